@@ -1,0 +1,466 @@
+"""Warp simulation over a launch configuration (numpy, vectorized over lanes).
+
+For an Access it evaluates the index of every thread of a block, for sampled blocks (first,
+middle, last) and sampled loop iterations (first, middle, last), honouring the guards, and from
+that computes 32-byte sectors per warp request, index ranges per dimension, 32-bit overflow,
+and stores that two threads make to one element.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..index import ir
+from ..index.evaluate import Evaluator, Unknown
+from ..model.table import Access, Iterator, TwoTreeTable
+
+SECTOR = 32
+WARP = 32
+DEFAULT_SIZE = 1000
+ASSUMED_BLOCK_1D = (256, 1, 1)
+ASSUMED_BLOCK_2D = (32, 8, 1)
+ASSUMED_BLOCK_3D = (32, 4, 4)
+ASSUMED_GRID = (8, 8, 4)
+MAX_TRIPS = 1 << 22
+MAX_COMBOS = 64
+
+
+class AnalysisLimit(Exception):
+    """The simulation cannot be set up (e.g. a block of more than 1024 threads)."""
+
+
+@dataclass
+class Coalescing:
+    sectors_per_request: float
+    ideal_sectors: float
+    requests: int
+    lane_stride_bytes: int | None       # distance between adjacent lanes, most common value
+
+    @property
+    def ratio(self) -> float:
+        return self.sectors_per_request / self.ideal_sectors if self.ideal_sectors else 1.0
+
+
+@dataclass
+class DimRange:
+    lo: int
+    hi: int
+    at_max: dict[str, int]              # coordinate values of the thread/iteration reaching hi
+    at_min: dict[str, int]
+
+
+@dataclass
+class Excess:
+    axis: str
+    coordinate: dict[str, int]
+    index: int
+    extent_text: str
+    extent: int
+    covered: int
+
+
+@dataclass
+class Overlap:
+    threads: tuple[dict[str, int], dict[str, int]]
+    element: int
+    writers: int
+
+
+@dataclass
+class AccessResult:
+    coalescing: Coalescing | None = None
+    ranges: list[DimRange] = field(default_factory=list)
+    overflows: list = field(default_factory=list)
+    overlap: Overlap | None = None
+    excess: Excess | None = None
+    strides: dict[str, int] = field(default_factory=dict)   # threadIdx axis -> element stride
+    executed: bool = True
+    error: str | None = None
+
+
+class Simulation:
+    def __init__(self, table: TwoTreeTable, params: dict[str, int] | None = None):
+        self.table = table
+        self.assumptions: list[str] = list(table.assumptions)
+        self.params = dict(table.launch.params)
+        for k, v in (params or {}).items():
+            self.params.setdefault(k, v)
+        if params:
+            self.params.update({k: v for k, v in params.items()})
+        self.launch_known = table.launch.known
+        self._defaulted: set[str] = set()
+        self.block = self._block()
+        self.grid = self._grid()
+        self.nthreads = int(np.prod(self.block))
+        if self.nthreads > 1024 or self.nthreads < 1:
+            raise AnalysisLimit(f"block of {self.nthreads} threads is outside 1..1024")
+        lin = np.arange(self.nthreads)
+        bx, by, _ = self.block
+        self.tid = {"threadIdx.x": lin % bx, "threadIdx.y": (lin // bx) % by, "threadIdx.z": lin // (bx * by)}
+        self._trips: dict[int, list[int] | None] = {}
+
+    # ---- launch values ---------------------------------------------------------------------
+    def param(self, name: str) -> int:
+        if name not in self.params:
+            self.params[name] = DEFAULT_SIZE
+            self._defaulted.add(name)
+        return self.params[name]
+
+    @property
+    def defaulted_params(self) -> list[str]:
+        return sorted(self._defaulted)
+
+    def _scalar(self, e: ir.Expr, extra: dict | None = None) -> int | None:
+        env = dict(extra or {})
+        for s in e.walk():
+            if isinstance(s, ir.Sym) and s.kind == "param":
+                env[s.name] = self.param(s.name)
+        try:
+            return int(Evaluator(env).value(e))
+        except (Unknown, ValueError, TypeError, OverflowError):
+            return None
+
+    def _uses(self, kind: str, axis: str) -> bool:
+        name = {"thread": "threadIdx", "block": "blockIdx"}[kind] + "." + axis
+        return any(isinstance(n, ir.Sym) and n.name == name
+                   for a in self.table.accesses for n in a.index.walk())
+
+    def _block(self) -> tuple[int, int, int]:
+        lc = self.table.launch
+        if lc.block is not None:
+            vals = [self._scalar(b) for b in lc.block]
+            if all(v is not None and v > 0 for v in vals):
+                return tuple(vals)
+            self.assumptions.append("block size of the launch could not be computed")
+        if self._uses("thread", "z"):
+            b = ASSUMED_BLOCK_3D
+        elif self._uses("thread", "y"):
+            b = ASSUMED_BLOCK_2D
+        else:
+            b = ASSUMED_BLOCK_1D
+        self.launch_known = False
+        self.assumptions.append(f"launch unknown: assumed blockDim = ({b[0]}, {b[1]}, {b[2]}) (blockDim.x >= 32); "
+                                f"give `// cudalint: launch grid=(X,Y,Z) block=(X,Y,Z)` or --launch")
+        return b
+
+    def _grid(self) -> tuple[int, int, int]:
+        lc = self.table.launch
+        env = {f"blockDim.{a}": v for a, v in zip("xyz", self.block)}
+        if lc.grid is not None:
+            vals = [self._scalar(g, env) for g in lc.grid]
+            if all(v is not None and v > 0 for v in vals):
+                return tuple(vals)
+            self.assumptions.append("grid size of the launch could not be computed; assumed (8, 8, 4)")
+        return ASSUMED_GRID
+
+    # ---- environments ----------------------------------------------------------------------
+    def base_env(self) -> dict:
+        env: dict = {}
+        for a, v in zip("xyz", self.block):
+            env[f"blockDim.{a}"] = np.int64(v)
+        for a, v in zip("xyz", self.grid):
+            env[f"gridDim.{a}"] = np.int64(v)
+        return env
+
+    def _block_samples(self, mode: str) -> list[tuple[int, int, int]]:
+        gx, gy, gz = self.grid
+        if mode == "coalescing":
+            out = {(0, 0, 0), (gx // 2, gy // 2, gz // 2)}
+        else:
+            out = set(itertools.product(*[sorted({0, g - 1}) for g in (gx, gy, gz)]))
+            out.add((gx // 2, gy // 2, gz // 2))
+        return sorted(out)
+
+    def _params_env(self, e_list) -> dict:
+        env = {}
+        for e in e_list:
+            for s in e.walk():
+                if isinstance(s, ir.Sym) and s.kind == "param":
+                    env[s.name] = np.int64(self.param(s.name))
+        return env
+
+    def trip_samples(self, it: Iterator, outer_env: dict) -> list[int] | None:
+        """Sampled trip counter values of a loop (first, second, middle, last)."""
+        key = id(it)
+        if key in self._trips:
+            return self._trips[key]
+        count = self._trip_count(it, outer_env)
+        if count is None:
+            self._trips[key] = None
+            return None
+        if count <= 8:
+            s = list(range(count))
+        else:
+            s = sorted({0, 1, 2, count // 2, count - 3, count - 2, count - 1})
+        self._trips[key] = s
+        return s
+
+    def _trip_count(self, it: Iterator, outer_env: dict) -> int | None:
+        """Iterations of a loop: the first t at which its condition is false for every lane."""
+        if it.cond is None:
+            return None
+        cond = it.cond
+        env = dict(outer_env)
+        env.update(self._params_env([cond]))
+        lanes = any(isinstance(s, ir.Sym) and s.kind in ("thread", "block") for s in cond.walk())
+        width = 1
+        if lanes:
+            blocks = self._block_samples("range")
+            for axis_i, axis in enumerate("xyz"):
+                env[f"blockIdx.{axis}"] = np.array([b[axis_i] for b in blocks])[None, :, None]
+            for k, v in self.tid.items():
+                env[k] = v[None, None, :]
+            width = len(blocks) * self.nthreads
+        max_chunk = max(64, (1 << 22) // width)
+        start, chunk, last_true = 0, 64, -1
+        while True:
+            if start >= MAX_TRIPS:
+                return None  # does not end within the bound: treated as unknown
+            t = np.arange(start, start + chunk)
+            env[it.trip.name] = t[:, None, None] if lanes else t
+            try:
+                v = np.asarray(Evaluator(env).value(cond)) != 0
+            except Unknown:
+                return None
+            if v.ndim > 1:
+                v = v.reshape(v.shape[0], -1).any(axis=1)
+            v = np.broadcast_to(v, t.shape)
+            if v.any():
+                last_true = start + int(np.nonzero(v)[0][-1])
+            if not v[-1]:
+                break
+            start += chunk
+            chunk = min(chunk * 4, max_chunk)
+        return last_true + 1
+
+    def instances(self, acc: Access, mode: str):
+        """Environment arrays of shape (instances, threads) for an access."""
+        exprs = [acc.index, *acc.dims, *acc.guards]
+        env = self.base_env()
+        env.update(self._params_env(exprs))
+        blocks = self._block_samples(mode)
+        iter_samples = []
+        limited = False
+        for it in acc.loops:
+            s = self.trip_samples(it, env)
+            if s is None:
+                s = [0, 1]
+                limited = True
+            if mode == "coalescing" and len(s) > 3:
+                s = s[:3]
+            iter_samples.append(s)
+        combos = list(itertools.product(*iter_samples)) if iter_samples else [()]
+        if len(combos) > MAX_COMBOS:
+            step = len(combos) / MAX_COMBOS
+            keep = {int(i * step) for i in range(MAX_COMBOS)} | {len(combos) - 1}
+            combos = [combos[i] for i in sorted(keep)]
+        rows = [(b, c) for b in blocks for c in combos]
+        n = len(rows)
+        for axis_i, axis in enumerate("xyz"):
+            env[f"blockIdx.{axis}"] = np.array([r[0][axis_i] for r in rows], dtype=np.int64)[:, None]
+        for k, it in enumerate(acc.loops):
+            env[it.trip.name] = np.array([r[1][k] for r in rows], dtype=np.int64)[:, None]
+        for k, v in self.tid.items():
+            env[k] = v[None, :]
+        return env, n, limited
+
+    def mask(self, acc: Access, env: dict, shape) -> np.ndarray:
+        m = np.ones(shape, dtype=bool)
+        for g in acc.guards:
+            try:
+                v = Evaluator(env).value(g)
+            except Unknown:
+                continue  # data-dependent condition: the access may run
+            m &= np.broadcast_to(np.asarray(v) != 0, shape)
+        return m
+
+    # ---- analyses --------------------------------------------------------------------------
+    @functools.lru_cache(maxsize=None)
+    def result(self, acc: Access) -> AccessResult:
+        res = AccessResult()
+        if acc.unresolved:
+            res.error = acc.unresolved
+            return res
+        try:
+            self._ranges(acc, res)
+            if acc.space == "global":
+                self._coalescing(acc, res)
+            self._strides(acc, res)
+        except Unknown as exc:
+            res.error = f"index depends on `{exc.sym}`, which the model does not follow"
+        except MemoryError:
+            res.error = "simulation too large"
+        return res
+
+    def _values(self, acc: Access, mode: str, exprs):
+        env, n, _ = self.instances(acc, mode)
+        shape = (n, self.nthreads)
+        mask = self.mask(acc, env, shape)
+        ev = Evaluator(env, track_overflow=True)
+        vals = [np.broadcast_to(ev.value(e), shape) for e in exprs]
+        return env, shape, mask, vals, ev
+
+    def _ranges(self, acc: Access, res: AccessResult) -> None:
+        env, shape, mask, vals, ev = self._values(acc, "range", [acc.index, *acc.dims])
+        res.overflows = list(ev.overflows.values())
+        if not mask.any():
+            res.executed = False
+            return
+        for v in vals[1:] if len(acc.dims) > 1 else vals[:1]:
+            v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
+            big = np.where(mask, v, np.iinfo(np.int64).min)
+            small = np.where(mask, v, np.iinfo(np.int64).max)
+            imax = np.unravel_index(np.argmax(big), shape)
+            imin = np.unravel_index(np.argmin(small), shape)
+            res.ranges.append(DimRange(int(small[imin]), int(big[imax]), self._point(env, acc, imax),
+                                       self._point(env, acc, imin)))
+        if acc.kind == "store" and not acc.atomic:
+            self._overlap(acc, env, shape, mask, np.asarray(vals[0]), res)
+        if acc.space == "global":
+            self._excess(acc, env, shape, mask, res)
+
+    def _point(self, env, acc: Access, idx) -> dict[str, int]:
+        i, t = int(idx[0]), int(idx[1])
+        out = {}
+        for k in ("blockIdx.x", "blockIdx.y", "blockIdx.z"):
+            out[k] = int(np.asarray(env[k])[i, 0])
+        for k, v in self.tid.items():
+            out[k] = int(v[t])
+        for it in acc.loops:
+            out[it.trip.name] = int(np.asarray(env[it.trip.name])[i, 0])
+        return out
+
+    def point_env(self, acc: Access, point: dict[str, int]) -> dict:
+        env = self.base_env()
+        env.update(self._params_env([acc.index, *acc.dims]))
+        env.update({k: np.int64(v) for k, v in point.items()})
+        return env
+
+    def _overlap(self, acc, env, shape, mask, flat, res) -> None:
+        n = shape[0]
+        for i in range(n):
+            m = mask[i]
+            if m.sum() < 2:
+                continue
+            vals = flat[i][m]
+            uniq, first, counts = np.unique(vals, return_index=True, return_counts=True)
+            if (counts > 1).any():
+                j = int(np.argmax(counts))
+                lanes = np.nonzero(m)[0]
+                same = lanes[vals == uniq[j]]
+                t1, t2 = int(same[0]), int(same[1])
+                pt = {k: int(np.asarray(env[k])[i, 0]) for k in ("blockIdx.x", "blockIdx.y", "blockIdx.z")}
+                a = {**pt, **{k: int(v[t1]) for k, v in self.tid.items()}}
+                b = {**pt, **{k: int(v[t2]) for k, v in self.tid.items()}}
+                res.overlap = Overlap((a, b), int(uniq[j]), int(counts[j]))
+                return
+
+    def _excess(self, acc, env, shape, mask, res) -> None:
+        """Threads that exist only because a ceil-div grid rounds the problem size up."""
+        lc = self.table.launch
+        if lc.grid is None or not self.launch_known:
+            return
+        for axis_i, axis in enumerate("xyz"):
+            g = lc.grid[axis_i]
+            ext = self._ceil_div_extent(g, self.block[axis_i])
+            if ext is None:
+                continue
+            text, extent = ext
+            covered = self.grid[axis_i] * self.block[axis_i]
+            if covered <= extent:
+                continue
+            names = (f"threadIdx.{axis}", f"blockIdx.{axis}")
+            if not any(isinstance(s, ir.Sym) and s.name in names for s in acc.index.walk()):
+                continue
+            gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
+            bad = mask & np.broadcast_to(gcoord >= extent, shape)
+            if bad.any():
+                i, t = np.unravel_index(np.argmax(bad), shape)
+                point = self._point(env, acc, (i, t))
+                idx = int(np.broadcast_to(Evaluator(env).value(acc.index), shape)[i, t])
+                res.excess = Excess(axis, point, idx, text, extent, covered)
+                return
+
+    def _ceil_div_extent(self, g: ir.Expr, block: int) -> tuple[str, int] | None:
+        """`(n + 255) / 256` → ('n', n): the sub-expression X with ceil(X / block) == grid."""
+        gval = self._scalar(g, {f"blockDim.{a}": v for a, v in zip("xyz", self.block)})
+        if gval is None:
+            return None
+        best = None
+        for sub in g.walk():
+            if not any(isinstance(s, ir.Sym) and s.kind == "param" for s in sub.walk()):
+                continue
+            v = self._scalar(sub)
+            if v is None or v <= 0:
+                continue
+            if -(-v // block) == gval and v < gval * block:
+                if best is None or v > best[1]:
+                    best = (str(sub), v)
+        return best
+
+    def _coalescing(self, acc: Access, res: AccessResult) -> None:
+        env, shape, mask, vals, _ = self._values(acc, "coalescing", [acc.index])
+        if not mask.any():
+            return
+        es = acc.array.elem_size
+        addr = np.asarray(vals[0], dtype=np.int64) * es
+        n, t = shape
+        pad = (-t) % WARP
+        if pad:
+            addr = np.pad(addr, ((0, 0), (0, pad)))
+            mask = np.pad(mask, ((0, 0), (0, pad)))
+        addr = addr.reshape(-1, WARP)
+        mask = mask.reshape(-1, WARP)
+        live = mask.any(axis=1)
+        addr, mask = addr[live], mask[live]
+        if not len(addr):
+            return
+        first = addr // SECTOR
+        last = (addr + acc.width - 1) // SECTOR
+        sentinel = np.iinfo(np.int64).max
+        sec = np.concatenate([np.where(mask, first, sentinel), np.where(mask, last, sentinel)], axis=1)
+        sec.sort(axis=1)
+        distinct = (np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)
+        sectors = distinct.sum(axis=1) + (sec[:, 0] != sentinel)
+        a = np.where(mask, addr, sentinel)
+        a.sort(axis=1)
+        uniq_addr = ((np.diff(a, axis=1) != 0) & (a[:, 1:] != sentinel)).sum(axis=1) + (a[:, 0] != sentinel)
+        ideal = np.ceil(uniq_addr * acc.width / SECTOR)
+        # most common byte distance between adjacent active lanes
+        d = np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
+        stride = None
+        if d.size:
+            vals_, counts = np.unique(d, return_counts=True)
+            stride = int(vals_[np.argmax(counts)])
+        res.coalescing = Coalescing(float(sectors.mean()), float(ideal.mean()), int(len(sectors)), stride)
+
+    def _strides(self, acc: Access, res: AccessResult) -> None:
+        """Element stride carried by each threadIdx axis (index(t+1) - index(t), most common)."""
+        env, n, _ = self.instances(acc, "coalescing")
+        base = np.broadcast_to(Evaluator(env).value(acc.index), (n, self.nthreads))
+        for axis_i, axis in enumerate("xyz"):
+            if self.block[axis_i] < 2:
+                continue
+            name = f"threadIdx.{axis}"
+            env2 = dict(env)
+            env2[name] = env[name] + 1
+            try:
+                shifted = np.broadcast_to(Evaluator(env2).value(acc.index), (n, self.nthreads))
+            except Unknown:
+                continue
+            valid = (self.tid[name] + 1 < self.block[axis_i])[None, :]
+            d = (np.asarray(shifted, dtype=np.int64) - np.asarray(base, dtype=np.int64))[np.broadcast_to(valid, base.shape)]
+            if d.size:
+                vals_, counts = np.unique(d, return_counts=True)
+                res.strides[axis] = int(vals_[np.argmax(counts)])
+
+    def iteration_counts(self) -> dict[Iterator, int | None]:
+        env = self.base_env()
+        out = {}
+        for it in self.table.iterators:
+            s = self.trip_samples(it, env)
+            out[it] = (s[-1] + 1) if s else None
+        return out

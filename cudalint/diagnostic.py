@@ -1,0 +1,46 @@
+"""Diagnostics: small value objects, one per finding."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SEVERITIES = ("info", "warning", "error")
+
+
+@dataclass
+class Diagnostic:
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    name: str
+    category: str
+    severity: str
+    message: str
+    kernel: str | None = None
+    array: str | None = None
+    access: str | None = None
+    space: str | None = None
+    metrics: dict = field(default_factory=dict)
+    assumptions: list[str] = field(default_factory=list)
+    confirmed: bool | None = None
+
+    def sort_key(self):
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def to_json(self) -> dict:
+        d = {
+            "path": self.path, "line": self.line, "column": self.column,
+            "end_line": self.end_line, "end_column": self.end_column,
+            "code": self.code, "name": self.name, "category": self.category,
+            "severity": self.severity, "message": self.message, "kernel": self.kernel,
+        }
+        for k in ("array", "access", "space"):
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = v
+        d["metrics"] = self.metrics
+        d["assumptions"] = self.assumptions
+        d["confirmed"] = self.confirmed
+        return d

@@ -1,0 +1,172 @@
+"""Evaluate a resolved IR expression over numpy arrays of lanes, with C's integer semantics.
+
+Values are computed exactly in int64 (or float64); each node also carries its C type, so that
+32-bit index arithmetic that passes 2^31-1 is recorded (CL203) instead of silently wrapping.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import ir
+
+INT32_MAX = 2**31 - 1
+
+
+class Unknown(Exception):
+    """The expression depends on a value the model does not know (data loaded from memory)."""
+
+    def __init__(self, sym: str):
+        super().__init__(sym)
+        self.sym = sym
+
+
+def ctype_of_name(name: str) -> str:
+    name = name.replace("const ", "").strip()
+    if name in ir.FLOAT_TYPES or name.startswith(("float", "double")):
+        return "f"
+    bits, signed = ir.INT_KINDS.get(name, (32, True))
+    return ("i" if signed else "u") + str(bits)
+
+
+def _promote(a: str, b: str) -> str:
+    if "f" in (a, b):
+        return "f"
+    if a == "b":
+        a = "i32"
+    if b == "b":
+        b = "i32"
+    ba, bb = int(a[1:]), int(b[1:])
+    if ba != bb:
+        return a if ba > bb else b
+    return ("u" if "u" in (a[0], b[0]) else "i") + str(ba)
+
+
+@dataclass
+class Overflow:
+    node: ir.Expr
+    ctype: str
+    value: int
+
+
+@dataclass
+class Evaluator:
+    env: dict[str, np.ndarray | int]
+    overflows: dict[ir.Expr, Overflow] = field(default_factory=dict)
+    track_overflow: bool = False
+
+    def value(self, e: ir.Expr) -> np.ndarray:
+        return self.eval(e)[0]
+
+    def eval(self, e: ir.Expr) -> tuple[np.ndarray, str]:
+        match e:
+            case ir.Num(value=v):
+                if isinstance(v, float):
+                    return np.float64(v), "f"
+                return np.int64(v), "i32" if -2**31 <= v <= INT32_MAX else "i64"
+            case ir.Sym(name=n, kind=k, ctype=ct):
+                if n not in self.env:
+                    raise Unknown(n)
+                return self.env[n], ctype_of_name(ct)
+            case ir.Name(name=n):
+                raise Unknown(n)
+            case ir.Bin(op=op, left=l, right=r):
+                return self._bin(e, op, l, r)
+            case ir.Un(op=op, operand=o):
+                v, t = self.eval(o)
+                if op == "-":
+                    return -v, t
+                if op == "!":
+                    return (v == 0).astype(np.int64), "b"
+                return ~np.asarray(v, dtype=np.int64), t
+            case ir.Cond(cond=c, then=a, other=b):
+                cv = self.eval(c)[0]
+                av, at = self.eval(a)
+                bv, bt = self.eval(b)
+                return np.where(cv != 0, av, bv), _promote(at, bt)
+            case ir.Cast(type=t, expr=x):
+                v, vt = self.eval(x)
+                if t.pointers:
+                    return v, "u64"
+                ct = ctype_of_name(t.name)
+                if ct == "f":
+                    return np.asarray(v, dtype=np.float64), "f"
+                if vt == "f":
+                    v = np.trunc(v).astype(np.int64)
+                if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64"):
+                    self._check(e, v, ct)
+                return v, ct
+            case ir.Call(fn=fn, args=args):
+                return self._call(fn, args)
+        raise Unknown(str(e))
+
+    def _check(self, node: ir.Expr, v, ct: str) -> None:
+        top = int(np.max(v)) if np.size(v) else 0
+        if top > INT32_MAX:
+            prev = self.overflows.get(node)
+            if prev is None or top > prev.value:
+                self.overflows[node] = Overflow(node, ct, top)
+
+    def _bin(self, e, op, l, r):
+        if op in ("&&", "||"):
+            lv = self.eval(l)[0] != 0
+            rv = self.eval(r)[0] != 0
+            return (lv & rv if op == "&&" else lv | rv).astype(np.int64), "b"
+        lv, lt = self.eval(l)
+        rv, rt = self.eval(r)
+        t = _promote(lt, rt)
+        if op in ir.COMPARISONS:
+            res = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+                   "==": np.equal, "!=": np.not_equal}[op](lv, rv)
+            return res.astype(np.int64), "b"
+        if op in ("<<", ">>"):
+            t = lt if lt != "b" else "i32"
+            lv = np.asarray(lv, dtype=np.int64)
+            rv = np.asarray(rv, dtype=np.int64)
+            res = lv << rv if op == "<<" else lv >> rv
+        elif op == "+":
+            res = lv + rv
+        elif op == "-":
+            res = lv - rv
+        elif op == "*":
+            res = lv * rv
+        elif op in ("/", "%"):
+            if t == "f":
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    res = lv / rv if op == "/" else np.fmod(lv, rv)
+            else:
+                lv = np.asarray(lv, dtype=np.int64)
+                rv = np.asarray(rv, dtype=np.int64)
+                safe = np.where(rv == 0, 1, rv)
+                q = np.abs(lv) // np.abs(safe) * np.sign(lv) * np.sign(safe)
+                res = q if op == "/" else lv - safe * q
+                res = np.where(rv == 0, 0, res)
+        elif op == "&":
+            res = np.asarray(lv, dtype=np.int64) & np.asarray(rv, dtype=np.int64)
+        elif op == "|":
+            res = np.asarray(lv, dtype=np.int64) | np.asarray(rv, dtype=np.int64)
+        elif op == "^":
+            res = np.asarray(lv, dtype=np.int64) ^ np.asarray(rv, dtype=np.int64)
+        else:
+            raise Unknown(op)
+        if self.track_overflow and t in ("i32", "u32") and op in ("+", "*", "<<", "-"):
+            self._check(e, res, t)
+        return res, t
+
+    def _call(self, fn: str, args):
+        name = fn.split("::")[-1]
+        vals = [self.eval(a) for a in args]
+        if name in ("min", "umin", "llmin", "fminf", "fmin") and len(vals) == 2:
+            return np.minimum(vals[0][0], vals[1][0]), _promote(vals[0][1], vals[1][1])
+        if name in ("max", "umax", "llmax", "fmaxf", "fmax") and len(vals) == 2:
+            return np.maximum(vals[0][0], vals[1][0]), _promote(vals[0][1], vals[1][1])
+        if name in ("abs", "llabs", "fabsf", "fabs") and len(vals) == 1:
+            return np.abs(vals[0][0]), vals[0][1]
+        if name in ("__mul24", "__umul24") and len(vals) == 2:
+            return vals[0][0] * vals[1][0], "i32"
+        raise Unknown(fn)
+
+
+def evaluate(e: ir.Expr, env: dict) -> np.ndarray:
+    return Evaluator(env).value(e)

@@ -1,0 +1,243 @@
+"""Typed IR of C expressions, built from the Lark parse of an expression's text.
+
+The parse gives `Name`/`Member` leaves; the model stage resolves them (locals through the
+def-use graph, builtins such as ``threadIdx.x`` to `Sym`) so that an index expression handed to
+the analysis contains only `Num`, `Sym` and operators.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# C element types and their sizes in bytes; vector types keep the CUDA names.
+_SCALAR_SIZES = {
+    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
+    "short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2,
+    "half": 2, "__half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
+    "int": 4, "unsigned": 4, "unsigned int": 4, "signed": 4, "float": 4, "int32_t": 4, "uint32_t": 4,
+    "half2": 4, "__half2": 4, "__nv_bfloat162": 4, "nv_bfloat162": 4,
+    "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8, "double": 8,
+    "int64_t": 8, "uint64_t": 8, "size_t": 8, "ssize_t": 8, "ptrdiff_t": 8,
+}
+_VECTOR_BASES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4,
+                 "long": 8, "ulong": 8, "longlong": 8, "ulonglong": 8, "double": 8}
+
+
+def type_size(name: str) -> int | None:
+    """Size in bytes of a C/CUDA element type name, or None if unknown."""
+    name = " ".join(w for w in name.split() if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict"))
+    if name in _SCALAR_SIZES:
+        return _SCALAR_SIZES[name]
+    for base, size in _VECTOR_BASES.items():
+        if name.startswith(base) and name[len(base):] in ("1", "2", "3", "4"):
+            return size * int(name[len(base):])
+    return None
+
+
+# Integer kinds for C's usual arithmetic conversions: (bits, signed).
+INT_KINDS = {
+    "int": (32, True), "signed": (32, True), "int32_t": (32, True), "short": (32, True), "char": (32, True),
+    "unsigned": (32, False), "unsigned int": (32, False), "uint32_t": (32, False),
+    "long": (64, True), "long long": (64, True), "int64_t": (64, True), "ssize_t": (64, True),
+    "ptrdiff_t": (64, True),
+    "unsigned long": (64, False), "unsigned long long": (64, False), "size_t": (64, False), "uint64_t": (64, False),
+}
+FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16"}
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    name: str
+    pointers: int = 0
+
+    @property
+    def size(self) -> int | None:
+        return 8 if self.pointers else type_size(self.name)
+
+    def __str__(self) -> str:
+        return self.name + "*" * self.pointers
+
+
+class Expr:
+    """Base of all IR nodes."""
+
+    __slots__ = ()
+
+    def children(self) -> tuple["Expr", ...]:
+        return ()
+
+    def walk(self):
+        yield self
+        for c in self.children():
+            yield from c.walk()
+
+    def __str__(self) -> str:
+        from .printer import to_c
+        return to_c(self)
+
+
+@dataclass(frozen=True, eq=True)
+class Num(Expr):
+    value: int | float
+
+
+@dataclass(frozen=True, eq=True)
+class Sym(Expr):
+    """A value the analysis enumerates: a thread/block coordinate, a launch size, a loop
+    trip counter, a kernel parameter, or an unknown (data loaded from memory)."""
+    name: str
+    kind: str  # thread | block | blockdim | griddim | param | iter | data | unknown
+    ctype: str = "int"
+
+
+@dataclass(frozen=True, eq=True)
+class Name(Expr):
+    name: str
+
+
+@dataclass(frozen=True, eq=True)
+class Member(Expr):
+    base: Expr
+    field: str
+
+    def children(self):
+        return (self.base,)
+
+
+@dataclass(frozen=True, eq=True)
+class Bin(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+    def children(self):
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True, eq=True)
+class Un(Expr):
+    op: str  # - ! ~
+    operand: Expr
+
+    def children(self):
+        return (self.operand,)
+
+
+@dataclass(frozen=True, eq=True)
+class Cond(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+    def children(self):
+        return (self.cond, self.then, self.other)
+
+
+@dataclass(frozen=True, eq=True)
+class Call(Expr):
+    fn: str
+    args: tuple[Expr, ...]
+
+    def children(self):
+        return self.args
+
+
+@dataclass(frozen=True, eq=True)
+class Cast(Expr):
+    type: TypeRef
+    expr: Expr
+
+    def children(self):
+        return (self.expr,)
+
+
+@dataclass(frozen=True, eq=True)
+class Subscript(Expr):
+    base: Expr
+    index: Expr
+    # Span of the subscript in the expression text: (start, end) offsets.
+    span: tuple[int, int] = field(default=(0, 0), compare=False)
+
+    def children(self):
+        return (self.base, self.index)
+
+
+@dataclass(frozen=True, eq=True)
+class AddrOf(Expr):
+    expr: Expr
+
+    def children(self):
+        return (self.expr,)
+
+
+@dataclass(frozen=True, eq=True)
+class Deref(Expr):
+    expr: Expr
+    span: tuple[int, int] = field(default=(0, 0), compare=False)
+
+    def children(self):
+        return (self.expr,)
+
+
+@dataclass(frozen=True, eq=True)
+class Assign(Expr):
+    op: str  # = += -= ... ; ++ and -- become += 1 / -= 1
+    target: Expr
+    value: Expr
+
+    def children(self):
+        return (self.target, self.value)
+
+
+@dataclass(frozen=True, eq=True)
+class Comma(Expr):
+    left: Expr
+    right: Expr
+
+    def children(self):
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True, eq=True)
+class Str(Expr):
+    text: str
+
+
+COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
+NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+def negate(e: Expr) -> Expr:
+    """Logical negation, pushed into comparisons so guards stay readable."""
+    if isinstance(e, Bin) and e.op in NEGATED:
+        return Bin(NEGATED[e.op], e.left, e.right)
+    if isinstance(e, Un) and e.op == "!":
+        return e.operand
+    if isinstance(e, Bin) and e.op == "&&":
+        return Bin("||", negate(e.left), negate(e.right))
+    if isinstance(e, Bin) and e.op == "||":
+        return Bin("&&", negate(e.left), negate(e.right))
+    return Un("!", e)
+
+
+def free_syms(e: Expr) -> set[Sym]:
+    return {n for n in e.walk() if isinstance(n, Sym)}
+
+
+def add(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Num) and a.value == 0:
+        return b
+    if isinstance(b, Num) and b.value == 0:
+        return a
+    if isinstance(a, Num) and isinstance(b, Num):
+        return Num(a.value + b.value)
+    return Bin("+", a, b)
+
+
+def mul(a: Expr, b: Expr) -> Expr:
+    if isinstance(a, Num) and a.value == 1:
+        return b
+    if isinstance(b, Num) and b.value == 1:
+        return a
+    if isinstance(a, Num) and isinstance(b, Num):
+        return Num(a.value * b.value)
+    return Bin("*", a, b)

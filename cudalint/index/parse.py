@@ -1,0 +1,180 @@
+"""Expression text → Lark tree (grammars/index.lark) → typed IR.
+
+Source text is never evaluated: every IR node is built from the parse tree.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import LarkError
+
+from . import ir
+
+GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammars"
+
+
+class ExprSyntaxError(ValueError):
+    """The expression text is outside the grammar cudalint reads."""
+
+
+@functools.lru_cache(maxsize=None)
+def _parser(name: str) -> Lark:
+    return Lark((GRAMMAR_DIR / name).read_text(), parser="lalr", propagate_positions=True,
+                maybe_placeholders=True)
+
+
+def _int_literal(text: str) -> int | float:
+    t = text.rstrip("uUlL")
+    if t[:2] in ("0x", "0X"):
+        return int(t, 16)
+    if t[:2] in ("0b", "0B"):
+        return int(t, 2)
+    if any(c in t for c in ".eE") or text[-1:] in "fF" and not t.lower().startswith("0x"):
+        return float(t.rstrip("fF"))
+    if len(t) > 1 and t.startswith("0"):
+        return int(t, 8)
+    return int(t)
+
+
+@v_args(meta=True)
+class _ToIR(Transformer):
+    def number(self, meta, c):
+        return ir.Num(_int_literal(str(c[0])))
+
+    def name(self, meta, c):
+        n = str(c[0])
+        if n in ("true", "false"):
+            return ir.Num(1 if n == "true" else 0)
+        if n in ("nullptr", "NULL"):
+            return ir.Num(0)
+        return ir.Name(n)
+
+    def scoped_name(self, meta, c):
+        return ir.Name(f"{c[0]}::{c[1]}")
+
+    def string(self, meta, c):
+        return ir.Str(str(c[0]))
+
+    char = string
+
+    def comma(self, meta, c):
+        return ir.Comma(c[0], c[1])
+
+    def assign(self, meta, c):
+        return ir.Assign(str(c[1]), c[0], c[2])
+
+    def ternary(self, meta, c):
+        return ir.Cond(c[0], c[1], c[2])
+
+    def _chain(op):
+        def f(self, meta, c):
+            return ir.Bin(op, c[0], c[1])
+        return f
+
+    logor = _chain("||")
+    logand = _chain("&&")
+    bitor = _chain("|")
+    bitxor = _chain("^")
+    bitand = _chain("&")
+
+    def binop(self, meta, c):
+        return ir.Bin(str(c[1]), c[0], c[2])
+
+    def c_cast(self, meta, c):
+        return ir.Cast(c[0], c[1])
+
+    def cxx_cast(self, meta, c):
+        return ir.Cast(c[1], c[2])
+
+    def functional_cast(self, meta, c):
+        args = tuple(c[1] or ())
+        if len(args) == 1:
+            return ir.Cast(ir.TypeRef(str(c[0])), args[0])
+        return ir.Call(str(c[0]), args)
+
+    def type_name(self, meta, c):
+        words = [str(t) for t in c if isinstance(t, Token) and t.type in ("QUALIFIER", "TYPE")]
+        words = [w for w in words if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict")]
+        name = " ".join(words)
+        name = re.sub(r"\s+", " ", name).replace("__cltype_", "")
+        if name == "unsigned int":
+            name = "unsigned"
+        pointers = sum(1 for t in c if isinstance(t, Token) and t.type == "POINTER")
+        return ir.TypeRef(name, pointers)
+
+    def prefix(self, meta, c):
+        return ir.Assign("+=" if str(c[0]) == "++" else "-=", c[1], ir.Num(1))
+
+    def postfix_op(self, meta, c):
+        return ir.Assign("+=" if str(c[1]) == "++" else "-=", c[0], ir.Num(1))
+
+    def address_of(self, meta, c):
+        return ir.AddrOf(c[0])
+
+    def deref(self, meta, c):
+        return ir.Deref(c[0], (meta.start_pos, meta.end_pos))
+
+    def neg(self, meta, c):
+        if isinstance(c[0], ir.Num):
+            return ir.Num(-c[0].value)
+        return ir.Un("-", c[0])
+
+    def lognot(self, meta, c):
+        return ir.Un("!", c[0])
+
+    def bitnot(self, meta, c):
+        return ir.Un("~", c[0])
+
+    def sizeof_type(self, meta, c):
+        size = c[0].size
+        return ir.Num(size) if size else ir.Call("sizeof", (ir.Str(str(c[0])),))
+
+    def sizeof_expr(self, meta, c):
+        return ir.Call("sizeof", (c[0],))
+
+    def subscript(self, meta, c):
+        return ir.Subscript(c[0], c[1], (meta.start_pos, meta.end_pos))
+
+    def call(self, meta, c):
+        fn = c[0]
+        name = fn.name if isinstance(fn, ir.Name) else str(fn)
+        return ir.Call(name, tuple(c[1] or ()))
+
+    def member(self, meta, c):
+        return ir.Member(c[0], str(c[1]))
+
+    def args(self, meta, c):
+        return list(c)
+
+
+_TRANSFORMER = _ToIR()
+
+
+def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
+    """Parse one C expression. `type_names` are identifiers known to name types
+    (template type parameters, typedefs) so that `(T)x` parses as a cast."""
+    src = text
+    if type_names:
+        # Only casts and cast-like template arguments are renamed, so spans stay exact elsewhere.
+        names = "|".join(map(re.escape, sorted(type_names)))
+        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*[)>])",
+                     lambda m: m.group(1) + "__cltype_" + m.group(2), text)
+    try:
+        tree = _parser("index.lark").parse(src)
+    except LarkError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ExprSyntaxError(first) from None
+    except RecursionError:
+        raise ExprSyntaxError("expression nested too deeply") from None
+    return _TRANSFORMER.transform(tree)
+
+
+def parse_annotation(text: str):
+    """Parse the body of a `// cudalint: ...` comment with grammars/annotations.lark."""
+    try:
+        return _parser("annotations.lark").parse(text)
+    except LarkError as exc:
+        raise ExprSyntaxError(str(exc).strip().splitlines()[0]) from None

@@ -1,0 +1,59 @@
+"""IR back to C-like text, with the minimum of parentheses."""
+from __future__ import annotations
+
+from . import ir
+
+_PREC = {",": 0, "=": 1, "?": 2, "||": 3, "&&": 4, "|": 5, "^": 6, "&": 7, "==": 8, "!=": 8,
+         "<": 9, "<=": 9, ">": 9, ">=": 9, "<<": 10, ">>": 10, "+": 11, "-": 11,
+         "*": 12, "/": 12, "%": 12}
+_UNARY = 13
+_POSTFIX = 14
+
+
+def _num(v) -> str:
+    if isinstance(v, float):
+        return repr(v) if v != int(v) else f"{int(v)}.0f"
+    return str(v)
+
+
+def _fmt(e: ir.Expr) -> tuple[str, int]:
+    match e:
+        case ir.Num(value=v):
+            return _num(v), _POSTFIX + 1 if v >= 0 else _UNARY
+        case ir.Sym(name=n) | ir.Name(name=n):
+            return n, _POSTFIX + 1
+        case ir.Str(text=t):
+            return t, _POSTFIX + 1
+        case ir.Member(base=b, field=f):
+            return f"{_wrap(b, _POSTFIX)}.{f}", _POSTFIX
+        case ir.Bin(op=op, left=l, right=r):
+            p = _PREC[op]
+            return f"{_wrap(l, p)} {op} {_wrap(r, p + 1)}", p
+        case ir.Un(op=op, operand=o):
+            return f"{op}{_wrap(o, _UNARY)}", _UNARY
+        case ir.Cond(cond=c, then=a, other=b):
+            return f"{_wrap(c, 3)} ? {_wrap(a, 0)} : {_wrap(b, 2)}", 2
+        case ir.Call(fn=f, args=a):
+            return f"{f}({', '.join(_wrap(x, 1) for x in a)})", _POSTFIX
+        case ir.Cast(type=t, expr=x):
+            return f"({t}){_wrap(x, _UNARY)}", _UNARY
+        case ir.Subscript(base=b, index=i):
+            return f"{_wrap(b, _POSTFIX)}[{to_c(i)}]", _POSTFIX
+        case ir.AddrOf(expr=x):
+            return f"&{_wrap(x, _UNARY)}", _UNARY
+        case ir.Deref(expr=x):
+            return f"*{_wrap(x, _UNARY)}", _UNARY
+        case ir.Assign(op=op, target=t, value=v):
+            return f"{_wrap(t, 2)} {op} {_wrap(v, 1)}", 1
+        case ir.Comma(left=l, right=r):
+            return f"{_wrap(l, 0)}, {_wrap(r, 1)}", 0
+    return repr(e), _POSTFIX + 1
+
+
+def _wrap(e: ir.Expr, min_prec: int) -> str:
+    text, prec = _fmt(e)
+    return f"({text})" if prec < min_prec else text
+
+
+def to_c(e: ir.Expr) -> str:
+    return _fmt(e)[0]

@@ -1,0 +1,115 @@
+"""Split an index into `coordinate × stride` terms plus an offset (the seed's Index = coord × stride + offset).
+
+A coordinate is a thread/block index, a loop trip counter, or an opaque piece that mixes them
+(`flatIdx % TILE`, `tid / 32`); a stride is an expression over constants and launch/problem sizes.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ir
+
+COORD_KINDS = {"thread", "block", "iter"}
+
+
+@dataclass(frozen=True)
+class Term:
+    coord: ir.Expr          # Sym of a coordinate, or an opaque sub-expression; Num(1) for the offset
+    stride: ir.Expr
+
+    @property
+    def is_offset(self) -> bool:
+        return isinstance(self.coord, ir.Num)
+
+    def __str__(self) -> str:
+        if self.is_offset:
+            return str(self.stride)
+        if isinstance(self.stride, ir.Num) and self.stride.value == 1:
+            return str(self.coord)
+        return f"{_paren(self.coord)} * {_paren(self.stride)}"
+
+
+def _paren(e: ir.Expr) -> str:
+    wrap = isinstance(e, ir.Cond) or (isinstance(e, ir.Bin) and e.op in ("+", "-"))
+    return f"({e})" if wrap else str(e)
+
+
+def has_coord(e: ir.Expr) -> bool:
+    return any(isinstance(n, ir.Sym) and n.kind in COORD_KINDS for n in e.walk())
+
+
+_ONE = ir.Num(1)
+
+
+def _linear(e: ir.Expr) -> dict[ir.Expr, ir.Expr]:
+    """{coordinate: stride}; the key Num(1) holds the offset."""
+    if not has_coord(e):
+        return {_ONE: e}
+    match e:
+        case ir.Sym():
+            return {e: ir.Num(1)}
+        case ir.Cast(type=t, expr=x) if not t.pointers:
+            return _linear(x)
+        case ir.Bin(op="+", left=l, right=r):
+            return _merge(_linear(l), _linear(r), 1)
+        case ir.Bin(op="-", left=l, right=r):
+            return _merge(_linear(l), _linear(r), -1)
+        case ir.Un(op="-", operand=o):
+            return {k: _neg(v) for k, v in _linear(o).items()}
+        case ir.Bin(op="*", left=l, right=r) if not has_coord(l) or not has_coord(r):
+            const, var = (l, r) if not has_coord(l) else (r, l)
+            return {k: _fold_mul(const, v) for k, v in _linear(var).items()}
+        case ir.Bin(op="<<", left=l, right=ir.Num(value=int(s))):
+            return {k: _fold_mul(ir.Num(2 ** s), v) for k, v in _linear(l).items()}
+    return {e: ir.Num(1)}
+
+
+def _neg(v: ir.Expr) -> ir.Expr:
+    return ir.Num(-v.value) if isinstance(v, ir.Num) else _fold_mul(ir.Num(-1), v)
+
+
+def _fold_mul(a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    if isinstance(a, ir.Num) and isinstance(b, ir.Bin) and b.op == "*" and isinstance(b.left, ir.Num):
+        return _fold_mul(ir.Num(a.value * b.left.value), b.right)
+    if isinstance(b, ir.Num) and not isinstance(a, ir.Num):
+        a, b = b, a
+    if isinstance(a, ir.Num) and a.value == -1 and not isinstance(b, ir.Num):
+        return ir.Un("-", b)
+    return ir.mul(a, b)
+
+
+def _merge(a: dict, b: dict, sign: int) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        v = v if sign > 0 else _neg(v)
+        out[k] = ir.add(out[k], v) if k in out else v
+    return out
+
+
+def decompose(e: ir.Expr) -> list[Term]:
+    """Terms ordered as the two-tree table reads them: Grid, Block, iterators, opaque, offset."""
+    lin = _linear(e)
+    terms = [Term(k, v) for k, v in lin.items() if not (isinstance(v, ir.Num) and v.value == 0)]
+
+    def order(t: Term) -> tuple:
+        c = t.coord
+        if isinstance(c, ir.Sym):
+            rank = {"block": 0, "thread": 1, "iter": 2}[c.kind]
+        elif t.is_offset:
+            rank = 4
+        else:
+            rank = 3
+        return (rank, str(c))
+    return sorted(terms, key=order)
+
+
+def level_of(coord: ir.Expr) -> str:
+    """Execution level a coordinate belongs to in the two-tree table."""
+    kinds = {n.kind for n in coord.walk() if isinstance(n, ir.Sym) and n.kind in COORD_KINDS}
+    if "block" in kinds:
+        return "Grid"
+    if "thread" in kinds:
+        return "Block"
+    if "iter" in kinds:
+        return "Iterator"
+    return "Offset"

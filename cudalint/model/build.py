@@ -1,0 +1,923 @@
+"""Walk a kernel's statements (tree-sitter) and build its two-tree table.
+
+Every expression is macro-expanded and parsed by the Lark grammar; names are resolved through
+the definitions reaching them (the def-use edges are recorded), loops become Iterators with a
+trip counter, conditions become guards, and every subscript / dereference becomes an Access.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ..index import ir
+from ..index.parse import ExprSyntaxError, parse_expr
+from ..source.cufile import FunctionDef, node_text
+from ..source.macros import MacroError
+from .table import (AREA, SLIDE, Access, Barrier, Iterator, LaunchConfig, MemoryArray, Note,
+                    TwoTreeTable)
+
+_BUILTINS = {
+    "threadIdx": "thread", "blockIdx": "block", "blockDim": "blockdim", "gridDim": "griddim",
+}
+_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
+             "sync", "__barrier_sync"}
+_MAX_INLINE_DEPTH = 6
+_INT_TYPES = set(ir.INT_KINDS) | {"auto"}
+
+
+@dataclass(frozen=True)
+class Ptr:
+    """A pointer value: `array` plus an element offset, seen through `view` (e.g. float4)."""
+    array: MemoryArray
+    offset: ir.Expr
+    view: str
+    view_size: int
+
+
+class Unfollowable(Exception):
+    """A construct the model cannot follow; becomes a CL901 note."""
+
+
+def _data(name: str) -> ir.Sym:
+    return ir.Sym(name, "data", "float")
+
+
+class KernelBuilder:
+    def __init__(self, fn: FunctionDef, launch: LaunchConfig, functions: dict[str, FunctionDef],
+                 template_values: dict[str, str]):
+        self.fn = fn
+        self.path = fn.file.path if fn.file else ""
+        self.macros = fn.file.macros
+        self.launch = launch
+        self.functions = functions
+        self.env: dict[str, object] = {}
+        self.types: dict[str, str] = {}           # declared C type of locals
+        self.defs: dict[str, str] = {}            # variable -> current def id
+        self.table = TwoTreeTable(fn.name, self.path, fn.line, launch, {}, [], [], [])
+        self.guards: list[ir.Expr] = []
+        self.loops: list[Iterator] = []
+        self.type_names = set(fn.type_names)
+        self.template_values = template_values
+        self.depth = 0
+        self.helper: str | None = None
+        self.stmt_has_global_load = False
+        self.loop_bodies: list[dict] = []
+        self._bind_template()
+        self._bind_params()
+
+    # ---- set-up ----------------------------------------------------------------------------
+    def _bind_template(self) -> None:
+        for tp in self.fn.template_params:
+            val = self.template_values.get(tp.name, tp.default)
+            if tp.is_type:
+                self.types[tp.name] = val or ""
+                if val:
+                    self.table.template_bindings[tp.name] = val
+                continue
+            if val is None:
+                self.env[tp.name] = ir.Sym(tp.name, "param")
+                self.table.params[tp.name] = "int"
+                continue
+            self.table.template_bindings[tp.name] = val
+            try:
+                self.env[tp.name] = self._resolve(self._parse(val))
+            except (Unfollowable, ExprSyntaxError, MacroError):
+                self.env[tp.name] = ir.Sym(tp.name, "param")
+
+    def _elem_type(self, type_name: str) -> tuple[str, int, bool]:
+        """Concrete element type and size; unbound template types are assumed 4 bytes."""
+        t = self.types.get(type_name, type_name) or type_name
+        size = ir.type_size(t)
+        if size is None:
+            return t, 4, True
+        return t, size, False
+
+    def _bind_params(self) -> None:
+        for p in self.fn.params:
+            if not p.name:
+                continue
+            if p.pointers:
+                t, size, assumed = self._elem_type(p.type_name)
+                arr = MemoryArray(p.name, "global", t, size, (), self.fn.line, size_assumed=assumed)
+                self.table.arrays[p.name] = arr
+                self.env[p.name] = Ptr(arr, ir.Num(0), t, size)
+                if assumed:
+                    self.table.assumptions.append(
+                        f"element type `{p.type_name}` of `{p.name}` is not bound by a launch; assumed 4 bytes")
+            else:
+                t = self.types.get(p.type_name, p.type_name)
+                if ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")):
+                    self.env[p.name] = ir.Sym(p.name, "param", t)
+                    self.table.params[p.name] = t
+                elif t in ir.FLOAT_TYPES:
+                    self.env[p.name] = ir.Sym(p.name, "data", t)
+                else:
+                    self.env[p.name] = ir.Sym(p.name, "unknown", t)
+            self.defs[p.name] = f"{p.name}@param"
+            self.table.definitions[f"{p.name}@param"] = f"{p.type_name} {'*' * p.pointers}{p.name} (parameter)"
+
+    # ---- helpers ---------------------------------------------------------------------------
+    def note(self, node, message: str) -> None:
+        line = node.start_point[0] + 1
+        if any(n.line == line and n.message == message for n in self.table.notes):
+            return
+        self.table.notes.append(Note("CL901", line, node.start_point[1] + 1, message,
+                                     node.end_point[0] + 1, node.end_point[1] + 1))
+
+    def _parse(self, text: str) -> ir.Expr:
+        if self.macros.uses_macro(text):
+            text = self.macros.expand(text)
+        return parse_expr(text, frozenset(self.type_names))
+
+    def _parse_node(self, node) -> tuple[ir.Expr, bool]:
+        text = node_text(node)
+        exact = not self.macros.uses_macro(text)
+        return self._parse(text), exact
+
+    def _def(self, name: str, line: int, value_text: str, uses: set[str]) -> None:
+        d = f"{name}@{line}"
+        self.table.definitions[d] = f"{name} = {value_text}"
+        for u in uses:
+            if u in self.defs:
+                self.table.def_use.append((self.defs[u], d))
+        self.defs[name] = d
+
+    # ---- statements ------------------------------------------------------------------------
+    def build(self) -> TwoTreeTable:
+        if self.fn.body is not None:
+            self.stmt(self.fn.body)
+        self._classify_phases()
+        return self.table
+
+    def stmt(self, node) -> str | None:
+        """Walk one statement; return 'return'/'break'/'continue' if it always leaves."""
+        t = node.type
+        try:
+            if t == "compound_statement":
+                return self.block(node.named_children)
+            if t == "declaration":
+                self.declaration(node)
+            elif t == "expression_statement":
+                if node.named_children:
+                    self.expression(node.named_children[0], node)
+            elif t == "if_statement":
+                return self.if_statement(node)
+            elif t == "for_statement":
+                self.for_statement(node)
+            elif t in ("while_statement", "do_statement"):
+                self.while_statement(node)
+            elif t == "return_statement":
+                if node.named_children:
+                    self.expression(node.named_children[0], node)
+                return "return"
+            elif t in ("break_statement", "continue_statement"):
+                return t.split("_")[0]
+            elif t in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"):
+                for c in node.named_children:
+                    if c.type not in ("identifier", "preproc_defined", "binary_expression", "number_literal",
+                                      "preproc_else", "preproc_elif", "parenthesized_expression", "call_expression"):
+                        self.stmt(c)
+                    elif c.type in ("preproc_else", "preproc_elif"):
+                        self.stmt(c)
+            elif t in ("switch_statement", "labeled_statement", "case_statement", "try_statement"):
+                for c in node.named_children:
+                    if c.type.endswith("statement"):
+                        self.stmt(c)
+            elif t in ("ERROR",):
+                pass  # reported as CL900 by the source stage
+            elif t in ("comment", "preproc_call", "preproc_def", "preproc_function_def", "empty_statement",
+                       "type_definition", "alias_declaration", "static_assert_declaration",
+                       "goto_statement", "using_declaration", "template_declaration",
+                       "preproc_include", "namespace_alias_definition"):
+                if t in ("preproc_def", "preproc_function_def"):
+                    from ..source.macros import parse_define
+                    m = parse_define(node_text(node), node.start_point[0] + 1, self.path)
+                    if m:
+                        self.macros.define(m)
+                if t == "type_definition":
+                    for c in node.named_children:
+                        if c.type == "type_identifier":
+                            self.type_names.add(node_text(c))
+            else:
+                self.note(node, f"statement of kind `{t}` is not followed by the model")
+        except Unfollowable as exc:
+            self.note(node, str(exc))
+        except (ExprSyntaxError, MacroError) as exc:
+            self.note(node, f"cannot read `{_short(node_text(node))}`: {exc}")
+        except RecursionError:
+            self.note(node, "expression nested too deeply")
+        return None
+
+    def block(self, children) -> str | None:
+        mark = len(self.guards)
+        leaves = None
+        for c in children:
+            if leaves is not None:
+                break  # unreachable code after an unconditional return/break/continue
+            leaves = self.stmt(c)
+        del self.guards[mark:]
+        return leaves
+
+    def declaration(self, node) -> None:
+        text = node_text(node)
+        type_node = node.child_by_field_name("type")
+        type_name = node_text(type_node) if type_node is not None else "int"
+        storage = {node_text(c) for c in node.children if c.type in ("storage_class_specifier", "type_qualifier")}
+        is_shared = "__shared__" in text.split("=")[0]
+        is_extern = "extern" in storage or text.lstrip().startswith("extern")
+        for decl in node.children_by_field_name("declarator"):
+            self._declarator(decl, type_name, is_shared, is_extern, node)
+
+    def _declarator(self, decl, type_name, is_shared, is_extern, stmt) -> None:
+        value = None
+        if decl.type == "init_declarator":
+            value = decl.child_by_field_name("value")
+            decl = decl.child_by_field_name("declarator")
+        pointers = 0
+        dims: list = []
+        while decl is not None and decl.type in ("pointer_declarator", "array_declarator", "reference_declarator"):
+            if decl.type == "pointer_declarator":
+                pointers += 1
+            elif decl.type == "array_declarator":
+                size = decl.child_by_field_name("size")
+                dims.insert(0, size)
+            decl = decl.child_by_field_name("declarator") or (decl.named_children[-1] if decl.named_children else None)
+        if decl is None:
+            return
+        name = node_text(decl)
+        line = stmt.start_point[0] + 1
+        base_type = " ".join(w for w in type_name.split() if w not in ("const", "volatile", "__restrict__"))
+        if dims:
+            self._array(name, base_type, dims, is_shared, is_extern, line, value)
+            return
+        if value is None:
+            if pointers:
+                self.env[name] = _data(name)
+            else:
+                self.env[name] = ir.Sym(name, "unknown", base_type)
+            self.types[name] = base_type
+            return
+        if value.type == "argument_list" or value.type == "initializer_list":
+            # `dim3 b(32, 8)` / `float4 v{...}`: not an index
+            self.env[name] = ir.Sym(name, "unknown", base_type)
+            return
+        expr, exact = self._parse_node(value)
+        val = self.rvalue(expr, stmt, value if exact else None)
+        if pointers and isinstance(val, Ptr) and base_type not in ("auto",):
+            t, size, _ = self._elem_type(base_type)
+            if t != val.view and ir.type_size(t):
+                val = Ptr(val.array, val.offset, t, size)
+        elif not pointers and isinstance(val, ir.Expr):
+            t = self.types.get(base_type, base_type)
+            if t in ir.INT_KINDS:
+                val = ir.Cast(ir.TypeRef(t), val) if _needs_cast(val, t) else val
+        self.env[name] = val
+        self.types[name] = base_type
+        self._def(name, line, node_text(value), _names(expr))
+
+    def _array(self, name, base_type, dims, is_shared, is_extern, line, value) -> None:
+        t, size, assumed = self._elem_type(base_type)
+        extents: list[int | None] = []
+        for d in dims:
+            if d is None:
+                extents.append(None)
+                continue
+            try:
+                v = self.const_int(self.rvalue(self._parse(node_text(d)), None, None))
+            except (Unfollowable, ExprSyntaxError, MacroError):
+                v = None
+            extents.append(v)
+        if is_extern and extents == [None] and self.launch.smem is not None:
+            smem = self.const_int(self.launch.smem)
+            if smem:
+                extents = [smem // size]
+        space = "shared" if is_shared else "local"
+        arr = MemoryArray(name, space, t, size, tuple(extents), line, is_extern, assumed)
+        self.table.arrays[name] = arr
+        self.env[name] = Ptr(arr, ir.Num(0), t, size)
+        self.types[name] = base_type
+
+    def const_int(self, e) -> int | None:
+        """Value of an expression that depends on nothing but constants and launch sizes."""
+        if not isinstance(e, ir.Expr):
+            return None
+        from ..index.evaluate import Evaluator, Unknown
+        env = {}
+        if self.launch.block is not None:
+            for axis, b in zip("xyz", self.launch.block):
+                if isinstance(b, ir.Num):
+                    env[f"blockDim.{axis}"] = b.value
+        try:
+            v = Evaluator(env).value(e)
+        except (Unknown, ValueError, TypeError, OverflowError):
+            return None
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            return None
+
+    def expression(self, node, stmt) -> None:
+        expr, exact = self._parse_node(node)
+        self.stmt_has_global_load = False
+        self.effect(expr, stmt, node if exact else None)
+
+    def if_statement(self, node) -> str | None:
+        cond_node = node.child_by_field_name("condition")
+        cond_inner = cond_node.named_children[-1] if cond_node is not None and cond_node.named_children else cond_node
+        cond = self.condition(cond_inner, node)
+        then = node.child_by_field_name("consequence")
+        other = node.child_by_field_name("alternative")
+        if other is not None and other.type == "else_clause":
+            other = other.named_children[0] if other.named_children else None
+        before = dict(self.env)
+        self.guards.append(cond)
+        leaves_then = self.stmt(then) if then is not None else None
+        self.guards.pop()
+        env_then = self.env
+        self.env = dict(before)
+        leaves_else = None
+        if other is not None:
+            self.guards.append(ir.negate(cond))
+            leaves_else = self.stmt(other)
+            self.guards.pop()
+        env_else = self.env
+        # Merge: a variable set in a branch holds `cond ? then : else` afterwards.
+        merged = dict(before)
+        for k in set(env_then) | set(env_else):
+            a, b = env_then.get(k, before.get(k)), env_else.get(k, before.get(k))
+            if leaves_then:
+                merged[k] = b
+            elif leaves_else:
+                merged[k] = a
+            elif a is b or a == b:
+                merged[k] = a
+            elif isinstance(a, ir.Expr) and isinstance(b, ir.Expr):
+                merged[k] = ir.Cond(cond, a, b)
+            elif isinstance(a, Ptr) and isinstance(b, Ptr) and a.array is b.array and a.view == b.view:
+                merged[k] = Ptr(a.array, ir.Cond(cond, a.offset, b.offset), a.view, a.view_size)
+            else:
+                merged[k] = a if a is not None else b
+        self.env = merged
+        if leaves_then and leaves_else:
+            return leaves_then
+        if leaves_then in ("return", "continue", "break"):
+            self.guards.append(ir.negate(cond))   # the rest of the block runs only where cond is false
+        elif leaves_else in ("return", "continue", "break"):
+            self.guards.append(cond)
+        return None
+
+    def condition(self, node, stmt) -> ir.Expr:
+        if node is None:
+            return ir.Num(1)
+        expr, exact = self._parse_node(node)
+        val = self.rvalue(expr, stmt, node if exact else None)
+        return val if isinstance(val, ir.Expr) else ir.Num(1)
+
+    # ---- loops -----------------------------------------------------------------------------
+    def for_statement(self, node) -> None:
+        init = node.child_by_field_name("initializer")
+        cond_node = node.child_by_field_name("condition")
+        update = node.child_by_field_name("update")
+        body = node.child_by_field_name("body")
+        if init is not None:
+            if init.type == "declaration":
+                self.declaration(init)
+            else:
+                self.expression(init, node)
+        var, step = None, None
+        if update is not None:
+            upd = self._parse(node_text(update))
+            for a in _assignments(upd):
+                if isinstance(a.target, ir.Name):
+                    var, step = a.target.name, a
+                    break
+        self._loop(node, var, step, cond_node, body, "for")
+
+    def while_statement(self, node) -> None:
+        cond_node = node.child_by_field_name("condition")
+        if cond_node is not None and cond_node.type in ("parenthesized_expression", "condition_clause"):
+            cond_node = cond_node.named_children[-1] if cond_node.named_children else None
+        body = node.child_by_field_name("body")
+        self._loop(node, None, None, cond_node, body, "while")
+
+    def _loop(self, node, var, step, cond_node, body, kind) -> None:
+        line = node.start_point[0] + 1
+        carried = self._carried_updates(body, var, step)
+        start = self.env.get(var) if var is not None else None
+        # The trip counter is named after the loop variable when the two coincide (0, 1, 2, ...).
+        unit = var is not None and var in carried and _is_unit(start, carried[var])
+        trip = ir.Sym(var if unit else f"iter({var or 'loop@' + str(line)})", "iter", "int")
+        parent = self.loops[-1] if self.loops else None
+        it = Iterator(var or f"loop@{line}", trip, trip, None, line, AREA, parent)
+        for name, (op, inc) in carried.items():
+            cur = self.env.get(name)
+            if self._is_data(name, cur):
+                self.env[name] = _data(name)  # an accumulator, not an index
+                continue
+            value = self._step_value(cur, op, inc, trip)
+            if value is None:
+                self.env[name] = ir.Sym(name, "unknown")
+                self.note(node, f"`{name}` changes across iterations of this loop in a way the model does not follow")
+            else:
+                self.env[name] = value
+        if var is not None and var in carried and isinstance(self.env.get(var), ir.Expr):
+            it.value = self.env[var]
+            it.start = start if isinstance(start, ir.Expr) else None
+            it.step_text = _short(str(step))
+            it.grid_stride = any(isinstance(s, ir.Sym) and s.kind == "griddim" for s in it.value.walk())
+        cond = self.condition(cond_node, node) if cond_node is not None else ir.Num(1)
+        it.cond = cond
+        self.table.iterators.append(it)
+        self.loops.append(it)
+        self.guards.append(cond)
+        mark = len(self.table.accesses)
+        barriers = len(self.table.barriers)
+        self.stmt(body)
+        self.guards.pop()
+        self.loops.pop()
+        it.has_barrier = len(self.table.barriers) > barriers
+        new = self.table.accesses[mark:]
+        it.moves_global = any(a.space == "global" and a.kind == "load" for a in new) and \
+            any(a.space in ("shared", "local") and a.kind == "store" for a in new)
+        it.kind = SLIDE if (it.grid_stride or (it.moves_global and it.has_barrier)) else AREA
+        # After the loop the carried variables hold values the model does not enumerate.
+        for name in carried:
+            if isinstance(self.env.get(name), ir.Expr):
+                self.env[name] = ir.Sym(name, "unknown")
+
+    def _is_data(self, name, cur) -> bool:
+        t = self.types.get(name, "")
+        t = self.types.get(t, t)
+        if isinstance(cur, ir.Sym) and cur.kind == "data":
+            return True
+        return not isinstance(cur, Ptr) and (t in ir.FLOAT_TYPES or (ir.type_size(t) is None and t not in ("auto", "")))
+
+    def _carried_updates(self, body, var, step) -> dict[str, tuple[str, object]]:
+        """Variables updated in the loop by a loop-invariant step: `x += c`, `p += BK`, `s >>= 1`."""
+        found: dict[str, tuple[str, object]] = {}
+        assigns = []
+        if step is not None:
+            assigns.append(step)
+        if body is not None:
+            for n in _walk_nodes(body):
+                if n.type in ("assignment_expression", "update_expression"):
+                    try:
+                        assigns.extend(_assignments(self._parse(node_text(n))))
+                    except (ExprSyntaxError, MacroError):
+                        continue
+        bad = set()
+        for a in assigns:
+            if not isinstance(a.target, ir.Name):
+                continue
+            name = a.target.name
+            if name not in self.env:
+                continue
+            if a.op in ("+=", "-=", "*=", "<<=", ">>=", "/="):
+                inc = a.value
+            elif a.op == "=" and isinstance(a.value, ir.Bin) and a.value.op in "+-*" and \
+                    a.value.left == ir.Name(name):
+                inc, a = a.value.right, ir.Assign(a.value.op + "=", a.target, a.value.right)
+            else:
+                bad.add(name)
+                continue
+            if name in found:
+                bad.add(name)
+            found[name] = (a.op, inc)
+        for name in bad:
+            found[name] = ("?", None)
+        return found
+
+    def _step_value(self, cur, op, inc, trip):
+        if op == "?" or inc is None or cur is None:
+            return None
+        if any(isinstance(n, (ir.Subscript, ir.Deref, ir.Call, ir.Assign)) for n in inc.walk()):
+            return None
+        try:
+            inc_v = self.rvalue(inc, None, None)
+        except Unfollowable:
+            return None
+        if isinstance(inc_v, Ptr) or not isinstance(inc_v, ir.Expr):
+            return None
+        if any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown") for s in inc_v.walk()):
+            return None
+        if isinstance(cur, Ptr):
+            if op not in ("+=", "-="):
+                return None
+            delta = ir.mul(trip, inc_v)
+            delta = delta if op == "+=" else ir.Un("-", delta)
+            return Ptr(cur.array, ir.add(cur.offset, _scale(delta, cur)), cur.view, cur.view_size)
+        if not isinstance(cur, ir.Expr):
+            return None
+        if op == "+=":
+            return ir.add(cur, ir.mul(trip, inc_v))
+        if op == "-=":
+            return ir.Bin("-", cur, ir.mul(trip, inc_v))
+        if op == ">>=":
+            return ir.Bin(">>", cur, ir.mul(trip, inc_v))
+        if op == "<<=":
+            return ir.Bin("<<", cur, ir.mul(trip, inc_v))
+        if op in ("*=", "/=") and isinstance(inc_v, ir.Num) and inc_v.value in (2, 4, 8, 16):
+            shift = ir.mul(trip, ir.Num(inc_v.value.bit_length() - 1))
+            return ir.Bin("<<" if op == "*=" else ">>", cur, shift)
+        return None
+
+    # ---- expressions -----------------------------------------------------------------------
+    def effect(self, e: ir.Expr, stmt, node) -> None:
+        """Evaluate an expression for its side effects: assignments and accesses."""
+        match e:
+            case ir.Comma(left=l, right=r):
+                self.effect(l, stmt, None)
+                self.effect(r, stmt, None)
+                return
+            case ir.Assign():
+                self.assign(e, stmt, node)
+                return
+            case ir.Call(fn=fn, args=args) if fn.split("::")[-1] in _BARRIERS or fn.endswith(".sync"):
+                self.table.barriers.append(Barrier(stmt.start_point[0] + 1, tuple(self.guards), tuple(self.loops),
+                                                   _short(node_text(stmt))))
+                return
+            case ir.Call(fn=fn, args=args) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH:
+                self.inline(self.functions[fn], args, stmt)
+                return
+        self.rvalue(e, stmt, node)
+
+    def assign(self, e: ir.Assign, stmt, node) -> None:
+        target = e.target
+        if isinstance(target, ir.Name):
+            name = target.name
+            value = self.rvalue(e.value, stmt, node)
+            if e.op != "=":
+                cur = self.env.get(name)
+                value = self._compound(cur, e.op, value)
+            elif isinstance(value, ir.Expr):
+                t = self.types.get(name, "")
+                t = self.types.get(t, t)
+                if t in ir.INT_KINDS and _needs_cast(value, t):
+                    value = ir.Cast(ir.TypeRef(t), value)
+            self.env[name] = value
+            self._def(name, stmt.start_point[0] + 1, _short(str(e.value)), _names(e.value))
+            return
+        if isinstance(target, ir.Member) and isinstance(target.base, ir.Name):
+            self.rvalue(e.value, stmt, node)
+            return  # a field of a struct/vector local: not an index
+        # store to memory
+        value = self.rvalue(e.value, stmt, node)
+        del value
+        if e.op != "=":
+            self.access(target, "load", stmt, node)
+        self.access(target, "store", stmt, node)
+
+    def _compound(self, cur, op, value):
+        if isinstance(cur, Ptr) and isinstance(value, ir.Expr) and op in ("+=", "-="):
+            delta = value if op == "+=" else ir.Un("-", value)
+            return Ptr(cur.array, ir.add(cur.offset, _scale(delta, cur)), cur.view, cur.view_size)
+        if isinstance(cur, ir.Expr) and isinstance(value, ir.Expr):
+            bop = op[:-1]
+            if bop in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"):
+                return ir.Bin(bop, cur, value) if bop != "+" else ir.add(cur, value)
+        return ir.Sym("?", "unknown")
+
+    def inline(self, fn: FunctionDef, args, stmt) -> None:
+        """A `__device__` helper called as a statement: walk its body with its parameters bound."""
+        vals = [self.rvalue(a, stmt, None) for a in args]
+        saved = (self.env, self.types, self.helper, self.defs)
+        self.env = dict(self.env)
+        self.types = dict(self.types)
+        self.defs = dict(self.defs)
+        for p, v in zip(fn.params, vals):
+            self.env[p.name] = v
+            self.types[p.name] = p.type_name
+        self.helper = fn.name
+        self.depth += 1
+        try:
+            if fn.body is not None:
+                self.stmt(fn.body)
+        finally:
+            self.depth -= 1
+            self.env, self.types, self.helper, self.defs = saved
+
+    def rvalue(self, e: ir.Expr, stmt, node):
+        """Resolve names and record loads; returns an IR expression or a Ptr."""
+        match e:
+            case ir.Num() | ir.Str() | ir.Sym():
+                return e
+            case ir.Name(name=n):
+                if n in self.env:
+                    return self.env[n]
+                if n == "warpSize":
+                    return ir.Num(32)
+                if n in self.macros:
+                    return self.rvalue(self._parse(n), stmt, node)
+                return ir.Sym(n, "unknown")
+            case ir.Member(base=ir.Name(name=b), field=f) if b in _BUILTINS and f in ("x", "y", "z"):
+                return self._builtin(b, f)
+            case ir.Member():
+                self.rvalue(e.base, stmt, node)  # records a load in `A[i].x`
+                return ir.Sym(f"{_short(str(e))}", "data")
+            case ir.Bin(op=op, left=l, right=r):
+                lv, rv = self.rvalue(l, stmt, node), self.rvalue(r, stmt, node)
+                if isinstance(lv, Ptr) and isinstance(rv, ir.Expr) and op in ("+", "-"):
+                    return Ptr(lv.array, ir.add(lv.offset, _scale(rv if op == "+" else ir.Un("-", rv), lv)),
+                               lv.view, lv.view_size)
+                if isinstance(rv, Ptr) and isinstance(lv, ir.Expr) and op == "+":
+                    return Ptr(rv.array, ir.add(rv.offset, _scale(lv, rv)), rv.view, rv.view_size)
+                if isinstance(lv, Ptr) or isinstance(rv, Ptr):
+                    return ir.Sym("ptrdiff", "unknown")
+                return _fold(ir.Bin(op, lv, rv))
+            case ir.Un(op=op, operand=o):
+                v = self.rvalue(o, stmt, node)
+                return _fold(ir.Un(op, v)) if isinstance(v, ir.Expr) else ir.Sym("?", "unknown")
+            case ir.Cond(cond=c, then=a, other=b):
+                cv, av, bv = (self.rvalue(x, stmt, node) for x in (c, a, b))
+                if isinstance(av, Ptr) and isinstance(bv, Ptr) and av.array is bv.array:
+                    return Ptr(av.array, ir.Cond(cv, av.offset, bv.offset), av.view, av.view_size)
+                if isinstance(av, ir.Expr) and isinstance(bv, ir.Expr) and isinstance(cv, ir.Expr):
+                    return ir.Cond(cv, av, bv)
+                return ir.Sym("?", "unknown")
+            case ir.Cast(type=t, expr=x):
+                v = self.rvalue(x, stmt, node)
+                if isinstance(v, Ptr) and t.pointers:
+                    name, size, _ = self._elem_type(t.name)
+                    return Ptr(v.array, v.offset, name, size)
+                if isinstance(v, Ptr):
+                    return ir.Sym("ptr", "unknown")
+                tname = self.types.get(t.name, t.name)
+                return ir.Cast(ir.TypeRef(tname, t.pointers), v) if tname in ir.INT_KINDS or tname in ir.FLOAT_TYPES else v
+            case ir.Subscript() | ir.Deref():
+                return self.access(e, "load", stmt, node)
+            case ir.AddrOf(expr=x):
+                return self.address(x, stmt, node)
+            case ir.Assign():
+                self.assign(e, stmt, node)
+                return self.rvalue(e.target, stmt, node) if isinstance(e.target, ir.Name) else _data("assign")
+            case ir.Comma(left=l, right=r):
+                self.effect(l, stmt, node)
+                return self.rvalue(r, stmt, node)
+            case ir.Call(fn=fn, args=args):
+                return self.call(fn, args, stmt, node)
+        return ir.Sym("?", "unknown")
+
+    def _builtin(self, b: str, f: str) -> ir.Expr:
+        return ir.Sym(f"{b}.{f}", _BUILTINS[b], "unsigned")
+
+    def call(self, fn: str, args, stmt, node):
+        name = fn.split("::")[-1]
+        if name in ("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv") and len(args) == 1:
+            p = self.rvalue(args[0], stmt, node)
+            if isinstance(p, Ptr):
+                return self._record(p, ir.Num(0), "load", stmt, node, args[0])
+            return _data(name)
+        if name in ("atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS",
+                    "atomicAnd", "atomicOr", "atomicXor", "atomicInc", "atomicDec") and args:
+            p = self.rvalue(args[0], stmt, node)
+            for a in args[1:]:
+                self.rvalue(a, stmt, node)
+            if isinstance(p, Ptr):
+                self._record(p, ir.Num(0), "atomic", stmt, node, args[0])
+            return _data(name)
+        if name in self.functions and self.depth < _MAX_INLINE_DEPTH:
+            f = self.functions[name]
+            ret = _single_return(f)
+            vals = [self.rvalue(a, stmt, node) for a in args]
+            if ret is not None:
+                saved = self.env
+                self.env = dict(self.env)
+                for p, v in zip(f.params, vals):
+                    self.env[p.name] = v
+                self.depth += 1
+                try:
+                    return self.rvalue(self._parse(node_text(ret)), stmt, None)
+                finally:
+                    self.depth -= 1
+                    self.env = saved
+            self.inline(f, args, stmt)
+            return _data(name)
+        if name in _BARRIERS:
+            self.table.barriers.append(Barrier(stmt.start_point[0] + 1, tuple(self.guards), tuple(self.loops)))
+            return _data(name)
+        vals = [self.rvalue(a, stmt, node) for a in args]
+        if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
+                all(isinstance(v, ir.Expr) for v in vals):
+            return ir.Call(name, tuple(vals))
+        return _data(name)
+
+    def address(self, x: ir.Expr, stmt, node):
+        """`&A[i]` → pointer to element i of A (no memory access)."""
+        match x:
+            case ir.Subscript():
+                ptr, index = self._element(x, stmt, node)
+                if ptr is None:
+                    return ir.Sym("addr", "unknown")
+                return Ptr(ptr.array, ir.add(ptr.offset, _scale(index, ptr)), ptr.view, ptr.view_size)
+            case ir.Deref(expr=p):
+                return self.rvalue(p, stmt, node)
+        return ir.Sym("addr", "unknown")
+
+    def _element(self, e: ir.Expr, stmt, node):
+        """For `base[i]...[j]` return (pointer of the innermost array, flat index in view units)."""
+        chain = []
+        cur = e
+        while isinstance(cur, ir.Subscript):
+            chain.append(cur.index)
+            cur = cur.base
+        chain.reverse()
+        base = self.rvalue(cur, stmt, node)
+        if not isinstance(base, Ptr):
+            return None, None
+        idx = [self.rvalue(i, stmt, node) for i in chain]
+        if any(not isinstance(i, ir.Expr) for i in idx):
+            raise Unfollowable(f"index of `{_short(str(e))}` is a pointer")
+        dims = base.array.dims if base.array.space != "global" else ()
+        if len(idx) > 1 and len(dims) >= len(idx) and base.offset == ir.Num(0):
+            flat = idx[0]
+            for k in range(1, len(idx)):
+                d = dims[k]
+                flat = ir.add(ir.mul(flat, ir.Num(d if d is not None else 0)), idx[k])
+            return base, flat
+        if len(idx) > 1:
+            raise Unfollowable(f"`{_short(str(e))}`: multi-dimensional subscript of a pointer")
+        return base, idx[0]
+
+    def access(self, e: ir.Expr, kind: str, stmt, node):
+        if isinstance(e, ir.Deref):
+            p = self.rvalue(e.expr, stmt, node)
+            if isinstance(p, Ptr):
+                return self._record(p, ir.Num(0), kind, stmt, node, e)
+            return _data("deref")
+        if isinstance(e, ir.Subscript):
+            try:
+                ptr, index = self._element(e, stmt, node)
+            except Unfollowable as exc:
+                self.note(stmt, str(exc))
+                return _data("subscript")
+            if ptr is None:
+                base = e
+                while isinstance(base, ir.Subscript):
+                    base = base.base
+                if isinstance(base, ir.Name) and base.name not in self.env:
+                    self.note(stmt, f"`{base.name}` is not a known array or pointer (global `__device__` arrays, "
+                                    f"textures and struct members are not followed)")
+                for i in _subscript_indexes(e):
+                    self.rvalue(i, stmt, node)
+                return _data("subscript")
+            dims_idx = None
+            chain = []
+            cur = e
+            while isinstance(cur, ir.Subscript):
+                chain.append(cur.index)
+                cur = cur.base
+            if len(chain) > 1:
+                dims_idx = tuple(self.rvalue(i, stmt, node) for i in reversed(chain))
+            return self._record(ptr, index, kind, stmt, node, e, dims_idx)
+        return self.rvalue(e, stmt, node)
+
+    def _record(self, ptr: Ptr, index: ir.Expr, kind: str, stmt, node, e, dims_idx=None):
+        arr = ptr.array
+        flat = ir.add(ptr.offset, _scale(index, ptr))
+        if dims_idx is None:
+            dims_idx = (flat,)
+        span = getattr(e, "span", (0, 0))
+        if node is not None and span != (0, 0):
+            line, col, end_line, end_col = _locate(node, span)
+        else:
+            line, col = stmt.start_point[0] + 1, stmt.start_point[1] + 1
+            end_line, end_col = stmt.end_point[0] + 1, stmt.end_point[1] + 1
+        unresolved = None
+        for s in flat.walk():
+            if isinstance(s, ir.Sym) and s.kind in ("data", "unknown"):
+                unresolved = (f"index depends on `{s.name}`, a value loaded from memory (indirect access)"
+                              if s.kind == "data" else f"index depends on `{s.name}`, which the model does not follow")
+                break
+        kinds = ["load", "store"] if kind == "atomic" else [kind]
+        written = getattr(e, "index", None)
+        deps = {}
+        for n in (written.walk() if written is not None else ()):
+            if isinstance(n, ir.Name) and isinstance(self.env.get(n.name), ir.Expr):
+                deps[n.name] = {s.name for s in self.env[n.name].walk() if isinstance(s, ir.Sym) and s.kind == "thread"}
+        for k in kinds:
+            acc = Access(arr, k, flat, tuple(dims_idx), ptr.view_size, line, col, end_line, end_col,
+                         _short(str(e), 80), tuple(self.guards), tuple(self.loops),
+                         statement=_short(node_text(stmt), 120), helper=self.helper, path=self.path,
+                         unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
+                         atomic=kind == "atomic", name_deps=deps)
+            self.table.accesses.append(acc)
+        if arr.space == "global" and kind == "load":
+            self.stmt_has_global_load = True
+        return _data(arr.name)
+
+    def _classify_phases(self) -> None:
+        """load: global reads and the shared/register stores they feed; store: global writes;
+        compute: everything else (the seed's three phases)."""
+        by_stmt: dict[tuple[int, str], list[Access]] = {}
+        for a in self.table.accesses:
+            by_stmt.setdefault((a.line, a.statement), []).append(a)
+        for group in by_stmt.values():
+            global_load = any(a.space == "global" and a.kind == "load" for a in group)
+            for a in group:
+                if a.space == "global":
+                    a.phase = "load" if a.kind == "load" else "store"
+                elif a.kind == "store" and global_load:
+                    a.phase = "load"
+                else:
+                    a.phase = "compute"
+
+
+# ---- small helpers ---------------------------------------------------------------------------
+def _short(text: str, n: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _names(e: ir.Expr) -> set[str]:
+    return {n.name for n in e.walk() if isinstance(n, ir.Name)}
+
+
+def _assignments(e: ir.Expr) -> list[ir.Assign]:
+    return [n for n in e.walk() if isinstance(n, ir.Assign)]
+
+
+def _walk_nodes(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))
+
+
+def _subscript_indexes(e):
+    while isinstance(e, ir.Subscript):
+        yield e.index
+        e = e.base
+
+
+def _is_unit(start, carried) -> bool:
+    op, inc = carried
+    return isinstance(start, ir.Num) and start.value == 0 and op == "+=" and inc == ir.Num(1)
+
+
+def _scale(index: ir.Expr, ptr: Ptr) -> ir.Expr:
+    """An index in units of the pointer's view, as elements of the underlying array."""
+    ratio = ptr.view_size // ptr.array.elem_size if ptr.array.elem_size else 1
+    if ratio > 1 and ptr.view_size % ptr.array.elem_size == 0:
+        return ir.mul(index, ir.Num(ratio))
+    if ptr.view_size < ptr.array.elem_size and ptr.view_size:
+        return ir.Bin("/", index, ir.Num(ptr.array.elem_size // ptr.view_size))
+    return index
+
+
+def _needs_cast(value: ir.Expr, t: str) -> bool:
+    """An int-declared local narrows a 64-bit value; keep the conversion so CL203 sees it."""
+    bits = ir.INT_KINDS.get(t, (32, True))[0]
+    if bits == 64:
+        return False
+    return any(isinstance(n, ir.Cast) and ir.INT_KINDS.get(n.type.name, (32,))[0] == 64 for n in value.walk()) or \
+        any(isinstance(n, ir.Sym) and ir.INT_KINDS.get(n.ctype, (32,))[0] == 64 for n in value.walk())
+
+
+def _fold(e: ir.Expr) -> ir.Expr:
+    if isinstance(e, ir.Bin) and isinstance(e.left, ir.Num) and isinstance(e.right, ir.Num):
+        a, b = e.left.value, e.right.value
+        if isinstance(a, int) and isinstance(b, int):
+            try:
+                match e.op:
+                    case "+": return ir.Num(a + b)
+                    case "-": return ir.Num(a - b)
+                    case "*": return ir.Num(a * b)
+                    case "/" if b: return ir.Num(int(a / b) if (a < 0) != (b < 0) else a // b)
+                    case "%" if b: return ir.Num(a - b * (int(a / b) if (a < 0) != (b < 0) else a // b))
+                    case "<<" if 0 <= b < 64: return ir.Num(a << b)
+                    case ">>" if 0 <= b < 64: return ir.Num(a >> b)
+            except (OverflowError, ValueError):
+                return e
+    if isinstance(e, ir.Bin) and e.op == "+":
+        return ir.add(e.left, e.right)
+    if isinstance(e, ir.Bin) and e.op == "*":
+        if (isinstance(e.left, ir.Num) and e.left.value == 0) or (isinstance(e.right, ir.Num) and e.right.value == 0):
+            return ir.Num(0)
+        return ir.mul(e.left, e.right)
+    return e
+
+
+def _single_return(fn: FunctionDef):
+    body = fn.body
+    if body is None:
+        return None
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    if len(stmts) == 1 and stmts[0].type == "return_statement" and stmts[0].named_children:
+        return stmts[0].named_children[0]
+    return None
+
+
+def _locate(node, span) -> tuple[int, int, int, int]:
+    """Line/column of a span of an expression node's text (1-based)."""
+    text = node_text(node)
+    start, end = span
+
+    def pos(off):
+        before = text[:off]
+        line = node.start_point[0] + before.count("\n")
+        col = (len(before) - before.rfind("\n") - 1) if "\n" in before else node.start_point[1] + len(before)
+        return line + 1, col + 1
+    l1, c1 = pos(start)
+    l2, c2 = pos(end)
+    return l1, c1, l2, c2

@@ -1,0 +1,184 @@
+"""Launch configurations: `--launch`, `// cudalint: launch` annotations, and `<<<grid, block, smem>>>`
+sites (in any linted file), with `dim3` variables and ceil-div expressions resolved on the host side."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..index import ir
+from ..index.parse import ExprSyntaxError, parse_expr
+from ..source.cufile import FunctionDef, LaunchSite, node_text
+from ..source.macros import MacroError
+from .table import LaunchConfig
+
+
+@dataclass
+class CliLaunch:
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+
+
+def _num3(dims) -> tuple[ir.Expr, ir.Expr, ir.Expr]:
+    d = list(dims) + [1] * (3 - len(dims))
+    return tuple(ir.Num(int(x)) if not isinstance(x, ir.Expr) else x for x in d[:3])
+
+
+class HostResolver:
+    """Values of host variables before a launch: `dim3 grid((n + 255) / 256)`, `int threads = 256;`."""
+
+    def __init__(self, site: LaunchSite, kernel: FunctionDef | None):
+        self.site = site
+        self.macros = site.file.macros
+        self.env: dict[str, object] = {}
+        self.param_names: dict[str, str] = {}
+        if kernel is not None:
+            # host names passed straight to a kernel parameter are that parameter
+            for p, a in zip(kernel.params, site.args):
+                a = a.strip()
+                if a.isidentifier() and not p.pointers:
+                    self.param_names[a] = p.name
+        if site.host is not None and site.host.body is not None:
+            self._walk(site.host.body, site.node.start_byte)
+
+    def _parse(self, text: str) -> ir.Expr:
+        if self.macros.uses_macro(text):
+            text = self.macros.expand(text)
+        return parse_expr(text)
+
+    def _walk(self, node, stop: int) -> None:
+        for c in node.named_children:
+            if c.start_byte >= stop:
+                return
+            if c.type == "declaration":
+                self._declaration(c)
+            elif c.type == "expression_statement" and c.named_children:
+                try:
+                    e = self._parse(node_text(c.named_children[0]))
+                except (ExprSyntaxError, MacroError):
+                    continue
+                if isinstance(e, ir.Assign):
+                    self._assign(e)
+            elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith("statement")):
+                self._walk(c, stop)
+
+    def _declaration(self, node) -> None:
+        type_node = node.child_by_field_name("type")
+        tname = node_text(type_node) if type_node is not None else ""
+        for d in node.children_by_field_name("declarator"):
+            if d.type != "init_declarator":
+                continue
+            name = node_text(d.child_by_field_name("declarator")).lstrip("*& ")
+            value = d.child_by_field_name("value")
+            try:
+                if value.type == "argument_list":       # dim3 grid(a, b)
+                    args = [self.value(self._parse(node_text(a))) for a in value.named_children]
+                    self.env[name] = ("dim3", args)
+                elif value.type == "initializer_list":  # dim3 grid{a, b}
+                    args = [self.value(self._parse(node_text(a))) for a in value.named_children]
+                    self.env[name] = ("dim3", args)
+                else:
+                    e = self._parse(node_text(value))
+                    v = self.value(e)
+                    if tname.strip() == "dim3" and not isinstance(v, tuple):
+                        v = ("dim3", [v])
+                    self.env[name] = v
+            except (ExprSyntaxError, MacroError):
+                self.env.pop(name, None)
+
+    def _assign(self, e: ir.Assign) -> None:
+        t = e.target
+        if isinstance(t, ir.Member) and isinstance(t.base, ir.Name) and t.field in "xyz":
+            cur = self.env.get(t.base.name)
+            if isinstance(cur, tuple):
+                args = list(cur[1]) + [ir.Num(1)] * (3 - len(cur[1]))
+                args["xyz".index(t.field)] = self.value(e.value)
+                self.env[t.base.name] = ("dim3", args)
+        elif isinstance(t, ir.Name) and e.op == "=":
+            self.env[t.name] = self.value(e.value)
+
+    def value(self, e: ir.Expr):
+        match e:
+            case ir.Name(name=n):
+                if n in self.env:
+                    return self.env[n]
+                return ir.Sym(self.param_names.get(n, n), "param")
+            case ir.Call(fn="dim3", args=args):
+                return ("dim3", [self.value(a) for a in args])
+            case ir.Cast(expr=x):
+                return self.value(x)
+            case ir.Bin(op=op, left=l, right=r):
+                lv, rv = self.value(l), self.value(r)
+                if isinstance(lv, tuple) or isinstance(rv, tuple):
+                    return ir.Sym("?", "unknown")
+                return ir.Bin(op, lv, rv)
+            case ir.Un(op=op, operand=o):
+                v = self.value(o)
+                return ir.Un(op, v) if isinstance(v, ir.Expr) else v
+            case ir.Cond(cond=c, then=a, other=b):
+                return ir.Cond(self.value(c), self.value(a), self.value(b))
+            case ir.Call(fn=fn, args=args) if fn.split("::")[-1] in ("min", "max") and len(args) == 2:
+                return ir.Call(fn.split("::")[-1], tuple(self.value(a) for a in args))
+            case ir.Member(base=ir.Name(name=b), field=f) if f in "xyz":
+                cur = self.env.get(b)
+                if isinstance(cur, tuple):
+                    args = list(cur[1]) + [ir.Num(1)] * 3
+                    return args["xyz".index(f)]
+        if isinstance(e, (ir.Num, ir.Sym)):
+            return e
+        return ir.Sym(str(e), "unknown")
+
+    def dims(self, text: str) -> tuple[ir.Expr, ir.Expr, ir.Expr] | None:
+        try:
+            v = self.value(self._parse(text))
+        except (ExprSyntaxError, MacroError):
+            return None
+        if isinstance(v, tuple):
+            return _num3(v[1])
+        return _num3([v])
+
+
+def launch_from_site(site: LaunchSite, kernel: FunctionDef) -> LaunchConfig:
+    r = HostResolver(site, kernel)
+    grid = r.dims(site.config[0]) if site.config else None
+    block = r.dims(site.config[1]) if len(site.config) > 1 else None
+    smem = None
+    if len(site.config) > 2:
+        try:
+            smem = r.value(r._parse(site.config[2]))
+            smem = smem if isinstance(smem, ir.Expr) else None
+        except (ExprSyntaxError, MacroError):
+            smem = None
+    rel = site.file.path
+    return LaunchConfig(grid, block, smem, f"{rel}:{site.line}")
+
+
+def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch]
+                   ) -> tuple[LaunchConfig, dict[str, str], list[str]]:
+    """The launch a kernel is analysed with, its template arguments, and assumptions made."""
+    assumptions: list[str] = []
+    template: dict[str, str] = {}
+    params: dict[str, int] = {}
+    for ann in kernel.annotations:
+        params.update(ann.params)
+    kernel_sites = [s for s in sites if s.kernel == kernel.name]
+    if kernel_sites:
+        site = kernel_sites[0]
+        for tp, arg in zip(kernel.template_params, site.template_args):
+            template[tp.name] = arg
+        if len(kernel_sites) > 1:
+            others = {f"{s.file.path}:{s.line}" for s in kernel_sites[1:]}
+            assumptions.append(f"launched at {len(kernel_sites)} sites; analysed with the one at "
+                               f"{site.file.path}:{site.line} (others: {', '.join(sorted(others))})")
+    if kernel.name in cli:
+        c = cli[kernel.name]
+        cfg = LaunchConfig(_num3(c.grid), _num3(c.block), None, "--launch")
+    elif any(a.kind == "launch" and a.block for a in kernel.annotations):
+        ann = next(a for a in kernel.annotations if a.kind == "launch" and a.block)
+        grid = _num3(ann.grid) if ann.grid else None
+        cfg = LaunchConfig(grid, _num3(ann.block), ir.Num(ann.smem) if ann.smem else None,
+                           f"annotation at line {ann.line}")
+    elif kernel_sites:
+        cfg = launch_from_site(kernel_sites[0], kernel)
+    else:
+        cfg = LaunchConfig(None, None, None, "assumed")
+    cfg.params = params
+    return cfg, template, assumptions

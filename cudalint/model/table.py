@@ -1,0 +1,168 @@
+"""The two-tree table of a kernel and the Accesses it holds.
+
+Execution tree: Grid (blockIdx, gridDim) → Block (threadIdx, blockDim) → Thread (iterators).
+Memory tree: Global (pointer parameters) → Shared (`__shared__` arrays) → Register (local arrays,
+register-level iterators). Rules are queries on this object; explain renders it.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from ..index import ir
+from ..index.terms import Term, decompose, level_of
+
+SLIDE = "SLIDE"
+AREA = "AREA"
+
+
+@dataclass
+class LaunchConfig:
+    grid: tuple[ir.Expr, ir.Expr, ir.Expr] | None
+    block: tuple[ir.Expr, ir.Expr, ir.Expr] | None
+    smem: ir.Expr | None = None
+    origin: str = "assumed"             # where it came from: "path:line", "annotation", "--launch", "assumed"
+    params: dict[str, int] = field(default_factory=dict)    # sizes fixed by the launch annotation
+    param_map: dict[str, ir.Expr] = field(default_factory=dict)  # kernel param -> host expression
+
+    @property
+    def known(self) -> bool:
+        return self.block is not None
+
+
+@dataclass
+class MemoryArray:
+    name: str
+    space: str                         # global | shared | local
+    elem_type: str
+    elem_size: int
+    dims: tuple[int | None, ...] = ()  # declared extents (shared/local); () for global pointers
+    line: int = 0
+    extern: bool = False
+    size_assumed: bool = False         # element size guessed (template type not bound)
+
+    @property
+    def extent(self) -> int | None:
+        if not self.dims or any(d is None for d in self.dims):
+            return None
+        n = 1
+        for d in self.dims:
+            n *= d
+        return n
+
+    @property
+    def level(self) -> str:
+        return {"global": "Global", "shared": "Shared", "local": "Register"}[self.space]
+
+
+@dataclass(eq=False)
+class Iterator:
+    """A loop of the kernel: its variable, value as a function of the trip counter, guard."""
+    var: str
+    trip: ir.Sym                 # trip counter t = 0, 1, ..., T-1
+    value: ir.Expr               # the loop variable at the start of iteration t
+    cond: ir.Expr | None         # loop condition with the variable substituted
+    line: int
+    kind: str = AREA             # SLIDE or AREA
+    parent: "Iterator | None" = None
+    start: ir.Expr | None = None
+    step_text: str = ""
+    has_barrier: bool = False
+    moves_global: bool = False   # body copies global data into shared/registers
+    grid_stride: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.var
+
+
+@dataclass(eq=False)
+class Access:
+    array: MemoryArray
+    kind: str                          # load | store
+    index: ir.Expr                     # flat element index, in elements of array.elem_type
+    dims: tuple[ir.Expr, ...]          # per-dimension indexes for multi-dimensional arrays
+    width: int                         # bytes moved per thread (16 for a float4 view)
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str                          # the access as written
+    guards: tuple[ir.Expr, ...]
+    loops: tuple[Iterator, ...]
+    phase: str = "compute"            # load | compute | store
+    statement: str = ""
+    helper: str | None = None          # __device__ function it was inlined from
+    path: str = ""
+    unresolved: str | None = None      # why the index cannot be followed (CL901)
+    source_index: str = ""             # the index text as written, before resolution
+    atomic: bool = False
+    name_deps: dict[str, set[str]] = field(default_factory=dict)  # index variable -> threadIdx axes it uses
+
+    @property
+    def space(self) -> str:
+        return self.array.space
+
+    @functools.cached_property
+    def terms(self) -> list[Term]:
+        return decompose(self.index)
+
+    def dim_terms(self, k: int) -> list[Term]:
+        return decompose(self.dims[k])
+
+
+@dataclass
+class Barrier:
+    line: int
+    guards: tuple[ir.Expr, ...]
+    loops: tuple[Iterator, ...]
+    text: str = "__syncthreads()"
+
+
+@dataclass
+class Note:
+    """A construct the model could not follow (CL901) or a parse problem (CL900)."""
+    code: str
+    line: int
+    column: int
+    message: str
+    end_line: int = 0
+    end_column: int = 0
+
+
+@dataclass
+class TwoTreeTable:
+    kernel: str
+    path: str
+    line: int
+    launch: LaunchConfig
+    arrays: dict[str, MemoryArray]
+    iterators: list[Iterator]
+    accesses: list[Access]
+    barriers: list[Barrier] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+    params: dict[str, str] = field(default_factory=dict)        # int kernel params -> C type
+    template_bindings: dict[str, str] = field(default_factory=dict)
+    def_use: list[tuple[str, str]] = field(default_factory=list)  # (definition, use) edges
+    definitions: dict[str, str] = field(default_factory=dict)     # def id -> "name = expr"
+
+    def memory_levels(self) -> dict[str, list[MemoryArray]]:
+        out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}
+        for a in self.arrays.values():
+            out[a.level].append(a)
+        return out
+
+    def def_use_graph(self):
+        """The def-use graph as a networkx DiGraph (imported on demand: it is only walked by
+        explain mode, so plain linting does not pay for the import)."""
+        import networkx as nx
+        g = nx.DiGraph()
+        for d, text in self.definitions.items():
+            g.add_node(d, text=text)
+        g.add_edges_from(self.def_use)
+        return g
+
+
+def term_level(term: Term) -> str:
+    return level_of(term.coord)

@@ -1,0 +1,15 @@
+"""The JSON contract: {"version", "files": [...], "diagnostics": [...]}."""
+from __future__ import annotations
+
+import json
+
+from .. import __version__
+
+
+def render(result) -> str:
+    doc = {
+        "version": __version__,
+        "files": result.files,
+        "diagnostics": [d.to_json() for d in result.diagnostics],
+    }
+    return json.dumps(doc, indent=2) + "\n"

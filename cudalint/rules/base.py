@@ -1,0 +1,60 @@
+"""What every rule module provides, and the context a rule's check() reads."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..analysis.simulate import Simulation
+from ..diagnostic import Diagnostic
+from ..model.table import Access, TwoTreeTable
+
+
+@dataclass
+class Options:
+    min_ratio: float = 2.0          # CL101: sectors/request at least this many times the ideal
+    params: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Context:
+    table: TwoTreeTable
+    sim: Simulation | None
+    options: Options
+
+    def diagnostic(self, rule, acc: Access | None, message: str, line: int | None = None,
+                   column: int | None = None, metrics: dict | None = None, assumptions: list[str] | None = None,
+                   end: tuple[int, int] | None = None) -> Diagnostic:
+        t = self.table
+        if acc is not None:
+            line = line or acc.line
+            column = column or acc.column
+            end = end or (acc.end_line, acc.end_column)
+        line = line or t.line
+        column = column or 1
+        end = end or (line, column)
+        d = Diagnostic(acc.path if acc is not None and acc.path else t.path, line, column, end[0], end[1],
+                       rule.CODE, rule.NAME, rule.CATEGORY, rule.SEVERITY, message, t.kernel,
+                       metrics=metrics or {}, assumptions=list(assumptions or []))
+        if acc is not None:
+            d.array = acc.array.name
+            d.access = acc.kind
+            d.space = acc.space
+        return d
+
+    def assumptions_for(self, acc: Access) -> list[str]:
+        """Assumptions that this access's result depends on."""
+        if self.sim is None:
+            return []
+        out = list(self.sim.assumptions)
+        names = {s.name for s in acc.index.walk() if getattr(s, "kind", None) == "param"}
+        for g in acc.guards:
+            names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
+        defaulted = [n for n in self.sim.defaulted_params if n in names]
+        if defaulted:
+            out.append("sizes not given, assumed " + ", ".join(f"{n}={self.sim.params[n]}" for n in defaulted) +
+                       " (give --param NAME=VALUE)")
+        return out
+
+
+def fmt_point(point: dict[str, int], keep=None) -> str:
+    items = [(k, v) for k, v in point.items() if keep is None or k in keep]
+    return ", ".join(f"{k}={v}" for k, v in items)

@@ -1,0 +1,71 @@
+"""## What it does
+Simulates each warp of the launch on a global load or store and counts the 32-byte sectors a
+request touches (lanes linearized x-fastest, element size and vector width included). It flags
+the access when that is at least 2x the ideal: the bytes the active lanes ask for, divided by 32.
+
+## Why is this bad?
+Global memory is served in 32-byte sectors. When adjacent lanes are far apart, every lane pulls
+its own sector and most of each sector is thrown away: a naive matmul whose row comes from
+threadIdx.x reads 16.5 sectors per request instead of 2.5 and runs about 12x slower.
+
+## Example
+```cuda
+int row = blockIdx.x * blockDim.x + threadIdx.x;   // lanes walk down a column
+out[row * n + col] = sum;                          // 32 sectors per request
+```
+
+## Use instead
+```cuda
+int row = blockIdx.y * blockDim.y + threadIdx.y;
+int col = blockIdx.x * blockDim.x + threadIdx.x;   // adjacent lanes, adjacent addresses
+out[row * n + col] = sum;                          // 4 sectors per request
+```
+"""
+import sys
+
+from ..index import ir
+from .base import Context
+
+CODE = "CL101"
+NAME = "uncoalesced-global-access"
+CATEGORY = "coalescing"
+SEVERITY = "warning"
+
+
+def lane_term(acc, sim):
+    """The index term that moves with the lanes of a warp (threadIdx.x, or y when blockDim.x < 32)."""
+    axes = ["threadIdx.x"] + (["threadIdx.y"] if sim.block[0] < 32 else [])
+    for axis in axes:
+        for t in acc.terms:
+            if any(isinstance(s, ir.Sym) and s.name == axis for s in t.coord.walk()):
+                return t
+    return None
+
+
+def check(ctx: Context):
+    sim = ctx.sim
+    for acc in ctx.table.accesses:
+        if acc.space != "global" or acc.unresolved:
+            continue
+        res = sim.result(acc)
+        c = res.coalescing
+        if c is None or c.ratio < ctx.options.min_ratio:
+            continue
+        term = lane_term(acc, sim)
+        why = ""
+        if c.lane_stride_bytes is not None and c.lane_stride_bytes != 0:
+            why = f": adjacent lanes are {c.lane_stride_bytes} bytes apart"
+            if term is not None:
+                why += f" (term `{term}`)"
+        metrics = {
+            "sectors_per_request": round(c.sectors_per_request, 2),
+            "ideal_sectors": round(c.ideal_sectors, 2),
+            "ratio": round(c.ratio, 2),
+            "requests_simulated": c.requests,
+            "lane_stride_bytes": c.lane_stride_bytes,
+            "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
+        }
+        msg = (f"{acc.kind} of `{acc.text}` takes {c.sectors_per_request:.2f} sectors per warp request where "
+               f"{c.ideal_sectors:.2f} would do ({c.ratio:.1f}x){why}")
+        yield ctx.diagnostic(sys.modules[__name__], acc, msg, metrics=metrics,
+                             assumptions=ctx.assumptions_for(acc))

@@ -1,0 +1,65 @@
+"""## What it does
+Flags a global access where threadIdx.x carries a larger memory stride than threadIdx.y (or z)
+while threadIdx.y/z carries the unit stride: the row and column roles of the thread index are
+swapped. It names the variables to swap.
+
+## Why is this bad?
+Threads are grouped into warps x-fastest (`linear = x + y*Bx + z*Bx*By`). When x moves a whole
+row per step, the 32 lanes of a warp touch 32 different rows: 32 sectors per request instead of
+4, the classic threadIdx.y-major trap. The same kernel with x and y swapped is coalesced.
+
+## Example
+```cuda
+int row = blockIdx.x * blockDim.x + threadIdx.x;
+int col = blockIdx.y * blockDim.y + threadIdx.y;
+out[row * n + col] = sum;
+```
+
+## Use instead
+```cuda
+int row = blockIdx.y * blockDim.y + threadIdx.y;
+int col = blockIdx.x * blockDim.x + threadIdx.x;
+out[row * n + col] = sum;
+```
+"""
+import sys
+
+from .base import Context
+
+CODE = "CL102"
+NAME = "thread-y-major-access"
+CATEGORY = "coalescing"
+SEVERITY = "warning"
+
+
+def check(ctx: Context):
+    sim = ctx.sim
+    me = sys.modules[__name__]
+    for acc in ctx.table.accesses:
+        if acc.space != "global" or acc.unresolved:
+            continue
+        res = sim.result(acc)
+        c = res.coalescing
+        if c is None or c.ratio < ctx.options.min_ratio:
+            continue
+        sx = res.strides.get("x")
+        if sx is None or abs(sx) <= 1:
+            continue
+        for axis in ("y", "z"):
+            sa = res.strides.get(axis)
+            if sa is None or abs(sa) != 1:
+                continue
+            xs = sorted(n for n, d in acc.name_deps.items() if "threadIdx.x" in d and f"threadIdx.{axis}" not in d)
+            ys = sorted(n for n, d in acc.name_deps.items() if f"threadIdx.{axis}" in d and "threadIdx.x" not in d)
+            if xs and ys:
+                fix = (f"swap threadIdx.x and threadIdx.{axis} (and blockIdx.x/blockIdx.{axis}) between "
+                       f"`{'`, `'.join(xs)}` and `{'`, `'.join(ys)}`")
+            else:
+                fix = f"swap the roles of threadIdx.x and threadIdx.{axis} in this index"
+            msg = (f"threadIdx.x steps {sx} elements in `{acc.text}` while threadIdx.{axis} steps 1: "
+                   f"a warp (x fastest) walks down a column; {fix}")
+            yield ctx.diagnostic(me, acc, msg, metrics={
+                "stride_x": sx, f"stride_{axis}": sa,
+                "sectors_per_request": round(c.sectors_per_request, 2), "ideal_sectors": round(c.ideal_sectors, 2),
+            }, assumptions=ctx.assumptions_for(acc))
+            break

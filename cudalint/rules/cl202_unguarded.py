@@ -1,0 +1,47 @@
+"""## What it does
+Finds the threads that exist only because the grid is a ceil-div of the problem size
+(`(n + 255) / 256` blocks cover 1024 threads for n = 1000) and flags a global access that those
+threads execute, with an index that depends on their coordinate, because no guard stops them.
+
+## Why is this bad?
+The excess threads of the last block read or write past the end of the array: an
+out-of-bounds access that may fault, corrupt a neighbouring allocation, or go unnoticed.
+
+## Example
+```cuda
+int i = blockIdx.x * blockDim.x + threadIdx.x;
+c[i] = a[i] + b[i];                 // vec_add<<<(n + 255) / 256, 256>>>
+```
+
+## Use instead
+```cuda
+int i = blockIdx.x * blockDim.x + threadIdx.x;
+if (i < n) c[i] = a[i] + b[i];
+```
+"""
+import sys
+
+from .base import Context, fmt_point
+
+CODE = "CL202"
+NAME = "unguarded-global-access"
+CATEGORY = "range"
+SEVERITY = "error"
+
+
+def check(ctx: Context):
+    sim = ctx.sim
+    me = sys.modules[__name__]
+    for acc in ctx.table.accesses:
+        if acc.space != "global" or acc.unresolved:
+            continue
+        ex = sim.result(acc).excess
+        if ex is None:
+            continue
+        a = ex.axis
+        point = fmt_point(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{a}"})
+        msg = (f"{acc.kind} of `{acc.text}` also runs for the threads past {ex.extent_text} = {ex.extent}: the grid "
+               f"covers {ex.covered} threads along {a}, and at {point} the index is {ex.index} with no guard; "
+               f"add a bounds check such as `if (… < {ex.extent_text})`")
+        yield ctx.diagnostic(me, acc, msg, metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index},
+                             assumptions=ctx.assumptions_for(acc))

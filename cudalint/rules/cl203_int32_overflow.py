@@ -1,0 +1,52 @@
+"""## What it does
+Evaluates index arithmetic with C's types for the problem sizes you give (`--param N=65536`
+or `// cudalint: param N=65536`) and flags 32-bit (`int`/`unsigned`) arithmetic that passes
+2^31-1 before the index reaches the memory access.
+
+## Why is this bad?
+`row * N + col` in `int` overflows once the matrix has more than 2^31 elements: signed overflow
+is undefined behaviour, and in practice the index wraps negative and the kernel reads or writes
+far outside the array.
+
+## Example
+```cuda
+int row = blockIdx.y * blockDim.y + threadIdx.y;
+out[row * N + col] = v;             // 65535 * 65536 > 2147483647
+```
+
+## Use instead
+```cuda
+out[(size_t)row * N + col] = v;     // 64-bit multiply
+```
+"""
+import sys
+
+from ..index.evaluate import INT32_MAX
+from .base import Context
+
+CODE = "CL203"
+NAME = "int32-index-overflow"
+CATEGORY = "range"
+SEVERITY = "error"
+
+
+def check(ctx: Context):
+    sim = ctx.sim
+    me = sys.modules[__name__]
+    seen = set()
+    for acc in ctx.table.accesses:
+        if acc.unresolved:
+            continue
+        res = sim.result(acc)
+        for ov in sorted(res.overflows, key=lambda o: -o.value)[:1]:
+            key = (acc.line, str(ov.node))
+            if key in seen:
+                continue
+            seen.add(key)
+            ctype = "int" if ov.ctype == "i32" else "unsigned int"
+            sizes = ", ".join(f"{k}={v}" for k, v in sorted(sim.params.items())
+                              if any(getattr(s, "name", None) == k for s in acc.index.walk()))
+            msg = (f"`{ov.node}` is 32-bit `{ctype}` arithmetic and reaches {ov.value} > {INT32_MAX}"
+                   f"{' for ' + sizes if sizes else ''}; widen before multiplying, e.g. `(size_t)` on the first factor")
+            yield ctx.diagnostic(me, acc, msg, metrics={"max_value": ov.value, "limit": INT32_MAX},
+                                 assumptions=ctx.assumptions_for(acc))

@@ -1,0 +1,43 @@
+"""## What it does
+Evaluates a store's index for every thread of a block in the same iteration and flags two
+threads that write the same element, where the table gives each thread its own.
+
+## Why is this bad?
+Two threads storing to one element race: which value survives is unspecified, and work one of
+the threads did is lost. It usually means a stride or a division in the index is wrong.
+
+## Example
+```cuda
+out[blockIdx.x * blockDim.x + threadIdx.x / 2] = v;   // threads 0 and 1 share an element
+```
+
+## Use instead
+```cuda
+out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+```
+"""
+import sys
+
+from .base import Context, fmt_point
+
+CODE = "CL302"
+NAME = "overlapping-store"
+CATEGORY = "stride"
+SEVERITY = "error"
+
+
+def check(ctx: Context):
+    sim = ctx.sim
+    me = sys.modules[__name__]
+    for acc in ctx.table.accesses:
+        if acc.kind != "store" or acc.atomic or acc.unresolved or acc.space == "local":
+            continue
+        ov = sim.result(acc).overlap
+        if ov is None:
+            continue
+        a, b = ov.threads
+        keep = {k for k in a if k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1}
+        msg = (f"threads ({fmt_point(a, keep)}) and ({fmt_point(b, keep)}) of one block both store to element "
+               f"{ov.element} of `{acc.array.name}` through `{acc.text}` ({ov.writers} writers in one step)")
+        yield ctx.diagnostic(me, acc, msg, metrics={"element": ov.element, "writers": ov.writers},
+                             assumptions=ctx.assumptions_for(acc))

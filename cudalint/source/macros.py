@@ -1,0 +1,193 @@
+"""`#define` macros (object- and function-like) and their expansion inside expression text."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<id>[A-Za-z_]\w*)
+  | (?P<num>\.?\d(?:[\w.]|[eE][+-])*)
+  | (?P<str>"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')
+  | (?P<op>\#\#|\#|->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|::|.)
+""", re.VERBOSE | re.DOTALL)
+
+
+def tokenize(text: str) -> list[str]:
+    return [m.group(0) for m in _TOKEN.finditer(text)]
+
+
+@dataclass(frozen=True)
+class Macro:
+    name: str
+    body: str
+    params: tuple[str, ...] | None = None   # None: object-like
+    line: int = 0
+    path: str = ""
+    variadic: bool = False
+
+
+class MacroTable:
+    """Macros visible to a file: its own, those of local includes, and -D definitions (which win)."""
+
+    def __init__(self) -> None:
+        self.macros: dict[str, Macro] = {}
+        self.forced: set[str] = set()
+
+    def define(self, macro: Macro, force: bool = False) -> None:
+        if macro.name in self.forced and not force:
+            return
+        if force:
+            self.forced.add(macro.name)
+        if macro.name not in self.macros or force:
+            self.macros[macro.name] = macro
+
+    def update(self, other: "MacroTable") -> None:
+        for m in other.macros.values():
+            self.define(m, force=m.name in other.forced)
+
+    def get(self, name: str) -> Macro | None:
+        return self.macros.get(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.macros
+
+    def expand(self, text: str, max_steps: int = 2000) -> str:
+        """Expand every macro in `text`. A macro is not re-expanded inside its own expansion."""
+        out = _expand(tokenize(text), self, frozenset(), [max_steps])
+        return "".join(out)
+
+    def uses_macro(self, text: str) -> bool:
+        return any(t in self.macros for t in re.findall(r"[A-Za-z_]\w*", text))
+
+
+class MacroError(ValueError):
+    pass
+
+
+def _split_args(tokens: list[str], start: int) -> tuple[list[list[str]], int] | None:
+    """tokens[start] is '('; return the argument token lists and the index after ')'."""
+    depth, args, cur = 0, [], []
+    i = start
+    while i < len(tokens):
+        t = tokens[i]
+        if t == "(":
+            depth += 1
+            if depth > 1:
+                cur.append(t)
+        elif t == ")":
+            depth -= 1
+            if depth == 0:
+                args.append(cur)
+                return args, i + 1
+            cur.append(t)
+        elif t == "," and depth == 1:
+            args.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+        i += 1
+    return None
+
+
+def _expand(tokens: list[str], table: MacroTable, hidden: frozenset, budget: list[int]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        m = table.get(t) if t not in hidden else None
+        if m is None:
+            out.append(t)
+            i += 1
+            continue
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise MacroError("macro expansion too deep")
+        if m.params is None:
+            out.extend(_expand(tokenize(m.body), table, hidden | {t}, budget))
+            i += 1
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].isspace():
+            j += 1
+        if j >= len(tokens) or tokens[j] != "(":
+            out.append(t)
+            i += 1
+            continue
+        split = _split_args(tokens, j)
+        if split is None:
+            raise MacroError(f"unbalanced parentheses in a use of macro {t}")
+        args, i = split
+        if args == [[]] and not m.params:
+            args = []
+        args = [_expand(a, table, hidden, budget) for a in args]
+        body = _substitute(m, args)
+        out.extend(_expand(body, table, hidden | {t}, budget))
+    return out
+
+
+def _substitute(m: Macro, args: list[list[str]]) -> list[str]:
+    params = list(m.params or ())
+    binding = {}
+    for k, p in enumerate(params):
+        binding[p] = args[k] if k < len(args) else []
+    if m.variadic:
+        rest = args[len(params):]
+        va: list[str] = []
+        for k, a in enumerate(rest):
+            if k:
+                va.append(",")
+            va.extend(a)
+        binding["__VA_ARGS__"] = va
+    body = tokenize(m.body)
+    out: list[str] = []
+    k = 0
+    while k < len(body):
+        t = body[k]
+        if t == "#" and k + 1 < len(body):
+            nxt = k + 1
+            while nxt < len(body) and body[nxt].isspace():
+                nxt += 1
+            if nxt < len(body) and body[nxt] in binding:
+                out.append('"' + "".join(binding[body[nxt]]).strip() + '"')
+                k = nxt + 1
+                continue
+        if t == "##":
+            while out and out[-1].isspace():
+                out.pop()
+            k += 1
+            while k < len(body) and body[k].isspace():
+                k += 1
+            if k < len(body):
+                nxt = body[k]
+                piece = "".join(binding[nxt]) if nxt in binding else nxt
+                out[-1:] = [(out[-1] if out else "") + piece]
+                k += 1
+            continue
+        if t in binding:
+            out.extend(binding[t])
+        else:
+            out.append(t)
+        k += 1
+    return [t for t in out if t != ""]
+
+
+_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)(\(([^)]*)\))?(.*)$", re.DOTALL)
+
+
+def parse_define(text: str, line: int = 0, path: str = "") -> Macro | None:
+    """A `#define` directive's text (continuation lines already joined)."""
+    text = text.replace("\\\n", " ")
+    m = _DEFINE.match(text)
+    if not m:
+        return None
+    name, has_params, params, body = m.group(1), m.group(2), m.group(3), m.group(4)
+    body = re.sub(r"//.*$", "", body, flags=re.MULTILINE)
+    body = re.sub(r"/\*.*?\*/", " ", body, flags=re.DOTALL).strip()
+    if has_params is None:
+        return Macro(name, body, None, line, path)
+    plist = [p.strip() for p in params.split(",") if p.strip()]
+    variadic = bool(plist) and plist[-1] == "..."
+    if variadic:
+        plist = plist[:-1]
+    return Macro(name, body, tuple(plist), line, path, variadic)
