@@ -359,44 +359,49 @@ class Simulation:
                 return
 
     def _excess(self, acc, env, shape, mask, res) -> None:
-        """Threads that exist only because a ceil-div grid rounds the problem size up."""
+        """Threads that exist only because the grid rounds the problem size up (ceil-div), executing
+        this access with an index beyond every index the in-range threads use."""
         lc = self.table.launch
         if lc.grid is None or not self.launch_known:
             return
+        flat = None
         for axis_i, axis in enumerate("xyz"):
-            g = lc.grid[axis_i]
-            ext = self._ceil_div_extent(g, self.block[axis_i])
+            ext = self._grid_extent(lc.grid[axis_i], axis_i)
             if ext is None:
                 continue
             text, extent = ext
-            covered = self.grid[axis_i] * self.block[axis_i]
-            if covered <= extent:
-                continue
             names = (f"threadIdx.{axis}", f"blockIdx.{axis}")
             if not any(isinstance(s, ir.Sym) and s.name in names for s in acc.index.walk()):
                 continue
             gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
-            bad = mask & np.broadcast_to(gcoord >= extent, shape)
-            if bad.any():
-                i, t = np.unravel_index(np.argmax(bad), shape)
-                point = self._point(env, acc, (i, t))
-                idx = int(np.broadcast_to(Evaluator(env).value(acc.index), shape)[i, t])
-                res.excess = Excess(axis, point, idx, text, extent, covered)
+            over = np.broadcast_to(gcoord >= extent, shape)
+            bad = mask & over
+            if not bad.any():
+                continue
+            if flat is None:
+                flat = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+            ok = mask & ~over
+            limit = flat[ok].max() if ok.any() else np.iinfo(np.int64).min
+            beyond = bad & (flat > limit) & (flat >= extent)
+            if beyond.any():
+                i, t = np.unravel_index(np.argmax(np.where(beyond, flat, np.iinfo(np.int64).min)), shape)
+                res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), text, extent,
+                                    self.grid[axis_i] * self.block[axis_i])
                 return
 
-    def _ceil_div_extent(self, g: ir.Expr, block: int) -> tuple[str, int] | None:
-        """`(n + 255) / 256` → ('n', n): the sub-expression X with ceil(X / block) == grid."""
-        gval = self._scalar(g, {f"blockDim.{a}": v for a, v in zip("xyz", self.block)})
-        if gval is None:
-            return None
+    def _grid_extent(self, g: ir.Expr, axis_i: int) -> tuple[str, int] | None:
+        """The problem size a grid dimension was computed from: X with ceil(X / blockDim) == gridDim
+        and X < gridDim * blockDim, among the grid expression's pieces and the kernel's int parameters
+        (so `(n + 255) / 256` and a literal `grid=(3907)` for n = 1000000 both give n)."""
+        block, grid = self.block[axis_i], self.grid[axis_i]
+        cands = [sub for sub in g.walk() if any(isinstance(s, ir.Sym) and s.kind == "param" for s in sub.walk())]
+        cands += [ir.Sym(p, "param") for p in self.table.params]
         best = None
-        for sub in g.walk():
-            if not any(isinstance(s, ir.Sym) and s.kind == "param" for s in sub.walk()):
-                continue
+        for sub in cands:
             v = self._scalar(sub)
             if v is None or v <= 0:
                 continue
-            if -(-v // block) == gval and v < gval * block:
+            if -(-v // block) == grid and v < grid * block:
                 if best is None or v > best[1]:
                     best = (str(sub), v)
         return best

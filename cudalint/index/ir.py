@@ -13,7 +13,7 @@ _SCALAR_SIZES = {
     "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
     "short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2,
     "half": 2, "__half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
-    "int": 4, "unsigned": 4, "unsigned int": 4, "signed": 4, "float": 4, "int32_t": 4, "uint32_t": 4,
+    "int": 4, "uint": 4, "unsigned": 4, "unsigned int": 4, "signed": 4, "float": 4, "int32_t": 4, "uint32_t": 4,
     "half2": 4, "__half2": 4, "__nv_bfloat162": 4, "nv_bfloat162": 4,
     "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8, "double": 8,
     "int64_t": 8, "uint64_t": 8, "size_t": 8, "ssize_t": 8, "ptrdiff_t": 8,
@@ -36,7 +36,7 @@ def type_size(name: str) -> int | None:
 # Integer kinds for C's usual arithmetic conversions: (bits, signed).
 INT_KINDS = {
     "int": (32, True), "signed": (32, True), "int32_t": (32, True), "short": (32, True), "char": (32, True),
-    "unsigned": (32, False), "unsigned int": (32, False), "uint32_t": (32, False),
+    "unsigned": (32, False), "unsigned int": (32, False), "uint32_t": (32, False), "uint": (32, False),
     "long": (64, True), "long long": (64, True), "int64_t": (64, True), "ssize_t": (64, True),
     "ptrdiff_t": (64, True),
     "unsigned long": (64, False), "unsigned long long": (64, False), "size_t": (64, False), "uint64_t": (64, False),

@@ -153,9 +153,20 @@ class _ToIR(Transformer):
 _TRANSFORMER = _ToIR()
 
 
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def strip_comments(text: str) -> str:
+    """Comments inside an expression become spaces of the same length (offsets stay exact)."""
+    if "/" not in text:
+        return text
+    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
 def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
     """Parse one C expression. `type_names` are identifiers known to name types
     (template type parameters, typedefs) so that `(T)x` parses as a cast."""
+    text = strip_comments(text)
     src = text
     if type_names:
         # Only casts and cast-like template arguments are renamed, so spans stay exact elsewhere.

@@ -78,9 +78,13 @@ class KernelBuilder:
                 self.env[tp.name] = ir.Sym(tp.name, "param")
                 self.table.params[tp.name] = "int"
                 continue
+            if isinstance(val, ir.Expr):   # resolved on the host side at the launch site
+                self.table.template_bindings[tp.name] = str(val)
+                self.env[tp.name] = val if isinstance(val, ir.Num) else ir.Sym(tp.name, "param")
+                continue
             self.table.template_bindings[tp.name] = val
             try:
-                self.env[tp.name] = self._resolve(self._parse(val))
+                self.env[tp.name] = self.rvalue(self._parse(val), None, None)
             except (Unfollowable, ExprSyntaxError, MacroError):
                 self.env[tp.name] = ir.Sym(tp.name, "param")
 
@@ -450,7 +454,7 @@ class KernelBuilder:
         t = self.types.get(t, t)
         if isinstance(cur, ir.Sym) and cur.kind == "data":
             return True
-        return not isinstance(cur, Ptr) and (t in ir.FLOAT_TYPES or (ir.type_size(t) is None and t not in ("auto", "")))
+        return not isinstance(cur, Ptr) and t in ir.FLOAT_TYPES
 
     def _carried_updates(self, body, var, step) -> dict[str, tuple[str, object]]:
         """Variables updated in the loop by a loop-invariant step: `x += c`, `p += BK`, `s >>= 1`."""

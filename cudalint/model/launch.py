@@ -64,6 +64,15 @@ class HostResolver:
         type_node = node.child_by_field_name("type")
         tname = node_text(type_node) if type_node is not None else ""
         for d in node.children_by_field_name("declarator"):
+            if d.type == "function_declarator" and tname.strip() == "dim3":
+                # `dim3 block(TILE, TILE);` parses as a function declaration (C++'s vexing parse)
+                name = node_text(d.child_by_field_name("declarator"))
+                params = d.child_by_field_name("parameters")
+                try:
+                    self.env[name] = ("dim3", [self.value(self._parse(node_text(a))) for a in params.named_children])
+                except (ExprSyntaxError, MacroError):
+                    self.env.pop(name, None)
+                continue
             if d.type != "init_declarator":
                 continue
             name = node_text(d.child_by_field_name("declarator")).lstrip("*& ")
@@ -136,6 +145,21 @@ class HostResolver:
         return _num3([v])
 
 
+def _fold_host(resolver: HostResolver, text: str):
+    """A template value argument resolved on the host side (`sgemm<BM, BN>` with `const int BM = 64;`)."""
+    from ..index.evaluate import Evaluator, Unknown
+    try:
+        v = resolver.value(resolver._parse(text))
+    except (ExprSyntaxError, MacroError):
+        return text
+    if isinstance(v, ir.Expr):
+        try:
+            return ir.Num(int(Evaluator({}).value(v)))
+        except (Unknown, TypeError, ValueError):
+            return text
+    return text
+
+
 def launch_from_site(site: LaunchSite, kernel: FunctionDef) -> LaunchConfig:
     r = HostResolver(site, kernel)
     grid = r.dims(site.config[0]) if site.config else None
@@ -151,6 +175,17 @@ def launch_from_site(site: LaunchSite, kernel: FunctionDef) -> LaunchConfig:
     return LaunchConfig(grid, block, smem, f"{rel}:{site.line}")
 
 
+def _site_rank(kernel: FunctionDef, site: LaunchSite) -> int:
+    """Launches in the kernel's own file first, then in files that include it, then anywhere."""
+    kfile = kernel.file.path if kernel.file else ""
+    if site.file.path == kfile:
+        return 0
+    base = kfile.replace("\\", "/").rsplit("/", 1)[-1]
+    if any(inc.replace("\\", "/").rsplit("/", 1)[-1] == base for inc in site.file.includes):
+        return 1
+    return 2
+
+
 def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch]
                    ) -> tuple[LaunchConfig, dict[str, str], list[str]]:
     """The launch a kernel is analysed with, its template arguments, and assumptions made."""
@@ -159,11 +194,12 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     params: dict[str, int] = {}
     for ann in kernel.annotations:
         params.update(ann.params)
-    kernel_sites = [s for s in sites if s.kernel == kernel.name]
+    kernel_sites = sorted((s for s in sites if s.kernel == kernel.name), key=lambda s: _site_rank(kernel, s))
     if kernel_sites:
         site = kernel_sites[0]
+        resolver = HostResolver(site, kernel) if site.template_args else None
         for tp, arg in zip(kernel.template_params, site.template_args):
-            template[tp.name] = arg
+            template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
         if len(kernel_sites) > 1:
             others = {f"{s.file.path}:{s.line}" for s in kernel_sites[1:]}
             assumptions.append(f"launched at {len(kernel_sites)} sites; analysed with the one at "

@@ -1,0 +1,15 @@
+// expect-clean
+// A kernel launched through cudaLaunchKernel (no triple-chevron launch to read),
+// so the launch shape is given by annotation: ceil(1000000 / 256) = 3907 blocks.
+
+// cudalint: param n=1000000
+// cudalint: launch grid=(3907,1,1) block=(256,1,1)
+__global__ void clamp01(float* data, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = fminf(fmaxf(data[i], 0.0f), 1.0f);
+}
+
+cudaError_t run_clamp01(float* data, int n, cudaStream_t stream) {
+  void* args[] = {&data, &n};
+  return cudaLaunchKernel((const void*)clamp01, dim3((n + 255) / 256), dim3(256), args, 0, stream);
+}
