@@ -46,6 +46,8 @@ class Context:
             return []
         out = list(self.sim.assumptions)
         names = {s.name for s in acc.index.walk() if getattr(s, "kind", None) == "param"}
+        for g in self.table.launch.grid or ():
+            names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
         for g in acc.guards:
             names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
         defaulted = [n for n in self.sim.defaulted_params if n in names]

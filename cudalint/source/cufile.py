@@ -342,10 +342,18 @@ def read_source(path: str, defines: MacroTable | None = None, include_dirs=()) -
 def source_from_bytes(path: str, data: bytes, defines=None, include_dirs=()) -> SourceFile:
     if b"\x00" in data[:8192]:
         raise SourceError(f"cannot read {path}: binary file (contains NUL bytes)")
+    problem = None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SourceError(f"cannot read {path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+        # Latin-1 comments are common in old sources: read on, and say so.
+        text = data.decode("utf-8", errors="replace")
+        line = data[:exc.start].count(b"\n") + 1
+        problem = ParseProblem(line, 1, line, f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
+                                              f"{exc.start}); read with replacement characters")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return SourceFile(path, text, defines, tuple(Path(d) for d in include_dirs))
+    src = SourceFile(path, text, defines, tuple(Path(d) for d in include_dirs))
+    if problem is not None:
+        src.problems.insert(0, problem)
+    return src

@@ -1,0 +1,144 @@
+"""The command line as a user runs it: exit codes, formats, bad input."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import SAMPLES
+
+
+def run(*args, stdin=None):
+    p = subprocess.run([sys.executable, "-m", "cudalint", *args], capture_output=True, text=True, input=stdin,
+                       timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_clean_file_exits_0_and_prints_nothing():
+    code, out, err = run(str(SAMPLES / "matmul_naive_good.cu"))
+    assert (code, out, err) == (0, "", "")
+
+
+def test_findings_exit_1_with_path_line_col_code_category():
+    code, out, _ = run(str(SAMPLES / "matmul_naive_bad.cu"))
+    assert code == 1
+    first = out.splitlines()[0]
+    path, line, col, rest = first.split(":", 3)
+    assert path.endswith("matmul_naive_bad.cu") and int(line) > 0 and int(col) > 0
+    assert rest.startswith(" CL101 [coalescing] ")
+
+
+def test_check_subcommand_and_directory_recursion():
+    code, out, _ = run("check", str(SAMPLES))
+    assert code == 1
+    assert "saxpy_kernel.cuh" in out          # found under samples/headers/
+    assert "CL202" in out
+
+
+def test_json_contract():
+    code, out, _ = run(str(SAMPLES / "matmul_naive_bad.cu"), "--format", "json")
+    assert code == 1
+    doc = json.loads(out)
+    assert set(doc) == {"version", "files", "diagnostics"}
+    assert doc["files"][0]["kernels"] == ["matmul"] and doc["files"][0]["status"] == "ok"
+    for d in doc["diagnostics"]:
+        for key in ("path", "line", "column", "end_line", "end_column", "code", "name", "category", "severity",
+                    "message", "kernel", "array", "access", "space", "metrics", "assumptions", "confirmed"):
+            assert key in d
+        assert d["confirmed"] is None
+    names = {(d["code"], d["name"], d["category"]) for d in doc["diagnostics"]}
+    assert ("CL102", "thread-y-major-access", "coalescing") in names
+
+
+def test_unknown_launch_is_stated_as_an_assumption(tmp_path):
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* a, int n) {\n"
+                 "  int i = threadIdx.x * n + threadIdx.y;\n  a[i] = 0.0f;\n}\n")
+    code, out, _ = run(str(f), "--format", "json")
+    doc = json.loads(out)
+    d = doc["diagnostics"][0]
+    assert d["code"] == "CL101"
+    assert any("blockDim.x >= 32" in a for a in d["assumptions"])
+
+
+def test_launch_option_and_param_option(tmp_path):
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* out, int N) {\n"
+                 "  int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "  int col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  out[row * N + col] = 1.0f;\n}\n")
+    code, out, _ = run(str(f), "--launch", "k:grid=2048,2048,1:block=32,32,1", "--param", "N=65536")
+    assert code == 1 and "CL203" in out and "65536" in out
+    code, out, _ = run(str(f), "--launch", "k:grid=2,2,1:block=32,32,1", "--param", "N=64")
+    assert code == 0, out
+
+
+def test_define_on_the_command_line(tmp_path):
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* a) {\n  __shared__ float t[TILE];\n  t[threadIdx.x] = a[threadIdx.x];\n}\n"
+                 "void run(float* a) { k<<<1, 64>>>(a); }\n")
+    assert run(str(f), "-D", "TILE=32")[0] == 1
+    assert run(str(f), "-D", "TILE=64")[0] == 0
+
+
+def test_version_and_rule_docs():
+    code, out, _ = run("--version")
+    assert code == 0 and out.startswith("cudalint ")
+    code, out, _ = run("rule", "CL101")
+    assert code == 0
+    for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead"):
+        assert section in out
+    code, out, _ = run("rule", "--all")
+    assert code == 0 and len(out.splitlines()) == 9
+
+
+@pytest.mark.parametrize("args, needle", [
+    ((), "no input"),
+    (("nope.cu",), "no such file"),
+    (("--format", "xml", "x.cu"), "invalid choice"),
+    (("--param", "N=abc", "x.cu"), "expected an integer"),
+    (("--launch", "k:grid=1", "x.cu"), "bad --launch"),
+    (("rule", "CL999"), "unknown rule"),
+])
+def test_usage_errors_exit_2_with_one_line(args, needle):
+    code, out, err = run(*args)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and needle in err
+    assert "Traceback" not in err
+
+
+def test_bad_inputs_never_crash(tmp_path):
+    cases = {
+        "empty.cu": b"",
+        "binary.cu": bytes(range(256)) * 4,
+        "latin1.cu": "// caf\xe9\n__global__ void k(float* a) { a[threadIdx.x] = 0; }\n".encode("latin-1"),
+        "unbalanced.cu": b"__global__ void k(float* a) {\n  if (threadIdx.x < 4) {\n    a[threadIdx.x * 32] = 1;\n",
+        "macros.cu": b"#define A(x) B(x) + B(x)\n#define B(x) A(x)\n#define C(i,j) a[(i) * 32 + (j)]\n"
+                     b"__global__ void k(float* a) { C(threadIdx.x, threadIdx.y) = A(1); }\n",
+    }
+    table = ",\n".join(", ".join(f"{(i * 31 + j) % 1000}.5f" for j in range(16)) for i in range(110000))
+    big = ("__global__ void k(float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; a[i] = 1.0f; }\n"
+           "void run(float* a, int n) { k<<<(n + 255) / 256, 256>>>(a, n); }\n"
+           "static const float weights[] = {\n" + table + "\n};\n")
+    cases["big.cu"] = big.encode()
+    assert len(cases["big.cu"]) > 10_000_000
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+    for name in cases:
+        code, out, err = run(str(tmp_path / name))
+        assert "Traceback" not in err, name
+        if name == "binary.cu":
+            assert code == 2 and "binary" in err and len(err.strip().splitlines()) == 1
+        else:
+            assert code in (0, 1), (name, err)
+    code, out, _ = run(str(tmp_path / "latin1.cu"))
+    assert "CL900" in out and "not valid UTF-8" in out
+    code, out, _ = run(str(tmp_path / "unbalanced.cu"))
+    assert "CL900" in out
+    code, out, _ = run(str(tmp_path / "big.cu"))
+    assert code == 1 and "CL202" in out
+
+
+def test_python_dash_m_and_console_script_agree():
+    code, out, _ = run(str(SAMPLES / "vecadd_bad.cu"))
+    assert code == 1 and "CL202" in out
