@@ -135,6 +135,11 @@ class Simulation:
             if all(v is not None and v > 0 for v in vals):
                 return tuple(vals)
             self.assumptions.append("block size of the launch could not be computed")
+        lb = self.table.launch_bounds
+        if lb and 32 <= lb <= 1024 and not self._uses("thread", "y") and not self._uses("thread", "z"):
+            self.launch_known = False
+            self.assumptions.append(f"launch unknown: assumed blockDim = ({lb}, 1, 1) from __launch_bounds__({lb})")
+            return (lb, 1, 1)
         if self._uses("thread", "z"):
             b = ASSUMED_BLOCK_3D
         elif self._uses("thread", "y"):

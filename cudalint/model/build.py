@@ -64,6 +64,9 @@ class KernelBuilder:
         self.loop_bodies: list[dict] = []
         self._bind_template()
         self._bind_params()
+        if fn.launch_bounds:
+            self.table.launch_bounds = self.const_int(self.rvalue(self._parse(fn.launch_bounds[0]), None, None)) \
+                if _parses(fn.launch_bounds[0]) else None
 
     # ---- set-up ----------------------------------------------------------------------------
     def _bind_template(self) -> None:
@@ -900,6 +903,14 @@ def _fold(e: ir.Expr) -> ir.Expr:
             return ir.Num(0)
         return ir.mul(e.left, e.right)
     return e
+
+
+def _parses(text: str) -> bool:
+    try:
+        parse_expr(text)
+        return True
+    except ExprSyntaxError:
+        return False
 
 
 def _single_return(fn: FunctionDef):

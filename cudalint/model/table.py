@@ -144,6 +144,7 @@ class TwoTreeTable:
     assumptions: list[str] = field(default_factory=list)
     params: dict[str, str] = field(default_factory=dict)        # int kernel params -> C type
     template_bindings: dict[str, str] = field(default_factory=dict)
+    launch_bounds: int | None = None                              # __launch_bounds__(max threads)
     def_use: list[tuple[str, str]] = field(default_factory=list)  # (definition, use) edges
     definitions: dict[str, str] = field(default_factory=dict)     # def id -> "name = expr"
 

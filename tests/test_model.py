@@ -1,0 +1,44 @@
+"""The two-tree table as an object: iterators (SLIDE/AREA), phases, guards, def-use edges."""
+from cudalint.lint import Config, lint_paths
+
+from conftest import SAMPLES
+
+
+def _table(name, **cfg):
+    (t,) = lint_paths([str(SAMPLES / name)], Config(debug=True, **cfg)).tables
+    return t
+
+
+def test_tiled_matmul_table():
+    t = _table("matmul_tiled_good.cu")
+    kinds = {it.var: it.kind for it in t.iterators}
+    assert kinds == {"t": "SLIDE", "k": "AREA"}          # tiles slide over K; k sweeps the tile
+    assert {a.name: a.space for a in t.arrays.values()} == {"A": "global", "B": "global", "C": "global",
+                                                             "As": "shared", "Bs": "shared"}
+    assert t.arrays["As"].dims == (32, 32)
+    phases = {}
+    for a in t.accesses:
+        phases.setdefault((a.array.name, a.kind), set()).add(a.phase)
+    assert phases[("A", "load")] == {"load"} and "load" in phases[("As", "store")]  # As[ty][tx] = A[...]
+    assert phases[("As", "load")] == {"compute"} and phases[("C", "store")] == {"store"}
+    store = next(a for a in t.accesses if a.array.name == "C")
+    assert [str(g) for g in store.guards] and "M" in str(store.guards[-1])
+    assert [(str(x.coord), str(x.stride)) for x in store.terms][:2] == [("blockIdx.x", "32"), ("blockIdx.y", "32 * N")]
+
+
+def test_def_use_graph_traces_an_index_to_its_definitions():
+    t = _table("matmul_naive_good.cu")
+    g = t.def_use_graph()
+    a = next(n for n in g.nodes if n.startswith("a@"))     # float a = left[row * K + i];
+    assert {p.split("@")[0] for p in g.predecessors(a)} >= {"row", "K", "left"}
+    b = next(n for n in g.nodes if n.startswith("b@1"))    # float b = right[i * N + col];
+    assert {p.split("@")[0] for p in g.predecessors(b)} >= {"col", "N", "right"}
+    row = next(n for n in g.nodes if n.startswith("row@"))
+    assert g.nodes[row]["text"] == "row = blockIdx.y * blockDim.y + threadIdx.y"
+
+
+def test_pointer_bumps_and_float4_views_in_blocktiled_sgemm():
+    t = _table("sgemm_2d_vec_good.cu")
+    vec = [a for a in t.accesses if a.array.name == "A" and a.space == "global"]
+    assert vec and all(a.width == 16 for a in vec)       # reinterpret_cast<const float4*>(&A[...])[0]
+    assert any("iter(bkIdx)" in str(a.index) or "bkIdx" in str(a.index) for a in vec)   # A += BK in the loop
