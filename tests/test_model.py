@@ -42,3 +42,23 @@ def test_pointer_bumps_and_float4_views_in_blocktiled_sgemm():
     vec = [a for a in t.accesses if a.array.name == "A" and a.space == "global"]
     assert vec and all(a.width == 16 for a in vec)       # reinterpret_cast<const float4*>(&A[...])[0]
     assert any("iter(bkIdx)" in str(a.index) or "bkIdx" in str(a.index) for a in vec)   # A += BK in the loop
+
+
+def test_statement_macros_and_switch_cases_are_followed(tmp_path):
+    f = tmp_path / "loop.cu"
+    f.write_text(
+        "#define CUDA_KERNEL_LOOP(i, n) \\\n"
+        "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)\n"
+        "__global__ void k(const float* in, float* out, int n) {\n"
+        "  CUDA_KERNEL_LOOP(i, n) {\n"
+        "    out[i] = in[i * 4];\n"
+        "  }\n"
+        "  switch (threadIdx.x & 3) { case 0: out[blockIdx.x] = 1.0f; break; default: break; }\n"
+        "}\n"
+        "void run(const float* in, float* out, int n) { k<<<(n + 255) / 256, 256>>>(in, out, n); }\n")
+    result = lint_paths([str(f)], Config(debug=True))
+    got = {(d.line, d.code) for d in result.diagnostics}
+    assert (5, "CL101") in got                       # in[i * 4], inside the macro loop, on its own line
+    assert not any(c == "CL202" for _, c in got)     # the grid-stride condition guards it
+    ov = next(d for d in result.diagnostics if d.code == "CL302")
+    assert ov.line == 7 and ov.metrics["writers"] == 64   # only the `case 0` quarter of the block

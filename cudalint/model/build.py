@@ -186,7 +186,11 @@ class KernelBuilder:
                         self.stmt(c)
                     elif c.type in ("preproc_else", "preproc_elif"):
                         self.stmt(c)
-            elif t in ("switch_statement", "labeled_statement", "case_statement", "try_statement"):
+            elif t == "switch_statement":
+                self.switch_statement(node)
+            elif t == "function_definition" and self.macros.uses_macro(node_text(node).split("{", 1)[0]):
+                self.macro_statement(node)
+            elif t in ("labeled_statement", "case_statement", "try_statement"):
                 for c in node.named_children:
                     if c.type.endswith("statement"):
                         self.stmt(c)
@@ -224,6 +228,51 @@ class KernelBuilder:
             leaves = self.stmt(c)
         del self.guards[mark:]
         return leaves
+
+    def switch_statement(self, node) -> None:
+        cond_node = node.child_by_field_name("condition")
+        inner = cond_node.named_children[-1] if cond_node is not None and cond_node.named_children else None
+        cond = self.condition(inner, node)
+        body = node.child_by_field_name("body")
+        for case in body.named_children if body is not None else ():
+            if case.type != "case_statement":
+                continue
+            value = case.child_by_field_name("value")
+            guard = None
+            if value is not None:
+                try:
+                    guard = ir.Bin("==", cond, self.rvalue(self._parse(node_text(value)), node, None))
+                except (ExprSyntaxError, MacroError, Unfollowable):
+                    guard = None
+            if guard is not None:
+                self.guards.append(guard)
+            saved = dict(self.env)
+            for c in case.named_children:
+                if c is not value and c.type.endswith(("statement", "declaration")):
+                    if self.stmt(c) is not None:
+                        break
+            self.env = saved
+            if guard is not None:
+                self.guards.pop()
+
+    def macro_statement(self, node) -> None:
+        """`CUDA_KERNEL_LOOP(i, n) { ... }` reads as a function definition until the macro is
+        expanded: expand the head, re-parse it in place (same lines and columns), and walk it."""
+        from ..source.cufile import _parser
+        head, rest = node_text(node).split("{", 1)
+        expanded = self.macros.expand(head).replace("\n", " ")
+        row, col = node.start_point
+        pad = "\n" * row if row else ""
+        prefix = "void __cudalint_scope() {" if row else ""
+        text = prefix + pad + " " * col + expanded + " {" + rest + "}"
+        tree = _parser().parse(text.encode("utf-8"))
+        self._keep = getattr(self, "_keep", []) + [tree]
+        body = tree.root_node.named_children[0].child_by_field_name("body") if row else tree.root_node
+        if body is None:
+            self.note(node, f"cannot follow the macro statement `{_short(head)}`")
+            return
+        for c in body.named_children:
+            self.stmt(c)
 
     def declaration(self, node) -> None:
         text = node_text(node)
