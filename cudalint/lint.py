@@ -143,6 +143,12 @@ def _note_raw(path, fn, message) -> Diagnostic:
 
 def _notes(table, sim) -> list[Diagnostic]:
     out = [_note(table, n.line, n.column, n.message, (n.end_line, n.end_column)) for n in table.notes]
+    for it in table.iterators:
+        used = any(it in a.loops for a in table.accesses)
+        if used and sim.trip_samples(it, sim.base_env()) is None:
+            out.append(_note(table, it.line, 1, f"the iteration count of the loop over `{it.var}` is not computed "
+                                                f"(its condition depends on data or on an outer loop); only its "
+                                                f"first two iterations are simulated"))
     for acc in table.accesses:
         err = acc.unresolved or sim.result(acc).error
         if err:
