@@ -60,13 +60,13 @@ class KernelBuilder:
         self.template_values = template_values
         self.depth = 0
         self.helper: str | None = None
-        self.stmt_has_global_load = False
-        self.loop_bodies: list[dict] = []
         self._bind_template()
         self._bind_params()
         if fn.launch_bounds:
-            self.table.launch_bounds = self.const_int(self.rvalue(self._parse(fn.launch_bounds[0]), None, None)) \
-                if _parses(fn.launch_bounds[0]) else None
+            try:
+                self.table.launch_bounds = self.const_int(self.rvalue(self._parse(fn.launch_bounds[0]), None, None))
+            except (ExprSyntaxError, MacroError):
+                self.table.launch_bounds = None
 
     # ---- set-up ----------------------------------------------------------------------------
     def _bind_template(self) -> None:
@@ -374,7 +374,6 @@ class KernelBuilder:
 
     def expression(self, node, stmt) -> None:
         expr, exact = self._parse_node(node)
-        self.stmt_has_global_load = False
         self.effect(expr, stmt, node if exact else None)
 
     def if_statement(self, node) -> str | None:
@@ -857,8 +856,6 @@ class KernelBuilder:
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
                          atomic=kind == "atomic", name_deps=deps)
             self.table.accesses.append(acc)
-        if arr.space == "global" and kind == "load":
-            self.stmt_has_global_load = True
         return _data(arr.name)
 
     def _classify_phases(self) -> None:
@@ -952,14 +949,6 @@ def _fold(e: ir.Expr) -> ir.Expr:
             return ir.Num(0)
         return ir.mul(e.left, e.right)
     return e
-
-
-def _parses(text: str) -> bool:
-    try:
-        parse_expr(text)
-        return True
-    except ExprSyntaxError:
-        return False
 
 
 def _single_return(fn: FunctionDef):

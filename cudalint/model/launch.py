@@ -160,8 +160,8 @@ def _fold_host(resolver: HostResolver, text: str):
     return text
 
 
-def launch_from_site(site: LaunchSite, kernel: FunctionDef) -> LaunchConfig:
-    r = HostResolver(site, kernel)
+def launch_from_site(site: LaunchSite, kernel: FunctionDef, r: HostResolver | None = None) -> LaunchConfig:
+    r = r or HostResolver(site, kernel)
     grid = r.dims(site.config[0]) if site.config else None
     block = r.dims(site.config[1]) if len(site.config) > 1 else None
     smem = None
@@ -194,6 +194,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     params: dict[str, int] = {}
     for ann in kernel.annotations:
         params.update(ann.params)
+    resolver = None
     kernel_sites = sorted((s for s in sites if s.kernel == kernel.name), key=lambda s: _site_rank(kernel, s))
     if kernel_sites:
         site = kernel_sites[0]
@@ -213,7 +214,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         cfg = LaunchConfig(grid, _num3(ann.block), ir.Num(ann.smem) if ann.smem else None,
                            f"annotation at line {ann.line}")
     elif kernel_sites:
-        cfg = launch_from_site(kernel_sites[0], kernel)
+        cfg = launch_from_site(kernel_sites[0], kernel, resolver)
     else:
         cfg = LaunchConfig(None, None, None, "assumed")
     cfg.params = params
