@@ -1,15 +1,19 @@
 """One run: read files, link launch sites to kernels across files, build each kernel's two-tree
-table, simulate, and run the rules."""
+table, simulate, and run the rules; then inline suppressions and rule selection."""
 from __future__ import annotations
 
+import fnmatch
 import os
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .diagnostic import Diagnostic
 from .rules import BY_CODE, CHECKS
 from .rules.base import Context, Options
-from .source.cufile import SourceError, SourceFile, read_source
+from .selection import RuleSelection
+from .source.cufile import SourceError, SourceFile, read_source, source_from_bytes
 from .source.macros import MacroTable, parse_define
 
 EXTENSIONS = (".cu", ".cuh")
@@ -27,6 +31,25 @@ class Config:
     include_dirs: tuple[str, ...] = ()
     min_ratio: float = 2.0
     debug: bool = False
+    selection: RuleSelection = RuleSelection()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (glob, selectors)
+    exclude: tuple[str, ...] = ()                 # globs, relative to `root`
+    root: str | None = None                       # directory the globs are relative to (the config file's)
+    respect_gitignore: bool = True
+    force_exclude: bool = False                   # exclude even files named on the command line
+    jobs: int = 1                                 # processes analysing kernels (cross-file links kept)
+    resolve: Callable[[str], "Config"] | None = None   # the configuration of one file (closest config file)
+
+    def for_file(self, path: str) -> "Config":
+        return self.resolve(path) if self.resolve is not None else self
+
+    def enabled(self, d: Diagnostic) -> bool:
+        sel = self.selection
+        extra = tuple(s for pat, sels in self.per_file_ignores if _glob_match(d.path, pat, self.root) for s in sels)
+        return sel.with_ignored(extra).enabled(d.code, d.category)
+
+    def excluded(self, path: str) -> bool:
+        return any(_glob_match(path, pat, self.root) for pat in self.exclude)
 
 
 @dataclass
@@ -36,17 +59,50 @@ class Result:
     tables: list = field(default_factory=list)
 
 
-def collect_paths(paths: list[str]) -> list[str]:
+def _glob_match(path: str, pattern: str, root: str | None) -> bool:
+    """A glob matches the path relative to `root`, one of its leading directories, or one component."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root or os.getcwd())).replace(os.sep, "/")
+    parts = [x for x in rel.split("/") if x not in ("..", ".")]
+    pattern = pattern.rstrip("/")
+    if "/" in pattern:
+        pattern = pattern.removeprefix("./")
+        return not rel.startswith("../") and any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern)
+                                                 for i in range(1, len(parts) + 1))
+    return any(fnmatch.fnmatchcase(x, pattern) for x in parts)
+
+
+def _gitignored(paths: list[str]) -> set[str]:
+    """The paths git would ignore; none when git or a repository is missing."""
+    if not paths:
+        return set()
+    try:
+        p = subprocess.run(["git", "check-ignore", "--stdin", "-z"], input="\0".join(paths) + "\0",
+                           capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    return set(p.stdout.split("\0")) - {""} if p.returncode in (0, 1) else set()
+
+
+def collect_paths(paths: list[str], cfg: Config | None = None) -> list[str]:
+    """Files to lint: named files as given (unless force-exclude), directories recursed for .cu/.cuh,
+    minus excluded and git-ignored files."""
+    cfg = cfg or Config()
     out: list[str] = []
     for p in paths:
         if os.path.isdir(p):
             found = []
             for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, f) for f in files if f.endswith(EXTENSIONS))
-            out.extend(sorted(found))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                                 and not cfg.for_file(os.path.join(root, d, "_")).excluded(os.path.join(root, d)))
+                found.extend(os.path.join(root, f) for f in files
+                             if f.endswith(EXTENSIONS) and not cfg.for_file(os.path.join(root, f)).excluded(
+                                 os.path.join(root, f)))
+            gitignored = _gitignored(found) if cfg.respect_gitignore else set()
+            out.extend(sorted(f for f in found if f not in gitignored or not cfg.for_file(f).respect_gitignore))
         elif os.path.exists(p):
-            out.append(p)
+            fcfg = cfg.for_file(p)
+            if not (fcfg.force_exclude and fcfg.excluded(p)):
+                out.append(p)
         else:
             raise UsageError(f"cannot read {p}: no such file or directory")
     seen, uniq = set(), []
@@ -68,65 +124,123 @@ def _defines(cfg: Config) -> MacroTable:
     return t
 
 
+def read_file(path: str, cfg: Config, data: bytes | None = None) -> SourceFile:
+    """Parse one file with its own configuration's defines; `data` is the text of stdin."""
+    fcfg = cfg.for_file(path)
+    try:
+        if data is not None:
+            return source_from_bytes(path, data, _defines(fcfg), fcfg.include_dirs)
+        return read_source(path, _defines(fcfg), fcfg.include_dirs)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def lint_paths(paths: list[str], cfg: Config) -> Result:
-    files = collect_paths(paths)
-    defines = _defines(cfg)
-    sources: list[SourceFile] = []
-    for p in files:
-        try:
-            sources.append(read_source(p, defines, cfg.include_dirs))
-        except SourceError as exc:
-            raise UsageError(str(exc)) from None
-    return lint_sources(sources, cfg)
+    return lint_sources([read_file(p, cfg) for p in collect_paths(paths, cfg)], cfg)
 
 
 def lint_sources(sources: list[SourceFile], cfg: Config) -> Result:
-    from .model.build import KernelBuilder
-    from .model.launch import resolve_launch
-    from .analysis.simulate import AnalysisLimit, Simulation
+    links = _Links(sources)
+    units = [(si, ki) for si, src in enumerate(sources) for ki, fn in enumerate(src.kernels) if fn.body is not None]
+    analysed = _analyse_parallel(sources, links, units, cfg) if _parallel_worth_it(cfg, units) else \
+        [_analyse_kernel(sources[si].kernels[ki], sources[si], links, cfg) for si, ki in units]
+    per_kernel = dict(zip(units, analysed))
 
     diags: list[Diagnostic] = []
     file_info = []
     tables = []
-    sites = [s for src in sources for s in src.launches]
-    functions = {}
-    for src in sources:
-        for f in src.functions:
-            if not f.is_kernel and f.body is not None:
-                functions.setdefault(f.name, f)
-    options = Options(cfg.min_ratio, cfg.params)
-    for src in sources:
+    for si, src in enumerate(sources):
         status = "ok"
         for prob in src.problems + src.annotation_errors:
             status = "parse-errors"
             r = BY_CODE["CL900"]
             diags.append(Diagnostic(src.path, prob.line, prob.column, prob.end_line, prob.column, r.CODE, r.NAME,
                                     r.CATEGORY, r.SEVERITY, prob.message + " (the rest of the file is still analysed)"))
-        for fn in src.kernels:
-            if fn.body is None:
-                continue
-            try:
-                launch, template, assumptions = resolve_launch(fn, sites, cfg.launches)
-                table = KernelBuilder(fn, launch, functions, template).build()
-                table.assumptions.extend(assumptions)
-                tables.append(table)
-                try:
-                    sim = Simulation(table, cfg.params)
-                except AnalysisLimit as exc:
-                    diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
-                    continue
-                ctx = Context(table, sim, options)
-                for rule in CHECKS:
-                    diags.extend(rule.check(ctx))
-                diags.extend(_notes(table, sim))
-            except Exception as exc:  # an analysis bug must not hide the rest of the run
-                if cfg.debug:
-                    raise
-                diags.append(_note_raw(src.path, fn, f"cudalint could not analyse kernel `{fn.name}` "
-                                                     f"({type(exc).__name__}: {exc}); please report this"))
+        for ki in range(len(src.kernels)):
+            if (si, ki) in per_kernel:
+                kdiags, table = per_kernel[si, ki]
+                diags.extend(kdiags)
+                if table is not None:
+                    tables.append(table)
         file_info.append({"path": src.path, "kernels": [k.name for k in src.kernels], "status": status})
     diags.sort(key=Diagnostic.sort_key)
-    return Result(_dedupe(diags), file_info, tables)
+    from .suppress import apply_suppressions
+    diags = apply_suppressions(_dedupe(diags), sources)
+    return Result([d for d in diags if cfg.for_file(d.path).enabled(d)], file_info, tables)
+
+
+class _Links:
+    """What links files: every launch site (a launch in one file configures a kernel in another) and
+    every `__device__` helper a kernel may call."""
+
+    def __init__(self, sources: list[SourceFile]):
+        self.sites = [s for src in sources for s in src.launches]
+        self.functions = {}
+        for src in sources:
+            for f in src.functions:
+                if not f.is_kernel and f.body is not None:
+                    self.functions.setdefault(f.name, f)
+
+
+def _analyse_kernel(fn, src: SourceFile, links: _Links, cfg: Config):
+    """Two-tree table, simulation and rules of one kernel: (diagnostics, table or None)."""
+    from .model.build import KernelBuilder
+    from .model.launch import resolve_launch
+    from .analysis.simulate import AnalysisLimit, Simulation
+
+    fcfg = cfg.for_file(src.path)
+    diags: list[Diagnostic] = []
+    table = None
+    try:
+        launch, template, assumptions = resolve_launch(fn, links.sites, fcfg.launches)
+        table = KernelBuilder(fn, launch, links.functions, template).build()
+        table.assumptions.extend(assumptions)
+        try:
+            sim = Simulation(table, fcfg.params)
+        except AnalysisLimit as exc:
+            diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
+            return diags, table
+        ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params))
+        for rule in CHECKS:
+            diags.extend(rule.check(ctx))
+        diags.extend(_notes(table, sim))
+    except Exception as exc:  # an analysis bug must not hide the rest of the run
+        if cfg.debug:
+            raise
+        diags.append(_note_raw(src.path, fn, f"cudalint could not analyse kernel `{fn.name}` "
+                                             f"({type(exc).__name__}: {exc}); please report this"))
+    return diags, table
+
+
+# Kernels are analysed in worker processes forked after parsing, so every worker sees every file's
+# launch sites and helpers without re-parsing; results come back in unit order, so output is the
+# same as a serial run.
+_FORKED: tuple | None = None
+MIN_PARALLEL_KERNELS = 8    # below this, starting processes costs more than it saves
+
+
+def _parallel_worth_it(cfg: Config, units) -> bool:
+    import multiprocessing
+    return cfg.jobs > 1 and len(units) >= MIN_PARALLEL_KERNELS and \
+        "fork" in multiprocessing.get_all_start_methods()
+
+
+def _analyse_unit(unit):
+    sources, links, cfg = _FORKED
+    si, ki = unit
+    return _analyse_kernel(sources[si].kernels[ki], sources[si], links, cfg)
+
+
+def _analyse_parallel(sources, links, units, cfg):
+    global _FORKED
+    import multiprocessing
+    _FORKED = (sources, links, cfg)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(cfg.jobs, len(units))) as pool:
+            # Small chunks balance a few slow kernels (register-tiled GEMMs) against many fast ones.
+            return pool.map(_analyse_unit, units, chunksize=max(1, len(units) // (cfg.jobs * 8)))
+    finally:
+        _FORKED = None
 
 
 def _note(table, line, col, message, end=None) -> Diagnostic:

@@ -1,0 +1,151 @@
+"""Inline suppressions: `// cudalint: ignore[CL101]`, `disable[CL4]` ... `enable[CL4]`,
+`file-ignore[CL203]`, read with grammars/annotations.lark. A suppression that suppresses nothing
+is itself reported (CL910), so stale ones do not pile up."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .diagnostic import Diagnostic
+from .selection import is_valid, matches, normalize
+
+ALL = "ALL"
+_COMMENT = re.compile(r"^(?://+|/\*+)\s*cudalint\s*:\s*(ignore|disable|enable|file-ignore)(?![\w-])(.*?)(\*/)?\s*$",
+                      re.DOTALL)
+
+
+@dataclass
+class Suppression:
+    line: int
+    column: int
+    end_column: int
+    kind: str                        # ignore | disable | file_ignore
+    selectors: tuple[str, ...]       # ("ALL",) when the comment names no rule
+    first: int                       # lines it covers, inclusive
+    last: int
+    text: str
+    ends: dict[str, int] = field(default_factory=dict)    # disable: where `enable` ended each selector
+    used: set[str] = field(default_factory=set)
+
+    def covers(self, d: Diagnostic) -> str | None:
+        """The selector that suppresses `d`, if any."""
+        return next((s for s in self.selectors if self.first <= d.line <= self.ends.get(s, self.last)
+                     and matches(s, d.code, d.category)), None)
+
+
+@dataclass
+class FileSuppressions:
+    path: str
+    suppressions: list[Suppression] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)    # unreadable comments, stray enables
+
+    def suppress(self, d: Diagnostic) -> bool:
+        hit = False
+        for s in self.suppressions:
+            sel = s.covers(d)
+            if sel is not None:
+                s.used.add(sel)
+                hit = True
+        return hit
+
+    def unused(self) -> list[Diagnostic]:
+        out = list(self.problems)
+        for s in self.suppressions:
+            idle = [x for x in s.selectors if x not in s.used]
+            if not idle:
+                continue
+            unknown = [x for x in idle if x != ALL and not is_valid(x)]
+            if unknown:
+                why = ", ".join(f"`{x}`" for x in unknown) + " names no rule code or category"
+            elif s.selectors == (ALL,):
+                why = "no finding to suppress"
+            else:
+                why = "no " + ", ".join(f"`{x}`" for x in idle) + " finding to suppress"
+            last = max((s.ends.get(x, s.last) for x in idle), default=s.last)
+            where = {"ignore": f"line {s.first}" if s.first != s.line else "this line",
+                     "disable": f"lines {s.first}-{last}", "file_ignore": "this file"}[s.kind]
+            out.append(_cl910(self.path, s.line, s.column, s.end_column,
+                              f"unused suppression `{s.text}`: {why} on {where}"))
+        return out
+
+
+def _cl910(path, line, column, end_column, message) -> Diagnostic:
+    from .rules import BY_CODE
+    r = BY_CODE["CL910"]
+    return Diagnostic(path, line, column, line, end_column, r.CODE, r.NAME, r.CATEGORY, r.SEVERITY, message)
+
+
+def _cl900(path, line, column, message) -> Diagnostic:
+    from .rules import BY_CODE
+    r = BY_CODE["CL900"]
+    return Diagnostic(path, line, column, line, column, r.CODE, r.NAME, r.CATEGORY, r.SEVERITY, message)
+
+
+def _comments(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            yield n
+        elif n.child_count:
+            stack.extend(reversed(n.children))
+
+
+def read_suppressions(src) -> FileSuppressions:
+    """Every suppression comment of a parsed SourceFile, in line order."""
+    from .index.parse import ExprSyntaxError, parse_annotation
+    from .source.cufile import node_text
+
+    out = FileSuppressions(src.path)
+    last_line = max(len(src.lines), 1)
+    open_regions: list[tuple[Suppression, str]] = []
+    for node in _comments(src.tree.root_node):
+        text = node_text(node)
+        m = _COMMENT.match(text)
+        if not m:
+            continue
+        line, col = node.start_point[0] + 1, node.start_point[1] + 1
+        end_col = node.end_point[1] + 1 if node.end_point[0] == node.start_point[0] else col + len(text.split("\n")[0])
+        shown = text.strip()
+        body = "cudalint: " + m.group(1) + m.group(2)
+        try:
+            tree = parse_annotation(body)
+        except ExprSyntaxError as exc:
+            out.problems.append(_cl900(src.path, line, col, f"cannot read suppression `{shown}`: {exc}"))
+            continue
+        directive = tree.children[0]
+        lists = [c for c in directive.children if getattr(c, "data", None) == "selectors"]
+        selectors = tuple(normalize(str(t)) for t in lists[0].children) if lists else (ALL,)
+        kind = directive.data
+        if kind == "enable":
+            closing = [(s, sel) for s, sel in open_regions if selectors == (ALL,) or sel in selectors]
+            if not closing:
+                out.problems.append(_cl910(src.path, line, col, end_col,
+                                           f"unused suppression `{shown}`: no `disable` above it to end"))
+            for s, sel in closing:
+                open_regions.remove((s, sel))
+                s.ends[sel] = line
+            continue
+        before = src.lines[line - 1][:col - 1] if line <= len(src.lines) else ""
+        if kind == "ignore":
+            target = line + 1 if not before.strip() else line   # alone on its line: covers the next one
+            first, last = target, target
+        elif kind == "disable":
+            first, last = line, last_line
+        else:
+            first, last = 1, last_line
+        s = Suppression(line, col, end_col, kind, selectors, first, last, m.group(1) + m.group(2).rstrip())
+        out.suppressions.append(s)
+        if kind == "disable":
+            open_regions.extend((s, sel) for sel in selectors)
+    return out
+
+
+def apply_suppressions(diags: list[Diagnostic], sources) -> list[Diagnostic]:
+    """Drop suppressed findings; add a CL910 for each suppression that dropped nothing."""
+    by_path = {src.path: read_suppressions(src) for src in sources}
+    kept = [d for d in diags if d.code == "CL910" or not (d.path in by_path and by_path[d.path].suppress(d))]
+    for fs in by_path.values():
+        kept.extend(fs.unused())
+    kept.sort(key=Diagnostic.sort_key)
+    return kept
