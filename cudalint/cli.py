@@ -1,4 +1,4 @@
-"""Command line: `cudalint [check] PATH...`, `cudalint rule CODE`.
+"""Command line: `cudalint [check] PATH...`, `cudalint rule CODE`, `cudalint config --show [PATH]`.
 
 Exit codes: 0 nothing at warning level or above, 1 findings, 2 usage error, unreadable input or
 internal error (one line on stderr, no traceback).
@@ -54,23 +54,62 @@ def _launch(text: str):
     return m.group(1), CliLaunch(dims(m.group(2)), dims(m.group(3)))
 
 
-def _check_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="cudalint", description="Static analyzer for CUDA kernels: uncoalesced, out-of-range and "
-                                             "stride-mismatched accesses, read off the two-tree table.")
-    p.add_argument("paths", nargs="*", metavar="PATH", help=".cu/.cuh files or directories (recursed)")
-    p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
-                   help="define a macro, as for nvcc")
-    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
-                   help="directory searched for local #include files")
-    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="problem size of a kernel/host integer (default 1000)")
-    p.add_argument("--launch", action="append", default=[], metavar="KERNEL:grid=X,Y,Z:block=X,Y,Z",
-                   help="launch configuration of a kernel")
-    p.add_argument("--min-ratio", type=float, default=2.0,
-                   help="CL101 threshold: sectors/request at least this many times the ideal (default 2)")
-    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    p.add_argument("--no-assumptions", action="store_true", help="text output: omit the [assumes: ...] suffix")
+def _codes(text: str) -> list[str]:
+    from .selection import is_valid, normalize
+    out = [normalize(x) for x in text.split(",") if x.strip()]
+    for x in out:
+        if not is_valid(x):
+            raise _Usage(f"unknown rule code or category `{x}` (see `cudalint rule --all`)")
+    return out
+
+
+def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
+    from .report import FORMATS
+    p = _Parser(prog=prog, description="Static analyzer for CUDA kernels: uncoalesced, out-of-range and "
+                                       "stride-mismatched accesses, read off the two-tree table.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help=".cu/.cuh files or directories (recursed); `-` reads standard input")
+    out = p.add_argument_group("output")
+    out.add_argument("--format", choices=list(FORMATS), default=None,
+                     help="full (default on a terminal), concise (default otherwise; `text` is the same), json, "
+                          "json-lines, sarif, github, junit; also CUDALINT_OUTPUT_FORMAT")
+    out.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
+    out.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead")
+    out.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only (no summary line)")
+    out.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                     help="color the text formats (auto: on a terminal, unless NO_COLOR is set)")
+    out.add_argument("--no-assumptions", action="store_true", help="text output: omit the [assumes: ...] suffix")
+    out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    out.add_argument("--fail-on", choices=["warning", "error"], default="warning",
+                     help="lowest severity that makes the exit code 1 (default warning)")
+    sel = p.add_argument_group("rule selection and files")
+    sel.add_argument("--select", type=_codes, action="append", metavar="CODES",
+                     help="rules to run: codes, code prefixes or categories, comma-separated (replaces the "
+                          "configuration's)")
+    sel.add_argument("--extend-select", type=_codes, action="append", metavar="CODES", help="rules to add")
+    sel.add_argument("--ignore", type=_codes, action="append", metavar="CODES", help="rules to skip")
+    sel.add_argument("--exclude", action="append", metavar="GLOBS", help="files to skip (replaces the configuration's)")
+    sel.add_argument("--extend-exclude", action="append", metavar="GLOBS", help="more files to skip")
+    sel.add_argument("--force-exclude", action="store_true",
+                     help="apply excludes to files named on the command line too (for pre-commit)")
+    sel.add_argument("--no-respect-gitignore", action="store_true", help="also lint files that .gitignore lists")
+    sel.add_argument("--config", metavar="FILE", help="use this configuration file for every file")
+    sel.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from standard input")
+    sel.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+    sel.add_argument("--write-baseline", metavar="FILE", help="record every finding in FILE and exit 0")
+    sel.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                     help="processes analysing kernels (default: all cores)")
+    ana = p.add_argument_group("analysis")
+    ana.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                     help="define a macro, as for nvcc")
+    ana.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                     help="directory searched for local #include files")
+    ana.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                     help="problem size of a kernel/host integer (default 1000)")
+    ana.add_argument("--launch", action="append", default=[], metavar="KERNEL:grid=X,Y,Z:block=X,Y,Z",
+                     help="launch configuration of a kernel")
+    ana.add_argument("--min-ratio", type=float, default=None,
+                     help="CL101 threshold: sectors/request at least this many times the ideal (default 2)")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--version", action="version", version=f"cudalint {__version__}")
     return p
@@ -83,7 +122,7 @@ def _rule(argv: list[str]) -> int:
         return EXIT_CLEAN if argv else EXIT_ERROR
     if argv[0] == "--all":
         for r in ALL:
-            print(f"{r.CODE}  {r.NAME:<28} {r.CATEGORY:<12} {r.SEVERITY}")
+            print(f"{r.CODE}  {r.NAME:<28} {r.CATEGORY:<13} {r.SEVERITY}")
         return EXIT_CLEAN
     code = argv[0].upper()
     r = BY_CODE.get(code)
@@ -94,36 +133,152 @@ def _rule(argv: list[str]) -> int:
     return EXIT_CLEAN
 
 
+def _flat(groups) -> list[str]:
+    return [x for g in groups or () for x in g]
+
+
+def _globs(groups) -> list[str]:
+    return [x.strip() for g in groups or () for x in g.split(",") if x.strip()]
+
+
+def _resolver(args):
+    """Configuration files under the command line's settings."""
+    import os
+    from .config import Resolver
+    cli: dict = {}
+    if args.select:
+        cli["select"] = _flat(args.select)
+    if args.extend_select:
+        cli["extend-select"] = _flat(args.extend_select)
+    if args.ignore:
+        cli["ignore"] = _flat(args.ignore)
+    if args.exclude:
+        cli["exclude"] = _globs(args.exclude)
+    if args.extend_exclude:
+        cli["extend-exclude"] = _globs(args.extend_exclude)
+    if args.force_exclude:
+        cli["force-exclude"] = True
+    if args.no_respect_gitignore:
+        cli["respect-gitignore"] = False
+    if args.defines:
+        cli["define"] = dict(_kv(d, "-D") for d in args.defines)
+    if args.param:
+        cli["params"] = {k: _int(v, "--param") for k, v in (_kv(p, "--param") for p in args.param)}
+    if args.launch:
+        cli["launch"] = dict(_launch(x) for x in args.launch)
+    if args.include_dirs:
+        cli["include-dirs"] = [os.path.abspath(d) for d in args.include_dirs]
+    if args.min_ratio is not None:
+        cli["coalescing.min-ratio"] = args.min_ratio
+    if args.jobs < 0:
+        raise _Usage(f"bad -j value {args.jobs}: expected a number of processes (0: all cores)")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if args.config and not os.path.isfile(args.config):
+        raise _Usage(f"cannot read configuration {args.config}: no such file")
+    return Resolver(cli, args.config, jobs=args.jobs or cores, debug=args.debug)
+
+
+def _config(argv: list[str]) -> int:
+    p = _check_parser("cudalint config")
+    p.add_argument("--show", action="store_true", help="print the resolved configuration of PATH")
+    args = p.parse_args(argv)
+    if not args.show:
+        raise _Usage("usage: cudalint config --show [PATH] [options]")
+    from .config import ConfigError, show
+    try:
+        sys.stdout.write(show(_resolver(args), (args.paths or ["."])[0]))
+    except ConfigError as exc:
+        raise _Usage(str(exc)) from None
+    return EXIT_CLEAN
+
+
+def _format(args, to_terminal: bool) -> str:
+    import os
+    from .report import FORMATS
+    if args.format:
+        return args.format
+    env = os.environ.get("CUDALINT_OUTPUT_FORMAT", "").strip()
+    if env:
+        if env not in FORMATS:
+            raise _Usage(f"CUDALINT_OUTPUT_FORMAT={env}: unknown format (choose from {', '.join(FORMATS)})")
+        return env
+    return "full" if to_terminal else "concise"
+
+
+def _color(args, to_terminal: bool) -> bool:
+    import os
+    if args.color != "auto":
+        return args.color == "always"
+    return to_terminal and not os.environ.get("NO_COLOR")
+
+
+def _statistics(result, fmt: str) -> str:
+    import json
+    from collections import Counter
+    counts = Counter((d.code, d.name, d.category) for d in result.diagnostics)
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))
+    if fmt in ("json", "json-lines"):
+        return json.dumps([{"code": c, "name": n, "category": k, "count": x} for (c, n, k), x in rows], indent=2) + "\n"
+    return "".join(f"{x:>5}  {c}  {n:<28} [{k}]\n" for (c, n, k), x in rows)
+
+
+def check(argv: list[str]) -> int:
+    args = _check_parser().parse_args(argv)
+    if not args.paths:
+        raise _Usage("no input: give one or more .cu/.cuh files or directories (or `-` for standard input)")
+    if "-" in args.paths and len(args.paths) > 1:
+        raise _Usage("`-` (standard input) cannot be mixed with other paths")
+    from .baseline import BaselineError, filter_baseline, write_baseline
+    from .config import ConfigError
+    from .lint import Result, UsageError, lint_paths, lint_sources, read_file
+    from .report import RenderOptions, render
+    try:
+        cfg = _resolver(args).run_config()
+        if args.paths == ["-"]:
+            name = args.stdin_filename or "stdin.cu"
+            fcfg = cfg.for_file(name)
+            if fcfg.force_exclude and fcfg.excluded(name):
+                result = Result([], [])
+            else:
+                result = lint_sources([read_file(name, cfg, sys.stdin.buffer.read())], cfg)
+        else:
+            result = lint_paths(args.paths, cfg)
+        if args.write_baseline:
+            n = write_baseline(result, args.write_baseline)
+            print(f"cudalint: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}", file=sys.stderr)
+            return EXIT_CLEAN
+        if args.baseline:
+            filter_baseline(result, args.baseline)
+    except (UsageError, ConfigError, BaselineError) as exc:
+        raise _Usage(str(exc)) from None
+    to_terminal = args.output is None and sys.stdout.isatty()
+    fmt = _format(args, to_terminal)
+    if args.statistics:
+        text = _statistics(result, fmt)
+    else:
+        text = render(fmt, result, RenderOptions(color=_color(args, to_terminal),
+                                                 show_assumptions=not args.no_assumptions, quiet=args.quiet))
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            raise _Usage(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(text)
+    levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
+    failing = [d for d in result.diagnostics if d.severity in levels]
+    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
+
+
 def run(argv: list[str]) -> int:
     if argv and argv[0] == "rule":
         return _rule(argv[1:])
+    if argv and argv[0] == "config":
+        return _config(argv[1:])
     if argv and argv[0] == "check":
         argv = argv[1:]
-    args = _check_parser().parse_args(argv)
-    if not args.paths:
-        raise _Usage("no input: give one or more .cu/.cuh files or directories")
-    from .lint import Config, UsageError, lint_paths
-    cfg = Config(
-        defines=dict(_kv(d, "-D") for d in args.defines),
-        params={k: _int(v, "--param") for k, v in (_kv(p, "--param") for p in args.param)},
-        launches=dict(_launch(x) for x in args.launch),
-        include_dirs=tuple(args.include_dirs),
-        min_ratio=args.min_ratio,
-        debug=args.debug,
-    )
-    try:
-        result = lint_paths(args.paths, cfg)
-    except UsageError as exc:
-        raise _Usage(str(exc)) from None
-    if args.format == "json":
-        from .report.json_report import render
-        out = render(result)
-    else:
-        from .report.text import render
-        out = render(result, not args.no_assumptions)
-    sys.stdout.write(out)
-    failing = [d for d in result.diagnostics if d.severity in ("warning", "error")]
-    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
+    return check(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -57,6 +57,7 @@ class Result:
     diagnostics: list[Diagnostic]
     files: list[dict]
     tables: list = field(default_factory=list)
+    lines: dict[str, list[str]] = field(default_factory=dict)    # source lines by path, for reports
 
 
 def _glob_match(path: str, pattern: str, root: str | None) -> bool:
@@ -166,7 +167,8 @@ def lint_sources(sources: list[SourceFile], cfg: Config) -> Result:
     diags.sort(key=Diagnostic.sort_key)
     from .suppress import apply_suppressions
     diags = apply_suppressions(_dedupe(diags), sources)
-    return Result([d for d in diags if cfg.for_file(d.path).enabled(d)], file_info, tables)
+    return Result([d for d in diags if cfg.for_file(d.path).enabled(d)], file_info, tables,
+                  {src.path: src.lines for src in sources})
 
 
 class _Links:

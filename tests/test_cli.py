@@ -88,8 +88,11 @@ def test_version_and_rule_docs():
     assert code == 0
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead"):
         assert section in out
+    from cudalint.rules import ALL
     code, out, _ = run("rule", "--all")
-    assert code == 0 and len(out.splitlines()) == 9
+    assert code == 0 and len(out.splitlines()) == len(ALL)
+    cl910 = next(x for x in out.splitlines() if x.startswith("CL910"))
+    assert cl910.split() == ["CL910", "unused-suppression", "suppression", "warning"]
 
 
 @pytest.mark.parametrize("args, needle", [

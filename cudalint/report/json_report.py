@@ -6,7 +6,7 @@ import json
 from .. import __version__
 
 
-def render(result) -> str:
+def render(result, opts=None) -> str:
     doc = {
         "version": __version__,
         "files": result.files,

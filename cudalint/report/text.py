@@ -1,12 +1,9 @@
-"""`path:line:col: CODE [category] message` lines."""
+"""`path:line:col: CODE [category] message` lines: the DESIGN name of the concise format."""
 from __future__ import annotations
+
+from . import RenderOptions
+from .concise import render as _concise
 
 
 def render(result, show_assumptions: bool = True) -> str:
-    lines = []
-    for d in result.diagnostics:
-        msg = d.message
-        if show_assumptions and d.assumptions:
-            msg += " [assumes: " + "; ".join(d.assumptions) + "]"
-        lines.append(f"{d.path}:{d.line}:{d.column}: {d.code} [{d.category}] {msg}")
-    return "\n".join(lines) + ("\n" if lines else "")
+    return _concise(result, RenderOptions(show_assumptions=show_assumptions))

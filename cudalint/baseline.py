@@ -1,0 +1,99 @@
+"""Baselines: adopt cudalint on a large codebase and fail only on new findings.
+
+A finding is keyed on (path, code, kernel, normalized source line), never on its line number, so
+edits above it do not make it new; the same key is SARIF's partialFingerprints. The file keeps a
+count per key, so a second identical finding in the same file is new."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+
+from . import __version__
+from .report import source_line
+
+FORMAT_VERSION = 1
+
+
+class BaselineError(Exception):
+    """The baseline file cannot be read or written (exit 2)."""
+
+
+def normalized(text: str | None) -> str:
+    """Whitespace-insensitive source text: re-indenting a line keeps its key."""
+    return " ".join((text or "").split())
+
+
+def finding_key(path: str, code: str, kernel: str | None, line_text: str | None) -> str:
+    """The identity of a finding across runs; `path` relative to a fixed directory, `/`-separated."""
+    raw = "\0".join((path.replace(os.sep, "/"), code, kernel or "", normalized(line_text)))
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _rel(path: str, base: str) -> str:
+    return os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
+
+
+def _entries(result, base: str) -> list[tuple[str, dict]]:
+    out = []
+    for d in result.diagnostics:
+        rel = _rel(d.path, base)
+        text = source_line(result, d.path, d.line)
+        out.append((finding_key(rel, d.code, d.kernel, text),
+                    {"path": rel, "code": d.code, "kernel": d.kernel, "source": normalized(text)}))
+    return out
+
+
+def write_baseline(result, file: str) -> int:
+    """Write every finding of `result`; return how many were written."""
+    base = os.path.dirname(os.path.abspath(file))
+    entries = _entries(result, base)
+    counts = Counter(k for k, _ in entries)
+    seen, findings = set(), []
+    for key, info in entries:
+        if key not in seen:
+            seen.add(key)
+            findings.append({"key": key, **info, "count": counts[key]})
+    doc = {"cudalint": __version__, "version": FORMAT_VERSION, "findings": findings}
+    try:
+        with open(file, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=2)
+            f.write("\n")
+    except OSError as exc:
+        raise BaselineError(f"cannot write baseline {file}: {exc.strerror or exc}") from None
+    return len(entries)
+
+
+def read_baseline(file: str) -> Counter:
+    try:
+        with open(file, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as exc:
+        raise BaselineError(f"cannot read baseline {file}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"cannot read baseline {file}: not JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("version") != FORMAT_VERSION or not isinstance(doc.get("findings"), list):
+        raise BaselineError(f"cannot read baseline {file}: not a cudalint baseline (version {FORMAT_VERSION})")
+    counts = Counter()
+    for item in doc["findings"]:
+        try:
+            counts[str(item["key"])] += int(item.get("count", 1))
+        except (KeyError, TypeError, ValueError):
+            raise BaselineError(f"cannot read baseline {file}: malformed finding {item!r}") from None
+    return counts
+
+
+def filter_baseline(result, file: str) -> int:
+    """Drop the findings recorded in the baseline (up to their count); return how many were dropped."""
+    known = read_baseline(file)
+    base = os.path.dirname(os.path.abspath(file))
+    kept, dropped = [], 0
+    for d, (key, _) in zip(list(result.diagnostics), _entries(result, base)):
+        if known[key] > 0:
+            known[key] -= 1
+            dropped += 1
+        else:
+            kept.append(d)
+    result.diagnostics = kept
+    return dropped

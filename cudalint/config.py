@@ -1,0 +1,363 @@
+"""Configuration files: `[tool.cudalint]` in pyproject.toml, or the top level of .cudalint.toml.
+
+The configuration closest to a file applies to it (.cudalint.toml before pyproject.toml in the
+same directory); `extend = "../base.toml"` layers it on another file; the command line comes
+last. Every resolved value remembers where it came from, for `cudalint config --show`.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .selection import RuleSelection, is_valid, normalize
+
+CONFIG_NAMES = (".cudalint.toml", "pyproject.toml")
+DEFAULT = "default"
+COMMAND_LINE = "command line"
+
+
+class ConfigError(Exception):
+    """A configuration file cannot be used: the message names the file, the line and the key."""
+
+
+# ---- values ---------------------------------------------------------------------------------
+def _fail(where, msg):
+    raise ConfigError(f"{where}: {msg}")
+
+
+def _str_list(v, where, key):
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        _fail(where, f"'{key}' must be a list of strings")
+    return list(v)
+
+
+def _selectors(v, where, key):
+    out = [normalize(x) for x in _str_list(v, where, key)]
+    for x in out:
+        if not is_valid(x):
+            _fail(where, f"unknown rule code or category '{x}' in '{key}' (see `cudalint rule --all`)")
+    return out
+
+
+def _per_file_ignores(v, where, key):
+    if not isinstance(v, dict):
+        _fail(where, f"'{key}' must be a table of glob = [codes]")
+    return {g: _selectors(c, where, f"{key}.{g}") for g, c in v.items()}
+
+
+def _bool(v, where, key):
+    if not isinstance(v, bool):
+        _fail(where, f"'{key}' must be true or false")
+    return v
+
+
+def _identifier_table(v, where, key, value_check):
+    if not isinstance(v, dict):
+        _fail(where, f"'{key}' must be a table")
+    for name, x in v.items():
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            _fail(where, f"'{key}.{name}': not a C identifier")
+        value_check(x, f"{key}.{name}")
+    return dict(v)
+
+
+def _define(v, where, key):
+    def check(x, k):
+        if isinstance(x, bool) or not isinstance(x, (str, int, float)):
+            _fail(where, f"'{k}' must be a string or a number")
+    return {k: str(x) for k, x in _identifier_table(v, where, key, check).items()}
+
+
+def _params(v, where, key):
+    def check(x, k):
+        if isinstance(x, bool) or not isinstance(x, int):
+            _fail(where, f"'{k}' must be an integer")
+    return _identifier_table(v, where, key, check)
+
+
+def _dims(x, where, key):
+    d = [x] if isinstance(x, int) and not isinstance(x, bool) else x
+    if not isinstance(d, list) or not 1 <= len(d) <= 3 or \
+            not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in d):
+        _fail(where, f"'{key}' must be 1 to 3 positive integers")
+    return tuple(d + [1] * (3 - len(d)))
+
+
+def _launch(v, where, key):
+    from .model.launch import CliLaunch
+    if not isinstance(v, dict):
+        _fail(where, f"'{key}' must be a table of kernel = {{ grid = [X, Y, Z], block = [X, Y, Z] }}")
+    out = {}
+    for kernel, spec in v.items():
+        if not isinstance(spec, dict) or set(spec) != {"grid", "block"}:
+            _fail(where, f"'{key}.{kernel}' must have exactly the keys grid and block")
+        out[kernel] = CliLaunch(_dims(spec["grid"], where, f"{key}.{kernel}.grid"),
+                                _dims(spec["block"], where, f"{key}.{kernel}.block"))
+    return out
+
+
+def _ratio(v, where, key):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+        _fail(where, f"'{key}' must be a positive number")
+    return float(v)
+
+
+def _string(v, where, key):
+    if not isinstance(v, str):
+        _fail(where, f"'{key}' must be a string")
+    return v
+
+
+# key -> (reader, default); a dotted key lives in a sub-table (`[tool.cudalint.coalescing]`).
+KEYS = {
+    "extend": (_string, None),
+    "select": (_selectors, ["ALL"]),
+    "extend-select": (_selectors, []),
+    "ignore": (_selectors, []),
+    "per-file-ignores": (_per_file_ignores, {}),
+    "exclude": (_str_list, []),
+    "extend-exclude": (_str_list, []),
+    "respect-gitignore": (_bool, True),
+    "force-exclude": (_bool, False),
+    "define": (_define, {}),
+    "params": (_params, {}),
+    "launch": (_launch, {}),
+    "include-dirs": (_str_list, []),
+    "coalescing.min-ratio": (_ratio, 2.0),
+}
+_TABLES = {"coalescing"}                      # sub-tables holding dotted keys
+_MERGED = {"define", "params", "launch", "per-file-ignores"}   # merged entry by entry across layers
+_ADDED = {"extend-select", "extend-exclude"}                   # concatenated across layers
+
+
+# ---- files ----------------------------------------------------------------------------------
+def _key_line(text: str, table: tuple[str, ...], key: tuple[str, ...]) -> int:
+    """The line where `key` is written under `table` (tomllib gives no positions)."""
+    header = None
+    want = [(table + key[:i], ".".join(key[i:])) for i in range(len(key))]
+    for n, line in enumerate(text.splitlines(), 1):
+        m = re.match(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$", line)
+        if m:
+            header = tuple(p.strip().strip("\"'") for p in m.group(1).split("."))
+            continue
+        for tab, k in want:
+            if header == tab and re.match(r"\s*" + r"\s*\.\s*".join(f"[\"']?{re.escape(p)}[\"']?"
+                                                                 for p in k.split(".")) + r"\s*=", line):
+                return n
+    for n, line in enumerate(text.splitlines(), 1):      # inline tables: the first mention
+        if re.search(rf"(^|[\s{{,.\"']){re.escape(key[-1])}[\"']?\s*=", line):
+            return n
+    return 1
+
+
+@dataclass
+class Layer:
+    """The settings one file (and what it extends) gives: values and where each came from."""
+    values: dict = field(default_factory=dict)
+    origins: dict = field(default_factory=dict)    # key, or "key.entry" for merged tables -> origin
+
+
+def _flatten(raw: dict, path: str, text: str, table: tuple[str, ...]) -> dict:
+    out = {}
+    for k, v in raw.items():
+        if k in _TABLES and isinstance(v, dict):
+            for sub, x in v.items():
+                dotted = f"{k}.{sub}"
+                if dotted not in KEYS:
+                    line = _key_line(text, table, (k, sub))
+                    raise ConfigError(f"{path}:{line}: unknown key '{sub}' in [{'.'.join(table + (k,))}]")
+                out[dotted] = (x, _key_line(text, table, (k, sub)))
+        elif k not in KEYS:
+            line = _key_line(text, table, (k,))
+            where = f"[{'.'.join(table)}]" if table else "the top level"
+            raise ConfigError(f"{path}:{line}: unknown key '{k}' in {where}")
+        else:
+            out[k] = (v, _key_line(text, table, (k,)))
+    return out
+
+
+def _read(path: Path) -> tuple[dict, str, tuple[str, ...]] | None:
+    """The raw cudalint table of a file, its text and the table's name; None when a pyproject.toml
+    has no [tool.cudalint]."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        where = f"{path}:{m.group(1)}" if m else str(path)
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise ConfigError(f"{where}: invalid TOML: {msg}") from None
+    if path.name == "pyproject.toml":
+        tool = doc.get("tool", {})
+        if "cudalint" not in tool:
+            return None
+        if not isinstance(tool["cudalint"], dict):
+            raise ConfigError(f"{path}:{_key_line(text, ('tool',), ('cudalint',))}: [tool.cudalint] must be a table")
+        return tool["cudalint"], text, ("tool", "cudalint")
+    return doc, text, ()
+
+
+def load(path: str | os.PathLike, _seen: tuple = ()) -> Layer:
+    """The settings of one configuration file, with what it extends underneath."""
+    path = Path(path).resolve()
+    if path in _seen:
+        raise ConfigError(f"{path}: `extend` forms a cycle: " + " -> ".join(map(str, _seen + (path,))))
+    got = _read(path)
+    if got is None:
+        raise ConfigError(f"{path}: no [tool.cudalint] table")
+    raw, text, table = got
+    items = _flatten(raw, str(path), text, table)
+    values = {}
+    for key, (v, line) in items.items():
+        values[key] = KEYS[key][0](v, f"{path}:{line}", key)
+    layer = Layer()
+    if "extend" in values:
+        base = path.parent / values.pop("extend")
+        if not base.is_file():
+            raise ConfigError(f"{path}:{items['extend'][1]}: `extend` names {base}, which does not exist")
+        under = load(base, _seen + (path,))
+        layer = Layer(dict(under.values), {k: f"{o} (extended by {path})" if o != DEFAULT else o
+                                           for k, o in under.origins.items()})
+    if "include-dirs" in values:
+        values["include-dirs"] = [str((path.parent / d).resolve()) for d in values["include-dirs"]]
+    _overlay(layer, values, str(path))
+    return layer
+
+
+def _overlay(layer: Layer, values: dict, origin: str) -> None:
+    for key, v in values.items():
+        if key in _MERGED:
+            merged = dict(layer.values.get(key, {}))
+            merged.update(v)
+            layer.values[key] = merged
+            layer.origins.update({f"{key}.{k}": origin for k in v})
+        elif key in _ADDED:
+            layer.values[key] = layer.values.get(key, []) + [x for x in v if x not in layer.values.get(key, [])]
+            layer.origins[key] = origin if key not in layer.origins else f"{layer.origins[key]} + {origin}"
+        else:
+            layer.values[key] = v
+            layer.origins[key] = origin
+
+
+@functools.lru_cache(maxsize=None)
+def find_config(directory: str) -> Path | None:
+    """The closest configuration file at or above `directory`."""
+    d = Path(directory).resolve()
+    for folder in (d, *d.parents):
+        for name in CONFIG_NAMES:
+            p = folder / name
+            if p.is_file() and (name != "pyproject.toml" or _has_table(p)):
+                return p
+    return None
+
+
+def _has_table(p: Path) -> bool:
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return re.search(r"^\s*\[\s*tool\s*\.\s*cudalint\s*[\].]", text, re.M) is not None or \
+        re.search(r"^\s*tool\s*\.\s*cudalint\s*[.=]", text, re.M) is not None
+
+
+# ---- resolution -----------------------------------------------------------------------------
+class Resolver:
+    """The configuration of each file: defaults, then the closest file (or `config_file` for all),
+    then the command line (`cli`: key -> value, same keys and shapes as the files)."""
+
+    def __init__(self, cli: dict, config_file: str | None = None, jobs: int = 1, debug: bool = False):
+        self.cli = cli
+        self.config_file = Path(config_file).resolve() if config_file else None
+        self.jobs, self.debug = jobs, debug
+        self._layers: dict[Path | None, Layer] = {}
+        self._configs: dict[Path | None, object] = {}
+
+    def config_path(self, path: str) -> Path | None:
+        if self.config_file is not None:
+            return self.config_file
+        p = os.path.abspath(path)
+        return find_config(p if os.path.isdir(p) else os.path.dirname(p))
+
+    def layer(self, path: str) -> Layer:
+        """Every setting for `path`, each with its origin."""
+        cfg_path = self.config_path(path)
+        if cfg_path not in self._layers:
+            layer = Layer({k: d for k, (_, d) in KEYS.items() if d is not None},
+                          {k: DEFAULT for k, (_, d) in KEYS.items() if d is not None})
+            if cfg_path is not None:
+                file_layer = load(cfg_path)           # already merged along its `extend` chain
+                layer.values.update(file_layer.values)
+                layer.origins.update(file_layer.origins)
+            cli = dict(self.cli)
+            if "select" in cli:                 # --select replaces; the rest add to the file's lists
+                layer.values["select"], layer.origins["select"] = cli.pop("select"), COMMAND_LINE
+            for key in ("ignore", "extend-exclude"):
+                if key in cli:
+                    extra = cli.pop(key)
+                    layer.values[key] = layer.values.get(key, []) + extra
+                    layer.origins[key] = (layer.origins[key] + " + " if layer.origins[key] != DEFAULT else "") \
+                        + COMMAND_LINE
+            _overlay(layer, cli, COMMAND_LINE)
+            self._layers[cfg_path] = layer
+        return self._layers[cfg_path]
+
+    def for_file(self, path: str):
+        """The lint.Config of one file."""
+        from .lint import Config
+        cfg_path = self.config_path(path)
+        if cfg_path not in self._configs:
+            v = self.layer(path).values
+            root = str(cfg_path.parent) if cfg_path is not None else os.getcwd()
+            self._configs[cfg_path] = Config(
+                defines=dict(v["define"]), params=dict(v["params"]), launches=dict(v["launch"]),
+                include_dirs=tuple(v["include-dirs"]), min_ratio=v["coalescing.min-ratio"], debug=self.debug,
+                selection=RuleSelection(tuple(v["select"]) + tuple(v["extend-select"]), tuple(v["ignore"])),
+                per_file_ignores=tuple((g, tuple(s)) for g, s in v["per-file-ignores"].items()),
+                exclude=tuple(v["exclude"]) + tuple(v["extend-exclude"]), root=root,
+                respect_gitignore=v["respect-gitignore"], force_exclude=v["force-exclude"], jobs=self.jobs)
+        return self._configs[cfg_path]
+
+    def run_config(self):
+        """The Config a whole run uses: the current directory's, resolving each file on demand."""
+        return replace(self.for_file(os.path.join(os.getcwd(), "_")), resolve=self.for_file)
+
+
+def show(resolver: Resolver, path: str) -> str:
+    """`cudalint config --show PATH`: each resolved setting and where it came from."""
+    layer = resolver.layer(path)
+    cfg_path = resolver.config_path(path)
+    rows = []
+    for key in KEYS:
+        if key == "extend" or key not in layer.values:
+            continue
+        v = layer.values[key]
+        if key in _MERGED:
+            if not v:
+                rows.append((f"{key}", "{}", DEFAULT))
+            for k, x in v.items():
+                rows.append((f"{key}.{k}", _toml(x), layer.origins.get(f"{key}.{k}", DEFAULT)))
+        else:
+            rows.append((key, _toml(v), layer.origins.get(key, DEFAULT)))
+    width = max(len(f"{k} = {v}") for k, v, _ in rows)
+    head = [f"# configuration of {path}", f"# config file: {cfg_path or 'none (defaults)'}"]
+    return "\n".join(head + [f"{k} = {v}".ljust(width) + f"   # {o}" for k, v, o in rows]) + "\n"
+
+
+def _toml(v) -> str:
+    from .model.launch import CliLaunch
+    if isinstance(v, CliLaunch):
+        return f"{{ grid = {list(v.grid)}, block = {list(v.block)} }}"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return repr(v)

@@ -1,0 +1,18 @@
+"""`path:line:col: CODE [category] message`, one line per diagnostic (also `--format text`)."""
+from __future__ import annotations
+
+from .style import Style
+
+
+def line(d, style: Style, show_assumptions: bool = True) -> str:
+    msg = d.message
+    if show_assumptions and d.assumptions:
+        msg += " [assumes: " + "; ".join(d.assumptions) + "]"
+    return (f"{style.bold(d.path)}:{d.line}:{d.column}: {style.code(d.code, d.severity)} "
+            f"[{d.category}] {msg}")
+
+
+def render(result, opts) -> str:
+    style = Style(opts.color)
+    lines = [line(d, style, opts.show_assumptions) for d in result.diagnostics]
+    return "\n".join(lines) + ("\n" if lines else "")
