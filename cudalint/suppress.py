@@ -56,8 +56,10 @@ class FileSuppressions:
                 continue
             unknown = [x for x in idle if x != ALL and not is_valid(x)]
             if unknown:
-                why = ", ".join(f"`{x}`" for x in unknown) + " names no rule code or category"
-            elif s.selectors == (ALL,):
+                out.append(_cl910(self.path, s.line, s.column, s.end_column, f"unused suppression `{s.text}`: "
+                                  + ", ".join(f"`{x}`" for x in unknown) + " names no rule code or category"))
+                continue
+            if s.selectors == (ALL,):
                 why = "no finding to suppress"
             else:
                 why = "no " + ", ".join(f"`{x}`" for x in idle) + " finding to suppress"
@@ -65,7 +67,8 @@ class FileSuppressions:
             where = {"ignore": f"line {s.first}" if s.first != s.line else "this line",
                      "disable": f"lines {s.first}-{last}", "file_ignore": "this file"}[s.kind]
             out.append(_cl910(self.path, s.line, s.column, s.end_column,
-                              f"unused suppression `{s.text}`: {why} on {where}"))
+                              f"unused suppression `{s.text}`: {why} {'in' if s.kind == 'file_ignore' else 'on'} "
+                              f"{where}"))
         return out
 
 
@@ -106,12 +109,13 @@ def read_suppressions(src) -> FileSuppressions:
             continue
         line, col = node.start_point[0] + 1, node.start_point[1] + 1
         end_col = node.end_point[1] + 1 if node.end_point[0] == node.start_point[0] else col + len(text.split("\n")[0])
-        shown = text.strip()
-        body = "cudalint: " + m.group(1) + m.group(2)
+        shown = "cudalint: " + m.group(1) + m.group(2).rstrip()
         try:
-            tree = parse_annotation(body)
-        except ExprSyntaxError as exc:
-            out.problems.append(_cl900(src.path, line, col, f"cannot read suppression `{shown}`: {exc}"))
+            tree = parse_annotation(shown)
+        except ExprSyntaxError:
+            out.problems.append(_cl900(src.path, line, col, f"cannot read suppression `{shown}`: expected "
+                                       f"`cudalint: {m.group(1)}[CODE, ...]` with rule codes, code prefixes or "
+                                       f"categories, optionally followed by ` -- reason`"))
             continue
         directive = tree.children[0]
         lists = [c for c in directive.children if getattr(c, "data", None) == "selectors"]
@@ -134,7 +138,7 @@ def read_suppressions(src) -> FileSuppressions:
             first, last = line, last_line
         else:
             first, last = 1, last_line
-        s = Suppression(line, col, end_col, kind, selectors, first, last, m.group(1) + m.group(2).rstrip())
+        s = Suppression(line, col, end_col, kind, selectors, first, last, shown)
         out.suppressions.append(s)
         if kind == "disable":
             open_regions.extend((s, sel) for sel in selectors)
