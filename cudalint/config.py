@@ -6,7 +6,6 @@ last. Every resolved value remembers where it came from, for `cudalint config --
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
 import tomllib
@@ -246,7 +245,6 @@ def _overlay(layer: Layer, values: dict, origin: str) -> None:
             layer.origins[key] = origin
 
 
-@functools.lru_cache(maxsize=None)
 def find_config(directory: str) -> Path | None:
     """The closest configuration file at or above `directory`."""
     d = Path(directory).resolve()
@@ -278,12 +276,16 @@ class Resolver:
         self.jobs, self.debug = jobs, debug
         self._layers: dict[Path | None, Layer] = {}
         self._configs: dict[Path | None, object] = {}
+        self._found: dict[str, Path | None] = {}
 
     def config_path(self, path: str) -> Path | None:
         if self.config_file is not None:
             return self.config_file
         p = os.path.abspath(path)
-        return find_config(p if os.path.isdir(p) else os.path.dirname(p))
+        d = p if os.path.isdir(p) else os.path.dirname(p)
+        if d not in self._found:
+            self._found[d] = find_config(d)
+        return self._found[d]
 
     def layer(self, path: str) -> Layer:
         """Every setting for `path`, each with its origin."""

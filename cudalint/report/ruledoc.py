@@ -24,8 +24,8 @@ def what_it_does(rule) -> str:
 def summary(rule) -> str:
     """The first sentence of "What it does"."""
     text = what_it_does(rule)
-    m = re.match(r"(.+?[.:])(\s|$)", text)
-    return m.group(1).rstrip(":") + "." if m else text
+    m = re.match(r"(.+?)\.(\s|$)", text)
+    return m.group(1) + "." if m else text
 
 
 def use_instead(rule, limit: int = 6) -> list[str]:
