@@ -24,13 +24,14 @@ class ConfigError(Exception):
 
 
 # ---- values ---------------------------------------------------------------------------------
-def _fail(where, msg):
-    raise ConfigError(f"{where}: {msg}")
+def _fail(where, key, msg):
+    """`where(key)` is "file:line" of the (possibly nested) key."""
+    raise ConfigError(f"{where(key)}: {msg}")
 
 
 def _str_list(v, where, key):
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        _fail(where, f"'{key}' must be a list of strings")
+        _fail(where, key, f"'{key}' must be a list of strings")
     return list(v)
 
 
@@ -38,28 +39,28 @@ def _selectors(v, where, key):
     out = [normalize(x) for x in _str_list(v, where, key)]
     for x in out:
         if not is_valid(x):
-            _fail(where, f"unknown rule code or category '{x}' in '{key}' (see `cudalint rule --all`)")
+            _fail(where, key, f"unknown rule code or category '{x}' in '{key}' (see `cudalint rule --all`)")
     return out
 
 
 def _per_file_ignores(v, where, key):
     if not isinstance(v, dict):
-        _fail(where, f"'{key}' must be a table of glob = [codes]")
+        _fail(where, key, f"'{key}' must be a table of glob = [codes]")
     return {g: _selectors(c, where, f"{key}.{g}") for g, c in v.items()}
 
 
 def _bool(v, where, key):
     if not isinstance(v, bool):
-        _fail(where, f"'{key}' must be true or false")
+        _fail(where, key, f"'{key}' must be true or false")
     return v
 
 
 def _identifier_table(v, where, key, value_check):
     if not isinstance(v, dict):
-        _fail(where, f"'{key}' must be a table")
+        _fail(where, key, f"'{key}' must be a table")
     for name, x in v.items():
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            _fail(where, f"'{key}.{name}': not a C identifier")
+            _fail(where, f"{key}.{name}", f"'{key}.{name}': not a C identifier")
         value_check(x, f"{key}.{name}")
     return dict(v)
 
@@ -67,14 +68,14 @@ def _identifier_table(v, where, key, value_check):
 def _define(v, where, key):
     def check(x, k):
         if isinstance(x, bool) or not isinstance(x, (str, int, float)):
-            _fail(where, f"'{k}' must be a string or a number")
+            _fail(where, k, f"'{k}' must be a string or a number")
     return {k: str(x) for k, x in _identifier_table(v, where, key, check).items()}
 
 
 def _params(v, where, key):
     def check(x, k):
         if isinstance(x, bool) or not isinstance(x, int):
-            _fail(where, f"'{k}' must be an integer")
+            _fail(where, k, f"'{k}' must be an integer")
     return _identifier_table(v, where, key, check)
 
 
@@ -82,18 +83,18 @@ def _dims(x, where, key):
     d = [x] if isinstance(x, int) and not isinstance(x, bool) else x
     if not isinstance(d, list) or not 1 <= len(d) <= 3 or \
             not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in d):
-        _fail(where, f"'{key}' must be 1 to 3 positive integers")
+        _fail(where, key, f"'{key}' must be 1 to 3 positive integers")
     return tuple(d + [1] * (3 - len(d)))
 
 
 def _launch(v, where, key):
     from .model.launch import CliLaunch
     if not isinstance(v, dict):
-        _fail(where, f"'{key}' must be a table of kernel = {{ grid = [X, Y, Z], block = [X, Y, Z] }}")
+        _fail(where, key, f"'{key}' must be a table of kernel = {{ grid = [X, Y, Z], block = [X, Y, Z] }}")
     out = {}
     for kernel, spec in v.items():
         if not isinstance(spec, dict) or set(spec) != {"grid", "block"}:
-            _fail(where, f"'{key}.{kernel}' must have exactly the keys grid and block")
+            _fail(where, f"{key}.{kernel}", f"'{key}.{kernel}' must have exactly the keys grid and block")
         out[kernel] = CliLaunch(_dims(spec["grid"], where, f"{key}.{kernel}.grid"),
                                 _dims(spec["block"], where, f"{key}.{kernel}.block"))
     return out
@@ -101,13 +102,13 @@ def _launch(v, where, key):
 
 def _ratio(v, where, key):
     if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
-        _fail(where, f"'{key}' must be a positive number")
+        _fail(where, key, f"'{key}' must be a positive number")
     return float(v)
 
 
 def _string(v, where, key):
     if not isinstance(v, str):
-        _fail(where, f"'{key}' must be a string")
+        _fail(where, key, f"'{key}' must be a string")
     return v
 
 
@@ -190,8 +191,9 @@ def _read(path: Path) -> tuple[dict, str, tuple[str, ...]] | None:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        where = f"{path}:{m.group(1)}" if m else str(path)
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        line = m.group(1) if m else text.count("\n") + 1      # "at end of document"
+        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
+        where = f"{path}:{line}"
         raise ConfigError(f"{where}: invalid TOML: {msg}") from None
     if path.name == "pyproject.toml":
         tool = doc.get("tool", {})
@@ -215,7 +217,9 @@ def load(path: str | os.PathLike, _seen: tuple = ()) -> Layer:
     items = _flatten(raw, str(path), text, table)
     values = {}
     for key, (v, line) in items.items():
-        values[key] = KEYS[key][0](v, f"{path}:{line}", key)
+        def where(k, line=line):
+            return f"{path}:{_key_line(text, table, tuple(k.split('.'))) if k != key else line}"
+        values[key] = KEYS[key][0](v, where, key)
     layer = Layer()
     if "extend" in values:
         base = path.parent / values.pop("extend")
