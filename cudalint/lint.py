@@ -238,9 +238,13 @@ def _analyse_parallel(sources, links, units, cfg):
     import multiprocessing
     _FORKED = (sources, links, cfg)
     try:
-        with multiprocessing.get_context("fork").Pool(min(cfg.jobs, len(units))) as pool:
+        # The first kernel is analysed here, before forking: it imports sympy and networkx and builds
+        # the grammars once, instead of once in every worker.
+        first = _analyse_unit(units[0])
+        rest = units[1:]
+        with multiprocessing.get_context("fork").Pool(min(cfg.jobs, len(rest))) as pool:
             # Small chunks balance a few slow kernels (register-tiled GEMMs) against many fast ones.
-            return pool.map(_analyse_unit, units, chunksize=max(1, len(units) // (cfg.jobs * 8)))
+            return [first] + pool.map(_analyse_unit, rest, chunksize=max(1, len(rest) // (cfg.jobs * 8)))
     finally:
         _FORKED = None
 

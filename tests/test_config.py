@@ -190,3 +190,15 @@ def test_stdin_filename_picks_the_configuration(tmp_path):
     assert cudalint(tmp_path, "-", "--stdin-filename", "k.cu", stdin=VECADD)[0] == 0
     code, out, _ = cudalint(tmp_path, "-", "--stdin-filename", "v.cu", stdin=VECADD)
     assert code == 1 and out.startswith("v.cu:7:")
+
+
+def test_the_readme_example_is_a_valid_configuration(tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    example = readme.split("### Configuration", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "cudalint-base.toml").write_text('select = ["ALL"]\n')
+    (tmp_path / "proj" / "include").mkdir(parents=True)
+    project(tmp_path / "proj", example, files={"k.cu": TILE_KERNEL})
+    code, out, err = cudalint(tmp_path / "proj", "config", "--show", "k.cu")
+    assert code == 0, err
+    assert "launch.sgemm = { grid = [128, 128, 1], block = [16, 16, 1] }" in out
+    assert cudalint(tmp_path / "proj", ".")[0] in (0, 1)
