@@ -87,6 +87,10 @@ def test_exclude_extend_exclude_gitignore_and_force_exclude(tmp_path):
     # a file named on the command line is linted unless --force-exclude (pre-commit names every file)
     assert codes(cudalint(tmp_path, "vecadd.cu")[1])
     assert cudalint(tmp_path, "vecadd.cu", "--force-exclude") == (0, "", "")
+    (tmp_path / "pyproject.toml").write_text('[tool.cudalint]\nexclude = ["third_party"]\nrespect-gitignore = false\n'
+                                             'force-exclude = true\n')
+    assert "./gen/m.cu" in {p for p, _, _ in codes(cudalint(tmp_path, ".")[1])}
+    assert cudalint(tmp_path, "third_party/v.cu") == (0, "", "")
 
 
 def test_define_params_launch_min_ratio(tmp_path):
