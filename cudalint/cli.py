@@ -235,7 +235,7 @@ def check(argv: list[str]) -> int:
     try:
         cfg = _resolver(args).run_config()
         if args.paths == ["-"]:
-            name = args.stdin_filename or "stdin.cu"
+            name = args.stdin_filename or "-"
             fcfg = cfg.for_file(name)
             if fcfg.force_exclude and fcfg.excluded(name):
                 result = Result([], [])

@@ -32,9 +32,10 @@ def render(result, opts) -> str:
             out.extend(f"{pad} = assumes: {a}" for a in d.assumptions)
         rule = BY_CODE.get(d.code)
         if rule is not None:
-            fix = ruledoc.use_instead(rule)
-            prose = fix and not fix[0].startswith(" ") and "=" not in fix[0] and ";" not in fix[0]
-            if prose:
+            code, fix = ruledoc.use_instead(rule)
+            if not fix:
+                pass
+            elif not code:
                 out.append(f"{pad} {style.help('help:')} " + " ".join(x.strip() for x in fix))
             else:
                 out.append(f"{pad} {style.help('help:')} write it as (`cudalint rule {d.code}` explains):")
