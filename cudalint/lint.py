@@ -3,7 +3,6 @@ table, simulate, and run the rules; then inline suppressions and rule selection.
 from __future__ import annotations
 
 import fnmatch
-import gc
 import os
 import subprocess
 from dataclasses import dataclass, field
@@ -243,12 +242,10 @@ def _analyse_parallel(sources, links, units, cfg):
         # the grammars once, instead of once in every worker.
         first = _analyse_unit(units[0])
         rest = units[1:]
-        gc.freeze()        # keep the collector from touching, and so copying, every inherited page
         with multiprocessing.get_context("fork").Pool(min(cfg.jobs, len(rest))) as pool:
             # Small chunks balance a few slow kernels (register-tiled GEMMs) against many fast ones.
             return [first] + pool.map(_analyse_unit, rest, chunksize=max(1, len(rest) // (cfg.jobs * 8)))
     finally:
-        gc.unfreeze()
         _FORKED = None
 
 
