@@ -6,6 +6,7 @@ internal error (one line on stderr, no traceback).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
@@ -143,7 +144,6 @@ def _globs(groups) -> list[str]:
 
 def _resolver(args):
     """Configuration files under the command line's settings."""
-    import os
     from .config import Resolver
     cli: dict = {}
     if args.select:
@@ -193,7 +193,6 @@ def _config(argv: list[str]) -> int:
 
 
 def _format(args, to_terminal: bool) -> str:
-    import os
     from .report import FORMATS
     if args.format:
         return args.format
@@ -206,7 +205,6 @@ def _format(args, to_terminal: bool) -> str:
 
 
 def _color(args, to_terminal: bool) -> bool:
-    import os
     if args.color != "auto":
         return args.color == "always"
     return to_terminal and not os.environ.get("NO_COLOR")
