@@ -1,7 +1,9 @@
 """The pre-commit hook, run for real: `pre-commit try-repo` installs this repository into its own
 environment and runs it on a throw-away git repository."""
+import importlib.util
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -9,7 +11,8 @@ from conftest import ROOT, SAMPLES
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-@pytest.mark.skipif(shutil.which("pre-commit") is None, reason="pre-commit is not installed (pip install pre-commit)")
+@pytest.mark.skipif(importlib.util.find_spec("pre_commit") is None,
+                    reason="pre-commit is not installed (pip install pre-commit)")
 def test_hook_fails_on_the_bad_kernel_and_skips_cpp(tmp_path):
     repo = tmp_path / "user-repo"
     repo.mkdir()
@@ -20,7 +23,7 @@ def test_hook_fails_on_the_bad_kernel_and_skips_cpp(tmp_path):
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t.invalid"]
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     subprocess.run(git + ["add", "-A"], cwd=repo, check=True)
-    p = subprocess.run(["pre-commit", "try-repo", str(ROOT), "cudalint", "--all-files", "--color", "never"],
+    p = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "cudalint", "--all-files", "--color", "never"],
                        cwd=repo, capture_output=True, text=True, timeout=600)
     out = p.stdout + p.stderr
     assert p.returncode == 1, out
