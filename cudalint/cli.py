@@ -67,7 +67,9 @@ def _codes(text: str) -> list[str]:
 def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
     from .report import FORMATS
     p = _Parser(prog=prog, description="Static analyzer for CUDA kernels: uncoalesced, out-of-range and "
-                                       "stride-mismatched accesses, read off the two-tree table.")
+                                       "stride-mismatched accesses, read off the two-tree table.",
+                epilog="other commands: `cudalint rule CODE|--all` (rule docs), "
+                       "`cudalint config --show [PATH]` (the configuration that applies, and why)")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help=".cu/.cuh files or directories (recursed); `-` reads standard input")
     out = p.add_argument_group("output")
