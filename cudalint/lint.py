@@ -72,16 +72,19 @@ def _glob_match(path: str, pattern: str, root: str | None) -> bool:
     return any(fnmatch.fnmatchcase(x, pattern) for x in parts)
 
 
-def _gitignored(paths: list[str]) -> set[str]:
-    """The paths git would ignore; none when git or a repository is missing."""
+def _gitignored(paths: list[str], directory: str) -> set[str]:
+    """The paths git would ignore, asked of the repository holding `directory`; none without git."""
     if not paths:
         return set()
+    absolute = {os.path.abspath(p): p for p in paths}
     try:
-        p = subprocess.run(["git", "check-ignore", "--stdin", "-z"], input="\0".join(paths) + "\0",
-                           capture_output=True, text=True, timeout=60)
+        p = subprocess.run(["git", "-C", directory, "check-ignore", "--stdin", "-z"],
+                           input="\0".join(absolute) + "\0", capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return set()
-    return set(p.stdout.split("\0")) - {""} if p.returncode in (0, 1) else set()
+    if p.returncode not in (0, 1):
+        return set()
+    return {absolute[x] for x in p.stdout.split("\0") if x in absolute}
 
 
 def collect_paths(paths: list[str], cfg: Config | None = None) -> list[str]:
@@ -98,7 +101,7 @@ def collect_paths(paths: list[str], cfg: Config | None = None) -> list[str]:
                 found.extend(os.path.join(root, f) for f in files
                              if f.endswith(EXTENSIONS) and not cfg.for_file(os.path.join(root, f)).excluded(
                                  os.path.join(root, f)))
-            gitignored = _gitignored(found) if cfg.respect_gitignore else set()
+            gitignored = _gitignored(found, p) if cfg.respect_gitignore else set()
             out.extend(sorted(f for f in found if f not in gitignored or not cfg.for_file(f).respect_gitignore))
         elif os.path.exists(p):
             fcfg = cfg.for_file(p)
