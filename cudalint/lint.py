@@ -217,39 +217,26 @@ def _analyse_kernel(fn, src: SourceFile, links: _Links, cfg: Config):
     return diags, table
 
 
-# Kernels are analysed in worker processes forked after parsing, so every worker sees every file's
-# launch sites and helpers without re-parsing; results come back in unit order, so output is the
-# same as a serial run.
-_FORKED: tuple | None = None
 MIN_PARALLEL_KERNELS = 8    # below this, starting processes costs more than it saves
 
 
 def _parallel_worth_it(cfg: Config, units) -> bool:
-    import multiprocessing
-    return cfg.jobs > 1 and len(units) >= MIN_PARALLEL_KERNELS and \
-        "fork" in multiprocessing.get_all_start_methods()
-
-
-def _analyse_unit(unit):
-    sources, links, cfg = _FORKED
-    si, ki = unit
-    return _analyse_kernel(sources[si].kernels[ki], sources[si], links, cfg)
+    from . import parallel
+    return cfg.jobs > 1 and len(units) >= MIN_PARALLEL_KERNELS and parallel.available()
 
 
 def _analyse_parallel(sources, links, units, cfg):
-    global _FORKED
-    import multiprocessing
-    _FORKED = (sources, links, cfg)
-    try:
-        # The first kernel is analysed here, before forking: it imports sympy and networkx and builds
-        # the grammars once, instead of once in every worker.
-        first = _analyse_unit(units[0])
-        rest = units[1:]
-        with multiprocessing.get_context("fork").Pool(min(cfg.jobs, len(rest))) as pool:
-            # Small chunks balance a few slow kernels (register-tiled GEMMs) against many fast ones.
-            return [first] + pool.map(_analyse_unit, rest, chunksize=max(1, len(rest) // (cfg.jobs * 8)))
-    finally:
-        _FORKED = None
+    """Kernels analysed in processes forked after parsing, so every one of them sees every file's
+    launch sites and helpers."""
+    from . import parallel
+
+    def analyse(unit):
+        si, ki = unit
+        return _analyse_kernel(sources[si].kernels[ki], sources[si], links, cfg)
+
+    # The first kernel is analysed before forking: it imports sympy and networkx and builds the
+    # grammars once, instead of once in every worker.
+    return [analyse(units[0])] + parallel.fork_map(analyse, units[1:], cfg.jobs)
 
 
 def _note(table, line, col, message, end=None) -> Diagnostic:
