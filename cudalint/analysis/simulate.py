@@ -203,6 +203,11 @@ class Simulation:
         self._trips[key] = s
         return s
 
+    def trip_count(self, it: Iterator) -> int | None:
+        """Iterations of a loop as the simulation counts them (None when not computed)."""
+        s = self.trip_samples(it, self.base_env())
+        return s[-1] + 1 if s else (0 if s == [] else None)
+
     def _trip_count(self, it: Iterator, outer_env: dict) -> int | None:
         """Iterations of a loop: the first t at which its condition is false for every lane."""
         if it.cond is None:
@@ -335,6 +340,27 @@ class Simulation:
         for it in acc.loops:
             out[it.trip.name] = int(np.asarray(env[it.trip.name])[i, 0])
         return out
+
+    def values(self, acc: Access, exprs, mode: str = "range"):
+        """(mask, values) of expressions over the simulated instances of an access, each of shape
+        (instances, threads): what the range analysis sees, for display."""
+        env, shape, mask, vals, _ = self._values(acc, mode, exprs)
+        return mask, [np.asarray(v) for v in vals]
+
+    def warp_lanes(self, acc: Access, point: dict[str, int], warp: int = 0):
+        """(threadIdx per lane, flat index per lane, active mask) of one warp at one block and
+        iteration point; lanes beyond the block are inactive."""
+        lanes = np.arange(warp * WARP, (warp + 1) * WARP)
+        live = lanes < self.nthreads
+        lanes = np.minimum(lanes, self.nthreads - 1)
+        env = self.point_env(acc, point)
+        env.update(self._params_env(acc.guards))
+        for k, v in self.tid.items():
+            env[k] = v[lanes]
+        index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), (WARP,))
+        mask = self.mask(acc, env, (WARP,)) & live
+        tids = {k: v[lanes] for k, v in self.tid.items()}
+        return tids, index, mask
 
     def point_env(self, acc: Access, point: dict[str, int]) -> dict:
         env = self.base_env()

@@ -144,6 +144,8 @@ class KernelBuilder:
     def _def(self, name: str, line: int, value_text: str, uses: set[str]) -> None:
         d = f"{name}@{line}"
         self.table.definitions[d] = f"{name} = {value_text}"
+        if isinstance(self.env.get(name), ir.Expr):
+            self.table.def_values[d] = self.env[name]
         for u in uses:
             if u in self.defs:
                 self.table.def_use.append((self.defs[u], d))
@@ -854,7 +856,8 @@ class KernelBuilder:
                          _short(str(e), 80), tuple(self.guards), tuple(self.loops),
                          statement=_short(node_text(stmt), 120), helper=self.helper, path=self.path,
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
-                         atomic=kind == "atomic", name_deps=deps)
+                         atomic=kind == "atomic", name_deps=deps,
+                         reaching={n: self.defs[n] for n in _names(e) if n in self.defs})
             self.table.accesses.append(acc)
         return _data(arr.name)
 

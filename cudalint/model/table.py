@@ -98,6 +98,7 @@ class Access:
     source_index: str = ""             # the index text as written, before resolution
     atomic: bool = False
     name_deps: dict[str, set[str]] = field(default_factory=dict)  # index variable -> threadIdx axes it uses
+    reaching: dict[str, str] = field(default_factory=dict)   # name in the access -> def id reaching it
 
     @property
     def space(self) -> str:
@@ -147,6 +148,7 @@ class TwoTreeTable:
     launch_bounds: int | None = None                              # __launch_bounds__(max threads)
     def_use: list[tuple[str, str]] = field(default_factory=list)  # (definition, use) edges
     definitions: dict[str, str] = field(default_factory=dict)     # def id -> "name = expr"
+    def_values: dict[str, ir.Expr] = field(default_factory=dict)  # def id -> its value, resolved
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}
