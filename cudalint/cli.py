@@ -95,6 +95,9 @@ def _rule(argv: list[str]) -> int:
 
 
 def run(argv: list[str]) -> int:
+    if argv and argv[0] == "explain":
+        from .explain.cli import run as explain_run
+        return explain_run(argv[1:])
     if argv and argv[0] == "rule":
         return _rule(argv[1:])
     if argv and argv[0] == "check":

@@ -1,0 +1,413 @@
+"""Two-tree table + simulation + findings of one kernel -> the explain data (KernelView)."""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from ..analysis.simulate import SECTOR, WARP, AnalysisLimit, Simulation
+from ..diagnostic import Diagnostic
+from ..index import ir
+from ..index.parse import ExprSyntaxError, parse_expr
+from ..index.printer import to_c
+from ..index.terms import has_coord
+from ..model.table import Access, TwoTreeTable
+from ..rules import BY_CODE
+from .data import (AccessView, Derivation, DimView, Finding, IteratorRow, KernelView, Lane, Rewrite,
+                   TreeRow, WarpPicture)
+from .terms import (Evaluated, Scope, check_text, coord_level, iterator_levels, max_check, parse_written,
+                    pattern_of, substitute, symbolize, term_rows)
+
+PHASES = ("load", "compute", "store")
+BANKS = 32
+
+
+def _dims(t: tuple[int, int, int]) -> str:
+    n = 3 if t[2] > 1 else 2 if t[1] > 1 else 1
+    return " x ".join(str(v) for v in t[:n])
+
+
+class KernelExplainer:
+    def __init__(self, table: TwoTreeTable, sim: Simulation | None, source, diags: list[Diagnostic],
+                 only_line: int | None = None):
+        self.table = table
+        self.sim = sim
+        self.src = source
+        self.diags = diags
+        self.only_line = only_line
+        self.graph = table.def_use_graph()
+        self.constants = self._constants()
+        self.env = self._env()
+
+    # ---- values ------------------------------------------------------------------------------
+    def _constants(self) -> dict[str, ir.Expr]:
+        """Object-like macros with an integer value, by name (TILE_SIZE -> 32)."""
+        out = {}
+        macros = getattr(self.src, "macros", None)
+        if macros is None:
+            return out
+        for name, m in macros.macros.items():
+            if m.params is not None or not m.body.strip():
+                continue
+            try:
+                e = parse_expr(macros.expand(name))
+            except Exception:  # a macro body that is not an expression (a statement, a type)
+                continue
+            if all(isinstance(n, (ir.Num, ir.Bin, ir.Un)) for n in e.walk()):
+                out[name] = e
+        return out
+
+    def _env(self) -> dict:
+        if self.sim is None:
+            return {}
+        env = self.sim.base_env()
+        for p in self.table.params:
+            env[p] = np.int64(self.sim.param(p))
+        return env
+
+    def evaluated(self, acc: Access | None) -> Evaluated:
+        if acc is None or self.sim is None or acc.unresolved:
+            return Evaluated(self.env)
+        try:
+            mask, _ = self.sim.values(acc, [ir.Num(0)])
+        except Exception:  # the access cannot be simulated: the terms are shown without values
+            return Evaluated(self.env)
+
+        def run(exprs, acc=acc):
+            return self.sim.values(acc, exprs)[1]
+        return Evaluated(self.env, mask, run)
+
+    def scope(self, acc: Access | None, reaching: dict[str, str]) -> Scope:
+        locals_ = {}
+        iters = {it.var: it for it in (acc.loops if acc else ())}
+        for name, d in reaching.items():
+            it = self._loop_def(d)
+            if it is not None:
+                iters[name] = it
+            elif d in self.table.def_values:
+                locals_[name] = self.table.def_values[d]
+        return Scope(locals_, iters, dict(self.constants), set(self.table.params),
+                     getattr(self.src, "macros", None),
+                     slide={it.trip.name for it in self.table.iterators if it.kind == "SLIDE"})
+
+    def _loop_def(self, d: str):
+        name, _, line = d.rpartition("@")
+        for it in self.table.iterators:
+            if it.var == name and str(it.line) == line:
+                return it
+        return None
+
+    def _reaching_of_def(self, d: str) -> dict[str, str]:
+        return {p.rpartition("@")[0]: p for p in self.graph.predecessors(d)} if d in self.graph else {}
+
+    # ---- the view ----------------------------------------------------------------------------
+    def build(self) -> KernelView:
+        t, sim = self.table, self.sim
+        accesses = [a for a in t.accesses if self.only_line is None or a.line == self.only_line]
+        derivs, first_acc = self._derivation_ids(accesses)
+        phases: dict[str, list[Derivation]] = {p: [] for p in PHASES}
+        flattened: set[str] = set()
+        limits = self._limits(accesses)
+        for d in derivs:
+            der = self._derivation(d, first_acc[d], flattened, limits)
+            if der is not None:
+                phases[first_acc[d].phase].append(der)
+        views: dict[str, list[AccessView]] = {p: [] for p in PHASES}
+        for a in accesses:
+            views[a.phase].append(self._access(a))
+        findings = [self._finding(d) for d in self.diags
+                    if self.only_line is None or d.line == self.only_line]
+        if sim is not None:
+            launch = f"grid ({', '.join(map(str, sim.grid))}) x block ({', '.join(map(str, sim.block))})"
+            launch += f" from {t.launch.origin}" if sim.launch_known else " (assumed)"
+            sizes = {p: sim.param(p) for p in t.params}
+            assumptions = list(sim.assumptions)
+            if sim.defaulted_params:
+                assumptions.append("sizes not given, assumed " + ", ".join(
+                    f"{n}={sim.params[n]}" for n in sim.defaulted_params) + " (give --param NAME=VALUE)")
+        else:
+            launch, sizes, assumptions = "not simulated", {}, list(t.assumptions)
+        notes = [f"line {n.line}: {n.message}" for n in t.notes]
+        return KernelView(t.kernel, t.path, t.line, launch, bool(sim and sim.launch_known), sizes, assumptions,
+                          self._tree(accesses), self._iterators(), phases, views, findings, notes)
+
+    # ---- two-tree table ----------------------------------------------------------------------
+    def _tree(self, accesses: list[Access]) -> list[TreeRow]:
+        t, sim = self.table, self.sim
+        used = {s.name for a in t.accesses for s in a.index.walk() if isinstance(s, ir.Sym)}
+        bidx = [f"blockIdx.{a}" for a in "xyz" if f"blockIdx.{a}" in used] or ["blockIdx.x"]
+        tidx = [f"threadIdx.{a}" for a in "xyz" if f"threadIdx.{a}" in used] or ["threadIdx.x"]
+        levels = t.memory_levels()
+        names: dict[str, list[str]] = {"Global": [], "Shared": [], "Register": []}
+        for a in t.accesses:
+            for n, d in a.reaching.items():
+                if n in t.arrays or n in t.params:
+                    continue
+                lvl = a.array.level
+                if (d in t.def_values and has_coord(t.def_values[d])) or self._loop_def(d) is not None:
+                    if n not in names[lvl]:
+                        names[lvl].append(n)
+        reg_iters = sorted({it.var for it in t.iterators if it.kind != "SLIDE" and not it.moves_global and any(
+            a.space == "local" and any(isinstance(s, ir.Sym) and s == it.trip for s in a.index.walk())
+            for a in t.accesses)}, key=lambda v: [it.var for it in t.iterators].index(v))
+        grid = _dims(sim.grid) if sim else "?"
+        block = _dims(sim.block) if sim else "?"
+        if sim and not sim.launch_known:
+            grid += " (assumed)"
+            block += " (assumed)"
+
+        def mem(level):
+            arrs = levels[level]
+            if not arrs:
+                return "-"
+            if level == "Global":
+                sizes = ", ".join(f"{p} = {self.sim.param(p)}" for p in t.params) if self.sim else ""
+                return ", ".join(a.name for a in arrs) + (f"  ({sizes})" if sizes else "")
+            return ", ".join(a.name + "".join(f"[{d if d is not None else '?'}]" for d in a.dims) for a in arrs)
+        return [
+            TreeRow("Grid", grid, ", ".join(bidx), "Global", names["Global"], mem("Global")),
+            TreeRow("Block", block, ", ".join(tidx), "Shared", names["Shared"], mem("Shared")),
+            TreeRow("Thread", "1", ", ".join(reg_iters) or "-", "Register", names["Register"], mem("Register")),
+        ]
+
+    def _iterators(self) -> list[IteratorRow]:
+        out = []
+        for it in self.table.iterators:
+            header = self._loop_header(it)
+            formula, trips = "", None
+            if self.sim is not None:
+                trips = self.sim.trip_count(it)
+                formula = self._bound_formula(it, header)
+            note = "grid-stride" if it.grid_stride else ""
+            out.append(IteratorRow(it.var, it.line, it.kind, iterator_levels(it), header, formula, trips, note))
+        return out
+
+    def _loop_header(self, it) -> str:
+        lines = getattr(self.src, "lines", [])
+        if 0 < it.line <= len(lines):
+            m = re.search(r"\bfor\s*\(([^;]*);([^;]*);", lines[it.line - 1])
+            if m:
+                return " ".join(m.group(2).split())
+            m = re.search(r"\bwhile\s*\((.*)\)", lines[it.line - 1])
+            if m:
+                return " ".join(m.group(1).split())
+        return to_c(it.cond) if it.cond is not None else ""
+
+    def _bound_formula(self, it, header: str) -> str:
+        """The loop bound with launch sizes and macros written in: `K / TILE_SIZE` -> `1024 / 32`."""
+        e = parse_written(header)
+        if not (isinstance(e, ir.Bin) and e.op in ("<", "<=", "!=")
+                and isinstance(e.left, ir.Name) and e.left.name == it.var):
+            return ""
+        scope = Scope({}, {}, dict(self.constants), set(self.table.params), getattr(self.src, "macros", None))
+        values: dict[str, ir.Expr] = {}
+        sym = symbolize(e.right, scope, values)
+        numbers = {}
+        ev = Evaluated(self.env)
+        for s in sym.walk():
+            if isinstance(s, ir.Sym) and s.kind in ("param", "blockdim", "griddim"):
+                v = ev.scalar(substitute(s, values))
+                if v is not None:
+                    numbers[s.name] = ir.Num(v)
+        return to_c(substitute(sym, numbers))
+
+    # ---- index variables ---------------------------------------------------------------------
+    def _derivation_ids(self, accesses):
+        """Definitions the accesses' indexes are built from, bottom-up (by line), each with the
+        first access it reaches."""
+        first: dict[str, Access] = {}
+        for a in accesses:
+            stack = [d for n, d in a.reaching.items() if n not in self.table.arrays]
+            while stack:
+                d = stack.pop()
+                if d in first:
+                    continue
+                if self._loop_def(d) is not None or d not in self.table.def_values:
+                    continue
+                if not has_coord(self.table.def_values[d]):
+                    continue
+                first[d] = a
+                stack.extend(self.graph.predecessors(d) if d in self.graph else ())
+        order = sorted(first, key=lambda d: (int(d.rpartition("@")[2] or 0), d))
+        return order, first
+
+    def _limits(self, accesses) -> dict[str, tuple[int, str]]:
+        """Largest allowed value of a variable used as a whole subscript (`As[sRow][sCol]`), or as
+        the unit-stride column of a global `row * pitch + col`."""
+        out: dict[str, tuple[int, str]] = {}
+        for a in accesses:
+            subs = self._subscripts(a)
+            if a.array.dims and len(subs) == len(a.array.dims):
+                for k, (text, dim) in enumerate(zip(subs, a.array.dims)):
+                    if dim is not None and re.fullmatch(r"[A-Za-z_]\w*", text):
+                        out.setdefault(text, (dim - 1, f"{a.array.name} dimension {k + 1} has {dim}"))
+            elif a.space == "global" and len(subs) == 1:
+                e = parse_written(subs[0])
+                if e is None:
+                    continue
+                scope = self.scope(a, a.reaching)
+                _, rows, _ = term_rows(e, scope, Evaluated(self.env))
+                coords = [r for r in rows if r.level != "offset"]
+                if len(coords) == 2:
+                    unit = [r for r in coords if r.stride_value == 1]
+                    other = [r for r in coords if r.stride_value not in (None, 1)]
+                    if unit and other and re.fullmatch(r"[A-Za-z_]\w*", unit[0].coord):
+                        o = other[0]
+                        out.setdefault(unit[0].coord, (o.stride_value - 1,
+                                                       f"row length {o.stride} = {o.stride_value}"
+                                                       if o.stride != str(o.stride_value) else
+                                                       f"row length {o.stride_value}"))
+        return out
+
+    def _derivation(self, d: str, acc: Access, flattened: set[str], limits) -> Derivation | None:
+        text = self.table.definitions.get(d, "")
+        name, _, line = d.rpartition("@")
+        _, _, written_text = text.partition(" = ")
+        e = parse_written(written_text)
+        if e is None:
+            return None
+        scope = self.scope(acc, self._reaching_of_def(d))
+        ev = self.evaluated(acc)
+        _, rows, _ = term_rows(e, scope, ev)
+        whole = ev.extremes(self.table.def_values[d])
+        lim = limits.get(name)
+        check = max_check(rows, whole, lim[0] if lim else None, lim[1] if lim else "")
+        block = self.sim.block if self.sim else (1, 1, 1)
+        pattern = pattern_of(name, e, rows, block, flattened)
+        if pattern in ("Flatten", "Stride"):
+            flattened.add(name)
+        return Derivation(name, int(line), f"{name} = {written_text}", pattern, rows, check)
+
+    # ---- accesses ----------------------------------------------------------------------------
+    def _subscripts(self, a: Access) -> list[str]:
+        e = parse_written(a.text)
+        subs = []
+        while isinstance(e, ir.Subscript):
+            subs.insert(0, to_c(e.index))
+            e = e.base
+        return subs or [a.source_index or "0"]
+
+    def _access(self, a: Access) -> AccessView:
+        ev = self.evaluated(a)
+        scope = self.scope(a, a.reaching)
+        subs = self._subscripts(a)
+        dims = []
+        res = self.sim.result(a) if self.sim is not None and not a.unresolved else None
+        per_dim = a.array.dims and len(subs) == len(a.array.dims)
+        for k, text in enumerate(subs):
+            e = parse_written(text)
+            if e is None:
+                dims.append(DimView(text, [], None))
+                continue
+            _, rows, values = term_rows(e, scope, ev)
+            if per_dim:
+                limit = a.array.dims[k] - 1 if a.array.dims[k] is not None else None
+                limit_text = f"{a.array.name} dimension {k + 1} has {a.array.dims[k]}"
+                resolved = a.dims[k] if len(a.dims) == len(subs) else None
+            else:
+                ext = a.array.extent
+                limit = ext - 1 if ext is not None else None
+                limit_text = "" if ext is not None else f"`{a.array.name}` is a pointer: its extent is not declared"
+                resolved = a.index if len(subs) == 1 and a.array.space == "global" else None
+            whole = ev.extremes(resolved if resolved is not None else substitute(symbolize(e, scope, {}), values))
+            dims.append(DimView(text, rows, max_check(rows, whole, limit, limit_text)))
+        warp = self._warp(a) if self.sim is not None and res is not None and not res.error else None
+        codes = [d.code for d in self.diags if d.line == a.line and (d.array in (None, a.array.name))]
+        note = (a.unresolved or (res.error if res else "") or "") if (a.unresolved or res) else ""
+        return AccessView(a.line, a.text, a.array.name, a.space, a.kind, a.phase, to_c(a.index), dims, warp,
+                          sorted(set(codes)), note or "")
+
+    def _warp(self, a: Access) -> WarpPicture | None:
+        if a.space not in ("global", "shared"):
+            return None
+        sim = self.sim
+        point = {"blockIdx.x": 0, "blockIdx.y": 0, "blockIdx.z": 0}
+        for it in a.loops:
+            point[it.trip.name] = 0
+        try:
+            tids, index, mask = sim.warp_lanes(a, point)
+        except Exception:  # the index needs a value the simulation does not have
+            return None
+        es, width = a.array.elem_size, a.width
+        lanes, units = [], set()
+        words: dict[int, set[int]] = {}
+        addrs = set()
+        for ln in range(WARP):
+            tid = (int(tids["threadIdx.x"][ln]), int(tids["threadIdx.y"][ln]), int(tids["threadIdx.z"][ln]))
+            if not mask[ln]:
+                lanes.append(Lane(ln, tid, None, None, None))
+                continue
+            idx = int(index[ln])
+            addr = idx * es
+            addrs.add(addr)
+            if a.space == "global":
+                unit = addr // SECTOR
+                for s in range(addr // SECTOR, (addr + width - 1) // SECTOR + 1):
+                    units.add(s)
+            else:
+                unit = (addr // 4) % BANKS
+                for w in range(addr // 4, (addr + width - 1) // 4 + 1):
+                    words.setdefault(w % BANKS, set()).add(w)
+            lanes.append(Lane(ln, tid, idx, addr, unit))
+        if not addrs:
+            return None
+        if a.space == "global":
+            n_units = len(units)
+            ideal = math.ceil(len(addrs) * width / SECTOR)
+        else:
+            n_units = max(len(v) for v in words.values())
+            ideal = max(1, math.ceil(len({w for v in words.values() for w in v}) / BANKS))
+        avg = avg_ideal = None
+        res = sim.result(a)
+        if res.coalescing is not None:
+            avg, avg_ideal = res.coalescing.sectors_per_request, res.coalescing.ideal_sectors
+        shown = {k: v for k, v in point.items() if not k.startswith("blockIdx") or sim.grid["xyz".index(k[-1])] > 1}
+        return WarpPicture(a.space, es, width, shown, lanes, n_units, ideal, avg, avg_ideal)
+
+    # ---- findings ----------------------------------------------------------------------------
+    def _finding(self, d: Diagnostic) -> Finding:
+        rule = BY_CODE.get(d.code)
+        doc = (rule.__doc__ or "") if rule else ""
+        return Finding(d.code, d.name, d.category, d.severity, d.line, d.column, d.message,
+                       _section(doc, "Why is this bad?"), _section(doc, "Use instead"), self._rewrites(d))
+
+    def _rewrites(self, d: Diagnostic) -> list[Rewrite]:
+        """CL102: swap threadIdx.x/y (blockIdx, blockDim too) in the definitions the index uses."""
+        if d.code != "CL102":
+            return []
+        axis = "z" if "threadIdx.z" in d.message else "y"
+        acc = next((a for a in self.table.accesses if a.line == d.line and a.array.name == d.array), None)
+        if acc is None:
+            return []
+        lines = getattr(self.src, "lines", [])
+        out = []
+        for n in sorted(acc.name_deps):
+            deps = acc.name_deps[n]
+            if not deps or ("threadIdx.x" in deps) == (f"threadIdx.{axis}" in deps):
+                continue
+            dd = acc.reaching.get(n)
+            if dd is None:
+                continue
+            ln = int(dd.rpartition("@")[2] or 0)
+            if not 0 < ln <= len(lines):
+                continue
+            orig = lines[ln - 1]
+            new = re.sub(r"\b(threadIdx|blockIdx|blockDim|gridDim)\.([x" + axis + r"])\b",
+                         lambda m: f"{m.group(1)}.{axis if m.group(2) == 'x' else 'x'}", orig)
+            if new != orig:
+                out.append(Rewrite(ln, orig.strip(), new.strip()))
+        return out
+
+
+def _section(doc: str, title: str) -> str:
+    m = re.search(r"^##\s*" + re.escape(title) + r"\s*\n(.*?)(?=^##\s|\Z)", doc, re.S | re.M)
+    return m.group(1).strip() if m else ""
+
+
+def explain_table(table, params, source, diags, only_line=None) -> KernelView:
+    try:
+        sim = Simulation(table, params)
+    except AnalysisLimit:
+        sim = None
+    return KernelExplainer(table, sim, source, diags, only_line).build()

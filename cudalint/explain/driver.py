@@ -1,0 +1,50 @@
+"""Explain files: lint them (the same model and findings `cudalint check` sees), then build the
+explain data of each kernel."""
+from __future__ import annotations
+
+from ..lint import Config, UsageError, collect_paths, lint_sources
+from ..source.cufile import SourceError, read_source
+from ..source.macros import MacroTable, parse_define
+from .build import explain_table
+from .data import Explanation
+
+
+def _defines(cfg: Config) -> MacroTable:
+    t = MacroTable()
+    for name, value in cfg.defines.items():
+        m = parse_define(f"#define {name} {value}")
+        if m is None:
+            raise UsageError(f"bad -D value: {name}={value}")
+        t.define(m, force=True)
+    return t
+
+
+def explain_paths(paths: list[str], cfg: Config, kernel: str | None = None, line: int | None = None) -> Explanation:
+    defines = _defines(cfg)
+    sources = []
+    for p in collect_paths(paths):
+        try:
+            sources.append(read_source(p, defines, cfg.include_dirs))
+        except SourceError as exc:
+            raise UsageError(str(exc)) from None
+    return explain_sources(sources, cfg, kernel, line)
+
+
+def explain_sources(sources, cfg: Config, kernel: str | None = None, line: int | None = None) -> Explanation:
+    result = lint_sources(sources, cfg)
+    by_path = {s.path: s for s in sources}
+    out = Explanation()
+    out.problems = [f"{d.path}:{d.line}: {d.message}" for d in result.diagnostics if d.code == "CL900"]
+    tables = [t for t in result.tables if kernel is None or t.kernel == kernel]
+    if kernel is not None and not tables:
+        names = sorted({t.kernel for t in result.tables})
+        raise UsageError(f"no kernel `{kernel}` (kernels: {', '.join(names) or 'none'})")
+    if line is not None:
+        tables = [t for t in tables if any(a.line == line for a in t.accesses)]
+        if not tables:
+            raise UsageError(f"no array access on line {line}")
+    for t in tables:
+        diags = [d for d in result.diagnostics if d.kernel == t.kernel and d.code != "CL900"
+                 and (d.path == t.path or d.path in ("", None))]
+        out.kernels.append(explain_table(t, cfg.params, by_path.get(t.path), diags, line))
+    return out
