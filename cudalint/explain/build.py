@@ -11,7 +11,7 @@ from ..diagnostic import Diagnostic
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..index.printer import to_c
-from ..index.terms import has_coord
+from ..index.terms import decompose, has_coord
 from ..model.table import Access, TwoTreeTable
 from ..rules import BY_CODE
 from .data import (AccessView, Derivation, DimView, Finding, IteratorRow, KernelView, Lane, Rewrite,
@@ -81,6 +81,7 @@ class KernelExplainer:
     def scope(self, acc: Access | None, reaching: dict[str, str]) -> Scope:
         locals_ = {}
         iters = {it.var: it for it in (acc.loops if acc else ())}
+        iters.update({it.trip.name: it for it in (acc.loops if acc else ())})
         for name, d in reaching.items():
             it = self._loop_def(d)
             if it is not None:
@@ -200,9 +201,18 @@ class KernelExplainer:
         if not (isinstance(e, ir.Bin) and e.op in ("<", "<=", "!=")
                 and isinstance(e.left, ir.Name) and e.left.name == it.var):
             return ""
+        bound = self._numbers(e.right)
+        if it.trip.name == it.var:
+            return bound
+        # a loop that does not count 0, 1, 2, ...: the bound over the step (`i += blockDim.x * gridDim.x`)
+        step = next((t.stride for t in decompose(it.value) if t.coord == it.trip), None)
+        v = Evaluated(self.env).scalar(step) if step is not None else None
+        return f"ceil({bound} / {v})" if v else ""
+
+    def _numbers(self, e: ir.Expr) -> str:
         scope = Scope({}, {}, dict(self.constants), set(self.table.params), getattr(self.src, "macros", None))
         values: dict[str, ir.Expr] = {}
-        sym = symbolize(e.right, scope, values)
+        sym = symbolize(e, scope, values)
         numbers = {}
         ev = Evaluated(self.env)
         for s in sym.walk():
@@ -300,6 +310,10 @@ class KernelExplainer:
             if e is None:
                 dims.append(DimView(text, [], None))
                 continue
+            it = scope.iterators.get(text)
+            if it is not None and it.value != it.trip:
+                e = it.value      # a loop variable that is itself an index: show what it is made of
+                text = f"{text} = {to_c(it.value)}"
             _, rows, values = term_rows(e, scope, ev)
             if per_dim:
                 limit = a.array.dims[k] - 1 if a.array.dims[k] is not None else None
@@ -382,7 +396,7 @@ class KernelExplainer:
             return []
         lines = getattr(self.src, "lines", [])
         out = []
-        for n in sorted(acc.name_deps):
+        for n in sorted(acc.name_deps, key=lambda n: acc.reaching.get(n, "").rpartition("@")[2].zfill(8)):
             deps = acc.name_deps[n]
             if not deps or ("threadIdx.x" in deps) == (f"threadIdx.{axis}" in deps):
                 continue

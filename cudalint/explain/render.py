@@ -25,7 +25,7 @@ def term_lines(lhs: str, rows: list[TermRow]) -> list[tuple[str, str, str]]:
                 expr = f"{r.coord} * {r.stride}"
             how = f"stride {r.stride}" if r.stride not in ("1", str(r.stride_value)) else ""
         if r.max_coord is not None and r.level != "offset":
-            what = r.coord if r.coord.replace(".", "").replace("_", "").isalnum() else ""
+            what = r.coord if " " not in r.coord else ""
             how = (how + "  " if how else "") + (f"max {what} = {r.max_coord}" if what else f"max {r.max_coord}")
         out.append((f"{' ' * len(lhs)} {op} {expr}", r.level, how))
     return out
@@ -83,7 +83,7 @@ def unit_strip(w: WarpPicture) -> str:
 
 def warp_summary(w: WarpPicture) -> str:
     if w.space == "global":
-        s = f"{w.units} sectors for this request (ideal {w.ideal})"
+        s = f"{w.units} sector{'s' if w.units != 1 else ''} for this request (ideal {w.ideal})"
         if w.average is not None:
             s += f"; {w.average:.2f} sectors/request over all simulated requests (ideal {w.average_ideal:.2f})"
         return s
@@ -184,7 +184,7 @@ def _access(w, a: AccessView, k: KernelView, attached: set) -> None:
     if a.note:
         w.note(a.note)
     for dv in a.dims:
-        if len(dv.terms) == 1 and dv.terms[0].coord == dv.written:
+        if (len(dv.terms) == 1 and dv.terms[0].coord == dv.written) or all(t.level == "offset" for t in dv.terms):
             # a variable decomposed above: only its check against this array
             if dv.check is not None:
                 w.check(f"[{dv.written}] max check", check_text(dv.check), dv.check.ok)

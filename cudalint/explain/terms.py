@@ -213,7 +213,7 @@ def max_check(rows: list[TermRow], whole: tuple[int, int] | None, limit: int | N
 
 def check_text(c: MaxCheck) -> str:
     if c.bound_only:
-        s = f"{c.arithmetic} = {c.total} (bound), reached {c.value}"
+        s = f"{c.arithmetic} = {c.total}; the largest simulated value is {c.value}"
     elif c.arithmetic == str(c.value):
         s = str(c.value)
     else:
