@@ -30,12 +30,13 @@ def _dims(t: tuple[int, int, int]) -> str:
 
 class KernelExplainer:
     def __init__(self, table: TwoTreeTable, sim: Simulation | None, source, diags: list[Diagnostic],
-                 only_line: int | None = None):
+                 only_line: int | None = None, verify=None):
         self.table = table
         self.sim = sim
         self.src = source
         self.diags = diags
         self.only_line = only_line
+        self.verify = verify          # (path, {line: new text}) -> diagnostics of the rewritten file, or None
         self.graph = table.def_use_graph()
         self.constants = self._constants()
         self.env = self._env()
@@ -383,8 +384,27 @@ class KernelExplainer:
     def _finding(self, d: Diagnostic) -> Finding:
         rule = BY_CODE.get(d.code)
         doc = (rule.__doc__ or "") if rule else ""
+        rewrites, note = self._rewrites(d), ""
+        if rewrites and self.verify is not None:
+            rewrites, note = self._verified(d, rewrites)
         return Finding(d.code, d.name, d.category, d.severity, d.line, d.column, d.message,
-                       _section(doc, "Why is this bad?"), _section(doc, "Use instead"), self._rewrites(d))
+                       _section(doc, "Why is this bad?"), _section(doc, "Use instead"), rewrites, note)
+
+    def _verified(self, d: Diagnostic, rewrites: list[Rewrite]) -> tuple[list[Rewrite], str]:
+        """A rewrite is offered only when linting the rewritten file removes the finding and adds none."""
+        lines = getattr(self.src, "lines", [])
+        after = self.verify(self.table.path, {r.line: lines[r.line - 1].replace(r.original, r.rewritten)
+                                              for r in rewrites})
+        if after is None:
+            return [], "the rewritten file could not be analysed"
+        before = {(x.line, x.code) for x in self.diags if x.severity in ("warning", "error")}
+        mine = {(x.line, x.code) for x in after if x.kernel == self.table.kernel and x.severity in ("warning", "error")}
+        new = sorted(mine - before)
+        if (d.line, d.code) in mine or new:
+            what = ", ".join(f"{c} on line {ln}" for ln, c in new) or f"{d.code} stays"
+            return [], (f"swapping the thread axes in {', '.join(f'`{r.original}`' for r in rewrites)} is not "
+                        f"enough here ({what}); this layout has to be changed by hand")
+        return rewrites, ""
 
     def _rewrites(self, d: Diagnostic) -> list[Rewrite]:
         """CL102: swap threadIdx.x/y (blockIdx, blockDim too) in the definitions the index uses."""
@@ -419,9 +439,9 @@ def _section(doc: str, title: str) -> str:
     return m.group(1).strip() if m else ""
 
 
-def explain_table(table, params, source, diags, only_line=None) -> KernelView:
+def explain_table(table, params, source, diags, only_line=None, verify=None) -> KernelView:
     try:
         sim = Simulation(table, params)
     except AnalysisLimit:
         sim = None
-    return KernelExplainer(table, sim, source, diags, only_line).build()
+    return KernelExplainer(table, sim, source, diags, only_line, verify).build()

@@ -103,6 +103,7 @@ class Finding:
     why: str                   # the rule's "Why is this bad?" section
     fix: str                   # the rule's "Use instead" section
     rewrites: list[Rewrite] = field(default_factory=list)
+    rewrite_note: str = ""     # why no rewrite is offered, when one was tried and rejected
 
 
 @dataclass

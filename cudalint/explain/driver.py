@@ -3,7 +3,7 @@ explain data of each kernel."""
 from __future__ import annotations
 
 from ..lint import Config, UsageError, collect_paths, lint_sources
-from ..source.cufile import SourceError, read_source
+from ..source.cufile import SourceError, read_source, source_from_bytes
 from ..source.macros import MacroTable, parse_define
 from .build import explain_table
 from .data import Explanation
@@ -43,8 +43,23 @@ def explain_sources(sources, cfg: Config, kernel: str | None = None, line: int |
         tables = [t for t in tables if any(a.line == line for a in t.accesses)]
         if not tables:
             raise UsageError(f"no array access on line {line}")
+    def verify(path: str, new_lines: dict[int, str]):
+        """Lint the files again with some lines of one of them replaced (a proposed rewrite)."""
+        src = by_path.get(path)
+        if src is None:
+            return None
+        lines = list(src.lines)
+        for n, text in new_lines.items():
+            lines[n - 1] = text
+        try:
+            changed = source_from_bytes(path, ("\n".join(lines) + "\n").encode("utf-8"), _defines(cfg),
+                                        cfg.include_dirs)
+        except SourceError:
+            return None
+        return lint_sources([changed if s.path == path else s for s in sources], cfg).diagnostics
+
     for t in tables:
         diags = [d for d in result.diagnostics if d.kernel == t.kernel and d.code != "CL900"
                  and (d.path == t.path or d.path in ("", None))]
-        out.kernels.append(explain_table(t, cfg.params, by_path.get(t.path), diags, line))
+        out.kernels.append(explain_table(t, cfg.params, by_path.get(t.path), diags, line, verify))
     return out

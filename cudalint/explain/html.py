@@ -178,8 +178,10 @@ class HtmlWriter:
                  f'[{escape(f.category)}, {escape(f.severity)}] line {f.line}<div>{escape(f.message)}</div>']
         if f.why:
             parts.append(f'<div class="why"><i>Why is this bad?</i> {escape(" ".join(f.why.split()))}</div>')
+        if f.rewrite_note:
+            parts.append(f'<div class="why"><i>No mechanical rewrite:</i> {escape(f.rewrite_note)}</div>')
         if f.rewrites:
-            parts.append('<pre class="rw">' + "\n".join(
+            parts.append('<div><i>Rewrite (checked by linting the rewritten file):</i></div><pre class="rw">' + "\n".join(
                 f"<del>- {r.line}: {escape(r.original)}</del>\n<ins>+ {r.line}: {escape(r.rewritten)}</ins>"
                 for r in f.rewrites) + "</pre>")
         if f.fix:

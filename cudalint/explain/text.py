@@ -43,6 +43,7 @@ class TextWriter:
         self.line(self.c(f"    note: {text}", "dim"))
 
     def para(self, text: str) -> None:
+        self.line()
         self.line(f"  {text}")
 
     def table(self, headers: list[str], rows: list[tuple]) -> None:
@@ -96,8 +97,10 @@ class TextWriter:
             self.line("      Why is this bad?")
             for ln in f.why.splitlines():
                 self.line(f"        {ln}")
+        if f.rewrite_note:
+            self.line(f"      No mechanical rewrite: {f.rewrite_note}")
         if f.rewrites:
-            self.line("      Rewrite:")
+            self.line("      Rewrite (checked: the rewritten file no longer has this finding and has no new one):")
             for r in f.rewrites:
                 self.line(self.c(f"        - {r.line}: {r.original}", "red"))
                 self.line(self.c(f"        + {r.line}: {r.rewritten}", "green"))
@@ -174,8 +177,11 @@ class MarkdownWriter(TextWriter):
         if f.why:
             self.line("> *Why is this bad?* " + " ".join(f.why.split()))
             self.line(">")
+        if f.rewrite_note:
+            self.line(f"> No mechanical rewrite: {f.rewrite_note}")
+            self.line(">")
         if f.rewrites:
-            self.line("> Rewrite:")
+            self.line("> Rewrite (checked by linting the rewritten file):")
             self.line("> ```diff")
             for r in f.rewrites:
                 self.line(f"> - {r.original}")
