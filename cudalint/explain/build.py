@@ -37,7 +37,10 @@ class KernelExplainer:
         self.diags = diags
         self.only_line = only_line
         self.verify = verify          # (path, {line: new text}) -> diagnostics of the rewritten file, or None
-        self.graph = table.def_use_graph()
+        # predecessors in the def-use graph, read off the edge list (networkx is not worth its import here)
+        self.uses: dict[str, list[str]] = {}
+        for d, u in table.def_use:
+            self.uses.setdefault(u, []).append(d)
         self.constants = self._constants()
         self.env = self._env()
 
@@ -101,7 +104,7 @@ class KernelExplainer:
         return None
 
     def _reaching_of_def(self, d: str) -> dict[str, str]:
-        return {p.rpartition("@")[0]: p for p in self.graph.predecessors(d)} if d in self.graph else {}
+        return {p.rpartition("@")[0]: p for p in self.uses.get(d, ())}
 
     # ---- the view ----------------------------------------------------------------------------
     def build(self) -> KernelView:
@@ -239,7 +242,7 @@ class KernelExplainer:
                 if not has_coord(self.table.def_values[d]):
                     continue
                 first[d] = a
-                stack.extend(self.graph.predecessors(d) if d in self.graph else ())
+                stack.extend(self.uses.get(d, ()))
         order = sorted(first, key=lambda d: (int(d.rpartition("@")[2] or 0), d))
         return order, first
 
