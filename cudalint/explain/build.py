@@ -146,7 +146,9 @@ class KernelExplainer:
         levels = t.memory_levels()
         names: dict[str, list[str]] = {"Global": [], "Shared": [], "Register": []}
         for a in t.accesses:
-            for n, d in a.reaching.items():
+            # source order (reaching is filled from a set)
+            for n, d in sorted(a.reaching.items(), key=lambda nd: (int(nd[1].rpartition("@")[2] or 0)
+                                                                   if nd[1].rpartition("@")[2].isdigit() else 0, nd[0])):
                 if n in t.arrays or n in t.params:
                     continue
                 lvl = a.array.level
