@@ -160,6 +160,24 @@ def test_cl102_rewrite_swaps_row_and_col_and_fixes_the_access(tmp_path):
     assert not codes & {"CL101", "CL102"}
 
 
+def test_cl102_rewrite_is_withheld_when_it_breaks_another_access():
+    # transpose: swapping x and y would make the (coalesced) idata load walk down a column
+    k = kernel("transpose_bad.cu")
+    cl102 = next(f for f in k.findings if f.code == "CL102")
+    assert cl102.rewrites == []
+    assert "CL101 on line 14" in cl102.rewrite_note
+
+
+@pytest.mark.parametrize("bad, line, expected", [
+    ("gemm_regtile_stride_mismatch.cu", 40, "int sharedCol = threadIdx.x * WPT + regCol;"),
+    ("block_offset_bad.cu", 9, "int i = blockIdx.x * BLOCK + threadIdx.x;"),   # = block_offset_good.cu
+])
+def test_cl301_rewrite_puts_the_span_of_the_level_below(bad, line, expected):
+    k = kernel(bad)
+    f = next(f for f in k.findings if f.code == "CL301")
+    assert [(r.line, r.rewritten) for r in f.rewrites] == [(line, expected)]
+
+
 # ---- --line, --kernel, --expr ------------------------------------------------------------------
 
 def test_line_keeps_one_access_and_the_indexes_it_uses():

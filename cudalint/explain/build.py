@@ -406,37 +406,68 @@ class KernelExplainer:
         mine = {(x.line, x.code) for x in after if x.kernel == self.table.kernel and x.severity in ("warning", "error")}
         new = sorted(mine - before)
         if (d.line, d.code) in mine or new:
-            what = ", ".join(f"{c} on line {ln}" for ln, c in new) or f"{d.code} stays"
-            return [], (f"swapping the thread axes in {', '.join(f'`{r.original}`' for r in rewrites)} is not "
-                        f"enough here ({what}); this layout has to be changed by hand")
+            what = ", ".join(f"{c} on line {ln}" for ln, c in new) or f"{d.code} on line {d.line}"
+            return [], (f"rewriting line{'s' if len(rewrites) > 1 else ''} "
+                        f"{', '.join(str(r.line) for r in rewrites)} mechanically would leave {what}; "
+                        f"change it by hand")
         return rewrites, ""
 
     def _rewrites(self, d: Diagnostic) -> list[Rewrite]:
-        """CL102: swap threadIdx.x/y (blockIdx, blockDim too) in the definitions the index uses."""
-        if d.code != "CL102":
-            return []
-        axis = "z" if "threadIdx.z" in d.message else "y"
         acc = next((a for a in self.table.accesses if a.line == d.line and a.array.name == d.array), None)
         if acc is None:
             return []
+        if d.code == "CL102":
+            return self._swap_axes(d, acc)
+        if d.code == "CL301" and "expected_stride" in d.metrics:
+            return self._fix_stride(acc, d.metrics["stride"], d.metrics["expected_stride"])
+        return []
+
+    def _line(self, n: int) -> str | None:
         lines = getattr(self.src, "lines", [])
+        return lines[n - 1] if 0 < n <= len(lines) else None
+
+    def _swap_axes(self, d: Diagnostic, acc: Access) -> list[Rewrite]:
+        """CL102: swap threadIdx.x/y (blockIdx, blockDim too) in the definitions the index uses."""
+        axis = "z" if "threadIdx.z" in d.message else "y"
         out = []
         for n in sorted(acc.name_deps, key=lambda n: acc.reaching.get(n, "").rpartition("@")[2].zfill(8)):
             deps = acc.name_deps[n]
             if not deps or ("threadIdx.x" in deps) == (f"threadIdx.{axis}" in deps):
                 continue
             dd = acc.reaching.get(n)
-            if dd is None:
+            orig = self._line(int(dd.rpartition("@")[2] or 0)) if dd else None
+            if orig is None:
                 continue
-            ln = int(dd.rpartition("@")[2] or 0)
-            if not 0 < ln <= len(lines):
-                continue
-            orig = lines[ln - 1]
             new = re.sub(r"\b(threadIdx|blockIdx|blockDim|gridDim)\.([x" + axis + r"])\b",
                          lambda m: f"{m.group(1)}.{axis if m.group(2) == 'x' else 'x'}", orig)
             if new != orig:
-                out.append(Rewrite(ln, orig.strip(), new.strip()))
+                out.append(Rewrite(int(dd.rpartition("@")[2]), orig.strip(), new.strip()))
         return out
+
+    def _fix_stride(self, acc: Access, stride: int, expected: int) -> list[Rewrite]:
+        """CL301: in the definition holding the term `coord * STRIDE`, put the name (or number)
+        whose value is the span of the level below: `threadIdx.x * TILE_SIZE` -> `threadIdx.x * WPT`."""
+        ev = Evaluated(self.env)
+        names = sorted(n for n, e in self.constants.items() if ev.scalar(e) == expected)
+        replacement = names[0] if names else str(expected)
+        ids, _ = self._derivation_ids([acc])
+        candidates = [(int(d.rpartition("@")[2]), self.table.definitions[d].partition(" = ")[2],
+                       self.scope(acc, self._reaching_of_def(d))) for d in reversed(ids)]
+        candidates.append((acc.line, acc.text, self.scope(acc, acc.reaching)))
+        for line, text, scope in candidates:
+            e = parse_written(text)
+            orig = self._line(line)
+            if e is None or orig is None:
+                continue
+            _, rows, _ = term_rows(e, scope, ev)
+            for r in rows:
+                if r.level == "offset" or r.stride_value != stride or not re.fullmatch(r"\w+", r.stride):
+                    continue
+                pat = re.escape(r.coord) + r"(\s*\*\s*)" + re.escape(r.stride) + r"\b"
+                new = re.sub(pat, lambda m: r.coord + m.group(1) + replacement, orig, count=1)
+                if new != orig:
+                    return [Rewrite(line, orig.strip(), new.strip())]
+        return []
 
 
 def _section(doc: str, title: str) -> str:
