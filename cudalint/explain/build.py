@@ -158,18 +158,19 @@ class KernelExplainer:
         reg_iters = sorted({it.var for it in t.iterators if it.kind != "SLIDE" and not it.moves_global and any(
             a.space == "local" and any(isinstance(s, ir.Sym) and s == it.trip for s in a.index.walk())
             for a in t.accesses)}, key=lambda v: [it.var for it in t.iterators].index(v))
-        grid = _dims(sim.grid) if sim else "?"
-        block = _dims(sim.block) if sim else "?"
-        if sim and not sim.launch_known:
-            grid += " (assumed)"
-            block += " (assumed)"
+        grid = _dims(sim.grid) if sim else "gridDim"
+        block = _dims(sim.block) if sim else "blockDim"
+        if sim and not sim.launch_known:   # unknowns stay symbols; the simulated values are said
+            grid = f"gridDim (assumed {grid})"
+            block = f"blockDim (assumed {block})"
 
         def mem(level):
             arrs = levels[level]
             if not arrs:
                 return "-"
             if level == "Global":
-                sizes = ", ".join(f"{p} = {self.sim.param(p)}" for p in t.params) if self.sim else ""
+                sizes = ", ".join(f"{p} = ? (assumed {self.sim.param(p)})" if p in self.sim.defaulted_params
+                                  else f"{p} = {self.sim.param(p)}" for p in t.params) if self.sim else ""
                 return ", ".join(a.name for a in arrs) + (f"  ({sizes})" if sizes else "")
             return ", ".join(a.name + "".join(f"[{d if d is not None else '?'}]" for d in a.dims) for a in arrs)
         return [

@@ -130,6 +130,7 @@ class HtmlWriter:
         self.out.append(f'<p class="note">{escape(text)}</p>')
 
     def para(self, text: str) -> None:
+        self._close("der", "acc")
         self.out.append(f"<p>{escape(text)}</p>")
 
     def table(self, headers: list[str], rows: list[tuple]) -> None:

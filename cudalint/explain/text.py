@@ -50,7 +50,7 @@ class TextWriter:
         cols = list(zip(*([headers] + [list(map(str, r)) for r in rows])))
         widths = [max(len(x) for x in col) for col in cols]
         fmt = lambda r: "  " + "  ".join(str(x).ljust(wd) for x, wd in zip(r, widths))
-        self.line(self.c(fmt(headers), "bold"))
+        self.line(self.c(fmt(headers).rstrip(), "bold"))
         for r in rows:
             self.line(fmt(r))
 
@@ -155,7 +155,7 @@ class MarkdownWriter(TextWriter):
 
     def check(self, label: str, text: str, ok: bool | None) -> None:
         mark = "" if ok is None else " ✓" if ok else " ✗"
-        self.line(f"- {label}: `{text}`{mark}")
+        self.line(f"- {label}: `` {text} ``{mark}")     # double backticks: the text may hold `names`
         self.line()
 
     def access_heading(self, a: AccessView) -> None:
