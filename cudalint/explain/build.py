@@ -169,8 +169,14 @@ class KernelExplainer:
             if not arrs:
                 return "-"
             if level == "Global":
-                sizes = ", ".join(f"{p} = ? (assumed {self.sim.param(p)})" if p in self.sim.defaulted_params
-                                  else f"{p} = {self.sim.param(p)}" for p in t.params) if self.sim else ""
+                sizes = ""
+                if self.sim:
+                    unknown = [p for p in t.params if p in self.sim.defaulted_params]
+                    known = [f"{p} = {self.sim.param(p)}" for p in t.params if p not in unknown]
+                    vals = sorted({self.sim.param(p) for p in unknown})
+                    if unknown:
+                        known.append(f"{', '.join(unknown)} unknown (assumed {', '.join(map(str, vals))})")
+                    sizes = ", ".join(known)
                 return ", ".join(a.name for a in arrs) + (f"  ({sizes})" if sizes else "")
             return ", ".join(a.name + "".join(f"[{d if d is not None else '?'}]" for d in a.dims) for a in arrs)
         return [
