@@ -60,6 +60,10 @@ class KernelExplainer:
                 continue
             if all(isinstance(n, (ir.Num, ir.Bin, ir.Un)) for n in e.walk()):
                 out[name] = e
+        for name, value in self.table.template_bindings.items():   # sgemm<64, 64, 8, 8>: BM = 64
+            e = parse_written(value)
+            if e is not None and all(isinstance(n, (ir.Num, ir.Bin, ir.Un)) for n in e.walk()):
+                out[name] = e
         return out
 
     def _env(self) -> dict:
@@ -304,12 +308,17 @@ class KernelExplainer:
 
     # ---- accesses ----------------------------------------------------------------------------
     def _subscripts(self, a: Access) -> list[str]:
+        """The subscripts as written, of the array itself: `((float4*)&B[i * N + j])[0]` -> `i * N + j`."""
         e = parse_written(a.text)
-        subs = []
-        while isinstance(e, ir.Subscript):
-            subs.insert(0, to_c(e.index))
-            e = e.base
-        return subs or [a.source_index or "0"]
+        chains = []
+        for node in (e.walk() if e is not None else ()):
+            subs, cur = [], node
+            while isinstance(cur, ir.Subscript):
+                subs.insert(0, to_c(cur.index))
+                cur = cur.base
+            if subs and isinstance(cur, ir.Name) and cur.name == a.array.name:
+                chains.append(subs)
+        return max(chains, key=len) if chains else [a.source_index or "0"]
 
     def _access(self, a: Access) -> AccessView:
         ev = self.evaluated(a)
@@ -336,7 +345,12 @@ class KernelExplainer:
                 ext = a.array.extent
                 limit = ext - 1 if ext is not None else None
                 limit_text = "" if ext is not None else f"`{a.array.name}` is a pointer: its extent is not declared"
-                resolved = a.index if len(subs) == 1 and a.array.space == "global" else None
+                resolved = None
+                full = ev.extremes(a.index) if len(subs) == 1 else None
+                moves = self._pointer_moves(a.array.name)
+                if moves and full is not None:
+                    limit_text += (f"; `{a.array.name}` itself is moved by " + ", ".join(
+                        f"`{t}` (line {ln})" for ln, t in moves) + f": the element index reaches {full[1]}")
             whole = ev.extremes(resolved if resolved is not None else substitute(symbolize(e, scope, {}), values))
             dims.append(DimView(text, rows, max_check(rows, whole, limit, limit_text)))
         warp = self._warp(a) if self.sim is not None and res is not None and not res.error else None
@@ -344,6 +358,15 @@ class KernelExplainer:
         note = (a.unresolved or (res.error if res else "") or "") if (a.unresolved or res) else ""
         return AccessView(a.line, a.text, a.array.name, a.space, a.kind, a.phase, to_c(a.index), dims, warp,
                           sorted(set(codes)), note or "")
+
+    def _pointer_moves(self, name: str) -> list[tuple[int, str]]:
+        """`A += cRow * BM * K;` statements that move a pointer parameter, as written."""
+        out = []
+        for d in self.table.definitions:
+            n, _, line = d.rpartition("@")
+            if n == name and line.isdigit() and (text := self._line(int(line))) is not None:
+                out.append((int(line), " ".join(text.split())))
+        return sorted(out)
 
     def _warp(self, a: Access) -> WarpPicture | None:
         if a.space not in ("global", "shared"):
