@@ -27,7 +27,8 @@ SNAPSHOT_SAMPLES = [
     "gemm_regtile_stride_mismatch.cu",  # stride mismatch that leaves the shared tile (CL201, CL301)
     "matmul_tiled_good.cu",         # shared-memory tiled matmul
     "grid_stride_good.cu",          # grid-stride loop
-    "transpose_bad.cu",             # shared tile transpose
+    "transpose_bad.cu",             # naive transpose (CL102 whose swap would break the load)
+    "sgemm_2d_vec_bad.cu",          # templated 2-D blocktiling with float4 views and pointer moves
 ]
 
 

@@ -40,6 +40,9 @@ def lane_rows(w: WarpPicture) -> list[tuple[str, ...] | None]:
         if i == len(lanes) or _breaks(lanes, start, i):
             runs.append((start, i - 1))
             start = i
+    if len(runs) * 3 > 16:
+        # no regular runs to fold (e.g. pairs of lanes): the first 8 lanes, then the last 4
+        runs = [(i, i) for i in range(8)] + [(8, len(lanes) - 5)] + [(i, i) for i in range(len(lanes) - 4, len(lanes))]
     out: list[tuple[str, ...] | None] = []
     for a, b in runs:
         keep = [a] if a == b else [a, b] if b - a == 1 else [a, None, b]

@@ -234,7 +234,9 @@ def pattern_of(name: str, written: ir.Expr, rows: list[TermRow], block: tuple[in
     if any(v == nthreads and c not in flattened for c, v in coords.items()) and \
             any(c in flattened for c in coords):
         return "Stride"
+    flat_x = block[1] == 1 and block[2] == 1      # a 1-D block: threadIdx.x is already a flat id
     if isinstance(written, ir.Bin) and written.op in ("%", "/") and any(
-            isinstance(n, ir.Name) and n.name in flattened for n in written.left.walk()):
+            (isinstance(n, ir.Name) and n.name in flattened) or
+            (flat_x and isinstance(n, ir.Member) and to_c(n) == "threadIdx.x") for n in written.left.walk()):
         return "Unflatten (column)" if written.op == "%" else "Unflatten (row)"
     return ""
