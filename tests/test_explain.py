@@ -189,6 +189,12 @@ def test_line_keeps_one_access_and_the_indexes_it_uses():
     assert names == ["localId", "flatIdx", "sCol", "sRow", "aCol", "aRow"]
 
 
+def test_line_of_a_definition_shows_where_it_flows():
+    k = kernel("gemm_twotree.cu", line=24)          # int aCol = tileId * TILE_SIZE + sCol;
+    assert {a.text for accs in k.accesses.values() for a in accs} == {"A[aRow * K + aCol]"}
+    assert "aCol" in [d.name for d in k.phases["load"]]
+
+
 def test_expr_top_down_use():
     e = explain_expr("blockIdx.y * TILE_SIZE + threadIdx.y * WPT + regRow", {"TILE_SIZE": "32", "WPT": "4"},
                      (8, 8, 1), (32, 32, 1), {"regRow": 4})
@@ -268,7 +274,7 @@ def test_no_colour_when_piped_or_no_color():
 @pytest.mark.parametrize("args, message", [
     (["samples/nope.cu"], "cannot read samples/nope.cu"),
     (["samples/gemm_twotree.cu", "--kernel", "nope"], "no kernel `nope` (kernels: gemm_twotree)"),
-    (["samples/gemm_twotree.cu", "--line", "3"], "no array access on line 3"),
+    (["samples/gemm_twotree.cu", "--line", "3"], "no array access or index definition on line 3"),
     (["--expr", "a + ("], "bad --expr `a + (`"),
     (["--expr", "x", "--block", "0"], "bad --block `0`"),
     (["--expr", "x", "samples/gemm_twotree.cu"], "give either PATH or --expr"),

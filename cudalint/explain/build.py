@@ -114,6 +114,10 @@ class KernelExplainer:
     def build(self) -> KernelView:
         t, sim = self.table, self.sim
         accesses = [a for a in t.accesses if self.only_line is None or a.line == self.only_line]
+        if self.only_line is not None and not accesses:
+            # a definition line (`int aCol = ...`): the accesses its value flows into
+            here = {d for d in t.def_values if d.rpartition("@")[2] == str(self.only_line)}
+            accesses = [a for a in t.accesses if here & set(self._derivation_ids([a])[0])]
         derivs, first_acc = self._derivation_ids(accesses)
         phases: dict[str, list[Derivation]] = {p: [] for p in PHASES}
         flattened: set[str] = set()
@@ -125,8 +129,8 @@ class KernelExplainer:
         views: dict[str, list[AccessView]] = {p: [] for p in PHASES}
         for a in accesses:
             views[a.phase].append(self._access(a))
-        findings = [self._finding(d) for d in self.diags
-                    if self.only_line is None or d.line == self.only_line]
+        lines = {a.line for a in accesses}
+        findings = [self._finding(d) for d in self.diags if self.only_line is None or d.line in lines]
         if sim is not None:
             launch = f"grid ({', '.join(map(str, sim.grid))}) x block ({', '.join(map(str, sim.block))})"
             launch += f" from {t.launch.origin}" if sim.launch_known else " (assumed)"

@@ -40,9 +40,10 @@ def explain_sources(sources, cfg: Config, kernel: str | None = None, line: int |
         names = sorted({t.kernel for t in result.tables})
         raise UsageError(f"no kernel `{kernel}` (kernels: {', '.join(names) or 'none'})")
     if line is not None:
-        tables = [t for t in tables if any(a.line == line for a in t.accesses)]
+        tables = [t for t in tables if any(a.line == line for a in t.accesses)
+                  or any(d.rpartition("@")[2] == str(line) for d in t.def_values)]
         if not tables:
-            raise UsageError(f"no array access on line {line}")
+            raise UsageError(f"no array access or index definition on line {line}")
     def verify(path: str, new_lines: dict[int, str]):
         """Lint the files again with some lines of one of them replaced (a proposed rewrite)."""
         src = by_path.get(path)
