@@ -179,6 +179,18 @@ def test_cl301_rewrite_puts_the_span_of_the_level_below(bad, line, expected):
     assert [(r.line, r.rewritten) for r in f.rewrites] == [(line, expected)]
 
 
+def test_kernel_the_simulation_refuses_is_still_explained(tmp_path):
+    cu = tmp_path / "big.cu"
+    cu.write_text("__global__ void k(float* a) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  a[i] = 1.0f;\n}\n"
+                  "void run(float* a) { k<<<4, 2048>>>(a); }\n")
+    ex = explain_paths([str(cu)], Config())
+    k = ex.kernels[0]
+    assert k.launch == "not simulated: block of 2048 threads is outside 1..1024"
+    assert [d.written for d in k.phases["store"]] == ["i = blockIdx.x * blockDim.x + threadIdx.x"]
+    assert any(f.code == "CL901" for f in k.findings)
+    assert "not simulated" in render_as(ex, "text")
+
+
 # ---- --line, --kernel, --expr ------------------------------------------------------------------
 
 def test_line_keeps_one_access_and_the_indexes_it_uses():

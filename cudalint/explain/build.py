@@ -511,7 +511,10 @@ def _section(doc: str, title: str) -> str:
 
 def explain_table(table, params, source, diags, only_line=None, verify=None) -> KernelView:
     try:
-        sim = Simulation(table, params)
-    except AnalysisLimit:
-        sim = None
-    return KernelExplainer(table, sim, source, diags, only_line, verify).build()
+        sim, why = Simulation(table, params), ""
+    except AnalysisLimit as exc:
+        sim, why = None, str(exc)
+    view = KernelExplainer(table, sim, source, diags, only_line, verify).build()
+    if sim is None:
+        view.launch = f"not simulated: {why}"
+    return view
