@@ -2,21 +2,10 @@
 explain data of each kernel."""
 from __future__ import annotations
 
-from ..lint import Config, UsageError, collect_paths, lint_sources
+from ..lint import Config, UsageError, _defines, collect_paths, lint_sources
 from ..source.cufile import SourceError, read_source, source_from_bytes
-from ..source.macros import MacroTable, parse_define
 from .build import explain_table
 from .data import Explanation
-
-
-def _defines(cfg: Config) -> MacroTable:
-    t = MacroTable()
-    for name, value in cfg.defines.items():
-        m = parse_define(f"#define {name} {value}")
-        if m is None:
-            raise UsageError(f"bad -D value: {name}={value}")
-        t.define(m, force=True)
-    return t
 
 
 def explain_paths(paths: list[str], cfg: Config, kernel: str | None = None, line: int | None = None) -> Explanation:

@@ -8,9 +8,8 @@ import numpy as np
 from ..index import ir
 from ..index.evaluate import Evaluator
 from ..index.parse import ExprSyntaxError, parse_expr
-from ..lint import UsageError
+from ..lint import Config, UsageError, _defines
 from ..model.table import AREA, Iterator
-from ..source.macros import MacroTable, parse_define
 from .data import ExprView, MaxCheck
 from .terms import Evaluated, Scope, pattern_of, substitute, symbolize, term_rows
 
@@ -23,12 +22,7 @@ def explain_expr(text: str, defines: dict[str, str], block: tuple[int, int, int]
         written = parse_expr(text)
     except ExprSyntaxError as exc:
         raise UsageError(f"bad --expr `{text}`: {exc}") from None
-    macros = MacroTable()
-    for name, value in defines.items():
-        m = parse_define(f"#define {name} {value}")
-        if m is None:
-            raise UsageError(f"bad -D value: {name}={value}")
-        macros.define(m, force=True)
+    macros = _defines(Config(defines=dict(defines)))
     constants = {}
     for name in defines:
         try:
