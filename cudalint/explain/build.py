@@ -9,15 +9,15 @@ import numpy as np
 from ..analysis.simulate import SECTOR, WARP, AnalysisLimit, Simulation
 from ..diagnostic import Diagnostic
 from ..index import ir
-from ..index.parse import ExprSyntaxError, parse_expr
+from ..index.parse import parse_expr
 from ..index.printer import to_c
 from ..index.terms import decompose, has_coord
 from ..model.table import Access, TwoTreeTable
 from ..rules import BY_CODE
 from .data import (AccessView, Derivation, DimView, Finding, IteratorRow, KernelView, Lane, Rewrite,
                    TreeRow, WarpPicture)
-from .terms import (Evaluated, Scope, check_text, coord_level, iterator_levels, max_check, parse_written,
-                    pattern_of, substitute, symbolize, term_rows)
+from .terms import (Evaluated, Scope, iterator_levels, max_check, parse_written, pattern_of, substitute,
+                    symbolize, term_rows)
 
 PHASES = ("load", "compute", "store")
 BANKS = 32

@@ -14,7 +14,7 @@ from ..index.evaluate import Evaluator, Unknown
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..index.printer import to_c
 from ..index.terms import Term, decompose, has_coord
-from ..model.table import AREA, SLIDE, Iterator
+from ..model.table import SLIDE, Iterator
 from .data import MaxCheck, TermRow
 
 BUILTIN_KINDS = {"threadIdx": "thread", "blockIdx": "block", "blockDim": "blockdim", "gridDim": "griddim"}
@@ -81,7 +81,7 @@ def symbolize(e: ir.Expr, scope: Scope, values: dict[str, ir.Expr]) -> ir.Expr:
             case ir.Call(fn=fn) if scope.macros is not None and fn in scope.macros:
                 try:
                     return symbolize(parse_expr(scope.macros.expand(to_c(n))), scope, values)
-                except (ExprSyntaxError, Exception):
+                except Exception:  # an expansion that is not an expression: the call stays as written
                     return None
         return None
     return map_expr(e, f)
