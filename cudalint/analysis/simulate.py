@@ -341,11 +341,12 @@ class Simulation:
             out[it.trip.name] = int(np.asarray(env[it.trip.name])[i, 0])
         return out
 
-    def values(self, acc: Access, exprs, mode: str = "range"):
-        """(mask, values) of expressions over the simulated instances of an access, each of shape
-        (instances, threads): what the range analysis sees, for display."""
-        env, shape, mask, vals, _ = self._values(acc, mode, exprs)
-        return mask, [np.asarray(v) for v in vals]
+    def instance_env(self, acc: Access, mode: str = "range"):
+        """(env, mask) of the simulated instances of an access, shape (instances, threads): what the
+        range analysis sees; explain evaluates the pieces of an index in it, for display."""
+        env, n = self.instances(acc, mode)
+        env.update(self._params_env(acc.guards))
+        return env, self.mask(acc, env, (n, self.nthreads))
 
     def warp_lanes(self, acc: Access, point: dict[str, int], warp: int = 0):
         """(threadIdx per lane, flat index per lane, active mask) of one warp at one block and

@@ -9,6 +9,7 @@ import numpy as np
 from ..analysis.simulate import SECTOR, WARP, AnalysisLimit, Simulation
 from ..diagnostic import Diagnostic
 from ..index import ir
+from ..index.evaluate import Evaluator
 from ..index.parse import parse_expr
 from ..index.printer import to_c
 from ..index.terms import decompose, has_coord
@@ -42,6 +43,7 @@ class KernelExplainer:
         for d, u in table.def_use:
             self.uses.setdefault(u, []).append(d)
         self.constants = self._constants()
+        self._evaluated: dict[Access, Evaluated] = {}
         self.env = self._env()
 
     # ---- values ------------------------------------------------------------------------------
@@ -77,14 +79,18 @@ class KernelExplainer:
     def evaluated(self, acc: Access | None) -> Evaluated:
         if acc is None or self.sim is None or acc.unresolved:
             return Evaluated(self.env)
+        if acc in self._evaluated:
+            return self._evaluated[acc]
         try:
-            mask, _ = self.sim.values(acc, [ir.Num(0)])
+            env, mask = self.sim.instance_env(acc)
         except Exception:  # the access cannot be simulated: the terms are shown without values
             return Evaluated(self.env)
+        env = {**self.env, **env}
 
-        def run(exprs, acc=acc):
-            return self.sim.values(acc, exprs)[1]
-        return Evaluated(self.env, mask, run)
+        def run(exprs):
+            return [np.broadcast_to(np.asarray(Evaluator(env).value(e)), mask.shape) for e in exprs]
+        self._evaluated[acc] = Evaluated(self.env, mask, run)
+        return self._evaluated[acc]
 
     def scope(self, acc: Access | None, reaching: dict[str, str]) -> Scope:
         locals_ = {}

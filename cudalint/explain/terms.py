@@ -4,6 +4,7 @@ come from the model (resolved definitions, iterators, macros, launch sizes)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -131,7 +132,9 @@ def iterator_levels(it: Iterator) -> str:
     return "Block -> Shared" if it.moves_global else "Thread -> Register"
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_written(text: str) -> ir.Expr | None:
+    # IR nodes are frozen: one parse per distinct text serves every access that writes it
     try:
         return parse_expr(text)
     except (ExprSyntaxError, RecursionError):
