@@ -66,7 +66,7 @@ def test_seed_gemm_numbers_equal_the_seed():
     assert (its["tileId"].kind, its["tileId"].levels, its["tileId"].trips) == ("SLIDE", "Grid -> Global", 32)
     assert its["tileId"].formula == "1024 / 32"
     assert (its["stride"].kind, its["stride"].levels, its["stride"].trips) == ("AREA", "Block -> Shared", 16)
-    assert "1024 / 32 = 32 iterations" in text and "32 * 32 / (8 * 8) = 16 iterations" in text
+    assert "1024 / 32 = 32 iterations" in text and "(32 * 32) / (8 * 8) = 16 iterations" in text
 
     a_col = derivation(k, "aCol")
     assert a_col.written == "aCol = tileId * TILE_SIZE + sCol"

@@ -228,7 +228,8 @@ class KernelExplainer:
         if not (isinstance(e, ir.Bin) and e.op in ("<", "<=", "!=")
                 and isinstance(e.left, ir.Name) and e.left.name == it.var):
             return ""
-        bound = self._numbers(e.right)
+        written = header.split(e.op, 1)[1].strip() if e.op in header else to_c(e.right)
+        bound = self._numbers(e.right, written)
         if it.trip.name == it.var:
             return bound
         # a loop that does not count 0, 1, 2, ...: the bound over the step (`i += blockDim.x * gridDim.x`)
@@ -236,7 +237,9 @@ class KernelExplainer:
         v = Evaluated(self.env).scalar(step) if step is not None else None
         return f"ceil({bound} / {v})" if v else ""
 
-    def _numbers(self, e: ir.Expr) -> str:
+    def _numbers(self, e: ir.Expr, written: str) -> str:
+        """`written` with each size replaced by its value, parentheses as the code has them:
+        `(TILE_SIZE * TILE_SIZE) / (blockDim.x * blockDim.y)` -> `(32 * 32) / (8 * 8)`."""
         scope = Scope({}, {}, dict(self.constants), set(self.table.params), getattr(self.src, "macros", None))
         values: dict[str, ir.Expr] = {}
         sym = symbolize(e, scope, values)
@@ -246,8 +249,10 @@ class KernelExplainer:
             if isinstance(s, ir.Sym) and s.kind in ("param", "blockdim", "griddim"):
                 v = ev.scalar(substitute(s, values))
                 if v is not None:
-                    numbers[s.name] = ir.Num(v)
-        return to_c(substitute(sym, numbers))
+                    numbers[s.name] = v
+        for name in sorted(numbers, key=len, reverse=True):
+            written = re.sub(r"(?<![\w.])" + re.escape(name) + r"(?![\w])", str(numbers[name]), written)
+        return " ".join(written.split())
 
     # ---- index variables ---------------------------------------------------------------------
     def _derivation_ids(self, accesses):

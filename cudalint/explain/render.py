@@ -147,6 +147,8 @@ def _kernel(k: KernelView, w) -> None:
                 it.formula != str(it.trips) else trips
             rows.append((it.name, it.kind, it.levels, f"line {it.line}", it.header, formula))
         w.table(["Iterator", "Kind", "Levels", "Where", "Condition", "Count"], rows)
+        w.para("SLIDE: the level needs new data each iteration (memory size / tile size); "
+               "AREA: it sweeps a region it already holds (memory size / execution size).")
     else:
         w.para("No loops: every thread makes each access once.")
 
