@@ -74,6 +74,8 @@ def test_seed_gemm_numbers_equal_the_seed():
         ("tileId", "TILE_SIZE", 32, "Grid -> Global"), ("sCol", "1", 1, "Shared index")]
     assert (a_col.check.arithmetic, a_col.check.value, a_col.check.ok) == ("31*32 + 31", 1023, True)
     assert "31*32 + 31 = 1023 <= 1023 ok" in text
+    assert a_col.questions == ["Q1 ends at: Global", "Q2 execution index: tileId",
+                               "Q3 stride (size below): TILE_SIZE = 32", "Q4 next-level index: sCol"]
 
     # Flatten -> Stride -> Unflatten, with the seed's max checks (7x8+7 = 63, 15x64+63 = 1023, 31)
     assert (derivation(k, "localId").pattern, derivation(k, "localId").check.arithmetic) == ("Flatten", "7*8 + 7")

@@ -17,7 +17,7 @@ from ..model.table import Access, TwoTreeTable
 from ..rules import BY_CODE
 from .data import (AccessView, Derivation, DimView, Finding, IteratorRow, KernelView, Lane, Rewrite,
                    TreeRow, WarpPicture)
-from .terms import (Evaluated, Scope, iterator_levels, max_check, parse_written, pattern_of, substitute,
+from .terms import (Evaluated, Scope, four_questions, iterator_levels, max_check, parse_written, pattern_of, substitute,
                     symbolize, term_rows)
 
 PHASES = ("load", "compute", "store")
@@ -319,7 +319,10 @@ class KernelExplainer:
         pattern = pattern_of(name, e, rows, block, flattened)
         if pattern in ("Flatten", "Stride"):
             flattened.add(name)
-        return Derivation(name, int(line), f"{name} = {written_text}", pattern, rows, check)
+        questions = four_questions(rows) if not pattern else []
+        if questions:
+            pattern = "four questions"
+        return Derivation(name, int(line), f"{name} = {written_text}", pattern, rows, check, questions)
 
     # ---- accesses ----------------------------------------------------------------------------
     def _subscripts(self, a: Access) -> list[str]:

@@ -60,6 +60,7 @@ class Derivation:
     pattern: str               # Flatten | Stride | Unflatten (col) | Unflatten (row) | "" (four questions)
     terms: list[TermRow]
     check: MaxCheck | None
+    questions: list[str] = field(default_factory=list)    # the four questions, answered (global/shared)
 
 
 @dataclass

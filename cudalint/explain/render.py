@@ -180,6 +180,8 @@ def _decomposition(w, title: str, written: str, rows: list[TermRow], pattern: st
 
 def _derivation(w, d: Derivation) -> None:
     _decomposition(w, d.name, d.written, d.terms, d.pattern, d.line)
+    if d.questions:
+        w.check("four questions", "; ".join(d.questions), None)
     if d.check is not None:
         w.check("max check", check_text(d.check), d.check.ok)
 

@@ -243,3 +243,15 @@ def pattern_of(name: str, written: ir.Expr, rows: list[TermRow], block: tuple[in
             (flat_x and isinstance(n, ir.Member) and to_c(n) == "threadIdx.x") for n in written.left.walk()):
         return "Unflatten (column)" if written.op == "%" else "Unflatten (row)"
     return ""
+
+
+def four_questions(rows: list[TermRow]) -> list[str]:
+    """The seed's four questions, answered for `index = execution_index x stride + next_level_index`."""
+    coords = [r for r in rows if r.level != "offset"]
+    if len(coords) != 2 or coords[0].level not in ("Grid -> Global", "Block -> Shared") or coords[1].stride_value != 1:
+        return []
+    top, below = coords
+    level = top.level.split(" -> ")[1]
+    stride = top.stride if top.stride == str(top.stride_value) else f"{top.stride} = {top.stride_value}"
+    return [f"Q1 ends at: {level}", f"Q2 execution index: {top.coord}", f"Q3 stride (size below): {stride}",
+            f"Q4 next-level index: {below.coord}"]
