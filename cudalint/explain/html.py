@@ -29,7 +29,7 @@ pre{margin:4px 0;font:13px ui-monospace,Menlo,Consolas,monospace}
 .finding .why{margin:6px 0}
 .rw del{color:#b3261e;text-decoration:none}.rw ins{color:#17702f;text-decoration:none}
 .note{color:#666;font-style:italic}
-svg{display:block;margin:6px 0}
+svg{display:block;margin:6px 0;max-width:100%;height:auto}
 svg text{font:10px ui-monospace,Menlo,Consolas,monospace}
 """
 
