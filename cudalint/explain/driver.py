@@ -46,7 +46,10 @@ def explain_sources(sources, cfg: Config, kernel: str | None = None, line: int |
                                         cfg.include_dirs)
         except SourceError:
             return None
-        return lint_sources([changed if s.path == path else s for s in sources], cfg).diagnostics
+        # the file itself and the files that launch its kernels: what its findings depend on
+        names = {k.name for k in src.kernels}
+        others = [s for s in sources if s.path != path and any(site.kernel in names for site in s.launches)]
+        return lint_sources([changed, *others], cfg).diagnostics
 
     for t in tables:
         diags = [d for d in result.diagnostics if d.kernel == t.kernel and d.code != "CL900"
