@@ -70,6 +70,16 @@ class Overlap:
 
 
 @dataclass
+class LaneAddresses:
+    """Byte offset into the array of every thread of a block (linear ids, x fastest), for each
+    sampled block and loop iteration: rows are instances, columns threads."""
+    addr: np.ndarray
+    mask: np.ndarray
+    width: int                         # bytes each thread moves (16 for a float4 view)
+    env: dict
+
+
+@dataclass
 class AccessResult:
     coalescing: Coalescing | None = None
     ranges: list[DimRange] = field(default_factory=list)
@@ -172,7 +182,7 @@ class Simulation:
 
     def _block_samples(self, mode: str) -> list[tuple[int, int, int]]:
         gx, gy, gz = self.grid
-        if mode == "coalescing":
+        if mode in ("coalescing", "banks"):   # interior blocks: the pattern, not the ragged edge
             out = {(0, 0, 0), (gx // 2, gy // 2, gz // 2)}
         else:
             out = set(itertools.product(*[sorted({0, g - 1}) for g in (gx, gy, gz)]))
@@ -305,6 +315,14 @@ class Simulation:
         ev = Evaluator(env, track_overflow=True)
         vals = [np.broadcast_to(ev.value(e), shape) for e in exprs]
         return env, shape, mask, vals, ev
+
+    def lane_addresses(self, acc: Access, mode: str = "range", index: ir.Expr | None = None) -> LaneAddresses:
+        """Per-lane byte addresses of an access (multi-dimensional subscripts are already flattened
+        in the model; vector views scale the index to elements). `index` replaces the access's own
+        index (one term of it, say) over the same instances."""
+        env, shape, mask, vals, _ = self._values(acc, mode, [acc.index if index is None else index])
+        addr = np.asarray(vals[0], dtype=np.int64) * acc.array.elem_size
+        return LaneAddresses(addr, mask, acc.width, env)
 
     def _ranges(self, acc: Access, res: AccessResult) -> None:
         env, shape, mask, vals, ev = self._values(acc, "range", [acc.index, *acc.dims])

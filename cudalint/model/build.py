@@ -13,14 +13,17 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
 from ..source.macros import MacroError
-from .table import (AREA, SLIDE, Access, Barrier, Iterator, LaunchConfig, MemoryArray, Note,
+from .table import (AREA, SLIDE, Access, Barrier, Exit, Iterator, LaunchConfig, MemoryArray, Note,
                     TwoTreeTable)
 
 _BUILTINS = {
     "threadIdx": "thread", "blockIdx": "block", "blockDim": "blockdim", "gridDim": "griddim",
 }
 _BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
-             "sync", "__barrier_sync"}
+             "sync", "__barrier_sync", "__syncwarp"}
+# cooperative_groups: what a group variable's sync() waits for, by its type or its initializer
+_WARP_GROUPS = ("thread_block_tile", "tiled_partition", "coalesced_group", "coalesced_threads")
+_BLOCK_GROUPS = ("thread_block", "this_thread_block", "grid_group", "this_grid")
 _MAX_INLINE_DEPTH = 6
 _INT_TYPES = set(ir.INT_KINDS) | {"auto"}
 
@@ -56,6 +59,9 @@ class KernelBuilder:
         self.table = TwoTreeTable(fn.name, self.path, fn.line, launch, {}, [], [], [])
         self.guards: list[ir.Expr] = []
         self.loops: list[Iterator] = []
+        self.seq = 0                              # program-order counter shared by accesses and barriers
+        self.exits: dict[int, Exit] = {}          # id(guard) -> the early exit that put it on the guard stack
+        self.groups: dict[str, str] = {}          # cooperative group variable -> "block" | "warp"
         self.type_names = set(fn.type_names)
         self.template_values = template_values
         self.depth = 0
@@ -303,6 +309,9 @@ class KernelBuilder:
         name = node_text(decl)
         line = stmt.start_point[0] + 1
         base_type = " ".join(w for w in type_name.split() if w not in ("const", "volatile", "__restrict__"))
+        scope = _group_scope(type_name + " " + (node_text(value) if value is not None else ""))
+        if scope:
+            self.groups[name] = scope
         if dims:
             self._array(name, base_type, dims, is_shared, is_extern, line, value)
             return
@@ -416,10 +425,14 @@ class KernelBuilder:
         if leaves_then and leaves_else:
             return leaves_then
         if leaves_then in ("return", "continue", "break"):
-            self.guards.append(ir.negate(cond))   # the rest of the block runs only where cond is false
+            self._exit_guard(ir.negate(cond), node, leaves_then)   # the rest runs only where cond is false
         elif leaves_else in ("return", "continue", "break"):
-            self.guards.append(cond)
+            self._exit_guard(cond, node, leaves_else)
         return None
+
+    def _exit_guard(self, guard: ir.Expr, node, kind: str) -> None:
+        self.guards.append(guard)
+        self.exits[id(guard)] = Exit(guard, node.start_point[0] + 1, kind)
 
     def condition(self, node, stmt) -> ir.Expr:
         if node is None:
@@ -487,10 +500,12 @@ class KernelBuilder:
         self.guards.append(cond)
         mark = len(self.table.accesses)
         barriers = len(self.table.barriers)
+        it.seq_start = self._next_seq()
         self.stmt(body)
+        it.seq_end = self._next_seq()
         self.guards.pop()
         self.loops.pop()
-        it.has_barrier = len(self.table.barriers) > barriers
+        it.has_barrier = any(b.is_block for b in self.table.barriers[barriers:])
         new = self.table.accesses[mark:]
         it.moves_global = any(a.space == "global" and a.kind == "load" for a in new) and \
             any(a.space in ("shared", "local") and a.kind == "store" for a in new)
@@ -587,9 +602,8 @@ class KernelBuilder:
             case ir.Assign():
                 self.assign(e, stmt, node)
                 return
-            case ir.Call(fn=fn, args=args) if fn.split("::")[-1] in _BARRIERS or fn.endswith(".sync"):
-                self.table.barriers.append(Barrier(stmt.start_point[0] + 1, tuple(self.guards), tuple(self.loops),
-                                                   _short(node_text(stmt))))
+            case ir.Call(fn=fn, args=args) if _is_barrier(fn):
+                self.barrier(fn, args, stmt, node)
                 return
             case ir.Call(fn=fn, args=args) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH:
                 self.inline(self.functions[fn], args, stmt)
@@ -747,14 +761,37 @@ class KernelBuilder:
                     self.env = saved
             self.inline(f, args, stmt)
             return _data(name)
-        if name in _BARRIERS:
-            self.table.barriers.append(Barrier(stmt.start_point[0] + 1, tuple(self.guards), tuple(self.loops)))
+        if _is_barrier(fn):
+            self.barrier(fn, args, stmt, node)
             return _data(name)
         vals = [self.rvalue(a, stmt, node) for a in args]
         if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
                 all(isinstance(v, ir.Expr) for v in vals):
             return ir.Call(name, tuple(vals))
         return _data(name)
+
+    def _next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def barrier(self, fn: str, args, stmt, node) -> None:
+        """Record a barrier at its place in program order, with the guards and early exits it sits under."""
+        for a in args:
+            self.rvalue(a, stmt, node)    # `__syncthreads_count(s[i] > 0)` reads before it waits
+        receiver = fn.rsplit(".", 1)[0] if fn.endswith(".sync") else ""
+        if fn.split("::")[-1] == "sync" and args and isinstance(args[0], ir.Name):
+            receiver = args[0].name       # cg::sync(group)
+        if fn == "__syncwarp":
+            scope = "warp"
+        elif receiver:
+            scope = self.groups.get(receiver) or _group_scope(receiver) or "block"
+        else:
+            scope = "block"
+        where = node if node is not None else stmt
+        exits = tuple(self.exits[id(g)] for g in self.guards if id(g) in self.exits and self.exits[id(g)].guard is g)
+        self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), tuple(self.loops),
+                                           _short(node_text(where)), self._next_seq(), scope,
+                                           where.start_point[1] + 1, where.end_point[1] + 1, exits))
 
     def address(self, x: ir.Expr, stmt, node):
         """`&A[i]` → pointer to element i of A (no memory access)."""
@@ -844,6 +881,8 @@ class KernelBuilder:
                               if s.kind == "data" else f"index depends on `{s.name}`, which the model does not follow")
                 break
         kinds = ["load", "store"] if kind == "atomic" else [kind]
+        dim_texts = tuple(_short(str(i), 60) for i in reversed(list(_subscript_indexes(e)))) \
+            if isinstance(e, ir.Subscript) else ()
         written = getattr(e, "index", None)
         deps = {}
         for n in (written.walk() if written is not None else ()):
@@ -854,7 +893,7 @@ class KernelBuilder:
                          _short(str(e), 80), tuple(self.guards), tuple(self.loops),
                          statement=_short(node_text(stmt), 120), helper=self.helper, path=self.path,
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
-                         atomic=kind == "atomic", name_deps=deps)
+                         atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(), dim_texts=dim_texts)
             self.table.accesses.append(acc)
         return _data(arr.name)
 
@@ -949,6 +988,18 @@ def _fold(e: ir.Expr) -> ir.Expr:
             return ir.Num(0)
         return ir.mul(e.left, e.right)
     return e
+
+
+def _is_barrier(fn: str) -> bool:
+    return fn.split("::")[-1] in _BARRIERS or fn.endswith(".sync")
+
+
+def _group_scope(text: str) -> str | None:
+    if any(w in text for w in _WARP_GROUPS):
+        return "warp"
+    if any(w in text for w in _BLOCK_GROUPS):
+        return "block"
+    return None
 
 
 def _single_return(fn: FunctionDef):

@@ -1,0 +1,123 @@
+"""Shared-memory bank wavefronts of a warp request, from the simulated lane addresses.
+
+Model: 32 banks of 4-byte words; a word's bank is `word % 32`. Lanes reading the same word are
+served together (broadcast). A request of 4 bytes or less per lane is one phase of 32 lanes; the
+hardware splits 8-byte requests into 2 phases of 16 lanes (half-warps) and 16-byte requests into
+4 phases of 8 lanes (quarter-warps). A phase takes as many wavefronts as the most distinct words
+any one bank must deliver; a request takes the sum over its phases that have an active lane.
+The ideal is one wavefront per active phase.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..index import ir
+from ..index.terms import Term
+from ..model.table import Access
+from .simulate import WARP, Simulation
+
+BANKS = 32
+WORD = 4
+
+
+def phases_of(width: int) -> int:
+    return {8: 2, 16: 4}.get(width, 1)
+
+
+@dataclass
+class Wavefronts:
+    """Per request (one row per warp request): wavefronts, ideal wavefronts, and the n-way
+    figure (most distinct words one bank serves in one phase)."""
+    wavefronts: np.ndarray
+    ideal: np.ndarray
+    ways: np.ndarray
+
+
+def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int) -> Wavefronts:
+    """`addr`, `mask`: (requests, 32) byte addresses and active lanes of warp requests."""
+    r = addr.shape[0]
+    phases = phases_of(width)
+    lanes = WARP // phases
+    words_per_lane = max(1, -(-width // WORD))
+    first = addr // WORD
+    words = first[:, :, None] + np.arange(words_per_lane)[None, None, :]          # (r, 32, w)
+    live = np.broadcast_to(mask[:, :, None], words.shape)
+    words = words.reshape(r, phases, lanes * words_per_lane)
+    live = live.reshape(r, phases, lanes * words_per_lane)
+    sentinel = np.iinfo(np.int64).max
+    w = np.sort(np.where(live, words, sentinel), axis=2)
+    distinct = np.ones(w.shape, dtype=bool)
+    distinct[:, :, 1:] = w[:, :, 1:] != w[:, :, :-1]
+    distinct &= w != sentinel
+    counts = np.zeros((r, phases, BANKS), dtype=np.int64)
+    ri, pi, li = np.nonzero(distinct)
+    np.add.at(counts, (ri, pi, w[ri, pi, li] % BANKS), 1)
+    per_phase = counts.max(axis=2)                                                  # (r, phases)
+    return Wavefronts(per_phase.sum(axis=1), (per_phase > 0).sum(axis=1), per_phase.max(axis=1))
+
+
+def warp_requests(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Split (instances, threads) into warp requests with at least one active lane; also return
+    the instance row each request came from."""
+    n, t = addr.shape
+    pad = (-t) % WARP
+    if pad:
+        addr = np.pad(addr, ((0, 0), (0, pad)))
+        mask = np.pad(mask, ((0, 0), (0, pad)))
+    per_row = addr.shape[1] // WARP
+    addr = addr.reshape(-1, WARP)
+    mask = mask.reshape(-1, WARP)
+    rows = np.repeat(np.arange(n), per_row)
+    live = mask.any(axis=1)
+    return addr[live], mask[live], rows[live]
+
+
+@dataclass
+class BankConflict:
+    ways: int                          # worst n-way over the simulated requests
+    least_ways: int                    # smallest worst-per-instance figure among conflicting instances
+    wavefronts_per_request: float      # mean over the simulated requests
+    ideal_wavefronts: float
+    requests: int
+    phases: int
+    worst: dict[str, int]              # loop trip counters of an instance with the worst request
+    term: Term | None                  # the index term that alone gives the worst figure
+    term_ways: int = 0
+
+
+def bank_conflict(sim: Simulation, acc: Access) -> BankConflict | None:
+    lanes = sim.lane_addresses(acc, "banks")
+    addr, mask, rows = warp_requests(lanes.addr, lanes.mask)
+    if not len(addr):
+        return None
+    wf = count_wavefronts(addr, mask, acc.width)
+    n_rows = lanes.addr.shape[0]
+    per_row = np.zeros(n_rows, dtype=np.int64)
+    np.maximum.at(per_row, rows, wf.ways)
+    worst_row = int(np.argmax(per_row))
+    worst = {it.trip.name: int(np.asarray(lanes.env[it.trip.name]).reshape(-1)[worst_row]) for it in acc.loops}
+    conflicting = per_row[per_row >= 2]
+    term, term_ways = _responsible_term(sim, acc, int(wf.ways.max()))
+    return BankConflict(int(wf.ways.max()), int(conflicting.min()) if conflicting.size else 1,
+                        float(wf.wavefronts.mean()), float(wf.ideal.mean()), int(len(addr)),
+                        phases_of(acc.width), worst, term, term_ways)
+
+
+def _responsible_term(sim: Simulation, acc: Access, ways: int) -> tuple[Term | None, int]:
+    """The thread-dependent index term whose lanes alone conflict the most (ties: the earlier term)."""
+    if ways < 2:
+        return None, 0
+    best, best_ways = None, 1
+    for term in acc.terms:
+        if not any(isinstance(s, ir.Sym) and s.kind == "thread" for s in term.coord.walk()):
+            continue
+        lanes = sim.lane_addresses(acc, "banks", index=ir.mul(term.coord, term.stride))
+        addr, mask, _ = warp_requests(lanes.addr, lanes.mask)
+        if not len(addr):
+            continue
+        w = int(count_wavefronts(addr, mask, acc.width).ways.max())
+        if w > best_ways:
+            best, best_ways = term, w
+    return best, best_ways
