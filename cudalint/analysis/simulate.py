@@ -230,7 +230,9 @@ class Simulation:
                 env[k] = v[None, None, :]
             width = len(blocks) * self.nthreads
         max_chunk = max(64, (1 << 22) // width)
-        start, chunk, last_true = 0, 64, -1
+        # Each lane leaves at the first iteration whose condition is false (a condition can turn
+        # true again later, e.g. once `s *= 2` wraps to 0); the loop runs until the last lane leaves.
+        start, chunk, count, alive = 0, 64, 0, None
         while True:
             if start >= MAX_TRIPS:
                 return None  # does not end within the bound: treated as unknown
@@ -240,16 +242,19 @@ class Simulation:
                 v = np.asarray(Evaluator(env).value(cond)) != 0
             except Unknown:
                 return None
-            if v.ndim > 1:
-                v = v.reshape(v.shape[0], -1).any(axis=1)
-            v = np.broadcast_to(v, t.shape)
-            if v.any():
-                last_true = start + int(np.nonzero(v)[0][-1])
-            if not v[-1]:
+            v = v.reshape(v.shape[0], -1) if v.ndim > 1 else np.broadcast_to(v.reshape(-1, 1), (len(t), 1))
+            if alive is None:
+                alive = np.ones(v.shape[1], dtype=bool)
+            run = np.logical_and.accumulate(v, axis=0) & alive[None, :]
+            steps = run.sum(axis=0)
+            if steps.size and steps.max() > 0:
+                count = max(count, start + int(steps.max()))
+            alive = run[-1]
+            if not alive.any():
                 break
             start += chunk
             chunk = min(chunk * 4, max_chunk)
-        return last_true + 1
+        return count
 
     def instances(self, acc: Access, mode: str):
         """Environment arrays of shape (instances, threads) for an access."""

@@ -1,0 +1,85 @@
+"""Block barriers that some threads of a block never reach.
+
+A barrier's guards (enclosing conditions, loop conditions, the negated conditions of early
+exits before it) are evaluated for every thread of sampled blocks and iterations; the barrier
+diverges when, in one block and iteration, some threads pass every guard and others do not.
+Guards that read memory are not followed (taken as uniform).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..index import ir
+from ..index.evaluate import Evaluator, Unknown
+from ..model.table import Barrier, Exit, Iterator
+from .races import thread_dependent
+from .simulate import MAX_COMBOS, Simulation
+
+
+@dataclass
+class Divergence:
+    barrier: Barrier
+    guard: ir.Expr                      # the first guard that splits the block
+    exit: Exit | None                   # set when the guard comes from an early return/break/continue
+    loop: Iterator | None               # set when the guard is the condition of a loop around the barrier
+    reaches: dict[str, int]             # a thread that reaches the barrier
+    misses: dict[str, int]              # a thread of the same block that does not
+    trips: dict[str, int]               # loop variables at that point
+
+
+def divergent_barriers(sim: Simulation) -> list[Divergence]:
+    out = []
+    for b in sim.table.barriers:
+        if b.is_block and any(thread_dependent(g) for g in b.guards):
+            d = _diverges(sim, b)
+            if d is not None:
+                out.append(d)
+    return out
+
+
+def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
+    env = sim.base_env()
+    env.update(sim._params_env(b.guards))
+    blocks = sim._block_samples("range")
+    trips = []
+    for it in b.loops:
+        s = sim.trip_samples(it, env)
+        trips.append(s if s is not None else [0, 1])
+    combos = list(itertools.product(*trips)) if trips else [()]
+    if len(combos) > MAX_COMBOS:
+        step = len(combos) / MAX_COMBOS
+        combos = [combos[int(i * step)] for i in range(MAX_COMBOS)] + [combos[-1]]
+    rows = [(blk, c) for blk in blocks for c in combos]
+    for axis_i, axis in enumerate("xyz"):
+        env[f"blockIdx.{axis}"] = np.array([r[0][axis_i] for r in rows], dtype=np.int64)[:, None]
+    for k, it in enumerate(b.loops):
+        env[it.trip.name] = np.array([r[1][k] for r in rows], dtype=np.int64)[:, None]
+    for k, v in sim.tid.items():
+        env[k] = v[None, :]
+    shape = (len(rows), sim.nthreads)
+    reach = np.ones(shape, dtype=bool)
+    for g in b.guards:
+        try:
+            v = np.broadcast_to(np.asarray(Evaluator(env).value(g)) != 0, shape)
+        except Unknown:
+            continue
+        before = reach
+        reach = reach & v
+        # rows where threads that got this far now split: this guard is the cause
+        split = before.any(axis=1) & reach.any(axis=1) & (before & ~reach).any(axis=1)
+        if not split.any() or not thread_dependent(g):
+            continue
+        i = int(np.nonzero(split)[0][0])
+        t_in = int(np.nonzero(reach[i])[0][0])
+        t_out = int(np.nonzero(before[i] & ~reach[i])[0][0])
+        blk = rows[i][0]
+        pt = {f"blockIdx.{a}": blk[j] for j, a in enumerate("xyz")}
+        coord = lambda t: {**pt, **{k: int(v[t]) for k, v in sim.tid.items()}}
+        exit_ = next((e for e in b.exits if e.guard is g), None)
+        loop = next((it for it in b.loops if it.cond is g), None)
+        at = {it.var: rows[i][1][k] for k, it in enumerate(b.loops)}
+        return Divergence(b, g, exit_, loop, coord(t_in), coord(t_out), at)
+    return None
