@@ -27,7 +27,7 @@ class Divergence:
     loop: Iterator | None               # set when the guard is the condition of a loop around the barrier
     reaches: dict[str, int]             # a thread that reaches the barrier
     misses: dict[str, int]              # a thread of the same block that does not
-    trips: dict[str, int]               # loop variables at that point
+    trips: dict[str, str]               # where in the loops around it: `s=4` or `iteration 3 of ...`
 
 
 def divergent_barriers(sim: Simulation) -> list[Divergence]:
@@ -80,6 +80,10 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
         coord = lambda t: {**pt, **{k: int(v[t]) for k, v in sim.tid.items()}}
         exit_ = next((e for e in b.exits if e.guard is g), None)
         loop = next((it for it in b.loops if it.cond is g), None)
-        at = {it.var: rows[i][1][k] for k, it in enumerate(b.loops)}
+        at = {}
+        for k, it in enumerate(b.loops):
+            v = sim._scalar(it.value, {it.trip.name: rows[i][1][k], **{n: int(np.asarray(x).reshape(-1)[0])
+                                                                      for n, x in env.items() if n.startswith("blockIdx")}})
+            at[it.var] = f"{it.var}={v}" if v is not None else f"iteration {rows[i][1][k]} of the loop over `{it.var}`"
         return Divergence(b, g, exit_, loop, coord(t_in), coord(t_out), at)
     return None

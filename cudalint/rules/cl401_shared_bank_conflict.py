@@ -56,9 +56,10 @@ def fixes(acc) -> list[str]:
         decl = "".join(f"[{d}]" for d in dims[:-1]) + f"[{dims[-1]} + {pad}]"
         row, col = acc.dim_texts[-2], acc.dim_texts[-1]
         outer = "".join(f"[{t}]" for t in acc.dim_texts[:-2])
-        key = row if dims[-2] <= dims[-1] else f"({row}) % {dims[-1]}"
+        key = row if row.isidentifier() or row.replace(".", "").isidentifier() else f"({row})"
+        key = key if dims[-2] <= dims[-1] else f"{key} % {dims[-1]}"
         return [f"pad the inner dimension (`__shared__ {arr.elem_type} {arr.name}{decl}`)",
-                f"swap the index roles (`{arr.name}{outer}[{col}][{row}]`, the tile stored transposed)",
+                f"swap the index roles (`{arr.name}{outer}[{col}][{row}]`, the tile declared and stored transposed)",
                 f"swizzle the column (`{arr.name}{outer}[{row}][{col} ^ {key}]` on every store and load of "
                 f"`{arr.name}`)"]
     return ["give consecutive lanes consecutive words (a lane stride of one element, as sequential addressing "

@@ -66,7 +66,8 @@ def check(ctx: Context):
         if race.warp_barrier:
             when += " (the __syncwarp() between them orders the lanes of one warp only; these are in different warps)"
         elif race.same_warp:
-            when += " (both are lanes of one warp, which do not run in lockstep since Volta: __syncwarp() suffices)"
+            when += (" (for this pair __syncwarp() would do: both threads are lanes of one warp, which do not run "
+                     "in lockstep since Volta)")
         msg = (f"thread ({fmt_point(b, keep)}) {verb} `{r.array.name}` through `{r.text}` at byte {race.byte} "
                f"(element {race.byte // r.array.elem_size}), which thread ({fmt_point(a, keep)}) stores through "
                f"`{w.text}` at line {w.line} {when}")

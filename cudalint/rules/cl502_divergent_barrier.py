@@ -50,9 +50,9 @@ def check(ctx: Context):
             why = (f"follows the early `{d.exit.kind}` at line {d.exit.line}, which some threads of the block take "
                    f"({who}); keep those threads alive to the barrier (guard the work instead of returning)")
         elif d.loop is not None:
-            why = (f"is inside the loop over `{d.loop.var}` (line {d.loop.line}), whose condition `{d.guard}` ends "
-                   f"at different iterations for different threads of the block ({who}); make the trip count "
-                   f"uniform and guard the work inside")
+            at = ", ".join(d.trips.values())
+            why = (f"is inside the loop over `{d.loop.var}` (line {d.loop.line}), whose trip count differs between "
+                   f"threads of the block (at {at}, {who}); make the trip count uniform and guard the work inside")
         else:
             why = (f"sits under the condition `{d.guard}`, which threads of one block evaluate differently "
                    f"({who}); move the barrier out of the condition")
