@@ -105,7 +105,7 @@ class Ownership:
         return units, threads
 
 
-def _shared_pair(fx, fy, by_warp: bool, nthreads: int):
+def _shared_pair(fx, fy, by_warp: bool):
     """A unit touched by x-thread t1 and y-thread t2 with t1 != t2 (in different warps when by_warp)."""
     ux, tx = fx
     uy, ty = fy
@@ -143,6 +143,19 @@ def _barrier_around(barriers, loop, x, y, lo, hi, scope) -> bool:
     """A barrier of the loop body after the later access or before the earlier one."""
     return any(b.scope == scope and loop.seq_start < b.seq < loop.seq_end and (b.seq > hi or b.seq < lo)
                and separates(b, x, y) for b in barriers)
+
+
+def _pinned(own, barriers, acc: Access, outer: list[Iterator], x: Access, y: Access, first: bool) -> dict:
+    """Loops of `acc` not shared with the other access that hold a barrier: only their last iteration
+    (when `acc` comes first on the path) or their first (when it comes second) meets the other access
+    without passing that barrier."""
+    out = {}
+    for m in acc.loops:
+        if any(m is o for o in outer):
+            continue
+        if any(b.is_block and m.seq_start < b.seq < m.seq_end and separates(b, x, y) for b in barriers):
+            out[id(m)] = (m, own.trips(m)[-1] if first else 0)
+    return out
 
 
 def _common_loops(x: Access, y: Access) -> list[Iterator]:
@@ -202,13 +215,17 @@ def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
                 fixed_next = dict(fixed)
                 if loop is not None:
                     fixed_next[id(loop)] = (loop, fixed[id(loop)][1] + 1)
-                f_later = own.footprint(later, block, fixed, unit)
-                f_earlier = own.footprint(earlier, block, fixed_next, unit)
+                # the access met first on the path: `later` when crossing into the next iteration
+                later_first = loop is not None
+                f_later = own.footprint(later, block, {**fixed, **_pinned(own, barriers, later, outer, w, r,
+                                                                           later_first)}, unit)
+                f_earlier = own.footprint(earlier, block, {**fixed_next, **_pinned(own, barriers, earlier, outer,
+                                                                                  w, r, not later_first)}, unit)
                 if f_later is None or f_earlier is None:
                     continue
                 fw, fr = (f_later, f_earlier) if later is w else (f_earlier, f_later)
                 for by_warp in ((True,) if warp_barrier else (True, False)):
-                    hit = _shared_pair(fw, fr, by_warp, sim.nthreads)
+                    hit = _shared_pair(fw, fr, by_warp)
                     if hit is None:
                         continue
                     u, t1, t2 = hit

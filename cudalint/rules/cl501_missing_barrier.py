@@ -55,19 +55,19 @@ def check(ctx: Context):
         a, b = race.threads
         keep = {k for k in a if (k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1)}
         verb = "reads" if r.kind == "load" else "stores to"
+        barrier = "__syncthreads()"
+        if race.same_warp and not race.warp_barrier:
+            barrier = "__syncwarp() (both threads are lanes of one warp, which do not run in lockstep since Volta)"
         if race.loop is not None:
-            when = (f"in the next iteration of the loop over `{race.loop.var}` (line {race.loop.line}), and no "
-                    f"__syncthreads() lies between this {'read' if r.kind == 'load' else 'store'} and that store: "
-                    f"add one at the end of the loop body")
+            when = (f"in the next iteration of the loop over `{race.loop.var}` (line {race.loop.line}), with no barrier "
+                    f"between this {'read' if r.kind == 'load' else 'store'} and that store: add {barrier} at the "
+                    f"end of the loop body")
         else:
             loop = next((it for it in reversed(r.loops) if it in w.loops), None)
             inside = f" in the same iteration of the loop over `{loop.var}` (line {loop.line})" if loop else ""
-            when = f"with no __syncthreads() between them{inside}: add one between the store and the read"
+            when = f"with no barrier between them{inside}: add {barrier} between the two"
         if race.warp_barrier:
-            when += " (the __syncwarp() between them orders the lanes of one warp only; these are in different warps)"
-        elif race.same_warp:
-            when += (" (for this pair __syncwarp() would do: both threads are lanes of one warp, which do not run "
-                     "in lockstep since Volta)")
+            when += "; the __syncwarp() between them orders the lanes of one warp only, and these are in different warps"
         msg = (f"thread ({fmt_point(b, keep)}) {verb} `{r.array.name}` through `{r.text}` at byte {race.byte} "
                f"(element {race.byte // r.array.elem_size}), which thread ({fmt_point(a, keep)}) stores through "
                f"`{w.text}` at line {w.line} {when}")
