@@ -18,6 +18,8 @@ from ..model.table import Barrier, Exit, Iterator
 from .races import thread_dependent
 from .simulate import MAX_COMBOS, Simulation
 
+ALL_BLOCKS_LIMIT = 1 << 21     # thread-instances evaluated before falling back to sampled blocks
+
 
 @dataclass
 class Divergence:
@@ -43,7 +45,6 @@ def divergent_barriers(sim: Simulation) -> list[Divergence]:
 def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
     env = sim.base_env()
     env.update(sim._params_env(b.guards))
-    blocks = sim._block_samples("range")
     trips = []
     for it in b.loops:
         s = sim.trip_samples(it, env)
@@ -52,6 +53,12 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
     if len(combos) > MAX_COMBOS:
         step = len(combos) / MAX_COMBOS
         combos = [combos[int(i * step)] for i in range(MAX_COMBOS)] + [combos[-1]]
+    # every block when that is cheap: a partial block can sit anywhere when the grid is not sized from n
+    gx, gy, gz = sim.grid
+    if gx * gy * gz * sim.nthreads * len(combos) <= ALL_BLOCKS_LIMIT:
+        blocks = list(itertools.product(range(gx), range(gy), range(gz)))
+    else:
+        blocks = sim._block_samples("range")
     rows = [(blk, c) for blk in blocks for c in combos]
     for axis_i, axis in enumerate("xyz"):
         env[f"blockIdx.{axis}"] = np.array([r[0][axis_i] for r in rows], dtype=np.int64)[:, None]
