@@ -16,7 +16,7 @@ from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..model.table import Barrier, Exit, Iterator
 from .races import thread_dependent
-from .simulate import MAX_COMBOS, Simulation
+from .simulate import Simulation, capped_product
 
 ALL_BLOCKS_LIMIT = 1 << 21     # thread-instances evaluated before falling back to sampled blocks
 
@@ -43,16 +43,7 @@ def divergent_barriers(sim: Simulation) -> list[Divergence]:
 
 
 def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
-    env = sim.base_env()
-    env.update(sim._params_env(b.guards))
-    trips = []
-    for it in b.loops:
-        s = sim.trip_samples(it, env)
-        trips.append(s if s is not None else [0, 1])
-    combos = list(itertools.product(*trips)) if trips else [()]
-    if len(combos) > MAX_COMBOS:
-        step = len(combos) / MAX_COMBOS
-        combos = [combos[int(i * step)] for i in range(MAX_COMBOS)] + [combos[-1]]
+    combos = capped_product([sim.loop_samples(it) for it in b.loops])
     # every block when that is cheap: a partial block can sit anywhere when the grid is not sized from n
     gx, gy, gz = sim.grid
     if gx * gy * gz * sim.nthreads * len(combos) <= ALL_BLOCKS_LIMIT:
@@ -60,12 +51,7 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
     else:
         blocks = sim._block_samples("range")
     rows = [(blk, c) for blk in blocks for c in combos]
-    for axis_i, axis in enumerate("xyz"):
-        env[f"blockIdx.{axis}"] = np.array([r[0][axis_i] for r in rows], dtype=np.int64)[:, None]
-    for k, it in enumerate(b.loops):
-        env[it.trip.name] = np.array([r[1][k] for r in rows], dtype=np.int64)[:, None]
-    for k, v in sim.tid.items():
-        env[k] = v[None, :]
+    env = sim.lane_env(b.guards, b.loops, rows)
     shape = (len(rows), sim.nthreads)
     reach = np.ones(shape, dtype=bool)
     for g in b.guards:

@@ -9,7 +9,6 @@ thread of a block, the bytes each access touches; a race is a byte stored by one
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..model.table import Access, Barrier, Iterator
-from .simulate import MAX_COMBOS, WARP, Simulation
+from .simulate import WARP, Simulation, capped_product
 
 
 @dataclass
@@ -58,13 +57,9 @@ class Ownership:
         self.table = sim.table
         self.blocks = sim._block_samples("coalescing")
         self._cache: dict = {}
-        self._trip_cache: dict = {}
 
     def trips(self, it: Iterator) -> list[int]:
-        if id(it) not in self._trip_cache:
-            s = self.sim.trip_samples(it, self.sim.base_env())
-            self._trip_cache[id(it)] = s if s is not None else [0, 1]
-        return self._trip_cache[id(it)]
+        return self.sim.loop_samples(it)
 
     def footprint(self, acc: Access, block, fixed: dict[int, tuple[Iterator, int]], unit: int):
         """(units, threads): every `unit`-byte piece the access touches and the thread touching it, over
@@ -73,22 +68,12 @@ class Ownership:
         if key in self._cache:
             return self._cache[key]
         sim = self.sim
+        fixed_loops = [it for it, _ in fixed.values()]
         free = [it for it in acc.loops if id(it) not in fixed]
-        combos = list(itertools.product(*[self.trips(it) for it in free])) if free else [()]
-        if len(combos) > MAX_COMBOS:
-            step = len(combos) / MAX_COMBOS
-            combos = [combos[int(i * step)] for i in range(MAX_COMBOS)] + [combos[-1]]
+        combos = capped_product([self.trips(it) for it in free])
+        head = tuple(t for _, t in fixed.values())
         n = len(combos)
-        env = sim.base_env()
-        env.update(sim._params_env([acc.index, *acc.guards]))
-        for axis_i, axis in enumerate("xyz"):
-            env[f"blockIdx.{axis}"] = np.int64(block[axis_i])
-        for it, t in fixed.values():
-            env[it.trip.name] = np.int64(t)
-        for k, it in enumerate(free):
-            env[it.trip.name] = np.array([c[k] for c in combos], dtype=np.int64)[:, None]
-        for k, v in sim.tid.items():
-            env[k] = v[None, :]
+        env = sim.lane_env([acc.index, *acc.guards], fixed_loops + free, [(block, head + c) for c in combos])
         shape = (n, sim.nthreads)
         try:
             index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
@@ -205,10 +190,7 @@ def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
     later, earlier = (w, r) if w.seq > r.seq else (r, w)
     for loop, warp_barrier in cases:
         outer = common if loop is None else common[:common.index(loop) + 1]
-        samples = list(itertools.product(*[own.trips(it) for it in outer])) if outer else [()]
-        if len(samples) > MAX_COMBOS:
-            step = len(samples) / MAX_COMBOS
-            samples = [samples[int(i * step)] for i in range(MAX_COMBOS)]
+        samples = capped_product([own.trips(it) for it in outer])
         for block in own.blocks:
             for trips in samples:
                 fixed = {id(it): (it, t) for it, t in zip(outer, trips)}

@@ -28,6 +28,16 @@ MAX_TRIPS = 1 << 22
 MAX_COMBOS = 64
 
 
+def capped_product(samples: list[list[int]]) -> list[tuple[int, ...]]:
+    """All combinations of sampled trip counters, thinned evenly to MAX_COMBOS (the last kept)."""
+    combos = list(itertools.product(*samples)) if samples else [()]
+    if len(combos) > MAX_COMBOS:
+        step = len(combos) / MAX_COMBOS
+        keep = {int(i * step) for i in range(MAX_COMBOS)} | {len(combos) - 1}
+        combos = [combos[i] for i in sorted(keep)]
+    return combos
+
+
 class AnalysisLimit(Exception):
     """The simulation cannot be set up (e.g. a block of more than 1024 threads)."""
 
@@ -259,31 +269,31 @@ class Simulation:
     def instances(self, acc: Access, mode: str):
         """Environment arrays of shape (instances, threads) for an access."""
         exprs = [acc.index, *acc.dims, *acc.guards]
-        env = self.base_env()
-        env.update(self._params_env(exprs))
-        blocks = self._block_samples(mode)
         iter_samples = []
         for it in acc.loops:
-            s = self.trip_samples(it, env)
-            if s is None:
-                s = [0, 1]  # reported as CL901 by the lint stage
+            s = self.loop_samples(it)
             if mode == "coalescing" and len(s) > 3:
                 s = s[:3]
             iter_samples.append(s)
-        combos = list(itertools.product(*iter_samples)) if iter_samples else [()]
-        if len(combos) > MAX_COMBOS:
-            step = len(combos) / MAX_COMBOS
-            keep = {int(i * step) for i in range(MAX_COMBOS)} | {len(combos) - 1}
-            combos = [combos[i] for i in sorted(keep)]
-        rows = [(b, c) for b in blocks for c in combos]
-        n = len(rows)
+        rows = [(b, c) for b in self._block_samples(mode) for c in capped_product(iter_samples)]
+        return self.lane_env(exprs, acc.loops, rows), len(rows)
+
+    def loop_samples(self, it: Iterator) -> list[int]:
+        s = self.trip_samples(it, self.base_env())
+        return s if s is not None else [0, 1]   # reported as CL901 by the lint stage
+
+    def lane_env(self, exprs, loops, rows) -> dict:
+        """Environment for (instances, threads) arrays: one row per (block, trip counters of `loops`),
+        one column per thread of the block."""
+        env = self.base_env()
+        env.update(self._params_env(exprs))
         for axis_i, axis in enumerate("xyz"):
             env[f"blockIdx.{axis}"] = np.array([r[0][axis_i] for r in rows], dtype=np.int64)[:, None]
-        for k, it in enumerate(acc.loops):
+        for k, it in enumerate(loops):
             env[it.trip.name] = np.array([r[1][k] for r in rows], dtype=np.int64)[:, None]
         for k, v in self.tid.items():
             env[k] = v[None, :]
-        return env, n
+        return env
 
     def mask(self, acc: Access, env: dict, shape) -> np.ndarray:
         m = np.ones(shape, dtype=bool)

@@ -93,8 +93,6 @@ def check(ctx: Context):
         spread = ""
         if bc.least_ways != bc.ways:
             spread = f" ({bc.least_ways}-way to {bc.ways}-way across iterations; worst at {where})"
-        elif where and acc.loops and len(bc.worst) and bc.least_ways == bc.ways:
-            spread = ""
         why = ""
         if bc.term is not None:
             why = f"; the term `{bc.term}` alone puts the lanes of a warp {bc.term_ways}-way on one bank"
