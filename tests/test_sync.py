@@ -220,3 +220,20 @@ def test_only_the_last_iteration_of_a_loop_holding_a_barrier_meets_the_code_afte
     assert findings(tmp_path, body.replace("BARRIER", "__syncthreads();")) == {}
     got = findings(tmp_path, body.replace("BARRIER", ""))
     assert (7, "CL501") in got
+
+
+def test_shared_scalar_published_by_one_thread(tmp_path):
+    body = """
+  __shared__ float total;
+  if (threadIdx.x == 0) total = 0.0f;
+  __syncthreads();
+  atomicAdd(&total, in[blockIdx.x * 256 + threadIdx.x]);
+  __syncthreads();
+  out[blockIdx.x * 256 + threadIdx.x] = total;
+  BARRIER
+  if (threadIdx.x == 0) total = 1.0f;"""
+    assert findings(tmp_path, body.replace("BARRIER", "__syncthreads();")) == {}
+    got = findings(tmp_path, body.replace("BARRIER", ""))
+    (d,) = got.values()
+    assert d.code == "CL501" and d.metrics["store_line"] == d.line + 2   # reported at the read, names the store
+    assert "reads `total`, which thread (threadIdx.x=0) stores at line" in d.message

@@ -62,6 +62,7 @@ class KernelBuilder:
         self.seq = 0                              # program-order counter shared by accesses and barriers
         self.exits: dict[int, Exit] = {}          # id(guard) -> the early exit that put it on the guard stack
         self.groups: dict[str, str] = {}          # cooperative group variable -> "block" | "warp"
+        self.shared_scalars: dict[str, Ptr] = {}  # `__shared__ float total;`: a one-element shared array
         self.type_names = set(fn.type_names)
         self.template_values = template_values
         self.depth = 0
@@ -314,6 +315,14 @@ class KernelBuilder:
             self.groups[name] = scope
         if dims:
             self._array(name, base_type, dims, is_shared, is_extern, line, value)
+            return
+        self.shared_scalars.pop(name, None)
+        if is_shared and not pointers:
+            t, size, assumed = self._elem_type(base_type)
+            arr = MemoryArray(name, "shared", t, size, (1,), line, is_extern, assumed)
+            self.table.arrays[name] = arr
+            self.shared_scalars[name] = Ptr(arr, ir.Num(0), t, size)
+            self.types[name] = base_type
             return
         if value is None:
             if pointers:
@@ -612,6 +621,12 @@ class KernelBuilder:
 
     def assign(self, e: ir.Assign, stmt, node) -> None:
         target = e.target
+        if isinstance(target, ir.Name) and target.name in self.shared_scalars:
+            self.rvalue(e.value, stmt, node)
+            if e.op != "=":
+                self.rvalue(target, stmt, node)
+            self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
+            return
         if isinstance(target, ir.Name):
             name = target.name
             value = self.rvalue(e.value, stmt, node)
@@ -670,6 +685,8 @@ class KernelBuilder:
         match e:
             case ir.Num() | ir.Str() | ir.Sym():
                 return e
+            case ir.Name(name=n) if n in self.shared_scalars:
+                return self._record(self.shared_scalars[n], ir.Num(0), "load", stmt, node, e)
             case ir.Name(name=n):
                 if n in self.env:
                     return self.env[n]
@@ -796,6 +813,8 @@ class KernelBuilder:
     def address(self, x: ir.Expr, stmt, node):
         """`&A[i]` → pointer to element i of A (no memory access)."""
         match x:
+            case ir.Name(name=n) if n in self.shared_scalars:
+                return self.shared_scalars[n]
             case ir.Subscript():
                 ptr, index = self._element(x, stmt, node)
                 if ptr is None:

@@ -68,9 +68,13 @@ def check(ctx: Context):
             when = f"with no barrier between them{inside}: add {barrier} between the two"
         if race.warp_barrier:
             when += "; the __syncwarp() between them orders the lanes of one warp only, and these are in different warps"
-        msg = (f"thread ({fmt_point(b, keep)}) {verb} `{r.array.name}` through `{r.text}` at byte {race.byte} "
-               f"(element {race.byte // r.array.elem_size}), which thread ({fmt_point(a, keep)}) stores through "
-               f"`{w.text}` at line {w.line} {when}")
+        if r.array.dims == (1,):      # a `__shared__` scalar
+            what, store = f"`{r.array.name}`", f"stores at line {w.line}"
+        else:
+            what = (f"`{r.array.name}` through `{r.text}` at byte {race.byte} "
+                    f"(element {race.byte // r.array.elem_size})")
+            store = f"stores through `{w.text}` at line {w.line}"
+        msg = f"thread ({fmt_point(b, keep)}) {verb} {what}, which thread ({fmt_point(a, keep)}) {store} {when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
                    "loop_line": race.loop.line if race.loop is not None else None}
         yield ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r))
