@@ -121,3 +121,17 @@ def test_min_ways_option_raises_the_threshold(tmp_path):
     sim = Simulation(table)
     assert list(rule.check(Context(table, sim, Options(min_ways=17)))) == []
     assert len(list(rule.check(Context(table, sim, Options(min_ways=16))))) == 3
+
+
+def test_padding_advice_is_the_smallest_pad_that_works(tmp_path):
+    # 16x16 block over a 20-wide tile: a warp covers two rows 20 words apart, which overlap in 4 banks
+    src = """
+__global__ void halo_read(float* out) {
+  __shared__ float s[20][20];
+  out[threadIdx.y * 16 + threadIdx.x] = s[threadIdx.y + 2][threadIdx.x + 2];
+}
+void run(float* out) { dim3 b(16, 16); halo_read<<<1, b>>>(out); }
+"""
+    (d,) = [d for d in lint_source(tmp_path, src) if d.code == "CL401"]
+    assert d.metrics["ways"] == 2
+    assert "`__shared__ float s[20][20 + 28]`: conflict-free" in d.message    # row stride 48 = 16 mod 32

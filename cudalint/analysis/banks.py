@@ -85,6 +85,7 @@ class BankConflict:
     worst: dict[str, int]              # loop trip counters of an instance with the worst request
     term: Term | None                  # the index term that alone gives the worst figure
     term_ways: int = 0
+    padding: tuple[int, int] | None = None   # (elements added to the inner dimension, ways then)
 
 
 def bank_conflict(sim: Simulation, acc: Access) -> BankConflict | None:
@@ -99,10 +100,37 @@ def bank_conflict(sim: Simulation, acc: Access) -> BankConflict | None:
     worst_row = int(np.argmax(per_row))
     worst = {it.trip.name: int(np.asarray(lanes.env[it.trip.name]).reshape(-1)[worst_row]) for it in acc.loops}
     conflicting = per_row[per_row >= 2]
-    term, term_ways = _responsible_term(sim, acc, int(wf.ways.max()))
-    return BankConflict(int(wf.ways.max()), int(conflicting.min()) if conflicting.size else 1,
+    ways = int(wf.ways.max())
+    term, term_ways = _responsible_term(sim, acc, ways)
+    return BankConflict(ways, int(conflicting.min()) if conflicting.size else 1,
                         float(wf.wavefronts.mean()), float(wf.ideal.mean()), int(len(addr)),
-                        phases_of(acc.width), worst, term, term_ways)
+                        phases_of(acc.width), worst, term, term_ways,
+                        _padding(sim, acc) if ways >= 2 else None)
+
+
+def _padding(sim: Simulation, acc: Access) -> tuple[int, int] | None:
+    """The smallest padding of a tile's inner dimension (in elements, up to one bank row) that makes
+    this access conflict-free, or failing that the one with the fewest ways."""
+    dims = acc.array.dims
+    if len(dims) < 2 or not all(dims) or len(acc.dims) != len(dims) or acc.width != acc.array.elem_size:
+        return None
+    _, _, mask, vals, _ = sim._values(acc, "banks", acc.dims)
+    idx = [np.asarray(v, dtype=np.int64) for v in vals]
+    best = None
+    for pad in range(1, BANKS + 1):
+        extents = list(dims[:-1]) + [dims[-1] + pad]
+        flat = idx[0]
+        for k in range(1, len(idx)):
+            flat = flat * extents[k] + idx[k]
+        addr, m, _ = warp_requests(flat * acc.array.elem_size, mask)
+        if not len(addr):
+            return None
+        w = int(count_wavefronts(addr, m, acc.width).ways.max())
+        if best is None or w < best[1]:
+            best = (pad, w)
+        if w == 1:
+            break
+    return best
 
 
 def _responsible_term(sim: Simulation, acc: Access, ways: int) -> tuple[Term | None, int]:

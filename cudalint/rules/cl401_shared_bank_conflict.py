@@ -47,18 +47,20 @@ CATEGORY = "bank-conflict"
 SEVERITY = "warning"
 
 
-def fixes(acc) -> list[str]:
-    """The usual fixes, written for this array and this subscript."""
+def fixes(acc, padding: tuple[int, int] | None = None) -> list[str]:
+    """The usual fixes, written for this array and this subscript (with the padding the simulator
+    found to work, when it tried)."""
     arr = acc.array
     dims = arr.dims
     if len(dims) >= 2 and all(dims) and len(acc.dim_texts) == len(dims):
-        pad = max(1, acc.width // arr.elem_size)    # keep vector accesses aligned
+        pad, result = padding if padding else (1, None)
         decl = "".join(f"[{d}]" for d in dims[:-1]) + f"[{dims[-1]} + {pad}]"
+        effect = "" if result is None else (": conflict-free" if result == 1 else f": {result}-way")
         row, col = acc.dim_texts[-2], acc.dim_texts[-1]
         outer = "".join(f"[{t}]" for t in acc.dim_texts[:-2])
         key = row if row.isidentifier() or row.replace(".", "").isidentifier() else f"({row})"
         key = key if dims[-2] <= dims[-1] else f"{key} % {dims[-1]}"
-        return [f"pad the inner dimension (`__shared__ {arr.elem_type} {arr.name}{decl}`)",
+        return [f"pad the inner dimension (`__shared__ {arr.elem_type} {arr.name}{decl}`{effect})",
                 f"swap the index roles (`{arr.name}{outer}[{col}][{row}]`, the tile declared and stored transposed)",
                 f"swizzle the column (`{arr.name}{outer}[{row}][{col} ^ {key}]` on every store and load of "
                 f"`{arr.name}`)"]
@@ -100,7 +102,7 @@ def check(ctx: Context):
         verb = "atomic on" if acc.atomic else acc.kind + " of"
         msg = (f"{verb} `{acc.text}` is a {bc.ways}-way shared-memory bank conflict{spread}: "
                f"{bc.wavefronts_per_request:.2f} wavefronts per request where {bc.ideal_wavefronts:.2f} would do"
-               f"{phases[bc.phases]}{why}. Fix: " + "; ".join(fixes(acc)))
+               f"{phases[bc.phases]}{why}. Fix: " + "; ".join(fixes(acc, bc.padding)))
         metrics = {
             "ways": bc.ways,
             "least_ways": bc.least_ways,
