@@ -135,3 +135,15 @@ void run(float* out) { dim3 b(16, 16); halo_read<<<1, b>>>(out); }
     (d,) = [d for d in lint_source(tmp_path, src) if d.code == "CL401"]
     assert d.metrics["ways"] == 2
     assert "`__shared__ float s[20][20 + 28]`: conflict-free" in d.message    # row stride 48 = 16 mod 32
+
+
+def test_bank_picture_shows_the_worst_request_lane_by_lane():
+    from cudalint.analysis.banks import bank_picture
+    from cudalint.analysis.simulate import Simulation
+    (table,) = lint_paths([str(SAMPLES / "gemm_regtile.cu")], Config(debug=True)).tables
+    acc = next(a for a in table.accesses if a.array.name == "As" and a.kind == "load")
+    pic = bank_picture(Simulation(table), acc)
+    assert (pic.wavefronts, pic.ways, pic.phases) == (4, 4, 1)
+    # an 8x8 block: lanes 8*r .. 8*r+7 have threadIdx.y = r and read row 4*r, all in one bank
+    assert {bank for *_, bank in pic.lanes} == {pic.lanes[0][3]}
+    assert sorted({word - pic.lanes[0][2] for _, _, word, _ in pic.lanes}) == [0, 128, 256, 384]

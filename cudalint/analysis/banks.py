@@ -149,3 +149,29 @@ def _responsible_term(sim: Simulation, acc: Access, ways: int) -> tuple[Term | N
         if w > best_ways:
             best, best_ways = term, w
     return best, best_ways
+
+
+@dataclass
+class BankPicture:
+    """The worst simulated warp request of an access, lane by lane, for explain mode."""
+    lanes: list[tuple[int, int, int, int]]    # (lane, linear thread id, first word, bank) of active lanes
+    phases: int
+    wavefronts: int
+    ways: int
+
+
+def bank_picture(sim: Simulation, acc: Access) -> BankPicture | None:
+    lanes = sim.lane_addresses(acc, "banks")
+    n, t = lanes.addr.shape
+    addr, mask, rows = warp_requests(lanes.addr, lanes.mask)
+    if not len(addr):
+        return None
+    wf = count_wavefronts(addr, mask, acc.width)
+    i = int(np.argmax(wf.wavefronts))
+    # the request's first thread: its position among the live warps of its instance row
+    per_row = -(-t // WARP)
+    live = np.nonzero(np.pad(lanes.mask, ((0, 0), (0, per_row * WARP - t))).reshape(-1, WARP).any(axis=1))[0]
+    base = int(live[i] % per_row) * WARP
+    out = [(lane, base + lane, int(addr[i, lane] // WORD), int(addr[i, lane] // WORD % BANKS))
+           for lane in range(WARP) if mask[i, lane]]
+    return BankPicture(out, phases_of(acc.width), int(wf.wavefronts[i]), int(wf.ways[i]))

@@ -58,4 +58,6 @@ def check(ctx: Context):
                    f"({who}); move the barrier out of the condition")
         msg = f"block barrier `{b.text}` {why}"
         yield ctx.diagnostic(me, None, msg, line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
-                             metrics={}, assumptions=list(sim.assumptions))
+                             metrics={"exit_line": d.exit.line if d.exit else None,
+                                      "loop_line": d.loop.line if d.loop else None},
+                             assumptions=list(sim.assumptions))
