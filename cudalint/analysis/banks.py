@@ -51,10 +51,10 @@ def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int) -> Wavefron
     distinct = np.ones(w.shape, dtype=bool)
     distinct[:, :, 1:] = w[:, :, 1:] != w[:, :, :-1]
     distinct &= w != sentinel
-    counts = np.zeros((r, phases, BANKS), dtype=np.int64)
-    ri, pi, li = np.nonzero(distinct)
-    np.add.at(counts, (ri, pi, w[ri, pi, li] % BANKS), 1)
-    per_phase = counts.max(axis=2)                                                  # (r, phases)
+    # distinct words per (request, phase, bank), counted in one bincount
+    key = np.arange(r * phases).reshape(r, phases, 1) * BANKS + np.where(distinct, w % BANKS, 0)
+    counts = np.bincount(key.ravel(), weights=distinct.ravel(), minlength=r * phases * BANKS)
+    per_phase = counts.reshape(r, phases, BANKS).max(axis=2).astype(np.int64)      # (r, phases)
     return Wavefronts(per_phase.sum(axis=1), (per_phase > 0).sum(axis=1), per_phase.max(axis=1))
 
 
