@@ -237,3 +237,20 @@ def test_shared_scalar_published_by_one_thread(tmp_path):
     (d,) = got.values()
     assert d.code == "CL501" and d.metrics["store_line"] == d.line + 2   # reported at the read, names the store
     assert "reads `total`, which thread (threadIdx.x=0) stores at line" in d.message
+
+
+def test_barrier_under_a_condition_on_loaded_data_is_named_as_unchecked(tmp_path):
+    path = tmp_path / "k.cu"
+    path.write_text("""
+__global__ void k(const int* flags, float* out) {
+  __shared__ float s[256];
+  s[threadIdx.x] = 1.0f;
+  if (flags[threadIdx.x]) __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+void run(const int* f, float* o) { k<<<4, 256>>>(f, o); }
+""")
+    diags = lint_paths([str(path)], Config(debug=True)).diagnostics
+    (note,) = [d for d in diags if d.code == "CL901" and "is not checked" in d.message]
+    assert note.line == 5 and "a value loaded from `flags`" in note.message and note.severity == "info"
+    assert not [d for d in diags if d.code == "CL502"]

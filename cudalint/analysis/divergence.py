@@ -42,6 +42,18 @@ def divergent_barriers(sim: Simulation) -> list[Divergence]:
     return out
 
 
+def unfollowed_guard(b: Barrier) -> tuple[ir.Expr, ir.Sym] | None:
+    """A guard of a block barrier that reads memory or a value the model does not follow, and the
+    symbol it depends on: such a barrier's divergence is not checked."""
+    if not b.is_block:
+        return None
+    for g in b.guards:
+        for s in g.walk():
+            if isinstance(s, ir.Sym) and s.kind in ("data", "unknown"):
+                return g, s
+    return None
+
+
 def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
     combos = capped_product([sim.loop_samples(it) for it in b.loops])
     # every block when that is cheap: a partial block can sit anywhere when the grid is not sized from n

@@ -28,7 +28,8 @@ __syncthreads();              // every thread of the block arrives
 """
 import sys
 
-from ..analysis.divergence import divergent_barriers
+from ..analysis.divergence import divergent_barriers, unfollowed_guard
+from . import cl901_analysis_limit
 from .base import Context, fmt_point
 
 CODE = "CL502"
@@ -40,7 +41,8 @@ SEVERITY = "error"
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    for d in divergent_barriers(sim):
+    found = divergent_barriers(sim)
+    for d in found:
         b = d.barrier
         keep = {k for k in d.reaches if k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1}
         if any(sim.grid[i] > 1 for i in range(3)):
@@ -61,3 +63,14 @@ def check(ctx: Context):
                              metrics={"exit_line": d.exit.line if d.exit else None,
                                       "loop_line": d.loop.line if d.loop else None},
                              assumptions=list(sim.assumptions))
+    reported = {id(d.barrier) for d in found}
+    for b in ctx.table.barriers:
+        unfollowed = unfollowed_guard(b) if id(b) not in reported else None
+        if unfollowed is not None:
+            _, sym = unfollowed
+            why = (f"a value loaded from `{sym.name}`" if sym.kind == "data"
+                   else f"`{sym.name}`, which the model does not follow")
+            yield ctx.diagnostic(cl901_analysis_limit, None,
+                                 f"whether every thread of the block reaches `{b.text}` is not checked: a condition "
+                                 f"around it depends on {why}",
+                                 line=b.line, column=b.column, end=(b.line, b.end_column or b.column))
