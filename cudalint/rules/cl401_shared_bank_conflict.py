@@ -97,7 +97,7 @@ def check(ctx: Context):
             spread = f" ({bc.least_ways}-way to {bc.ways}-way across iterations; worst at {where})"
         why = ""
         if bc.term is not None:
-            why = f"; the term `{bc.term}` alone puts the lanes of a warp {bc.term_ways}-way on one bank"
+            why = f"; the lane term `{bc.term}` alone makes it {bc.term_ways}-way"
         phases = {1: "", 2: " (8-byte accesses: 2 half-warp phases)", 4: " (16-byte accesses: 4 quarter-warp phases)"}
         verb = "atomic on" if acc.atomic else acc.kind + " of"
         msg = (f"{verb} `{acc.text}` is a {bc.ways}-way shared-memory bank conflict{spread}: "
