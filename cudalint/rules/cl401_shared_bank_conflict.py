@@ -69,6 +69,17 @@ def fixes(acc, padding: tuple[int, int] | None = None) -> list[str]:
             f"or pad one word every 32 (index `i + i / 32`, `{arr.name}` grown by 1/32)"]
 
 
+def _show(term, acc) -> str:
+    """A term as the user wrote it: a loop variable's value over its trip counter (`1 << iter(s)`)
+    shown as the variable (`s`)."""
+    text = str(term)
+    for it in acc.loops:
+        value = str(it.value)
+        if value != it.var and value != it.trip.name:
+            text = text.replace(f"({value})", it.var).replace(value, it.var)
+    return text
+
+
 def _loop_values(sim, acc, worst: dict[str, int]) -> str:
     out = []
     for it in acc.loops:
@@ -97,7 +108,7 @@ def check(ctx: Context):
             spread = f" ({bc.least_ways}-way to {bc.ways}-way across iterations; worst at {where})"
         why = ""
         if bc.term is not None:
-            why = f"; the lane term `{bc.term}` alone makes it {bc.term_ways}-way"
+            why = f"; the lane term `{_show(bc.term, acc)}` alone makes it {bc.term_ways}-way"
         phases = {1: "", 2: " (8-byte accesses: 2 half-warp phases)", 4: " (16-byte accesses: 4 quarter-warp phases)"}
         verb = "atomic on" if acc.atomic else acc.kind + " of"
         msg = (f"{verb} `{acc.text}` is a {bc.ways}-way shared-memory bank conflict{spread}: "
@@ -109,7 +120,7 @@ def check(ctx: Context):
             "wavefronts_per_request": round(bc.wavefronts_per_request, 2),
             "ideal_wavefronts": round(bc.ideal_wavefronts, 2),
             "requests_simulated": bc.requests,
-            "term": str(bc.term) if bc.term is not None else None,
+            "term": _show(bc.term, acc) if bc.term is not None else None,
             "note": "mean shared-memory wavefronts per warp request over sampled blocks and iterations",
         }
         yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
