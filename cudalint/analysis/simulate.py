@@ -26,6 +26,7 @@ ASSUMED_BLOCK_3D = (32, 4, 4)
 ASSUMED_GRID = (8, 8, 4)
 MAX_TRIPS = 1 << 22
 MAX_COMBOS = 64
+DENSE_TRIPS = 32          # loops this short are simulated at every iteration for bank conflicts
 
 
 def capped_product(samples: list[list[int]]) -> list[tuple[int, ...]]:
@@ -274,6 +275,8 @@ class Simulation:
             s = self.loop_samples(it)
             if mode == "coalescing" and len(s) > 3:
                 s = s[:3]
+            elif mode == "banks" and s and s[-1] < DENSE_TRIPS:
+                s = list(range(s[-1] + 1))   # bank patterns change from one iteration to the next
             iter_samples.append(s)
         rows = [(b, c) for b in self._block_samples(mode) for c in capped_product(iter_samples)]
         return self.lane_env(exprs, acc.loops, rows), len(rows)
