@@ -20,6 +20,7 @@ from .simulate import WARP, Simulation
 
 BANKS = 32
 WORD = 4
+_ROW_KEY = np.random.default_rng(0).integers(1, 1 << 62, size=WARP, dtype=np.int64) | 1
 
 
 def phases_of(width: int) -> int:
@@ -36,7 +37,27 @@ class Wavefronts:
 
 
 def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int) -> Wavefronts:
-    """`addr`, `mask`: (requests, 32) byte addresses and active lanes of warp requests."""
+    """`addr`, `mask`: (requests, 32) byte addresses and active lanes of warp requests.
+
+    Shifting every lane of a request by whole words rotates the banks and changes no count, so
+    requests are counted once per distinct shape (loop iterations mostly repeat one shape)."""
+    if not len(addr):
+        return Wavefronts(*(np.zeros(0, dtype=np.int64),) * 3)
+    big = np.iinfo(np.int64).max
+    base = np.where(mask, addr, big).min(axis=1, keepdims=True) // WORD * WORD
+    shape = np.where(mask, addr - base, -1)
+    # one 64-bit key per row (wrapping arithmetic), checked against the rows it stands for
+    key = (shape * _ROW_KEY[: shape.shape[1]]).sum(axis=1)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    uniq = shape[first]
+    if not np.array_equal(uniq[inverse], shape):
+        return _count(addr, mask, width)
+    wf = _count(np.maximum(uniq, 0), uniq >= 0, width)
+    return Wavefronts(wf.wavefronts[inverse], wf.ideal[inverse], wf.ways[inverse])
+
+
+def _count(addr: np.ndarray, mask: np.ndarray, width: int) -> Wavefronts:
     r = addr.shape[0]
     phases = phases_of(width)
     lanes = WARP // phases
