@@ -143,6 +143,10 @@ def _pinned(own, barriers, acc: Access, outer: list[Iterator], x: Access, y: Acc
     return out
 
 
+def _block_dependent(acc: Access) -> bool:
+    return any(isinstance(s, ir.Sym) and s.kind == "block" for e in (acc.index, *acc.guards) for s in e.walk())
+
+
 def _common_loops(x: Access, y: Access) -> list[Iterator]:
     out = []
     for a, b in zip(x.loops, y.loops):
@@ -191,7 +195,7 @@ def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
     for loop, warp_barrier in cases:
         outer = common if loop is None else common[:common.index(loop) + 1]
         samples = capped_product([own.trips(it) for it in outer])
-        for block in own.blocks:
+        for block in own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]:
             for trips in samples:
                 fixed = {id(it): (it, t) for it, t in zip(outer, trips)}
                 fixed_next = dict(fixed)
