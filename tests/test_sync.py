@@ -254,3 +254,22 @@ void run(const int* f, float* o) { k<<<4, 256>>>(f, o); }
     (note,) = [d for d in diags if d.code == "CL901" and "is not checked" in d.message]
     assert note.line == 5 and "a value loaded from `flags`" in note.message and note.severity == "info"
     assert not [d for d in diags if d.code == "CL502"]
+
+
+def test_a_barrier_in_a_loop_condition_separates_iterations(tmp_path):
+    body = """
+  __shared__ float d[256];
+  d[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+  __syncthreads();
+  int changed;
+  do {
+    float left = d[(threadIdx.x + 255) % 256] + 1.0f;
+    __syncthreads();
+    changed = left < d[threadIdx.x];
+    if (changed) d[threadIdx.x] = left;
+  } while (COND);
+  out[blockIdx.x * 256 + threadIdx.x] = d[threadIdx.x];"""
+    assert findings(tmp_path, body.replace("COND", "__syncthreads_or(changed)")) == {}
+    # without it, a thread's store meets its neighbour's read in the next iteration
+    got = findings(tmp_path, body.replace("COND", "changed"))
+    assert "next iteration of the loop" in got[(7, "CL501")].message

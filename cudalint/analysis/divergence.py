@@ -18,6 +18,7 @@ from ..model.table import Barrier, Exit, Iterator
 from .races import thread_dependent
 from .simulate import Simulation, capped_product
 
+BLOCK_UNIFORM = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}   # same result in every thread
 ALL_BLOCKS_LIMIT = 1 << 21     # thread-instances evaluated before falling back to sampled blocks
 
 
@@ -49,7 +50,7 @@ def unfollowed_guard(b: Barrier) -> tuple[ir.Expr, ir.Sym] | None:
         return None
     for g in b.guards:
         for s in g.walk():
-            if isinstance(s, ir.Sym) and s.kind in ("data", "unknown"):
+            if isinstance(s, ir.Sym) and s.kind in ("data", "unknown") and s.name not in BLOCK_UNIFORM:
                 return g, s
     return None
 

@@ -63,6 +63,7 @@ class KernelBuilder:
         self.exits: dict[int, Exit] = {}          # id(guard) -> the early exit that put it on the guard stack
         self.groups: dict[str, str] = {}          # cooperative group variable -> "block" | "warp"
         self.shared_scalars: dict[str, Ptr] = {}  # `__shared__ float total;`: a one-element shared array
+        self.cond_loop: Iterator | None = None    # the loop whose condition is being read
         self.type_names = set(fn.type_names)
         self.template_values = template_values
         self.depth = 0
@@ -502,14 +503,18 @@ class KernelBuilder:
             it.start = start if isinstance(start, ir.Expr) else None
             it.step_text = _short(str(step))
             it.grid_stride = any(isinstance(s, ir.Sym) and s.kind == "griddim" for s in it.value.walk())
-        cond = self.condition(cond_node, node) if cond_node is not None else ir.Num(1)
+        barriers = len(self.table.barriers)
+        it.seq_start = self._next_seq()
+        self.cond_loop = it    # `while (__syncthreads_or(done))`: a barrier every iteration passes
+        try:
+            cond = self.condition(cond_node, node) if cond_node is not None else ir.Num(1)
+        finally:
+            self.cond_loop = None
         it.cond = cond
         self.table.iterators.append(it)
         self.loops.append(it)
         self.guards.append(cond)
         mark = len(self.table.accesses)
-        barriers = len(self.table.barriers)
-        it.seq_start = self._next_seq()
         self.stmt(body)
         it.seq_end = self._next_seq()
         self.guards.pop()
@@ -806,7 +811,8 @@ class KernelBuilder:
             scope = "block"
         where = node if node is not None else stmt
         exits = tuple(self.exits[id(g)] for g in self.guards if id(g) in self.exits and self.exits[id(g)].guard is g)
-        self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), tuple(self.loops),
+        loops = tuple(self.loops) + ((self.cond_loop,) if self.cond_loop is not None else ())
+        self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), loops,
                                            _short(node_text(where)), self._next_seq(), scope,
                                            where.start_point[1] + 1, where.end_point[1] + 1, exits))
 
