@@ -111,7 +111,8 @@ def check(ctx: Context):
             why = f"; the lane term `{_show(bc.term, acc)}` alone makes it {bc.term_ways}-way"
         phases = {1: "", 2: " (8-byte accesses: 2 half-warp phases)", 4: " (16-byte accesses: 4 quarter-warp phases)"}
         verb = "atomic on" if acc.atomic else acc.kind + " of"
-        msg = (f"{verb} `{acc.text}` is a {bc.ways}-way shared-memory bank conflict{spread}: "
+        article = "an" if str(bc.ways).startswith("8") or bc.ways in (11, 18) else "a"
+        msg = (f"{verb} `{acc.text}` is {article} {bc.ways}-way shared-memory bank conflict{spread}: "
                f"{bc.wavefronts_per_request:.2f} wavefronts per request where {bc.ideal_wavefronts:.2f} would do"
                f"{phases[bc.phases]}{why}. Fix: " + "; ".join(fixes(acc, bc.padding)))
         metrics = {
