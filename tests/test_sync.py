@@ -273,3 +273,21 @@ def test_a_barrier_in_a_loop_condition_separates_iterations(tmp_path):
     # without it, a thread's store meets its neighbour's read in the next iteration
     got = findings(tmp_path, body.replace("COND", "changed"))
     assert "next iteration of the loop" in got[(7, "CL501")].message
+
+
+def test_a_nested_early_return_still_guards_the_code_after_its_block(tmp_path):
+    body = """
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (flag >= 0) {
+    if (i >= n) return;
+  }
+  s[threadIdx.x] = in[i];
+  __syncthreads();
+  out[i] = s[255 - threadIdx.x];"""
+    path = tmp_path / "k.cu"
+    got = findings(tmp_path, body, params={"n": 1000, "flag": 1})
+    assert "early `return` at line" in got[(8, "CL502")].message
+    # the load of in[i] is guarded by the nested return: no unguarded-access finding for it
+    diags = lint_paths([str(path)], Config(debug=True, params={"n": 1000, "flag": 1})).diagnostics
+    assert not [d for d in diags if d.code == "CL202"]

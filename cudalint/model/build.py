@@ -64,6 +64,7 @@ class KernelBuilder:
         self.groups: dict[str, str] = {}          # cooperative group variable -> "block" | "warp"
         self.shared_scalars: dict[str, Ptr] = {}  # `__shared__ float total;`: a one-element shared array
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read
+        self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
         self.type_names = set(fn.type_names)
         self.template_values = template_values
         self.depth = 0
@@ -234,8 +235,24 @@ class KernelBuilder:
             if leaves is not None:
                 break  # unreachable code after an unconditional return/break/continue
             leaves = self.stmt(c)
-        del self.guards[mark:]
+        self._drop_guards(mark)
         return leaves
+
+    def _drop_guards(self, mark: int) -> None:
+        """Leave a scope: its guards end here, but its early exits still bind the code after the
+        enclosing `if` (collected in nested_exits for it)."""
+        self.nested_exits.extend(self.exits[id(g)] for g in self.guards[mark:]
+                                 if id(g) in self.exits and self.exits[id(g)].guard is g)
+        del self.guards[mark:]
+
+    def _scoped(self, walk):
+        """Walk a loop body, a switch or a helper: exits inside end with it (break/continue are
+        its own; a return there is not followed past it)."""
+        saved, self.nested_exits = self.nested_exits, []
+        try:
+            return walk()
+        finally:
+            self.nested_exits = saved
 
     def switch_statement(self, node) -> None:
         cond_node = node.child_by_field_name("condition")
@@ -252,16 +269,19 @@ class KernelBuilder:
                     guard = ir.Bin("==", cond, self.rvalue(self._parse(node_text(value)), node, None))
                 except (ExprSyntaxError, MacroError, Unfollowable):
                     guard = None
+            mark = len(self.guards)
             if guard is not None:
                 self.guards.append(guard)
             saved = dict(self.env)
-            for c in case.named_children:
-                if c is not value and c.type.endswith(("statement", "declaration")):
-                    if self.stmt(c) is not None:
-                        break
+
+            def walk_case():
+                for c in case.named_children:
+                    if c is not value and c.type.endswith(("statement", "declaration")):
+                        if self.stmt(c) is not None:
+                            break
+            self._scoped(walk_case)
             self.env = saved
-            if guard is not None:
-                self.guards.pop()
+            del self.guards[mark:]
 
     def macro_statement(self, node) -> None:
         """`CUDA_KERNEL_LOOP(i, n) { ... }` reads as a function definition until the macro is
@@ -404,16 +424,22 @@ class KernelBuilder:
         if other is not None and other.type == "else_clause":
             other = other.named_children[0] if other.named_children else None
         before = dict(self.env)
+        mark, outer_exits = len(self.guards), self.nested_exits
+        self.nested_exits = []
         self.guards.append(cond)
         leaves_then = self.stmt(then) if then is not None else None
-        self.guards.pop()
+        self._drop_guards(mark + 1)
+        then_exits, self.nested_exits = self.nested_exits, []
+        del self.guards[mark:]
         env_then = self.env
         self.env = dict(before)
         leaves_else = None
         if other is not None:
             self.guards.append(ir.negate(cond))
             leaves_else = self.stmt(other)
-            self.guards.pop()
+            self._drop_guards(mark + 1)
+            del self.guards[mark:]
+        else_exits, self.nested_exits = self.nested_exits, outer_exits
         env_else = self.env
         # Merge: a variable set in a branch holds `cond ? then : else` afterwards.
         merged = dict(before)
@@ -438,11 +464,16 @@ class KernelBuilder:
             self._exit_guard(ir.negate(cond), node, leaves_then)   # the rest runs only where cond is false
         elif leaves_else in ("return", "continue", "break"):
             self._exit_guard(cond, node, leaves_else)
+        # `if (a) { if (b) return; }`: the rest runs where !a || !b
+        for exits, taken, leaves in ((then_exits, cond, leaves_then), (else_exits, ir.negate(cond), leaves_else)):
+            if leaves is None:
+                for e in exits:
+                    self._exit_guard(ir.Bin("||", ir.negate(taken), e.guard), None, e.kind, e.line)
         return None
 
-    def _exit_guard(self, guard: ir.Expr, node, kind: str) -> None:
+    def _exit_guard(self, guard: ir.Expr, node, kind: str, line: int = 0) -> None:
         self.guards.append(guard)
-        self.exits[id(guard)] = Exit(guard, node.start_point[0] + 1, kind)
+        self.exits[id(guard)] = Exit(guard, line or node.start_point[0] + 1, kind)
 
     def condition(self, node, stmt) -> ir.Expr:
         if node is None:
@@ -513,11 +544,12 @@ class KernelBuilder:
         it.cond = cond
         self.table.iterators.append(it)
         self.loops.append(it)
+        guard_mark = len(self.guards)
         self.guards.append(cond)
         mark = len(self.table.accesses)
-        self.stmt(body)
+        self._scoped(lambda: self.stmt(body))
         it.seq_end = self._next_seq()
-        self.guards.pop()
+        del self.guards[guard_mark:]
         self.loops.pop()
         it.has_barrier = any(b.is_block for b in self.table.barriers[barriers:])
         new = self.table.accesses[mark:]
@@ -680,7 +712,7 @@ class KernelBuilder:
         self.depth += 1
         try:
             if fn.body is not None:
-                self.stmt(fn.body)
+                self._scoped(lambda: self.stmt(fn.body))
         finally:
             self.depth -= 1
             self.env, self.types, self.helper, self.defs = saved
