@@ -278,7 +278,10 @@ class Simulation:
             elif mode == "banks" and s and s[-1] < DENSE_TRIPS:
                 s = list(range(s[-1] + 1))   # bank patterns change from one iteration to the next
             iter_samples.append(s)
-        rows = [(b, c) for b in self._block_samples(mode) for c in capped_product(iter_samples)]
+        blocks = self._block_samples(mode)
+        if mode == "banks" and not any(isinstance(s, ir.Sym) and s.kind == "block" for e in exprs for s in e.walk()):
+            blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
+        rows = [(b, c) for b in blocks for c in capped_product(iter_samples)]
         return self.lane_env(exprs, acc.loops, rows), len(rows)
 
     def loop_samples(self, it: Iterator) -> list[int]:
