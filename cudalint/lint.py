@@ -26,6 +26,7 @@ class Config:
     launches: dict = field(default_factory=dict)
     include_dirs: tuple[str, ...] = ()
     min_ratio: float = 2.0
+    min_ways: int = 2
     debug: bool = False
 
 
@@ -94,7 +95,7 @@ def lint_sources(sources: list[SourceFile], cfg: Config) -> Result:
         for f in src.functions:
             if not f.is_kernel and f.body is not None:
                 functions.setdefault(f.name, f)
-    options = Options(cfg.min_ratio, cfg.params)
+    options = Options(cfg.min_ratio, cfg.params, cfg.min_ways)
     for src in sources:
         status = "ok"
         for prob in src.problems + src.annotation_errors:

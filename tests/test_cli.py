@@ -89,7 +89,7 @@ def test_version_and_rule_docs():
     for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead"):
         assert section in out
     code, out, _ = run("rule", "--all")
-    assert code == 0 and len(out.splitlines()) == 9
+    assert code == 0 and len(out.splitlines()) == 12
 
 
 @pytest.mark.parametrize("args, needle", [
