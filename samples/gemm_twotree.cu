@@ -36,7 +36,7 @@ __global__ void gemm_twotree(const float* __restrict__ A, const float* __restric
         for (int regCol = 0; regCol < WORK_PER_THREAD; ++regCol) {
           int sharedCol = threadIdx.x * WORK_PER_THREAD + regCol;
           int sharedRow = threadIdx.y * WORK_PER_THREAD + regRow;
-          acc[regRow][regCol] += A_shared[sharedRow][k] * B_shared[k][sharedCol];
+          acc[regRow][regCol] += A_shared[sharedRow][k] * B_shared[k][sharedCol];  // expect: CL401
         }
       }
     }
