@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 
+from ..analysis.banks import count_wavefronts
 from ..analysis.simulate import SECTOR, WARP, AnalysisLimit, Simulation
 from ..diagnostic import Diagnostic
 from ..index import ir
@@ -424,8 +425,11 @@ class KernelExplainer:
             n_units = len(units)
             ideal = math.ceil(len(addrs) * width / SECTOR)
         else:
-            n_units = max(len(v) for v in words.values())
-            ideal = max(1, math.ceil(len({w for v in words.values() for w in v}) / BANKS))
+            # the same count CL401 makes: phases for 8/16-byte accesses, broadcast of one word
+            lane_addr = np.array([[ln.address if ln.address is not None else 0 for ln in lanes]], dtype=np.int64)
+            lane_mask = np.array([[ln.address is not None for ln in lanes]])
+            wf = count_wavefronts(lane_addr, lane_mask, width)
+            n_units, ideal = int(wf.wavefronts[0]), int(wf.ideal[0])
         avg = avg_ideal = None
         res = sim.result(a)
         if res.coalescing is not None:

@@ -90,9 +90,12 @@ def warp_summary(w: WarpPicture) -> str:
         if w.average is not None:
             s += f"; {w.average:.2f} sectors/request over all simulated requests (ideal {w.average_ideal:.2f})"
         return s
-    if w.units <= 1:
-        return "no bank conflict: 1 wavefront"
-    return f"{w.units}-way bank conflict: {w.units} wavefronts where {w.ideal} would do"
+    if w.units <= max(w.ideal, 1):
+        n = max(w.units, 1)
+        return f"no bank conflict: {n} wavefront{'s' if n != 1 else ''}" + (
+            f" ({n} phases of {32 // n} lanes for {w.width}-byte accesses)" if n > 1 else "")
+    ways = -(-w.units // max(w.ideal, 1))
+    return f"{ways}-way bank conflict: {w.units} wavefronts where {w.ideal} would do"
 
 
 def point_text(w: WarpPicture) -> str:
