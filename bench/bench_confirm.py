@@ -1,6 +1,6 @@
 """Confirm mode over the samples on a GPU: per kernel, the static findings and what the
 instrumented run made of them, the logged sectors per request and the time of the run (compile
-included). Usage: python bench/bench_confirm.py [--ncu] [SAMPLE...]"""
+included). Usage: python bench/bench_confirm.py [--ncu] [--param NAME=VALUE ...] [SAMPLE...]"""
 from __future__ import annotations
 
 import sys
@@ -25,12 +25,13 @@ def targets(args: list[str]) -> list[list[str]]:
 
 def main(argv: list[str]) -> int:
     mode = "ncu" if "--ncu" in argv else "log"
-    args = [a for a in argv if not a.startswith("--")]
+    params = {argv[i + 1].split("=")[0]: int(argv[i + 1].split("=")[1]) for i, a in enumerate(argv) if a == "--param"}
+    args = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] != "--param")]
     print(f"{'sample':<36} {'kernel':<20} {'static':<22} {'conf':>4} {'ref':>4} {'dyn':>4} "
           f"{'ld s/r':>7} {'st s/r':>7} {'ncu ld':>7} {'ncu st':>7} {'records':>8} {'s':>6}")
     worst = 0.0
     for paths in targets(args):
-        cfg = Config()
+        cfg = Config(params=params)
         res = lint_paths([str(ROOT / p) for p in paths], cfg)
         t0 = time.perf_counter()
         runs = confirm_result(res, cfg, mode)

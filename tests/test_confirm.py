@@ -137,6 +137,9 @@ def test_plan_sizes_buffers_from_the_in_range_threads():
     assert {a.name: a.elements for a in job.args if a.kind == "buffer"} == {"A": 4096 * 4096, "B": 4096 * 4096,
                                                                              "C": 4096 * 4096}
     assert len(job.blocks) == 9 and (31, 31, 0) in job.blocks and (16, 16, 0) in job.blocks
+    weights = dict(zip(job.blocks, job.block_weights()))
+    assert weights[(16, 16, 0)] == 30 * 30 and weights[(0, 16, 0)] == 30 and weights[(31, 0, 0)] == 1
+    assert sum(weights.values()) == 32 * 32
 
 
 def test_sampled_blocks_are_first_middle_last_along_each_axis():
@@ -176,6 +179,13 @@ def test_sectors_per_request_of_a_unit_and_a_row_stride_warp():
         (3 * 4 + 32 + 1) / 5, 2)}
 
 
+def test_sampled_blocks_count_for_the_blocks_they_stand_for():
+    full = [(0, 1, t, 0, 0, 1, 4, 4096 + 4 * t, 0) for t in range(32)]        # middle block: 4 sectors
+    edge = [(0, 0, t, 0, 0, 1, 4, 4 * t, 0) for t in range(8)]                 # an edge block, 8 lanes: 1
+    m = measure(_log(full + edge), [_site(0)], (32, 1, 1), [1, 3])[0]
+    assert (m.requests, m.weight, m.sectors_per_request) == (2, 4.0, (3 * 4 + 1) / 4)
+
+
 def test_float4_lanes_32_bytes_apart_touch_twice_the_ideal_sectors():
     rows = [(0, 0, t, 0, 0, 1, 16, 4096 + 32 * t, 0) for t in range(32)]
     m = measure(_log(rows), [_site(0)], (32, 1, 1))[0]
@@ -209,9 +219,11 @@ def test_findings_confirmed_refuted_and_found_by_measurement_alone():
     src, res, inst = _instrumented(SAMPLES / "matmul_naive_bad.cu")
     table = res.tables[0]
     site = {s.text: s for s in inst.sites}
-    measures = {site["left[row * K + i]"].id: SiteMeasure(0, 10, 32.0, 4.0, x_step_bytes=4000, y_step_bytes=0),
-                site["out[row * N + col]"].id: SiteMeasure(1, 10, 4.0, 4.0, x_step_bytes=4, y_step_bytes=4000),
-                site["right[i * N + col]"].id: SiteMeasure(2, 10, 32.0, 4.0)}
+    def m(i, sectors, **steps):
+        return SiteMeasure(i, requests=10, weight=10, sectors_per_request=sectors, ideal_sectors=4.0, **steps)
+    measures = {site["left[row * K + i]"].id: m(0, 32.0, x_step_bytes=4000, y_step_bytes=0),
+                site["out[row * N + col]"].id: m(1, 4.0, x_step_bytes=4, y_step_bytes=4000),
+                site["right[i * N + col]"].id: m(2, 32.0)}
     diags = res.diagnostics
     confirm_diagnostics(diags, table, inst.sites, measures, 2.0)
     by = {(d.line, d.code): d for d in diags}

@@ -30,15 +30,17 @@ if _MISSING:
 
 CONFIRMABLE = {"CL101", "CL102", "CL201", "CL202"}
 # ncu on an H100 (DESIGN.md): global load and store sectors per request of the naive matmul pair
+# at M=3000, K=4000, N=3000 with 32x32 blocks
 HARDWARE = {"matmul_naive_good.cu": (2.50, 4.00), "matmul_naive_bad.cu": (16.50, 32.00)}
+DESIGN_SIZES = {"M": 3000, "K": 4000, "N": 3000}
 
 
-def _confirm(paths):
+def _confirm(paths, params=None, mode="log"):
     from cudalint.confirm import confirm_result
     from cudalint.lint import Config, lint_paths
-    cfg = Config()
+    cfg = Config(params=params or {})
     res = lint_paths([str(p) for p in paths], cfg)
-    runs = confirm_result(res, cfg)
+    runs = confirm_result(res, cfg, mode)
     return res, runs
 
 
@@ -67,7 +69,7 @@ def test_kernel_in_header_launched_from_its_runner_is_confirmed():
 
 @pytest.mark.parametrize("name", sorted(HARDWARE))
 def test_matmul_pair_sectors_per_request_match_hardware_counters(name):
-    _, runs = _confirm([SAMPLES / name])
+    _, runs = _confirm([SAMPLES / name], DESIGN_SIZES)
     load, store = HARDWARE[name]
     totals = runs[0].totals
     assert totals["load_sectors_per_request"] == pytest.approx(load, rel=0.05)

@@ -29,6 +29,7 @@ F_GLOBAL, F_SHARED, F_LOCAL, F_OOR = 1, 2, 4, 8
 class SiteMeasure:
     site: int
     requests: int = 0
+    weight: float = 0.0            # requests of the whole grid they stand for (sampled blocks weighted)
     sectors_per_request: float | None = None
     ideal_sectors: float | None = None
     wavefronts_per_request: float | None = None
@@ -54,14 +55,16 @@ class SiteMeasure:
         return self.wavefronts_per_request / self.ideal_wavefronts
 
     def metrics(self) -> dict:
-        d = {k: v for k, v in asdict(self).items() if v is not None and k != "site"}
+        d = {k: v for k, v in asdict(self).items() if v is not None and k not in ("site", "weight")}
         for k in ("sectors_per_request", "ideal_sectors", "wavefronts_per_request", "ideal_wavefronts"):
             if k in d:
                 d[k] = round(float(d[k]), 2)
         return d
 
 
-def measure(log: Log, sites: list[Site], block: tuple[int, int, int]) -> dict[int, SiteMeasure]:
+def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
+            block_weights: list[int] | None = None) -> dict[int, SiteMeasure]:
+    """Per-site figures; a request counts as many times as blocks its (sampled) block stands for."""
     r = log.records
     out: dict[int, SiteMeasure] = {}
     if not len(r["site"]):
@@ -75,6 +78,7 @@ def measure(log: Log, sites: list[Site], block: tuple[int, int, int]) -> dict[in
     by_site = np.argsort(r["site"], kind="stable")
     bounds = np.searchsorted(r["site"][by_site], np.arange(len(sites) + 1))
     race = _race_records(r, oor, sites)
+    slot_weight = np.asarray(block_weights or [1] * (int(r["slot"].max()) + 1), dtype=np.float64)
     for s in sites:
         idx = by_site[bounds[s.id]:bounds[s.id + 1]]
         if not len(idx):
@@ -95,12 +99,14 @@ def measure(log: Log, sites: list[Site], block: tuple[int, int, int]) -> dict[in
             addr = r["addr"][good].astype(np.int64)
             w = int(width[good].max())
             group = (slot * nwarps + tid // WARP) * inst_span + inst
-            m.requests = int(len(np.unique(group)))
+            groups = np.unique(group)
+            gw = slot_weight[groups // (nwarps * inst_span)]
+            m.requests, m.weight = int(len(groups)), float(gw.sum())
             space = int(flags[good[0]]) & (F_GLOBAL | F_SHARED)
             if space == F_GLOBAL:
-                m.sectors_per_request, m.ideal_sectors = _sectors(group, addr, w)
+                m.sectors_per_request, m.ideal_sectors = _sectors(group, addr, w, gw)
             elif space == F_SHARED:
-                m.wavefronts_per_request, m.ideal_wavefronts = _wavefronts(group, tid % WARP, addr, w)
+                m.wavefronts_per_request, m.ideal_wavefronts = _wavefronts(group, tid % WARP, addr, w, gw)
             m.x_step_bytes, m.y_step_bytes = _steps(slot, inst, tid, addr, block, inst_span)
             if s.stores and s.kind != "atomic":
                 m.overlapping_stores = _overlaps(slot, inst, tid, addr)
@@ -115,14 +121,14 @@ def _per_group_distinct(group: np.ndarray, value: np.ndarray) -> np.ndarray:
     return counts
 
 
-def _sectors(group, addr, width) -> tuple[float, float]:
+def _sectors(group, addr, width, weights) -> tuple[float, float]:
     first, last = addr // SECTOR, (addr + width - 1) // SECTOR
     sectors = _per_group_distinct(np.concatenate([group, group]), np.concatenate([first, last]))
     ideal = np.ceil(_per_group_distinct(group, addr) * width / SECTOR)
-    return float(sectors.mean()), float(ideal.mean())
+    return float(np.average(sectors, weights=weights)), float(np.average(ideal, weights=weights))
 
 
-def _wavefronts(group, lane, addr, width) -> tuple[float, float]:
+def _wavefronts(group, lane, addr, width, weights) -> tuple[float, float]:
     """Per request: the sum over its phases (a full warp for 4-byte words, half-warps for 8 bytes,
     quarter-warps for 16) of the most distinct words any one bank must serve."""
     words_per_lane = max(width // 4, 1)
@@ -141,7 +147,7 @@ def _wavefronts(group, lane, addr, width) -> tuple[float, float]:
     uniq, inv = np.unique(req, return_inverse=True)
     wave = np.bincount(inv, weights=phase_max)
     ideal = np.bincount(inv)
-    return float(wave.mean()), float(ideal.mean())
+    return float(np.average(wave, weights=weights)), float(np.average(ideal, weights=weights))
 
 
 def _steps(slot, inst, tid, addr, block, inst_span) -> tuple[int | None, int | None]:
@@ -205,8 +211,8 @@ def kernel_totals(measures: dict[int, SiteMeasure], sites: list[Site]) -> dict:
             m = measures.get(s.id)
             if m is None or m.sectors_per_request is None or s.kind not in kinds:
                 continue
-            req += m.requests
-            sec += m.sectors_per_request * m.requests
+            req += m.weight
+            sec += m.sectors_per_request * m.weight
         if req:
             out[f"{what}_sectors_per_request"] = round(sec / req, 2)
     return out
@@ -305,6 +311,8 @@ def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures
         if m is None:
             continue
         covered = {d.code for d in diags for a in s.accesses if _same(d, a, table)}
+        # an overflowing index expression is reported once, on one of the accesses sharing it
+        covered |= {d.code for d in diags if d.code == "CL203" and d.kernel == table.kernel and d.line == s.line}
         found = []
         if m.out_of_range and not covered & {"CL201", "CL202", "CL203"}:
             code = "CL202" if (s.array is None or s.array.space == "global") else "CL201"

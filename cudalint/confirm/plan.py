@@ -59,6 +59,18 @@ class Job:
     def whole_grid(self) -> bool:
         return len(self.blocks) == int(np.prod(self.grid))
 
+    def block_weights(self) -> list[int]:
+        """How many blocks of the whole grid each launched block stands for: along each axis the
+        first and the last stand for themselves and the middle one for all the others."""
+        out = []
+        for blk in self.blocks:
+            w = 1
+            for c, g in zip(blk, self.grid):
+                if g > 3 and 0 < c < g - 1 and not self.whole_grid:
+                    w *= g - 2
+            out.append(w)
+        return out
+
     def to_json(self) -> dict:
         return asdict(self)
 
@@ -129,9 +141,9 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int) -> Job:
 
 
 def logical_sizes(table, sim: Simulation) -> dict[str, tuple[int, str]]:
-    """Elements of each global array: one past the largest element the threads inside the problem
-    touch (threads past a ceil-div grid's problem size excluded), over the simulation's sampled
-    blocks and iterations."""
+    """Elements of each global array: one past the largest element its accesses touch, over the
+    simulation's sampled blocks and iterations (for an unguarded access, only the threads inside
+    the problem: the ones past a ceil-div grid's problem size are what the run must catch)."""
     out: dict[str, tuple[int, str]] = {}
     for acc in table.accesses:
         if acc.space != "global" or acc.unresolved:
@@ -139,7 +151,9 @@ def logical_sizes(table, sim: Simulation) -> dict[str, tuple[int, str]]:
         try:
             env, n = sim.instances(acc, "range")
             shape = (n, sim.nthreads)
-            mask = sim.mask(acc, env, shape) & _inside_problem(table, sim, env, shape)
+            mask = sim.mask(acc, env, shape)
+            if sim.result(acc).excess is not None:   # unguarded: the excess threads are what is measured
+                mask &= _inside_problem(table, sim, env, shape)
             if not mask.any():
                 continue
             idx = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index)), shape)

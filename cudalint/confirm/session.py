@@ -39,7 +39,7 @@ def confirm_tables(result, cfg, mode: str, timeout: float) -> list[KernelRun]:
             except (NotRunnable, AnalysisLimit, RunError) as exc:
                 run.reason = str(exc)
                 continue
-            measures = measure(log, inst.sites, job.block)
+            measures = measure(log, inst.sites, job.block, job.block_weights())
             confirm_diagnostics(result.diagnostics, table, inst.sites, measures, cfg.min_ratio)
             found.extend(dynamic_findings(result.diagnostics, table, inst.sites, measures, cfg.min_ratio, BY_CODE))
             run.ran = True
