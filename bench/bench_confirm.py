@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT))
 from cudalint.confirm import confirm_result  # noqa: E402
 from cudalint.lint import Config, lint_paths  # noqa: E402
 
-CONFIRMABLE = {"CL101", "CL102", "CL201", "CL202"}
+SHARED = "shared_load_wavefronts_per_request"
 
 
 def targets(args: list[str]) -> list[list[str]]:
@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
     params = {argv[i + 1].split("=")[0]: int(argv[i + 1].split("=")[1]) for i, a in enumerate(argv) if a == "--param"}
     args = [a for i, a in enumerate(argv) if not a.startswith("--") and (i == 0 or argv[i - 1] != "--param")]
     print(f"{'sample':<36} {'kernel':<20} {'static':<22} {'conf':>4} {'ref':>4} {'dyn':>4} "
-          f"{'ld s/r':>7} {'st s/r':>7} {'ncu ld':>7} {'ncu st':>7} {'records':>8} {'s':>6}")
+          f"{'ld s/r':>7} {'st s/r':>7} {'ncu ld':>7} {'ncu st':>7} {'sh wf':>6} {'ncu sh':>6} {'records':>8} {'s':>6}")
     worst = 0.0
     for paths in targets(args):
         cfg = Config(params=params)
@@ -51,7 +51,8 @@ def main(argv: list[str]) -> int:
             print(f"{name:<36} {r.kernel:<20} {','.join(static) or 'clean':<22} {conf:>4} {ref:>4} "
                   f"{','.join(dyn) or '-':>4} {f(r.totals, 'load_sectors_per_request'):>7} "
                   f"{f(r.totals, 'store_sectors_per_request'):>7} {f(r.hardware, 'load_sectors_per_request'):>7} "
-                  f"{f(r.hardware, 'store_sectors_per_request'):>7} {r.records:>8} {r.seconds:>6.2f}")
+                  f"{f(r.hardware, 'store_sectors_per_request'):>7} {f(r.totals, SHARED):>6} "
+                  f"{f(r.hardware, SHARED):>6} {r.records:>8} {r.seconds:>6.2f}")
             for d in mine:
                 if d.confirmed is False or d.source == "dynamic":
                     print(f"    {d.code} {d.source} line {d.line}: {d.measured.get('summary') if d.measured else ''}")

@@ -288,3 +288,15 @@ def test_plain_run_never_imports_cupy(tmp_path):
     p = subprocess.run([sys.executable, "-c", code, str(SAMPLES / "matmul_naive_bad.cu")], capture_output=True,
                        text=True, cwd=ROOT)
     assert p.stdout.splitlines()[-1] == "False False"
+
+
+def test_nsight_compute_csv_to_figures():
+    from cudalint.confirm.ncu import figures, parse_csv
+    text = ('==PROF== Connected to process 1\n'
+            '"ID","Kernel Name","Metric Name","Metric Unit","Metric Value"\n'
+            '"0","matmul","l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum","sector","1,650"\n'
+            '"0","matmul","l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum","","100"\n'
+            '"0","matmul","l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum","sector","3,200"\n'
+            '"0","matmul","l1tex__t_requests_pipe_lsu_mem_global_op_st.sum","","100"\n')
+    assert figures(parse_csv(text)) == {"load_sectors_per_request": 16.5, "store_sectors_per_request": 32.0}
+    assert parse_csv("==ERROR== no kernels were profiled\n") == {}

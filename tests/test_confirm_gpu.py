@@ -101,3 +101,47 @@ def test_cli_text_marks_findings_confirmed():
     lines = [x for x in p.stdout.splitlines() if "CL101" in x]
     assert lines and all("[confirmed: " in x and "sectors/request measured" in x for x in lines)
     assert "cudalint confirm:" in p.stderr and "matmul: ran 9 of 1024 blocks" in p.stderr
+
+
+TRANSPOSE_TILE = """// cudalint: launch grid=(8,8,1) block=(32,32,1)
+// cudalint: param n=256
+__global__ void transpose_tile(float* out, const float* in, int n) {
+  __shared__ float tile[32][WIDTH];
+  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+}
+"""
+
+
+@pytest.mark.parametrize("width, wavefronts", [(32, 32.0), (33, 1.0)])
+def test_shared_bank_conflicts_are_measured_in_wavefronts(tmp_path, width, wavefronts):
+    f = tmp_path / "tile.cu"
+    f.write_text(TRANSPOSE_TILE.replace("WIDTH", str(width)))
+    _, runs = _confirm([f])
+    by_text = {s.text: m for s, m in runs[0].sites}
+    assert by_text["tile[threadIdx.y][threadIdx.x]"].wavefronts_per_request == 1.0     # row: 32 banks
+    assert by_text["tile[threadIdx.x][threadIdx.y]"].wavefronts_per_request == wavefronts
+
+
+RACE = """// cudalint: launch grid=(2,1,1) block=(64,1,1)
+__global__ void rotate(float* out, const float* in) {
+  __shared__ float s[64];
+  s[threadIdx.x] = in[blockIdx.x * 64 + threadIdx.x];
+  BARRIER
+  out[blockIdx.x * 64 + threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+"""
+
+
+@pytest.mark.parametrize("barrier, raced", [("", True), ("__syncthreads();", False)])
+def test_shared_words_touched_by_two_threads_between_barriers(tmp_path, barrier, raced):
+    f = tmp_path / "rotate.cu"
+    f.write_text(RACE.replace("BARRIER", barrier))
+    _, runs = _confirm([f])
+    by_text = {s.text: m for s, m in runs[0].sites}
+    assert (by_text["s[(threadIdx.x + 1) % 64]"].race_words > 0) is raced
+    assert (by_text["s[threadIdx.x]"].race_words > 0) is raced

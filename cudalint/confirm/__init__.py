@@ -31,6 +31,7 @@ class KernelRun:
     totals: dict = field(default_factory=dict)
     hardware: dict = field(default_factory=dict)
     buffers: list[str] = field(default_factory=list)
+    sites: list = field(default_factory=list)       # (Site, SiteMeasure) of each access that ran
 
     def line(self) -> str:
         head = f"cudalint confirm: {self.path}: {self.kernel}:"

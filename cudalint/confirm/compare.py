@@ -202,19 +202,23 @@ def _race_records(r, oor, sites: list[Site]) -> np.ndarray:
 
 
 def kernel_totals(measures: dict[int, SiteMeasure], sites: list[Site]) -> dict:
-    """Global load and store sectors per request over the whole kernel (what Nsight Compute's
-    l1tex sectors / requests give), weighted by each site's requests."""
+    """Over the whole kernel, weighted by each site's requests: global load and store sectors per
+    request (Nsight Compute's l1tex sectors / requests) and shared load and store wavefronts per
+    request (its shared wavefronts / shared instructions)."""
     out = {}
     for what, kinds in (("load", ("load", "update")), ("store", ("store", "update"))):
-        req = sec = 0.0
-        for s in sites:
-            m = measures.get(s.id)
-            if m is None or m.sectors_per_request is None or s.kind not in kinds:
-                continue
-            req += m.weight
-            sec += m.sectors_per_request * m.weight
-        if req:
-            out[f"{what}_sectors_per_request"] = round(sec / req, 2)
+        for name, value in ((f"{what}_sectors_per_request", "sectors_per_request"),
+                            (f"shared_{what}_wavefronts_per_request", "wavefronts_per_request")):
+            req = total = 0.0
+            for s in sites:
+                m = measures.get(s.id)
+                v = getattr(m, value) if m is not None else None
+                if v is None or s.kind not in kinds:
+                    continue
+                req += m.weight
+                total += v * m.weight
+            if req:
+                out[name] = round(total / req, 2)
     return out
 
 

@@ -49,17 +49,18 @@ def confirm_tables(result, cfg, mode: str, timeout: float) -> list[KernelRun]:
             run.records, run.truncated, run.out_of_range = len(log.records["site"]), log.truncated, log.out_of_range
             run.seconds = log.wall_s
             run.totals = kernel_totals(measures, inst.sites)
+            run.sites = [(s, measures[s.id]) for s in inst.sites if s.id in measures]
             run.buffers = [f"{a.name}[{a.elements}]" + ("" if a.origin.startswith("largest") else f" ({a.origin})")
                            for a in job.args if a.kind == "buffer"]
             run.buffers += [f"{a.name}={a.value} ({a.origin})" for a in job.args
                             if a.kind == "scalar" and a.origin == "default"]
             if mode == "ncu":
-                from .ncu import hardware_sectors
+                from .ncu import hardware_figures
                 if log.out_of_range:
                     run.reason = "ncu: not run, the instrumented run logged out-of-range indexes"
                 else:
                     try:
-                        run.hardware = hardware_sectors(src, job, timeout)
+                        run.hardware = hardware_figures(src, job, timeout)
                     except RunError as exc:
                         run.reason = f"ncu: {exc}"
     result.diagnostics.extend(found)
