@@ -186,6 +186,18 @@ def test_sampled_blocks_count_for_the_blocks_they_stand_for():
     assert (m.requests, m.weight, m.sectors_per_request) == (2, 4.0, (3 * 4 + 1) / 4)
 
 
+def test_kernel_totals_weigh_sites_by_the_requests_they_really_made():
+    inner = [(0, 0, t, k, 0, 1, 16, 4096 + 16 * t + 512 * k, 0) for t in range(32) for k in range(3)]   # 16
+    outer = [(1, 0, t, 0, 0, 1, 16, 32 * t, 0) for t in range(32)]                                      # 32
+    log = _log(inner + outer)
+    log.counts = np.zeros((1, 32, 2), dtype=np.uint32)
+    log.counts[0, :, 0], log.counts[0, :, 1] = 1024, 16       # 1024 loop instances, only 3 logged
+    sites = [_site(0), _site(1)]
+    m = measure(log, sites, (32, 1, 1))
+    assert (m[0].requests, m[0].weight, m[1].weight) == (3, 1024.0, 16.0)
+    assert kernel_totals(m, sites)["load_sectors_per_request"] == round((1024 * 16 + 16 * 32) / 1040, 2)
+
+
 def test_float4_lanes_32_bytes_apart_touch_twice_the_ideal_sectors():
     rows = [(0, 0, t, 0, 0, 1, 16, 4096 + 32 * t, 0) for t in range(32)]
     m = measure(_log(rows), [_site(0)], (32, 1, 1))[0]

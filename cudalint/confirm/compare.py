@@ -64,7 +64,8 @@ class SiteMeasure:
 
 def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
             block_weights: list[int] | None = None) -> dict[int, SiteMeasure]:
-    """Per-site figures; a request counts as many times as blocks its (sampled) block stands for."""
+    """Per-site figures; a request counts as many times as blocks its (sampled) block stands for,
+    and a site's weight in the kernel's totals is the number of requests it really made."""
     r = log.records
     out: dict[int, SiteMeasure] = {}
     if not len(r["site"]):
@@ -102,6 +103,8 @@ def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
             groups = np.unique(group)
             gw = slot_weight[groups // (nwarps * inst_span)]
             m.requests, m.weight = int(len(groups)), float(gw.sum())
+            if log.counts is not None:
+                m.weight = _executed_requests(log.counts[:, :, s.id], slot_weight) or m.weight
             space = int(flags[good[0]]) & (F_GLOBAL | F_SHARED)
             if space == F_GLOBAL:
                 m.sectors_per_request, m.ideal_sectors = _sectors(group, addr, w, gw)
@@ -112,6 +115,15 @@ def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
                 m.overlapping_stores = _overlaps(slot, inst, tid, addr)
         out[s.id] = m
     return out
+
+
+def _executed_requests(counts: np.ndarray, slot_weight: np.ndarray) -> float:
+    """Warp requests the site really made (only some instances are logged): per warp, the most
+    instances any of its lanes ran, summed, each block counted for the blocks it stands for."""
+    slots, nthreads = counts.shape
+    pad = (-nthreads) % WARP
+    per_warp = np.pad(counts, ((0, 0), (0, pad))).reshape(slots, -1, WARP).max(axis=2).sum(axis=1)
+    return float((per_warp * slot_weight[:slots]).sum())
 
 
 def _per_group_distinct(group: np.ndarray, value: np.ndarray) -> np.ndarray:

@@ -50,6 +50,7 @@ class Log:
     compile_s: float
     run_s: float
     wall_s: float
+    counts: np.ndarray | None = None   # [block slot, thread, site]: instances each thread ran
 
     @property
     def truncated(self) -> bool:
@@ -79,8 +80,9 @@ def run_job(source: str, job: Job, timeout: float) -> Log:
         meta = json.loads((d / "meta.json").read_text())
         with np.load(d / "log.npz") as z:
             records = {k: z[k] for k, _ in FIELDS}
+            counts = z["counts"]
         return Log(records, meta["asked"], meta["out_of_range"], meta["bases"], meta["compile_s"], meta["run_s"],
-                   wall)
+                   wall, counts)
 
 
 def child_env() -> dict:
@@ -162,7 +164,8 @@ def _child(d: Path, plain: bool = False) -> int:
     run_s = time.perf_counter() - t1
     asked, oor = (int(x) for x in count.get())
     n = min(asked, cap)
-    np.savez(d / "log.npz", **{k: log[k][:n].get() for k, _ in FIELDS})
+    counts = counters.get().reshape(slots, nthreads, job["nsites"] + 1)[:, :, :-1]
+    np.savez(d / "log.npz", counts=counts, **{k: log[k][:n].get() for k, _ in FIELDS})
     (d / "meta.json").write_text(json.dumps({"asked": asked, "out_of_range": oor, "compile_s": compile_s,
                                              "run_s": run_s, "bases": [int(b.data.ptr) for b in buffers]}))
     return 0
