@@ -159,7 +159,7 @@ def _log(rows, *, oor=()):
            "tid": np.array(cols[2], np.uint32), "inst": np.array(cols[3], np.uint32),
            "epoch": np.array(cols[4], np.uint32), "flags": flags, "addr": np.array(cols[7], np.uint64),
            "off": np.array(cols[8], np.int64)}
-    return runner.Log(rec, len(rows), len(oor), [], 0.0, 0.0, 0.0)
+    return runner.Log(rec, len(rows), len(oor), 0.0, 0.0, 0.0)
 
 
 def _site(i, kind="load"):

@@ -27,7 +27,9 @@ class KernelRun:
     records: int = 0
     truncated: bool = False
     out_of_range: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0          # the child process: CuPy start, compile, allocation, run, read-back
+    compile_s: float = 0.0
+    run_s: float = 0.0
     totals: dict = field(default_factory=dict)
     hardware: dict = field(default_factory=dict)
     buffers: list[str] = field(default_factory=list)
@@ -39,7 +41,7 @@ class KernelRun:
             return f"{head} not run: {self.reason}"
         parts = [f"ran {self.blocks}", f"{self.records} accesses logged" +
                  (" (log full: later records counted, not kept)" if self.truncated else ""),
-                 f"{self.seconds:.2f} s with compile"]
+                 f"{self.seconds:.2f} s (compile {self.compile_s:.2f} s, kernel {self.run_s:.3f} s)"]
         if self.totals:
             parts.append(", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in self.totals.items()))
         if self.hardware:

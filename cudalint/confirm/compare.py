@@ -283,11 +283,8 @@ CONFIRMERS = {"CL101": _coalescing, "CL102": _thread_y_major, "CL201": _range, "
 
 
 def _merge(ms: list[SiteMeasure]) -> SiteMeasure:
-    """Several sites for one finding (an access inside a statement macro): the worst of each."""
-    if len(ms) == 1:
-        return ms[0]
-    best = max(ms, key=lambda m: (m.out_of_range, m.ratio or 0, m.ways or 0, m.requests))
-    return best
+    """Several sites for one finding (an access inside a statement macro): the worst one speaks."""
+    return max(ms, key=lambda m: (m.out_of_range, m.ratio or 0, m.ways or 0, m.requests))
 
 
 def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measures: dict[int, SiteMeasure],

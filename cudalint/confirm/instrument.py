@@ -177,13 +177,12 @@ class _Writer:
         if fn.body is not None:
             self.walk(fn.body, fn.name, edits, 0)
         edits.sort(key=lambda e: (e[0], e[1]))
-        start, pos, out = node.start_byte, node.start_byte, []
+        pos, out = node.start_byte, []
         for off, _, text, replaced in edits:
             out.append(self.data[pos:off].decode("utf-8", errors="surrogateescape"))
             out.append(text)
             pos = off + replaced
         out.append(self.data[pos:node.end_byte].decode("utf-8", errors="surrogateescape"))
-        del start
         return "".join(out)
 
     def walk(self, node, fn: str, edits, depth: int) -> None:

@@ -13,7 +13,7 @@ enum {
   CL_SITE, CL_SLOT, CL_TID, CL_INST, CL_EPOCH, CL_FLAGS,   // unsigned int[capacity] each
   CL_ADDR, CL_OFF,                                          // 64-bit [capacity] each
   CL_COUNTERS,     // unsigned int[slots * threads * (sites + 1)]: per-thread instance counters
-  CL_CAPACITY, CL_NSITES, CL_NBUF, CL_NTHREADS, CL_EVERY,
+  CL_CAPACITY, CL_NSITES, CL_NBUF, CL_NTHREADS,
   CL_GRID,         // 3 words: the logical gridDim
   CL_BASE = CL_GRID + 3,                 // CL_MAX_BUF buffer base addresses
   CL_BYTES = CL_BASE + CL_MAX_BUF,       // CL_MAX_BUF buffer sizes
@@ -112,8 +112,7 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
   if (!ok) flags |= CL_F_OOR;
   unsigned* cnt = __cl_counters();
   unsigned inst = cnt[site]++;
-  unsigned every = __cl_u32(CL_EVERY);
-  bool sampled = inst < 8 || (inst & (inst - 1)) == 0 || (every && inst % every == 0);
+  bool sampled = inst < 8 || (inst & (inst - 1)) == 0;   // instances 0-7 and every power of two
   if (!ok || sampled) {
     unsigned* count = (unsigned*)__cl_ctl[CL_COUNT];
     unsigned i = atomicAdd(count, 1u);

@@ -23,7 +23,7 @@ from .plan import Job
 
 # Word offsets of the control block `__cl_ctl`; they mirror the enum in log_runtime.cuh.
 CL_COUNT, CL_SITE, CL_SLOT, CL_TID, CL_INST, CL_EPOCH, CL_FLAGS, CL_ADDR, CL_OFF, CL_COUNTERS = range(10)
-CL_CAPACITY, CL_NSITES, CL_NBUF, CL_NTHREADS, CL_EVERY, CL_GRID = range(10, 16)
+CL_CAPACITY, CL_NSITES, CL_NBUF, CL_NTHREADS, CL_GRID = range(10, 15)
 CL_MAX_BUF, CL_MAX_BLOCKS = 64, 64
 CL_BASE = CL_GRID + 3
 CL_BYTES = CL_BASE + CL_MAX_BUF
@@ -46,7 +46,6 @@ class Log:
     records: dict[str, np.ndarray]
     asked: int                  # records the kernel asked to write (past capacity: counted only)
     out_of_range: int           # out-of-range events, all of them (also past capacity)
-    bases: list[int]            # device address of each buffer argument, in order
     compile_s: float
     run_s: float
     wall_s: float
@@ -81,8 +80,7 @@ def run_job(source: str, job: Job, timeout: float) -> Log:
         with np.load(d / "log.npz") as z:
             records = {k: z[k] for k, _ in FIELDS}
             counts = z["counts"]
-        return Log(records, meta["asked"], meta["out_of_range"], meta["bases"], meta["compile_s"], meta["run_s"],
-                   wall, counts)
+        return Log(records, meta["asked"], meta["out_of_range"], meta["compile_s"], meta["run_s"], wall, counts)
 
 
 def child_env() -> dict:
@@ -167,7 +165,7 @@ def _child(d: Path, plain: bool = False) -> int:
     counts = counters.get().reshape(slots, nthreads, job["nsites"] + 1)[:, :, :-1]
     np.savez(d / "log.npz", counts=counts, **{k: log[k][:n].get() for k, _ in FIELDS})
     (d / "meta.json").write_text(json.dumps({"asked": asked, "out_of_range": oor, "compile_s": compile_s,
-                                             "run_s": run_s, "bases": [int(b.data.ptr) for b in buffers]}))
+                                             "run_s": run_s}))
     return 0
 
 

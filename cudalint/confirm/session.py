@@ -47,7 +47,7 @@ def confirm_tables(result, cfg, mode: str, timeout: float) -> list[KernelRun]:
             run.blocks = (f"all {n_grid} blocks" if job.whole_grid else
                           f"{len(job.blocks)} of {n_grid} blocks (first, middle and last along each axis)")
             run.records, run.truncated, run.out_of_range = len(log.records["site"]), log.truncated, log.out_of_range
-            run.seconds = log.wall_s
+            run.seconds, run.compile_s, run.run_s = log.wall_s, log.compile_s, log.run_s
             run.totals = kernel_totals(measures, inst.sites)
             run.sites = [(s, measures[s.id]) for s in inst.sites if s.id in measures]
             run.buffers = [f"{a.name}[{a.elements}]" + ("" if a.origin.startswith("largest") else f" ({a.origin})")
