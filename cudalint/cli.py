@@ -71,6 +71,10 @@ def _check_parser() -> argparse.ArgumentParser:
                    help="CL101 threshold: sectors/request at least this many times the ideal (default 2)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     p.add_argument("--no-assumptions", action="store_true", help="text output: omit the [assumes: ...] suffix")
+    p.add_argument("--confirm", nargs="?", const="log", metavar="ncu",
+                   help="run the kernels on the GPU (CuPy) and confirm each finding; --confirm=ncu adds Nsight Compute")
+    p.add_argument("--confirm-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="stop a confirm run after this long (default 30)")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--version", action="version", version=f"cudalint {__version__}")
     return p
@@ -103,6 +107,9 @@ def run(argv: list[str]) -> int:
     if argv and argv[0] == "check":
         argv = argv[1:]
     args = _check_parser().parse_args(argv)
+    if args.confirm not in (None, "log", "ncu"):   # `--confirm kernel.cu`: the word after it is a path
+        args.paths.insert(0, args.confirm)
+        args.confirm = "log"
     if not args.paths:
         raise _Usage("no input: give one or more .cu/.cuh files or directories")
     from .lint import Config, UsageError, lint_paths
@@ -118,6 +125,13 @@ def run(argv: list[str]) -> int:
         result = lint_paths(args.paths, cfg)
     except UsageError as exc:
         raise _Usage(str(exc)) from None
+    if args.confirm:
+        from .confirm import ConfirmUnavailable, confirm_result
+        try:
+            for r in confirm_result(result, cfg, args.confirm, args.confirm_timeout):
+                print(r.line(), file=sys.stderr)
+        except ConfirmUnavailable as exc:
+            raise _Usage(str(exc)) from None
     if args.format == "json":
         from .report.json_report import render
         out = render(result)
