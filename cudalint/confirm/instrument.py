@@ -10,6 +10,8 @@ barrier interval. The user's file is only read.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -138,7 +140,8 @@ class _Writer:
                 return text
             return ""
         if t in ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier", "type_definition",
-                 "alias_declaration", "using_declaration", "static_assert_declaration"):
+                 "alias_declaration", "using_declaration", "static_assert_declaration",
+                 "namespace_alias_definition"):
             text = node_text(c)
             return text if text.rstrip().endswith(";") else text + ";"
         if t == "namespace_definition":
@@ -174,6 +177,8 @@ class _Writer:
         if not self.instrumented:
             return node_text(node)
         edits: list[tuple[int, tuple, str, int]] = []      # (offset, order key, text, bytes replaced)
+        self.scalars = _shared_scalars(fn.body) if fn.body is not None else set()
+        self.blocks = _thread_blocks(fn.body) if fn.body is not None else set()
         if fn.body is not None:
             self.walk(fn.body, fn.name, edits, 0)
         edits.sort(key=lambda e: (e[0], e[1]))
@@ -189,6 +194,13 @@ class _Writer:
         t = node.type
         if t in _NOT_EVALUATED:
             return
+        if t == "declaration" and node.child_by_field_name("declarator") is not None \
+                and node_text(node.child_by_field_name("declarator")) in self.scalars:
+            return      # the declaration of a shared scalar is not an access
+        if t == "identifier" and node_text(node) in self.scalars:
+            # `__shared__ float mean;` read or written by name: a one-element shared array
+            self.wrap(node, fn, _context(node), edits, depth)
+            return
         if t == "pointer_expression" and _op(node) == "&":
             self.address(node.child_by_field_name("argument"), fn, edits, depth)
             return
@@ -199,6 +211,14 @@ class _Writer:
             actual = [a for a in args.named_children if a.type != "comment"] if args is not None else []
             if name == "__syncthreads" and not actual:
                 edits.append((callee.start_byte, (2, 0), "__cl_sync", callee.end_byte - callee.start_byte))
+                return
+            if name in ("__syncthreads_count", "__syncthreads_and", "__syncthreads_or") or \
+                    self._block_sync(callee, actual):
+                value = name.startswith("__syncthreads_")
+                edits.append((node.start_byte, (1, depth), "__cl_epoch_after(" if value else "(", 0))
+                edits.append((node.end_byte, (0, -depth), ")" if value else ", __cl_epoch())", 0))
+                for a in actual:
+                    self.walk(a, fn, edits, depth + 1)
                 return
             if name in _POINTER_ARG_CALLS and actual:
                 kind = "load" if name.startswith("__ld") else "atomic"
@@ -213,6 +233,18 @@ class _Writer:
             return
         for c in node.named_children:
             self.walk(c, fn, edits, depth)
+
+    def _block_sync(self, callee, actual) -> bool:
+        """`block.sync()`, `cg::sync(block)`, `cg::this_thread_block().sync()` on a thread block."""
+        def is_block(n) -> bool:
+            text = "".join(node_text(n).split())
+            return text in self.blocks or text.endswith("this_thread_block()")
+        if callee.type == "field_expression":
+            field_ = callee.child_by_field_name("field")
+            obj = callee.child_by_field_name("argument")
+            return field_ is not None and node_text(field_) == "sync" and obj is not None and is_block(obj)
+        text = "".join(node_text(callee).split())
+        return text.endswith("::sync") and len(actual) == 1 and is_block(actual[0])
 
     def address(self, node, fn, edits, depth) -> None:
         """An address expression (`&A[i]`, `A + i`, the chain of `A[i][j]`): not an access itself,
@@ -233,6 +265,8 @@ class _Writer:
             for c in node.named_children:
                 self.address(c, fn, edits, depth)
             return
+        if t == "identifier":
+            return      # `&mean`, `A + i`'s base: names an address, reads nothing
         self.walk(node, fn, edits, depth)
 
     def wrap(self, node, fn, kind, edits, depth, pointer_arg=False) -> None:
@@ -246,6 +280,40 @@ class _Writer:
             pre, post = f"(*__cl_addr({site.id}u, &(", f"), {check}))"
         edits.append((node.start_byte, (1, depth), pre, 0))
         edits.append((node.end_byte, (0, -depth), post, 0))
+
+
+def _shared_scalars(body) -> set[str]:
+    """Names declared `__shared__ T name;` (no extent) in a function body."""
+    out: set[str] = set()
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "declaration" and any(node_text(c) == "__shared__" for c in n.children):
+            d = n.child_by_field_name("declarator")
+            if d is not None and d.type == "identifier":
+                out.add(node_text(d))
+        stack.extend(n.named_children)
+    return out
+
+
+def _thread_blocks(body) -> set[str]:
+    """Names of cooperative-groups thread blocks: `cg::thread_block b = cg::this_thread_block();`."""
+    out: set[str] = set()
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "declaration":
+            ty = n.child_by_field_name("type")
+            d = n.child_by_field_name("declarator")
+            text = "".join(node_text(n).split())
+            if d is not None and d.type == "init_declarator" and (
+                    (ty is not None and node_text(ty).split("::")[-1].strip() == "thread_block")
+                    or "this_thread_block()" in text):
+                name = d.child_by_field_name("declarator")
+                if name is not None and name.type == "identifier":
+                    out.add(node_text(name))
+        stack.extend(n.named_children)
+    return out
 
 
 def _op(node) -> str:
@@ -315,12 +383,17 @@ def _map_accesses(path: str, sites: list[Site], tables) -> list:
                     site.accesses.append(acc)
                 continue
             inside = [s for s in sites if (s.line, s.column) >= span[:2] and (s.end_line, s.end_column) <= span[2:]
-                      and s.root in (acc.array.name, None)]
+                      and s.root in (acc.array.name, _leading_name(acc.text), None)]
             for s in inside:
                 s.accesses.append(acc)
             if not inside:
                 unwrapped.append(acc)
     return unwrapped
+
+
+def _leading_name(text: str) -> str | None:
+    m = re.match(r"\s*([A-Za-z_]\w*)", text or "")
+    return m.group(1) if m else None
 
 
 def _bind_checks(sites: list[Site], tables) -> None:
@@ -343,5 +416,6 @@ def _check_args(s: Site) -> str:
     if s.check == "buffer":
         return f"0, {s.buffer}, (const void*)0, 0ull"
     if s.check == "array":
-        return f"1, -1, (const void*)({s.root}), {s.array_bytes}ull"
+        base = f"&({s.root})" if s.text.strip() == s.root else s.root    # a shared scalar is its own buffer
+        return f"1, -1, (const void*)({base}), {s.array_bytes}ull"
     return "2, -1, (const void*)0, 0ull"

@@ -51,9 +51,19 @@ __device__ __forceinline__ unsigned* __cl_counters() {
   return (unsigned*)__cl_ctl[CL_COUNTERS] + ((size_t)blockIdx.x * __cl_u32(CL_NTHREADS) + __cl_thread()) * n;
 }
 
+__device__ __forceinline__ void __cl_epoch() {
+  __cl_counters()[__cl_u32(CL_NSITES)] += 1;   // barrier epoch of this thread
+}
+
 __device__ __forceinline__ void __cl_sync() {
   __syncthreads();
-  __cl_counters()[__cl_u32(CL_NSITES)] += 1;   // barrier epoch of this thread
+  __cl_epoch();
+}
+
+// __syncthreads_count/and/or and cooperative-groups block barriers: the barrier, then the epoch
+__device__ __forceinline__ int __cl_epoch_after(int v) {
+  __cl_epoch();
+  return v;
 }
 
 __device__ __forceinline__ unsigned __cl_total_smem() {
