@@ -68,7 +68,8 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
     from .report import FORMATS
     p = _Parser(prog=prog, description="Static analyzer for CUDA kernels: uncoalesced, out-of-range and "
                                        "stride-mismatched accesses, read off the two-tree table.",
-                epilog="other commands: `cudalint rule CODE|--all` (rule docs), "
+                epilog="other commands: `cudalint explain PATH` (the two-tree table, for people), "
+                       "`cudalint rule CODE|--all` (rule docs), "
                        "`cudalint config --show [PATH]` (the configuration that applies, and why)")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help=".cu/.cuh files or directories (recursed); `-` reads standard input")
@@ -113,6 +114,14 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
                      help="launch configuration of a kernel")
     ana.add_argument("--min-ratio", type=float, default=None,
                      help="CL101 threshold: sectors/request at least this many times the ideal (default 2)")
+    ana.add_argument("--min-ways", type=int, default=None,
+                     help="CL401 threshold: report bank conflicts of at least this many ways (default 2)")
+    gpu = p.add_argument_group("confirmation on a GPU")
+    gpu.add_argument("--confirm", nargs="?", const="log", metavar="ncu",
+                     help="run the kernels on the GPU (CuPy) and confirm each finding; --confirm=ncu adds Nsight "
+                          "Compute")
+    gpu.add_argument("--confirm-timeout", type=float, default=30.0, metavar="SECONDS",
+                     help="stop a confirm run after this long (default 30)")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--version", action="version", version=f"cudalint {__version__}")
     return p
@@ -172,6 +181,10 @@ def _resolver(args):
         cli["include-dirs"] = [os.path.abspath(d) for d in args.include_dirs]
     if args.min_ratio is not None:
         cli["coalescing.min-ratio"] = args.min_ratio
+    if args.min_ways is not None:
+        if not 2 <= args.min_ways <= 32:
+            raise _Usage(f"bad --min-ways value {args.min_ways}: expected 2 to 32")
+        cli["bank-conflict.min-ways"] = args.min_ways
     if args.jobs < 0:
         raise _Usage(f"bad -j value {args.jobs}: expected a number of processes (0: all cores)")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -224,6 +237,9 @@ def _statistics(result, fmt: str) -> str:
 
 def check(argv: list[str]) -> int:
     args = _check_parser().parse_args(argv)
+    if args.confirm not in (None, "log", "ncu"):   # `--confirm kernel.cu`: the word after it is a path
+        args.paths.insert(0, args.confirm)
+        args.confirm = "log"
     if not args.paths:
         raise _Usage("no input: give one or more .cu/.cuh files or directories (or `-` for standard input)")
     if "-" in args.paths and len(args.paths) > 1:
@@ -251,6 +267,13 @@ def check(argv: list[str]) -> int:
             filter_baseline(result, args.baseline)
     except (UsageError, ConfigError, BaselineError) as exc:
         raise _Usage(str(exc)) from None
+    if args.confirm:
+        from .confirm import ConfirmUnavailable, confirm_result
+        try:
+            for r in confirm_result(result, cfg, args.confirm, args.confirm_timeout):
+                print(r.line(), file=sys.stderr)
+        except ConfirmUnavailable as exc:
+            raise _Usage(str(exc)) from None
     to_terminal = args.output is None and sys.stdout.isatty()
     fmt = _format(args, to_terminal)
     if args.statistics:
@@ -272,6 +295,9 @@ def check(argv: list[str]) -> int:
 
 
 def run(argv: list[str]) -> int:
+    if argv and argv[0] == "explain":
+        from .explain.cli import run as explain_run
+        return explain_run(argv[1:])
     if argv and argv[0] == "rule":
         return _rule(argv[1:])
     if argv and argv[0] == "config":

@@ -106,6 +106,12 @@ def _ratio(v, where, key):
     return float(v)
 
 
+def _ways(v, where, key):
+    if isinstance(v, bool) or not isinstance(v, int) or not 2 <= v <= 32:
+        _fail(where, key, f"'{key}' must be an integer from 2 to 32")
+    return v
+
+
 def _string(v, where, key):
     if not isinstance(v, str):
         _fail(where, key, f"'{key}' must be a string")
@@ -128,8 +134,9 @@ KEYS = {
     "launch": (_launch, {}),
     "include-dirs": (_str_list, []),
     "coalescing.min-ratio": (_ratio, 2.0),
+    "bank-conflict.min-ways": (_ways, 2),
 }
-_TABLES = {"coalescing"}                      # sub-tables holding dotted keys
+_TABLES = {"coalescing", "bank-conflict"}                      # sub-tables holding dotted keys
 _MERGED = {"define", "params", "launch", "per-file-ignores"}   # merged entry by entry across layers
 _ADDED = {"extend-select", "extend-exclude"}                   # concatenated across layers
 
@@ -323,7 +330,8 @@ class Resolver:
             root = str(cfg_path.parent) if cfg_path is not None else os.getcwd()
             self._configs[cfg_path] = Config(
                 defines=dict(v["define"]), params=dict(v["params"]), launches=dict(v["launch"]),
-                include_dirs=tuple(v["include-dirs"]), min_ratio=v["coalescing.min-ratio"], debug=self.debug,
+                include_dirs=tuple(v["include-dirs"]), min_ratio=v["coalescing.min-ratio"],
+                min_ways=v["bank-conflict.min-ways"], debug=self.debug,
                 selection=RuleSelection(tuple(v["select"]) + tuple(v["extend-select"]), tuple(v["ignore"])),
                 per_file_ignores=tuple((g, tuple(s)) for g, s in v["per-file-ignores"].items()),
                 exclude=tuple(v["exclude"]) + tuple(v["extend-exclude"]), root=root,

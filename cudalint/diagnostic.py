@@ -25,6 +25,8 @@ class Diagnostic:
     metrics: dict = field(default_factory=dict)
     assumptions: list[str] = field(default_factory=list)
     confirmed: bool | None = None
+    measured: dict | None = None       # confirm mode: what the GPU run measured for this finding
+    source: str = "static"             # "dynamic": found by confirm mode's measurement alone
 
     def sort_key(self):
         return (self.path, self.line, self.column, self.code, self.message)
@@ -43,4 +45,8 @@ class Diagnostic:
         d["metrics"] = self.metrics
         d["assumptions"] = self.assumptions
         d["confirmed"] = self.confirmed
+        if self.measured is not None:
+            d["measured"] = self.measured
+        if self.source == "dynamic":
+            d["source"] = self.source
         return d

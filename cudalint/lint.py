@@ -30,6 +30,7 @@ class Config:
     launches: dict = field(default_factory=dict)
     include_dirs: tuple[str, ...] = ()
     min_ratio: float = 2.0
+    min_ways: int = 2
     debug: bool = False
     selection: RuleSelection = RuleSelection()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (glob, selectors)
@@ -205,7 +206,7 @@ def _analyse_kernel(fn, src: SourceFile, links: _Links, cfg: Config):
         except AnalysisLimit as exc:
             diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
             return diags, table
-        ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params))
+        ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params, fcfg.min_ways))
         for rule in CHECKS:
             diags.extend(rule.check(ctx))
         diags.extend(_notes(table, sim))

@@ -35,10 +35,10 @@ __global__ void gemm_regtile(const float* __restrict__ A, const float* __restric
     for (int k = 0; k < TILE_SIZE; ++k) {
       for (int regRow = 0; regRow < WPT; ++regRow) {
         int sharedRow = threadIdx.y * WPT + regRow;
-        float a = As[sharedRow][k];
+        float a = As[sharedRow][k];  // expect: CL401
         for (int regCol = 0; regCol < WPT; ++regCol) {
           int sharedCol = threadIdx.x * TILE_SIZE + regCol;
-          acc[regRow][regCol] += a * Bs[k][sharedCol];  // expect: CL201, CL301
+          acc[regRow][regCol] += a * Bs[k][sharedCol];  // expect: CL201, CL301, CL401
         }
       }
     }

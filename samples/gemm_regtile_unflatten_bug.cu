@@ -26,16 +26,16 @@ __global__ void gemm_regtile(const float* __restrict__ A, const float* __restric
       int sRow = flatIdx % TILE_SIZE;
       int aRow = blockIdx.y * TILE_SIZE + sRow;
       int aCol = t * TILE_SIZE + sCol;
-      As[sRow][sCol] = A[aRow * K + aCol];  // expect: CL101
+      As[sRow][sCol] = A[aRow * K + aCol];  // expect: CL101, CL401
       int bRow = t * TILE_SIZE + sRow;
       int bCol = blockIdx.x * TILE_SIZE + sCol;
-      Bs[sRow][sCol] = B[bRow * N + bCol];  // expect: CL101
+      Bs[sRow][sCol] = B[bRow * N + bCol];  // expect: CL101, CL401
     }
     __syncthreads();
     for (int k = 0; k < TILE_SIZE; ++k) {
       for (int regRow = 0; regRow < WPT; ++regRow) {
         int sharedRow = threadIdx.y * WPT + regRow;
-        float a = As[sharedRow][k];
+        float a = As[sharedRow][k];  // expect: CL401
         for (int regCol = 0; regCol < WPT; ++regCol) {
           int sharedCol = threadIdx.x * WPT + regCol;
           acc[regRow][regCol] += a * Bs[k][sharedCol];

@@ -18,13 +18,13 @@ __global__ void matmul_tiled(const float* __restrict__ A, const float* __restric
     int bRow = t * TILE + tx;
     int bCol = blockIdx.x * TILE + ty;
     if (aRow < M && aCol < K)
-      As[tx][ty] = A[aRow * K + aCol];  // expect: CL101, CL102
+      As[tx][ty] = A[aRow * K + aCol];  // expect: CL101, CL102, CL401
     else
-      As[tx][ty] = 0.0f;
+      As[tx][ty] = 0.0f;  // expect: CL401
     if (bRow < K && bCol < N)
-      Bs[tx][ty] = B[bRow * N + bCol];  // expect: CL101, CL102
+      Bs[tx][ty] = B[bRow * N + bCol];  // expect: CL101, CL102, CL401
     else
-      Bs[tx][ty] = 0.0f;
+      Bs[tx][ty] = 0.0f;  // expect: CL401
     __syncthreads();
     for (int k = 0; k < TILE; ++k)
       sum += As[ty][k] * Bs[k][tx];

@@ -29,7 +29,7 @@ __global__ void sgemm1d(int M, int N, int K, float alpha, const float* A,
   float threadResults[TM] = {0.0f};
 
   for (uint bkIdx = 0; bkIdx < K; bkIdx += BK) {
-    As[innerRowA * BK + innerColA] = A[innerRowA * K + innerColA];  // expect: CL101
+    As[innerRowA * BK + innerColA] = A[innerRowA * K + innerColA];  // expect: CL101, CL401
     Bs[innerRowB * BN + innerColB] = B[innerRowB * N + innerColB];
     __syncthreads();
     A += BK;

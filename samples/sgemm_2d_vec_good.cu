@@ -1,4 +1,4 @@
-// expect-clean
+// Coalesced throughout; the transposed As stores and the Bs reads are 2-way bank conflicts.
 // 2D blocktiling SGEMM with float4 (128-bit) global loads and stores, after
 // siboehm's kernel 6. BM = BN = 64, BK = 8, TM x TN = 8 x 4 results per thread,
 // 128 threads. A is transposed while being staged into shared memory.
@@ -33,10 +33,10 @@ __global__ void sgemm2d_vec(int M, int N, int K, float alpha, const float* __res
 
   for (uint bkIdx = 0; bkIdx < K; bkIdx += BK) {
     float4 a4 = reinterpret_cast<const float4*>(&A[innerRowA * K + innerColA * 4])[0];
-    As[(innerColA * 4 + 0) * BM + innerRowA] = a4.x;
-    As[(innerColA * 4 + 1) * BM + innerRowA] = a4.y;
-    As[(innerColA * 4 + 2) * BM + innerRowA] = a4.z;
-    As[(innerColA * 4 + 3) * BM + innerRowA] = a4.w;
+    As[(innerColA * 4 + 0) * BM + innerRowA] = a4.x;  // expect: CL401
+    As[(innerColA * 4 + 1) * BM + innerRowA] = a4.y;  // expect: CL401
+    As[(innerColA * 4 + 2) * BM + innerRowA] = a4.z;  // expect: CL401
+    As[(innerColA * 4 + 3) * BM + innerRowA] = a4.w;  // expect: CL401
     float4 b4 = reinterpret_cast<const float4*>(&B[innerRowB * N + innerColB * 4])[0];
     reinterpret_cast<float4*>(&Bs[innerRowB * BN + innerColB * 4])[0] = b4;
     __syncthreads();
@@ -47,7 +47,7 @@ __global__ void sgemm2d_vec(int M, int N, int K, float alpha, const float* __res
       for (uint i = 0; i < TM; ++i)
         regM[i] = As[dotIdx * BM + threadRow * TM + i];
       for (uint i = 0; i < TN; ++i)
-        regN[i] = Bs[dotIdx * BN + threadCol * TN + i];
+        regN[i] = Bs[dotIdx * BN + threadCol * TN + i];  // expect: CL401
       for (uint m = 0; m < TM; ++m)
         for (uint n = 0; n < TN; ++n)
           threadResults[m * TN + n] += regM[m] * regN[n];

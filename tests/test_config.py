@@ -206,3 +206,15 @@ def test_the_readme_example_is_a_valid_configuration(tmp_path):
     assert code == 0, err
     assert "launch.sgemm = { grid = [128, 128, 1], block = [16, 16, 1] }" in out
     assert cudalint(tmp_path / "proj", ".")[0] in (0, 1)
+
+
+def test_bank_conflict_min_ways(tmp_path):
+    files = {"s.cu": (SAMPLES / "sgemm_2d_vec_good.cu").read_text()}      # 2-way conflicts only
+    project(tmp_path, "[tool.cudalint]\n", files=files)
+    assert "CL401" in cudalint(tmp_path, ".")[1]
+    project(tmp_path, "[tool.cudalint.bank-conflict]\nmin-ways = 4\n", files=files)
+    assert "CL401" not in cudalint(tmp_path, ".")[1]
+    assert "CL401" in cudalint(tmp_path, ".", "--min-ways", "2")[1]
+    project(tmp_path, "[tool.cudalint.bank-conflict]\nmin-ways = 1\n", files=files)
+    code, _, err = cudalint(tmp_path, ".")
+    assert code == 2 and "pyproject.toml:2: 'bank-conflict.min-ways' must be an integer from 2 to 32" in err

@@ -26,6 +26,17 @@ ASSUMED_BLOCK_3D = (32, 4, 4)
 ASSUMED_GRID = (8, 8, 4)
 MAX_TRIPS = 1 << 22
 MAX_COMBOS = 64
+DENSE_TRIPS = 32          # loops this short are simulated at every iteration for bank conflicts
+
+
+def capped_product(samples: list[list[int]]) -> list[tuple[int, ...]]:
+    """All combinations of sampled trip counters, thinned evenly to MAX_COMBOS (the last kept)."""
+    combos = list(itertools.product(*samples)) if samples else [()]
+    if len(combos) > MAX_COMBOS:
+        step = len(combos) / MAX_COMBOS
+        keep = {int(i * step) for i in range(MAX_COMBOS)} | {len(combos) - 1}
+        combos = [combos[i] for i in sorted(keep)]
+    return combos
 
 
 class AnalysisLimit(Exception):
@@ -67,6 +78,16 @@ class Overlap:
     threads: tuple[dict[str, int], dict[str, int]]
     element: int
     writers: int
+
+
+@dataclass
+class LaneAddresses:
+    """Byte offset into the array of every thread of a block (linear ids, x fastest), for each
+    sampled block and loop iteration: rows are instances, columns threads."""
+    addr: np.ndarray
+    mask: np.ndarray
+    width: int                         # bytes each thread moves (16 for a float4 view)
+    env: dict
 
 
 @dataclass
@@ -172,7 +193,7 @@ class Simulation:
 
     def _block_samples(self, mode: str) -> list[tuple[int, int, int]]:
         gx, gy, gz = self.grid
-        if mode == "coalescing":
+        if mode in ("coalescing", "banks"):   # interior blocks: the pattern, not the ragged edge
             out = {(0, 0, 0), (gx // 2, gy // 2, gz // 2)}
         else:
             out = set(itertools.product(*[sorted({0, g - 1}) for g in (gx, gy, gz)]))
@@ -203,6 +224,11 @@ class Simulation:
         self._trips[key] = s
         return s
 
+    def trip_count(self, it: Iterator) -> int | None:
+        """Iterations of a loop as the simulation counts them (None when not computed)."""
+        s = self.trip_samples(it, self.base_env())
+        return s[-1] + 1 if s else (0 if s == [] else None)
+
     def _trip_count(self, it: Iterator, outer_env: dict) -> int | None:
         """Iterations of a loop: the first t at which its condition is false for every lane."""
         if it.cond is None:
@@ -220,7 +246,9 @@ class Simulation:
                 env[k] = v[None, None, :]
             width = len(blocks) * self.nthreads
         max_chunk = max(64, (1 << 22) // width)
-        start, chunk, last_true = 0, 64, -1
+        # Each lane leaves at the first iteration whose condition is false (a condition can turn
+        # true again later, e.g. once `s *= 2` wraps to 0); the loop runs until the last lane leaves.
+        start, chunk, count, alive = 0, 64, 0, None
         while True:
             if start >= MAX_TRIPS:
                 return None  # does not end within the bound: treated as unknown
@@ -230,45 +258,53 @@ class Simulation:
                 v = np.asarray(Evaluator(env).value(cond)) != 0
             except Unknown:
                 return None
-            if v.ndim > 1:
-                v = v.reshape(v.shape[0], -1).any(axis=1)
-            v = np.broadcast_to(v, t.shape)
-            if v.any():
-                last_true = start + int(np.nonzero(v)[0][-1])
-            if not v[-1]:
+            v = v.reshape(v.shape[0], -1) if v.ndim > 1 else np.broadcast_to(v.reshape(-1, 1), (len(t), 1))
+            if alive is None:
+                alive = np.ones(v.shape[1], dtype=bool)
+            run = np.logical_and.accumulate(v, axis=0) & alive[None, :]
+            steps = run.sum(axis=0)
+            if steps.size and steps.max() > 0:
+                count = max(count, start + int(steps.max()))
+            alive = run[-1]
+            if not alive.any():
                 break
             start += chunk
             chunk = min(chunk * 4, max_chunk)
-        return last_true + 1
+        return count
 
     def instances(self, acc: Access, mode: str):
         """Environment arrays of shape (instances, threads) for an access."""
         exprs = [acc.index, *acc.dims, *acc.guards]
-        env = self.base_env()
-        env.update(self._params_env(exprs))
-        blocks = self._block_samples(mode)
         iter_samples = []
         for it in acc.loops:
-            s = self.trip_samples(it, env)
-            if s is None:
-                s = [0, 1]  # reported as CL901 by the lint stage
+            s = self.loop_samples(it)
             if mode == "coalescing" and len(s) > 3:
                 s = s[:3]
+            elif mode == "banks" and s and s[-1] < DENSE_TRIPS:
+                s = list(range(s[-1] + 1))   # bank patterns change from one iteration to the next
             iter_samples.append(s)
-        combos = list(itertools.product(*iter_samples)) if iter_samples else [()]
-        if len(combos) > MAX_COMBOS:
-            step = len(combos) / MAX_COMBOS
-            keep = {int(i * step) for i in range(MAX_COMBOS)} | {len(combos) - 1}
-            combos = [combos[i] for i in sorted(keep)]
-        rows = [(b, c) for b in blocks for c in combos]
-        n = len(rows)
+        blocks = self._block_samples(mode)
+        if mode == "banks" and not any(isinstance(s, ir.Sym) and s.kind == "block" for e in exprs for s in e.walk()):
+            blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
+        rows = [(b, c) for b in blocks for c in capped_product(iter_samples)]
+        return self.lane_env(exprs, acc.loops, rows), len(rows)
+
+    def loop_samples(self, it: Iterator) -> list[int]:
+        s = self.trip_samples(it, self.base_env())
+        return s if s is not None else [0, 1]   # reported as CL901 by the lint stage
+
+    def lane_env(self, exprs, loops, rows) -> dict:
+        """Environment for (instances, threads) arrays: one row per (block, trip counters of `loops`),
+        one column per thread of the block."""
+        env = self.base_env()
+        env.update(self._params_env(exprs))
         for axis_i, axis in enumerate("xyz"):
             env[f"blockIdx.{axis}"] = np.array([r[0][axis_i] for r in rows], dtype=np.int64)[:, None]
-        for k, it in enumerate(acc.loops):
+        for k, it in enumerate(loops):
             env[it.trip.name] = np.array([r[1][k] for r in rows], dtype=np.int64)[:, None]
         for k, v in self.tid.items():
             env[k] = v[None, :]
-        return env, n
+        return env
 
     def mask(self, acc: Access, env: dict, shape) -> np.ndarray:
         m = np.ones(shape, dtype=bool)
@@ -306,6 +342,14 @@ class Simulation:
         vals = [np.broadcast_to(ev.value(e), shape) for e in exprs]
         return env, shape, mask, vals, ev
 
+    def lane_addresses(self, acc: Access, mode: str = "range", index: ir.Expr | None = None) -> LaneAddresses:
+        """Per-lane byte addresses of an access (multi-dimensional subscripts are already flattened
+        in the model; vector views scale the index to elements). `index` replaces the access's own
+        index (one term of it, say) over the same instances."""
+        env, shape, mask, vals, _ = self._values(acc, mode, [acc.index if index is None else index])
+        addr = np.asarray(vals[0], dtype=np.int64) * acc.array.elem_size
+        return LaneAddresses(addr, mask, acc.width, env)
+
     def _ranges(self, acc: Access, res: AccessResult) -> None:
         env, shape, mask, vals, ev = self._values(acc, "range", [acc.index, *acc.dims])
         res.overflows = list(ev.overflows.values())
@@ -335,6 +379,28 @@ class Simulation:
         for it in acc.loops:
             out[it.trip.name] = int(np.asarray(env[it.trip.name])[i, 0])
         return out
+
+    def instance_env(self, acc: Access, mode: str = "range"):
+        """(env, mask) of the simulated instances of an access, shape (instances, threads): what the
+        range analysis sees; explain evaluates the pieces of an index in it, for display."""
+        env, n = self.instances(acc, mode)
+        env.update(self._params_env(acc.guards))
+        return env, self.mask(acc, env, (n, self.nthreads))
+
+    def warp_lanes(self, acc: Access, point: dict[str, int], warp: int = 0):
+        """(threadIdx per lane, flat index per lane, active mask) of one warp at one block and
+        iteration point; lanes beyond the block are inactive."""
+        lanes = np.arange(warp * WARP, (warp + 1) * WARP)
+        live = lanes < self.nthreads
+        lanes = np.minimum(lanes, self.nthreads - 1)
+        env = self.point_env(acc, point)
+        env.update(self._params_env(acc.guards))
+        for k, v in self.tid.items():
+            env[k] = v[lanes]
+        index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), (WARP,))
+        mask = self.mask(acc, env, (WARP,)) & live
+        tids = {k: v[lanes] for k, v in self.tid.items()}
+        return tids, index, mask
 
     def point_env(self, acc: Access, point: dict[str, int]) -> dict:
         env = self.base_env()

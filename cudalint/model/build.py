@@ -13,14 +13,17 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
 from ..source.macros import MacroError
-from .table import (AREA, SLIDE, Access, Barrier, Iterator, LaunchConfig, MemoryArray, Note,
+from .table import (AREA, SLIDE, Access, Barrier, Exit, Iterator, LaunchConfig, MemoryArray, Note,
                     TwoTreeTable)
 
 _BUILTINS = {
     "threadIdx": "thread", "blockIdx": "block", "blockDim": "blockdim", "gridDim": "griddim",
 }
 _BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
-             "sync", "__barrier_sync"}
+             "sync", "__barrier_sync", "__syncwarp"}
+# cooperative_groups: what a group variable's sync() waits for, by its type or its initializer
+_WARP_GROUPS = ("thread_block_tile", "tiled_partition", "coalesced_group", "coalesced_threads")
+_BLOCK_GROUPS = ("thread_block", "this_thread_block", "grid_group", "this_grid")
 _MAX_INLINE_DEPTH = 6
 _INT_TYPES = set(ir.INT_KINDS) | {"auto"}
 
@@ -56,6 +59,12 @@ class KernelBuilder:
         self.table = TwoTreeTable(fn.name, self.path, fn.line, launch, {}, [], [], [])
         self.guards: list[ir.Expr] = []
         self.loops: list[Iterator] = []
+        self.seq = 0                              # program-order counter shared by accesses and barriers
+        self.exits: dict[int, Exit] = {}          # id(guard) -> the early exit that put it on the guard stack
+        self.groups: dict[str, str] = {}          # cooperative group variable -> "block" | "warp"
+        self.shared_scalars: dict[str, Ptr] = {}  # `__shared__ float total;`: a one-element shared array
+        self.cond_loop: Iterator | None = None    # the loop whose condition is being read
+        self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
         self.type_names = set(fn.type_names)
         self.template_values = template_values
         self.depth = 0
@@ -144,6 +153,8 @@ class KernelBuilder:
     def _def(self, name: str, line: int, value_text: str, uses: set[str]) -> None:
         d = f"{name}@{line}"
         self.table.definitions[d] = f"{name} = {value_text}"
+        if isinstance(self.env.get(name), ir.Expr):
+            self.table.def_values[d] = self.env[name]
         for u in uses:
             if u in self.defs:
                 self.table.def_use.append((self.defs[u], d))
@@ -226,8 +237,24 @@ class KernelBuilder:
             if leaves is not None:
                 break  # unreachable code after an unconditional return/break/continue
             leaves = self.stmt(c)
-        del self.guards[mark:]
+        self._drop_guards(mark)
         return leaves
+
+    def _drop_guards(self, mark: int) -> None:
+        """Leave a scope: its guards end here, but its early exits still bind the code after the
+        enclosing `if` (collected in nested_exits for it)."""
+        self.nested_exits.extend(self.exits[id(g)] for g in self.guards[mark:]
+                                 if id(g) in self.exits and self.exits[id(g)].guard is g)
+        del self.guards[mark:]
+
+    def _scoped(self, walk):
+        """Walk a loop body, a switch or a helper: exits inside end with it (break/continue are
+        its own; a return there is not followed past it)."""
+        saved, self.nested_exits = self.nested_exits, []
+        try:
+            return walk()
+        finally:
+            self.nested_exits = saved
 
     def switch_statement(self, node) -> None:
         cond_node = node.child_by_field_name("condition")
@@ -244,16 +271,19 @@ class KernelBuilder:
                     guard = ir.Bin("==", cond, self.rvalue(self._parse(node_text(value)), node, None))
                 except (ExprSyntaxError, MacroError, Unfollowable):
                     guard = None
+            mark = len(self.guards)
             if guard is not None:
                 self.guards.append(guard)
             saved = dict(self.env)
-            for c in case.named_children:
-                if c is not value and c.type.endswith(("statement", "declaration")):
-                    if self.stmt(c) is not None:
-                        break
+
+            def walk_case():
+                for c in case.named_children:
+                    if c is not value and c.type.endswith(("statement", "declaration")):
+                        if self.stmt(c) is not None:
+                            break
+            self._scoped(walk_case)
             self.env = saved
-            if guard is not None:
-                self.guards.pop()
+            del self.guards[mark:]
 
     def macro_statement(self, node) -> None:
         """`CUDA_KERNEL_LOOP(i, n) { ... }` reads as a function definition until the macro is
@@ -303,8 +333,19 @@ class KernelBuilder:
         name = node_text(decl)
         line = stmt.start_point[0] + 1
         base_type = " ".join(w for w in type_name.split() if w not in ("const", "volatile", "__restrict__"))
+        scope = _group_scope(type_name + " " + (node_text(value) if value is not None else ""))
+        if scope:
+            self.groups[name] = scope
         if dims:
             self._array(name, base_type, dims, is_shared, is_extern, line, value)
+            return
+        self.shared_scalars.pop(name, None)
+        if is_shared and not pointers:
+            t, size, assumed = self._elem_type(base_type)
+            arr = MemoryArray(name, "shared", t, size, (1,), line, is_extern, assumed)
+            self.table.arrays[name] = arr
+            self.shared_scalars[name] = Ptr(arr, ir.Num(0), t, size)
+            self.types[name] = base_type
             return
         if value is None:
             if pointers:
@@ -385,16 +426,22 @@ class KernelBuilder:
         if other is not None and other.type == "else_clause":
             other = other.named_children[0] if other.named_children else None
         before = dict(self.env)
+        mark, outer_exits = len(self.guards), self.nested_exits
+        self.nested_exits = []
         self.guards.append(cond)
         leaves_then = self.stmt(then) if then is not None else None
-        self.guards.pop()
+        self._drop_guards(mark + 1)
+        then_exits, self.nested_exits = self.nested_exits, []
+        del self.guards[mark:]
         env_then = self.env
         self.env = dict(before)
         leaves_else = None
         if other is not None:
             self.guards.append(ir.negate(cond))
             leaves_else = self.stmt(other)
-            self.guards.pop()
+            self._drop_guards(mark + 1)
+            del self.guards[mark:]
+        else_exits, self.nested_exits = self.nested_exits, outer_exits
         env_else = self.env
         # Merge: a variable set in a branch holds `cond ? then : else` afterwards.
         merged = dict(before)
@@ -416,10 +463,19 @@ class KernelBuilder:
         if leaves_then and leaves_else:
             return leaves_then
         if leaves_then in ("return", "continue", "break"):
-            self.guards.append(ir.negate(cond))   # the rest of the block runs only where cond is false
+            self._exit_guard(ir.negate(cond), node, leaves_then)   # the rest runs only where cond is false
         elif leaves_else in ("return", "continue", "break"):
-            self.guards.append(cond)
+            self._exit_guard(cond, node, leaves_else)
+        # `if (a) { if (b) return; }`: the rest runs where !a || !b
+        for exits, taken, leaves in ((then_exits, cond, leaves_then), (else_exits, ir.negate(cond), leaves_else)):
+            if leaves is None:
+                for e in exits:
+                    self._exit_guard(ir.Bin("||", ir.negate(taken), e.guard), None, e.kind, e.line)
         return None
+
+    def _exit_guard(self, guard: ir.Expr, node, kind: str, line: int = 0) -> None:
+        self.guards.append(guard)
+        self.exits[id(guard)] = Exit(guard, line or node.start_point[0] + 1, kind)
 
     def condition(self, node, stmt) -> ir.Expr:
         if node is None:
@@ -480,17 +536,24 @@ class KernelBuilder:
             it.start = start if isinstance(start, ir.Expr) else None
             it.step_text = _short(str(step))
             it.grid_stride = any(isinstance(s, ir.Sym) and s.kind == "griddim" for s in it.value.walk())
-        cond = self.condition(cond_node, node) if cond_node is not None else ir.Num(1)
+        barriers = len(self.table.barriers)
+        it.seq_start = self._next_seq()
+        self.cond_loop = it    # `while (__syncthreads_or(done))`: a barrier every iteration passes
+        try:
+            cond = self.condition(cond_node, node) if cond_node is not None else ir.Num(1)
+        finally:
+            self.cond_loop = None
         it.cond = cond
         self.table.iterators.append(it)
         self.loops.append(it)
+        guard_mark = len(self.guards)
         self.guards.append(cond)
         mark = len(self.table.accesses)
-        barriers = len(self.table.barriers)
-        self.stmt(body)
-        self.guards.pop()
+        self._scoped(lambda: self.stmt(body))
+        it.seq_end = self._next_seq()
+        del self.guards[guard_mark:]
         self.loops.pop()
-        it.has_barrier = len(self.table.barriers) > barriers
+        it.has_barrier = any(b.is_block for b in self.table.barriers[barriers:])
         new = self.table.accesses[mark:]
         it.moves_global = any(a.space == "global" and a.kind == "load" for a in new) and \
             any(a.space in ("shared", "local") and a.kind == "store" for a in new)
@@ -587,9 +650,8 @@ class KernelBuilder:
             case ir.Assign():
                 self.assign(e, stmt, node)
                 return
-            case ir.Call(fn=fn, args=args) if fn.split("::")[-1] in _BARRIERS or fn.endswith(".sync"):
-                self.table.barriers.append(Barrier(stmt.start_point[0] + 1, tuple(self.guards), tuple(self.loops),
-                                                   _short(node_text(stmt))))
+            case ir.Call(fn=fn, args=args) if _is_barrier(fn):
+                self.barrier(fn, args, stmt, node)
                 return
             case ir.Call(fn=fn, args=args) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH:
                 self.inline(self.functions[fn], args, stmt)
@@ -598,6 +660,12 @@ class KernelBuilder:
 
     def assign(self, e: ir.Assign, stmt, node) -> None:
         target = e.target
+        if isinstance(target, ir.Name) and target.name in self.shared_scalars:
+            self.rvalue(e.value, stmt, node)
+            if e.op != "=":
+                self.rvalue(target, stmt, node)
+            self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
+            return
         if isinstance(target, ir.Name):
             name = target.name
             value = self.rvalue(e.value, stmt, node)
@@ -646,7 +714,7 @@ class KernelBuilder:
         self.depth += 1
         try:
             if fn.body is not None:
-                self.stmt(fn.body)
+                self._scoped(lambda: self.stmt(fn.body))
         finally:
             self.depth -= 1
             self.env, self.types, self.helper, self.defs = saved
@@ -656,6 +724,8 @@ class KernelBuilder:
         match e:
             case ir.Num() | ir.Str() | ir.Sym():
                 return e
+            case ir.Name(name=n) if n in self.shared_scalars:
+                return self._record(self.shared_scalars[n], ir.Num(0), "load", stmt, node, e)
             case ir.Name(name=n):
                 if n in self.env:
                     return self.env[n]
@@ -747,8 +817,8 @@ class KernelBuilder:
                     self.env = saved
             self.inline(f, args, stmt)
             return _data(name)
-        if name in _BARRIERS:
-            self.table.barriers.append(Barrier(stmt.start_point[0] + 1, tuple(self.guards), tuple(self.loops)))
+        if _is_barrier(fn):
+            self.barrier(fn, args, stmt, node)
             return _data(name)
         vals = [self.rvalue(a, stmt, node) for a in args]
         if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
@@ -756,9 +826,35 @@ class KernelBuilder:
             return ir.Call(name, tuple(vals))
         return _data(name)
 
+    def _next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def barrier(self, fn: str, args, stmt, node) -> None:
+        """Record a barrier at its place in program order, with the guards and early exits it sits under."""
+        for a in args:
+            self.rvalue(a, stmt, node)    # `__syncthreads_count(s[i] > 0)` reads before it waits
+        receiver = fn.rsplit(".", 1)[0] if fn.endswith(".sync") else ""
+        if fn.split("::")[-1] == "sync" and args and isinstance(args[0], ir.Name):
+            receiver = args[0].name       # cg::sync(group)
+        if fn == "__syncwarp":
+            scope = "warp"
+        elif receiver:
+            scope = self.groups.get(receiver) or _group_scope(receiver) or "block"
+        else:
+            scope = "block"
+        where = node if node is not None else stmt
+        exits = tuple(self.exits[id(g)] for g in self.guards if id(g) in self.exits and self.exits[id(g)].guard is g)
+        loops = tuple(self.loops) + ((self.cond_loop,) if self.cond_loop is not None else ())
+        self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), loops,
+                                           _short(node_text(where)), self._next_seq(), scope,
+                                           where.start_point[1] + 1, where.end_point[1] + 1, exits))
+
     def address(self, x: ir.Expr, stmt, node):
         """`&A[i]` → pointer to element i of A (no memory access)."""
         match x:
+            case ir.Name(name=n) if n in self.shared_scalars:
+                return self.shared_scalars[n]
             case ir.Subscript():
                 ptr, index = self._element(x, stmt, node)
                 if ptr is None:
@@ -844,6 +940,8 @@ class KernelBuilder:
                               if s.kind == "data" else f"index depends on `{s.name}`, which the model does not follow")
                 break
         kinds = ["load", "store"] if kind == "atomic" else [kind]
+        dim_texts = tuple(_short(str(i), 60) for i in reversed(list(_subscript_indexes(e)))) \
+            if isinstance(e, ir.Subscript) else ()
         written = getattr(e, "index", None)
         deps = {}
         for n in (written.walk() if written is not None else ()):
@@ -854,7 +952,8 @@ class KernelBuilder:
                          _short(str(e), 80), tuple(self.guards), tuple(self.loops),
                          statement=_short(node_text(stmt), 120), helper=self.helper, path=self.path,
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
-                         atomic=kind == "atomic", name_deps=deps)
+                         atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(), dim_texts=dim_texts,
+                         reaching={n: self.defs[n] for n in _names(e) if n in self.defs})
             self.table.accesses.append(acc)
         return _data(arr.name)
 
@@ -949,6 +1048,18 @@ def _fold(e: ir.Expr) -> ir.Expr:
             return ir.Num(0)
         return ir.mul(e.left, e.right)
     return e
+
+
+def _is_barrier(fn: str) -> bool:
+    return fn.split("::")[-1] in _BARRIERS or fn.endswith(".sync")
+
+
+def _group_scope(text: str) -> str | None:
+    if any(w in text for w in _WARP_GROUPS):
+        return "warp"
+    if any(w in text for w in _BLOCK_GROUPS):
+        return "block"
+    return None
 
 
 def _single_return(fn: FunctionDef):

@@ -68,6 +68,8 @@ class Iterator:
     start: ir.Expr | None = None
     step_text: str = ""
     has_barrier: bool = False
+    seq_start: int = 0           # program-order positions of the body's first and last event
+    seq_end: int = 0
     moves_global: bool = False   # body copies global data into shared/registers
     grid_stride: bool = False
 
@@ -98,6 +100,9 @@ class Access:
     source_index: str = ""             # the index text as written, before resolution
     atomic: bool = False
     name_deps: dict[str, set[str]] = field(default_factory=dict)  # index variable -> threadIdx axes it uses
+    reaching: dict[str, str] = field(default_factory=dict)   # name in the access -> def id reaching it
+    seq: int = 0                       # position in program order (barriers share the counter)
+    dim_texts: tuple[str, ...] = ()    # the subscripts as written, outermost first
 
     @property
     def space(self) -> str:
@@ -111,12 +116,29 @@ class Access:
         return decompose(self.dims[k])
 
 
-@dataclass
+@dataclass(frozen=True)
+class Exit:
+    """An early `return` / `break` / `continue`: the code after it runs only where `guard` holds."""
+    guard: ir.Expr
+    line: int
+    kind: str
+
+
+@dataclass(eq=False)
 class Barrier:
     line: int
     guards: tuple[ir.Expr, ...]
     loops: tuple[Iterator, ...]
     text: str = "__syncthreads()"
+    seq: int = 0                       # position in program order among the Accesses
+    scope: str = "block"               # block: __syncthreads / block.sync(); warp: __syncwarp / tile.sync()
+    column: int = 1
+    end_column: int = 0
+    exits: tuple[Exit, ...] = ()       # early exits whose guard is among `guards`
+
+    @property
+    def is_block(self) -> bool:
+        return self.scope == "block"
 
 
 @dataclass
@@ -147,6 +169,7 @@ class TwoTreeTable:
     launch_bounds: int | None = None                              # __launch_bounds__(max threads)
     def_use: list[tuple[str, str]] = field(default_factory=list)  # (definition, use) edges
     definitions: dict[str, str] = field(default_factory=dict)     # def id -> "name = expr"
+    def_values: dict[str, ir.Expr] = field(default_factory=dict)  # def id -> its value, resolved
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

@@ -8,6 +8,8 @@ def line(d, style: Style, show_assumptions: bool = True) -> str:
     msg = d.message
     if show_assumptions and d.assumptions:
         msg += " [assumes: " + "; ".join(d.assumptions) + "]"
+    if d.confirmed is not None and d.measured:
+        msg += f" [{'confirmed' if d.confirmed else 'not confirmed'}: {d.measured.get('summary', 'measured')}]"
     return (f"{style.bold(d.path)}:{d.line}:{d.column}: {style.code(d.code, d.severity)} "
             f"[{d.category}] {msg}")
 

@@ -12,6 +12,7 @@ from ..model.table import Access, TwoTreeTable
 class Options:
     min_ratio: float = 2.0          # CL101: sectors/request at least this many times the ideal
     params: dict[str, int] = field(default_factory=dict)
+    min_ways: int = 2               # CL401: report bank conflicts of at least this many ways
 
 
 @dataclass

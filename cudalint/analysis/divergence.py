@@ -1,0 +1,95 @@
+"""Block barriers that some threads of a block never reach.
+
+A barrier's guards (enclosing conditions, loop conditions, the negated conditions of early
+exits before it) are evaluated for every thread of sampled blocks and iterations; the barrier
+diverges when, in one block and iteration, some threads pass every guard and others do not.
+Guards that read memory are not followed (taken as uniform).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..index import ir
+from ..index.evaluate import Evaluator, Unknown
+from ..model.table import Barrier, Exit, Iterator
+from .races import thread_dependent
+from .simulate import Simulation, capped_product
+
+BLOCK_UNIFORM = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}   # same result in every thread
+ALL_BLOCKS_LIMIT = 1 << 21     # thread-instances evaluated before falling back to sampled blocks
+
+
+@dataclass
+class Divergence:
+    barrier: Barrier
+    guard: ir.Expr                      # the first guard that splits the block
+    exit: Exit | None                   # set when the guard comes from an early return/break/continue
+    loop: Iterator | None               # set when the guard is the condition of a loop around the barrier
+    reaches: dict[str, int]             # a thread that reaches the barrier
+    misses: dict[str, int]              # a thread of the same block that does not
+    trips: dict[str, str]               # where in the loops around it: `s=4` or `iteration 3 of ...`
+
+
+def divergent_barriers(sim: Simulation) -> list[Divergence]:
+    out = []
+    for b in sim.table.barriers:
+        if b.is_block and any(thread_dependent(g) for g in b.guards):
+            d = _diverges(sim, b)
+            if d is not None:
+                out.append(d)
+    return out
+
+
+def unfollowed_guard(b: Barrier) -> tuple[ir.Expr, ir.Sym] | None:
+    """A guard of a block barrier that reads memory or a value the model does not follow, and the
+    symbol it depends on: such a barrier's divergence is not checked."""
+    if not b.is_block:
+        return None
+    for g in b.guards:
+        for s in g.walk():
+            if isinstance(s, ir.Sym) and s.kind in ("data", "unknown") and s.name not in BLOCK_UNIFORM:
+                return g, s
+    return None
+
+
+def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
+    combos = capped_product([sim.loop_samples(it) for it in b.loops])
+    # every block when that is cheap: a partial block can sit anywhere when the grid is not sized from n
+    gx, gy, gz = sim.grid
+    if gx * gy * gz * sim.nthreads * len(combos) <= ALL_BLOCKS_LIMIT:
+        blocks = list(itertools.product(range(gx), range(gy), range(gz)))
+    else:
+        blocks = sim._block_samples("range")
+    rows = [(blk, c) for blk in blocks for c in combos]
+    env = sim.lane_env(b.guards, b.loops, rows)
+    shape = (len(rows), sim.nthreads)
+    reach = np.ones(shape, dtype=bool)
+    for g in b.guards:
+        try:
+            v = np.broadcast_to(np.asarray(Evaluator(env).value(g)) != 0, shape)
+        except Unknown:
+            continue
+        before = reach
+        reach = reach & v
+        # rows where threads that got this far now split: this guard is the cause
+        split = before.any(axis=1) & reach.any(axis=1) & (before & ~reach).any(axis=1)
+        if not split.any() or not thread_dependent(g):
+            continue
+        i = int(np.nonzero(split)[0][0])
+        t_in = int(np.nonzero(reach[i])[0][0])
+        t_out = int(np.nonzero(before[i] & ~reach[i])[0][0])
+        blk = rows[i][0]
+        pt = {f"blockIdx.{a}": blk[j] for j, a in enumerate("xyz")}
+        coord = lambda t: {**pt, **{k: int(v[t]) for k, v in sim.tid.items()}}
+        exit_ = next((e for e in b.exits if e.guard is g), None)
+        loop = next((it for it in b.loops if it.cond is g), None)
+        at = {}
+        for k, it in enumerate(b.loops):
+            v = sim._scalar(it.value, {it.trip.name: rows[i][1][k], **{n: int(np.asarray(x).reshape(-1)[0])
+                                                                      for n, x in env.items() if n.startswith("blockIdx")}})
+            at[it.var] = f"{it.var}={v}" if v is not None else f"iteration {rows[i][1][k]} of the loop over `{it.var}`"
+        return Divergence(b, g, exit_, loop, coord(t_in), coord(t_out), at)
+    return None

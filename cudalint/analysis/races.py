@@ -1,0 +1,222 @@
+"""Barrier intervals and ownership of `__shared__` elements.
+
+Accesses and barriers carry their position in program order. Two accesses to one shared array
+can meet in one barrier interval when no block barrier lies between them on some path: in the
+same pass (between their positions), or across the iterations of a loop holding both (after the
+later one or before the earlier one in the body). For such a pair the simulator gives, for every
+thread of a block, the bytes each access touches; a race is a byte stored by one thread and read
+(or stored) by another. `__syncwarp()` between the two orders the lanes of one warp only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..index import ir
+from ..index.evaluate import Evaluator, Unknown
+from ..model.table import Access, Barrier, Iterator
+from .simulate import WARP, Simulation, capped_product
+
+
+@dataclass
+class Race:
+    first: Access                       # the store
+    second: Access                      # the read or second store, where the race is reported
+    loop: Iterator | None               # the loop whose next iteration meets them; None: same pass
+    threads: tuple[dict[str, int], dict[str, int]]   # (storing thread, other thread)
+    byte: int                           # byte offset into the array both touch
+    same_warp: bool                     # the two threads are lanes of one warp
+    warp_barrier: bool                  # only a __syncwarp() lies between them
+
+
+def thread_dependent(e: ir.Expr) -> bool:
+    return any(isinstance(s, ir.Sym) and s.kind == "thread" for s in e.walk())
+
+
+def _is_loop_cond(g: ir.Expr, b: Barrier) -> bool:
+    return any(g is it.cond for it in b.loops)
+
+
+def separates(b: Barrier, x: Access, y: Access) -> bool:
+    """Every thread that runs x and y passes b. A guard of b that neither access has may skip it:
+    when it depends on the thread the barrier is divergent (CL502, counted here as a barrier);
+    when it is uniform it can skip the barrier for the whole block."""
+    for g in b.guards:
+        if g in x.guards or g in y.guards or _is_loop_cond(g, b) or thread_dependent(g):
+            continue
+        return False
+    return True
+
+
+class Ownership:
+    """Which thread of a block touches which bytes of a shared array, per loop iteration."""
+
+    def __init__(self, sim: Simulation):
+        self.sim = sim
+        self.table = sim.table
+        self.blocks = sim._block_samples("coalescing")
+        self._cache: dict = {}
+
+    def trips(self, it: Iterator) -> list[int]:
+        return self.sim.loop_samples(it)
+
+    def footprint(self, acc: Access, block, fixed: dict[int, tuple[Iterator, int]], unit: int):
+        """(units, threads): every `unit`-byte piece the access touches and the thread touching it, over
+        the iterations of its loops not in `fixed` (id(loop) -> (loop, trip))."""
+        key = (id(acc), block, tuple(sorted((k, v[1]) for k, v in fixed.items())), unit)
+        if key in self._cache:
+            return self._cache[key]
+        sim = self.sim
+        fixed_loops = [it for it, _ in fixed.values()]
+        free = [it for it in acc.loops if id(it) not in fixed]
+        combos = capped_product([self.trips(it) for it in free])
+        head = tuple(t for _, t in fixed.values())
+        n = len(combos)
+        env = sim.lane_env([acc.index, *acc.guards], fixed_loops + free, [(block, head + c) for c in combos])
+        shape = (n, sim.nthreads)
+        try:
+            index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+        except Unknown:
+            self._cache[key] = None
+            return None
+        mask = sim.mask(acc, env, shape)
+        start = index[mask] * acc.array.elem_size // unit
+        threads = np.broadcast_to(np.arange(sim.nthreads)[None, :], shape)[mask]
+        pieces = max(1, acc.width // unit)
+        units = (start[:, None] + np.arange(pieces)[None, :]).reshape(-1)
+        threads = np.repeat(threads, pieces)
+        self._cache[key] = (units, threads)
+        return units, threads
+
+
+def _shared_pair(fx, fy, by_warp: bool):
+    """A unit touched by x-thread t1 and y-thread t2 with t1 != t2 (in different warps when by_warp)."""
+    ux, tx = fx
+    uy, ty = fy
+    common = np.intersect1d(ux, uy)
+    if not common.size:
+        return None
+    sx, sy = np.isin(ux, common), np.isin(uy, common)
+    u = np.concatenate([ux[sx], uy[sy]])
+    t = np.concatenate([tx[sx], ty[sy]])
+    side = np.concatenate([np.zeros(sx.sum(), dtype=np.int8), np.ones(sy.sum(), dtype=np.int8)])
+    k = t // WARP if by_warp else t
+    order = np.lexsort((k, u))
+    u, t, k, side = u[order], t[order], k[order], side[order]
+    _, starts = np.unique(u, return_index=True)
+    kmin = np.minimum.reduceat(k, starts)
+    kmax = np.maximum.reduceat(k, starts)
+    bad = np.nonzero(kmin != kmax)[0]
+    if not bad.size:
+        return None
+    g = int(bad[0])
+    lo, hi = starts[g], (starts[g + 1] if g + 1 < len(starts) else len(u))
+    gk, gt, gs = k[lo:hi], t[lo:hi], side[lo:hi]
+    for i in np.nonzero(gs == 0)[0]:
+        other = np.nonzero((gs == 1) & (gk != gk[i]))[0]
+        if other.size:
+            return int(u[lo]), int(gt[i]), int(gt[other[0]])
+    return None
+
+
+def _barrier_between(barriers, x, y, lo, hi, scope) -> bool:
+    return any(b.scope == scope and lo < b.seq < hi and separates(b, x, y) for b in barriers)
+
+
+def _barrier_around(barriers, loop, x, y, lo, hi, scope) -> bool:
+    """A barrier of the loop body after the later access or before the earlier one."""
+    return any(b.scope == scope and loop.seq_start < b.seq < loop.seq_end and (b.seq > hi or b.seq < lo)
+               and separates(b, x, y) for b in barriers)
+
+
+def _pinned(own, barriers, acc: Access, outer: list[Iterator], x: Access, y: Access, first: bool) -> dict:
+    """Loops of `acc` not shared with the other access that hold a barrier: only their last iteration
+    (when `acc` comes first on the path) or their first (when it comes second) meets the other access
+    without passing that barrier."""
+    out = {}
+    for m in acc.loops:
+        if any(m is o for o in outer):
+            continue
+        if any(b.is_block and m.seq_start < b.seq < m.seq_end and separates(b, x, y) for b in barriers):
+            out[id(m)] = (m, own.trips(m)[-1] if first else 0)
+    return out
+
+
+def _block_dependent(acc: Access) -> bool:
+    return any(isinstance(s, ir.Sym) and s.kind == "block" for e in (acc.index, *acc.guards) for s in e.walk())
+
+
+def _common_loops(x: Access, y: Access) -> list[Iterator]:
+    out = []
+    for a, b in zip(x.loops, y.loops):
+        if a is not b:
+            break
+        out.append(a)
+    return out
+
+
+def find_races(sim: Simulation) -> list[Race]:
+    table = sim.table
+    shared = [a for a in table.accesses
+              if a.space == "shared" and not a.unresolved and not sim.result(a).error]
+    own = Ownership(sim)
+    out: list[Race] = []
+    reported: set[int] = set()
+    seconds = sorted(shared, key=lambda a: (a.kind != "load", a.seq))
+    for second in seconds:
+        for first in shared:
+            if id(second) in reported:
+                break
+            if first is second or first.kind != "store" or first.array is not second.array:
+                continue
+            if first.atomic and second.atomic:
+                continue
+            if second.kind == "store" and first.seq >= second.seq:
+                continue   # a store/store pair is reported once, at the later store
+            race = _pair(sim, own, table.barriers, first, second)
+            if race is not None:
+                out.append(race)
+                reported.add(id(second))
+    return out
+
+
+def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
+    lo, hi = sorted((w.seq, r.seq))
+    common = _common_loops(w, r)
+    cases: list[tuple[Iterator | None, bool]] = []   # (loop crossed or None, only a warp barrier between)
+    if not _barrier_between(barriers, w, r, lo, hi, "block"):
+        cases.append((None, _barrier_between(barriers, w, r, lo, hi, "warp")))
+    for loop in reversed(common):
+        if not _barrier_around(barriers, loop, w, r, lo, hi, "block"):
+            cases.append((loop, _barrier_around(barriers, loop, w, r, lo, hi, "warp")))
+    unit = min(w.width, r.width, w.array.elem_size)
+    later, earlier = (w, r) if w.seq > r.seq else (r, w)
+    for loop, warp_barrier in cases:
+        outer = common if loop is None else common[:common.index(loop) + 1]
+        samples = capped_product([own.trips(it) for it in outer])
+        for block in own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]:
+            for trips in samples:
+                fixed = {id(it): (it, t) for it, t in zip(outer, trips)}
+                fixed_next = dict(fixed)
+                if loop is not None:
+                    fixed_next[id(loop)] = (loop, fixed[id(loop)][1] + 1)
+                # the access met first on the path: `later` when crossing into the next iteration
+                later_first = loop is not None
+                f_later = own.footprint(later, block, {**fixed, **_pinned(own, barriers, later, outer, w, r,
+                                                                           later_first)}, unit)
+                f_earlier = own.footprint(earlier, block, {**fixed_next, **_pinned(own, barriers, earlier, outer,
+                                                                                  w, r, not later_first)}, unit)
+                if f_later is None or f_earlier is None:
+                    continue
+                fw, fr = (f_later, f_earlier) if later is w else (f_earlier, f_later)
+                for by_warp in ((True,) if warp_barrier else (True, False)):
+                    hit = _shared_pair(fw, fr, by_warp)
+                    if hit is None:
+                        continue
+                    u, t1, t2 = hit
+                    pt = {f"blockIdx.{a}": block[i] for i, a in enumerate("xyz")}
+                    coords = [{**pt, **{k: int(v[t]) for k, v in sim.tid.items()}} for t in (t1, t2)]
+                    return Race(w, r, loop, (coords[0], coords[1]), u * unit, t1 // WARP == t2 // WARP,
+                                warp_barrier)
+    return None

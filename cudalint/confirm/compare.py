@@ -1,0 +1,363 @@
+"""What the log measured, per access site, and how each static finding reads against it.
+
+Per site: sectors per request (distinct 32-byte sectors of the real device addresses of one warp's
+lanes at one dynamic instance, averaged over requests), the ideal (bytes of the distinct addresses
+/ 32, rounded up), shared-memory wavefronts per request (32 banks of 4 bytes, one word read by many
+lanes is a broadcast; 8- and 16-byte accesses in half- and quarter-warp phases), the address step
+between neighbouring threads along x and y, out-of-range accesses, elements stored by two threads
+at one instance, and shared words written and accessed by two threads within one barrier interval.
+
+A rule plugs in with one entry of CONFIRMERS: code -> function(measure, min_ratio) returning
+(confirmed, summary).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ..diagnostic import Diagnostic
+from .instrument import Site
+from .runner import Log
+
+SECTOR = 32
+WARP = 32
+F_GLOBAL, F_SHARED, F_LOCAL, F_OOR = 1, 2, 4, 8
+
+
+@dataclass
+class SiteMeasure:
+    site: int
+    requests: int = 0
+    weight: float = 0.0            # requests of the whole grid they stand for (sampled blocks weighted)
+    sectors_per_request: float | None = None
+    ideal_sectors: float | None = None
+    wavefronts_per_request: float | None = None
+    ideal_wavefronts: float | None = None
+    x_step_bytes: int | None = None
+    y_step_bytes: int | None = None
+    out_of_range: int = 0
+    min_index: int | None = None
+    max_index: int | None = None
+    overlapping_stores: int = 0
+    race_words: int = 0
+
+    @property
+    def ratio(self) -> float | None:
+        if self.sectors_per_request is None or not self.ideal_sectors:
+            return None
+        return self.sectors_per_request / self.ideal_sectors
+
+    @property
+    def ways(self) -> float | None:
+        if self.wavefronts_per_request is None or not self.ideal_wavefronts:
+            return None
+        return self.wavefronts_per_request / self.ideal_wavefronts
+
+    def metrics(self) -> dict:
+        d = {k: v for k, v in asdict(self).items() if v is not None and k not in ("site", "weight")}
+        for k in ("sectors_per_request", "ideal_sectors", "wavefronts_per_request", "ideal_wavefronts"):
+            if k in d:
+                d[k] = round(float(d[k]), 2)
+        return d
+
+
+def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
+            block_weights: list[int] | None = None) -> dict[int, SiteMeasure]:
+    """Per-site figures; a request counts as many times as blocks its (sampled) block stands for,
+    and a site's weight in the kernel's totals is the number of requests it really made."""
+    r = log.records
+    out: dict[int, SiteMeasure] = {}
+    if not len(r["site"]):
+        return out
+    nthreads = int(np.prod(block))
+    nwarps = -(-nthreads // WARP)
+    flags = r["flags"]
+    width = ((flags >> 8) & 0xFF).astype(np.int64)
+    oor = (flags & F_OOR) != 0
+    inst_span = int(r["inst"].max()) + 1
+    by_site = np.argsort(r["site"], kind="stable")
+    bounds = np.searchsorted(r["site"][by_site], np.arange(len(sites) + 1))
+    race = _race_records(r, oor, sites)
+    slot_weight = np.asarray(block_weights or [1] * (int(r["slot"].max()) + 1), dtype=np.float64)
+    for s in sites:
+        idx = by_site[bounds[s.id]:bounds[s.id + 1]]
+        if not len(idx):
+            continue
+        m = SiteMeasure(s.id)
+        bad = idx[oor[idx]]
+        if len(bad):
+            m.out_of_range = len(bad)
+            esize = s.array.elem_size if s.array is not None else int(width[bad].max())
+            elems = r["off"][bad] // max(esize, 1)
+            m.min_index, m.max_index = int(elems.min()), int(elems.max())
+        good = idx[~oor[idx]]
+        m.race_words = int(len(np.unique(r["addr"][good][race[good]] // 4))) if len(good) else 0
+        if len(good):
+            slot = r["slot"][good].astype(np.int64)
+            tid = r["tid"][good].astype(np.int64)
+            inst = r["inst"][good].astype(np.int64)
+            addr = r["addr"][good].astype(np.int64)
+            w = int(width[good].max())
+            group = (slot * nwarps + tid // WARP) * inst_span + inst
+            groups = np.unique(group)
+            gw = slot_weight[groups // (nwarps * inst_span)]
+            m.requests, m.weight = int(len(groups)), float(gw.sum())
+            if log.counts is not None:
+                m.weight = _executed_requests(log.counts[:, :, s.id], slot_weight) or m.weight
+            space = int(flags[good[0]]) & (F_GLOBAL | F_SHARED)
+            if space == F_GLOBAL:
+                m.sectors_per_request, m.ideal_sectors = _sectors(group, addr, w, gw)
+            elif space == F_SHARED:
+                m.wavefronts_per_request, m.ideal_wavefronts = _wavefronts(group, tid % WARP, addr, w, gw)
+            m.x_step_bytes, m.y_step_bytes = _steps(slot, inst, tid, addr, block, inst_span)
+            if s.stores and s.kind != "atomic":
+                m.overlapping_stores = _overlaps(slot, inst, tid, addr)
+        out[s.id] = m
+    return out
+
+
+def _executed_requests(counts: np.ndarray, slot_weight: np.ndarray) -> float:
+    """Warp requests the site really made (only some instances are logged): per warp, the most
+    instances any of its lanes ran, summed, each block counted for the blocks it stands for."""
+    slots, nthreads = counts.shape
+    pad = (-nthreads) % WARP
+    per_warp = np.pad(counts, ((0, 0), (0, pad))).reshape(slots, -1, WARP).max(axis=2).sum(axis=1)
+    return float((per_warp * slot_weight[:slots]).sum())
+
+
+def _per_group_distinct(group: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Distinct values per group, in the order of np.unique(group)."""
+    pairs = np.unique(np.stack([group, value], axis=1), axis=0)
+    _, counts = np.unique(pairs[:, 0], return_counts=True)
+    return counts
+
+
+def _sectors(group, addr, width, weights) -> tuple[float, float]:
+    first, last = addr // SECTOR, (addr + width - 1) // SECTOR
+    sectors = _per_group_distinct(np.concatenate([group, group]), np.concatenate([first, last]))
+    ideal = np.ceil(_per_group_distinct(group, addr) * width / SECTOR)
+    return float(np.average(sectors, weights=weights)), float(np.average(ideal, weights=weights))
+
+
+def _wavefronts(group, lane, addr, width, weights) -> tuple[float, float]:
+    """Per request: the sum over its phases (a full warp for 4-byte words, half-warps for 8 bytes,
+    quarter-warps for 16) of the most distinct words any one bank must serve."""
+    words_per_lane = max(width // 4, 1)
+    phase = lane // max(WARP // words_per_lane, 1)
+    key = group * 4 + phase
+    words = np.concatenate([addr // 4 + j for j in range(words_per_lane)])
+    key = np.tile(key, words_per_lane)
+    pairs = np.unique(np.stack([key, words], axis=1), axis=0)           # distinct words per phase
+    kb = np.unique(np.stack([pairs[:, 0], pairs[:, 1] % 32], axis=1), axis=0, return_counts=True)
+    (keys_banks, per_bank) = kb
+    order = np.lexsort((per_bank, keys_banks[:, 0]))
+    k_sorted, c_sorted = keys_banks[order, 0], per_bank[order]
+    last = np.r_[k_sorted[1:] != k_sorted[:-1], True]
+    phase_keys, phase_max = k_sorted[last], c_sorted[last]               # worst bank per phase
+    req = phase_keys // 4
+    uniq, inv = np.unique(req, return_inverse=True)
+    wave = np.bincount(inv, weights=phase_max)
+    ideal = np.bincount(inv)
+    return float(np.average(wave, weights=weights)), float(np.average(ideal, weights=weights))
+
+
+def _steps(slot, inst, tid, addr, block, inst_span) -> tuple[int | None, int | None]:
+    """Most common address step from a thread to its neighbour along x and along y, same instance."""
+    bx, by, _ = block
+    nthreads = int(np.prod(block))
+    key = (slot * inst_span + inst) * nthreads + tid
+    order = np.argsort(key)
+    ks, av = key[order], addr[order]
+    out = []
+    for step, ok in ((1, tid % bx < bx - 1), (bx, (tid // bx) % by < by - 1)):
+        if (step == 1 and bx < 2) or (step == bx and by < 2):
+            out.append(None)
+            continue
+        want = key[ok] + step
+        pos = np.searchsorted(ks, want)
+        pos = np.minimum(pos, len(ks) - 1)
+        hit = ks[pos] == want
+        if not hit.any():
+            out.append(None)
+            continue
+        d = av[pos[hit]] - addr[ok][hit]
+        vals, counts = np.unique(d, return_counts=True)
+        out.append(int(vals[np.argmax(counts)]))
+    return out[0], out[1]
+
+
+def _overlaps(slot, inst, tid, addr) -> int:
+    rows = np.unique(np.stack([slot, inst, addr, tid], axis=1), axis=0)
+    _, counts = np.unique(rows[:, :3], axis=0, return_counts=True)
+    return int((counts > 1).sum())
+
+
+def _race_records(r, oor, sites: list[Site]) -> np.ndarray:
+    """Records on a shared word that another thread of the block also touched in the same barrier
+    interval, with at least one of them a (non-atomic) store."""
+    shared = ((r["flags"] & F_SHARED) != 0) & ~oor
+    out = np.zeros(len(r["site"]), dtype=bool)
+    if not shared.any():
+        return out
+    storing = np.array([s.stores and s.kind != "atomic" for s in sites] + [False])
+    idx = np.nonzero(shared)[0]
+    key = np.stack([r["slot"][idx].astype(np.int64), r["epoch"][idx].astype(np.int64),
+                    r["addr"][idx].astype(np.int64) // 4], axis=1)
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    tids = np.unique(np.stack([inv, r["tid"][idx].astype(np.int64)], axis=1), axis=0)
+    nthreads = np.bincount(tids[:, 0], minlength=len(uniq))
+    stores = np.bincount(inv, weights=storing[np.minimum(r["site"][idx], len(sites))], minlength=len(uniq)) > 0
+    out[idx] = (nthreads[inv] > 1) & stores[inv]
+    return out
+
+
+def kernel_totals(measures: dict[int, SiteMeasure], sites: list[Site]) -> dict:
+    """Over the whole kernel, weighted by each site's requests: global load and store sectors per
+    request (Nsight Compute's l1tex sectors / requests) and shared load and store wavefronts per
+    request (its shared wavefronts / shared instructions)."""
+    out = {}
+    for what, kinds in (("load", ("load", "update")), ("store", ("store", "update"))):
+        for name, value in ((f"{what}_sectors_per_request", "sectors_per_request"),
+                            (f"shared_{what}_wavefronts_per_request", "wavefronts_per_request")):
+            req = total = 0.0
+            for s in sites:
+                m = measures.get(s.id)
+                v = getattr(m, value) if m is not None else None
+                if v is None or s.kind not in kinds:
+                    continue
+                req += m.weight
+                total += v * m.weight
+            if req:
+                out[name] = round(total / req, 2)
+    return out
+
+
+# ---- static findings against the measurement ----------------------------------------------------
+def _coalescing(m: SiteMeasure, min_ratio: float):
+    if m.sectors_per_request is None:
+        return None
+    ok = m.ratio is not None and m.ratio >= min_ratio
+    return ok, f"{m.sectors_per_request:.1f} sectors/request measured (ideal {m.ideal_sectors:.1f})"
+
+
+def _thread_y_major(m: SiteMeasure, min_ratio: float):
+    if m.x_step_bytes is None or m.y_step_bytes is None:
+        return None
+    ok = abs(m.x_step_bytes) > abs(m.y_step_bytes)
+    extra = f", {m.sectors_per_request:.1f} sectors/request" if m.sectors_per_request is not None else ""
+    return ok, f"threadIdx.x steps {m.x_step_bytes} bytes, threadIdx.y {m.y_step_bytes} bytes measured{extra}"
+
+
+def _range(m: SiteMeasure, min_ratio: float):
+    if not m.out_of_range:
+        return False, f"no out-of-range index in {m.requests} requests measured"
+    return True, f"{m.out_of_range} out-of-range accesses measured (indexes {m.min_index}..{m.max_index})"
+
+
+def _overflow(m: SiteMeasure, min_ratio: float):
+    """A wrapped 32-bit index shows as an address outside the buffer; one that wraps back inside
+    cannot be told from a right one by its address."""
+    if not m.out_of_range:
+        return None
+    return True, f"{m.out_of_range} accesses outside the buffer measured (indexes {m.min_index}..{m.max_index})"
+
+
+def _overlap(m: SiteMeasure, min_ratio: float):
+    return m.overlapping_stores > 0, f"{m.overlapping_stores} elements stored by two threads measured"
+
+
+def _banks(m: SiteMeasure, min_ratio: float):
+    if m.wavefronts_per_request is None:
+        return None
+    return (m.ways or 1) >= 2, f"{m.wavefronts_per_request:.1f} wavefronts/request measured"
+
+
+def _race(m: SiteMeasure, min_ratio: float):
+    return m.race_words > 0, f"{m.race_words} shared words touched by two threads between barriers measured"
+
+
+CONFIRMERS = {"CL101": _coalescing, "CL102": _thread_y_major, "CL201": _range, "CL202": _range,
+              "CL203": _overflow, "CL302": _overlap, "CL401": _banks, "CL501": _race}
+
+
+def _merge(ms: list[SiteMeasure]) -> SiteMeasure:
+    """Several sites for one finding (an access inside a statement macro): the worst one speaks."""
+    return max(ms, key=lambda m: (m.out_of_range, m.ratio or 0, m.ways or 0, m.requests))
+
+
+def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measures: dict[int, SiteMeasure],
+                        min_ratio: float) -> None:
+    """Set `confirmed`, `measured` on each finding of this kernel that a measurement speaks to."""
+    for d in diags:
+        if d.kernel != table.kernel or d.code not in CONFIRMERS:
+            continue
+        hits = [s for s in sites if any(_same(d, a, table) for a in s.accesses)] or \
+            [s for s in sites if s.line == d.line and (s.array is None or s.array.name == d.array)]
+        ms = [measures[s.id] for s in hits if s.id in measures]
+        if not hits:
+            continue
+        if not ms:
+            d.confirmed = False
+            d.measured = {"requests": 0, "summary": "the access did not run in the sampled blocks"}
+            continue
+        m = _merge(ms)
+        verdict = CONFIRMERS[d.code](m, min_ratio)
+        if verdict is None:
+            continue
+        d.confirmed, summary = verdict
+        d.measured = {**m.metrics(), "summary": summary}
+
+
+def _same(d: Diagnostic, acc, table) -> bool:
+    return (acc.path or table.path) == d.path and acc.line == d.line and acc.column == d.column and \
+        acc.array.name == d.array and acc.kind == d.access
+
+
+def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures: dict[int, SiteMeasure],
+                     min_ratio: float, rules: dict) -> list[Diagnostic]:
+    """Measured inefficiencies and errors at sites that no static finding of the kind covers."""
+    out = []
+    for s in sites:
+        m = measures.get(s.id)
+        if m is None:
+            continue
+        covered = {d.code for d in diags for a in s.accesses if _same(d, a, table)}
+        # an overflowing index expression is reported once, on one of the accesses sharing it
+        covered |= {d.code for d in diags if d.code == "CL203" and d.kernel == table.kernel and d.line == s.line}
+        found = []
+        if m.out_of_range and not covered & {"CL201", "CL202", "CL203"}:
+            code = "CL202" if (s.array is None or s.array.space == "global") else "CL201"
+            found.append((code, f"`{s.text}` measured {m.out_of_range} out-of-range accesses "
+                                f"(indexes {m.min_index}..{m.max_index})", _range(m, min_ratio)[1]))
+        if m.ratio is not None and m.ratio >= min_ratio and not covered & {"CL101", "CL102"}:
+            found.append(("CL101", f"{_kind(s)} of `{s.text}` measured {m.sectors_per_request:.2f} sectors per warp "
+                                   f"request where {m.ideal_sectors:.2f} would do ({m.ratio:.1f}x)",
+                          _coalescing(m, min_ratio)[1]))
+        if m.overlapping_stores and "CL302" not in covered:
+            found.append(("CL302", f"`{s.text}`: {m.overlapping_stores} elements stored by two threads of a block "
+                                   f"at one step measured", _overlap(m, min_ratio)[1]))
+        if m.ways is not None and m.ways >= 2 and "CL401" not in covered:
+            found.append(("CL401", f"{_kind(s)} of `{s.text}` measured {m.wavefronts_per_request:.1f} shared-memory "
+                                   f"wavefronts per request ({m.ways:.1f}-way bank conflict)", _banks(m, min_ratio)[1]))
+        if m.race_words and "CL501" not in covered:
+            found.append(("CL501", f"`{s.text}`: {m.race_words} shared words written and accessed by two threads "
+                                   f"with no barrier between them measured", _race(m, min_ratio)[1]))
+        for code, msg, summary in found:
+            rule = rules.get(code)
+            if rule is None:        # a rule this version does not ship
+                continue
+            d = Diagnostic(table.path if not s.accesses else (s.accesses[0].path or table.path), s.line, s.column,
+                           s.end_line, s.end_column, rule.CODE, rule.NAME, rule.CATEGORY, rule.SEVERITY,
+                           msg + " (not predicted by the static analysis)", table.kernel)
+            if s.array is not None:
+                d.array, d.access, d.space = s.array.name, s.accesses[0].kind, s.array.space
+            d.confirmed, d.source = True, "dynamic"
+            d.measured = {**m.metrics(), "summary": summary}
+            out.append(d)
+    return out
+
+
+def _kind(s: Site) -> str:
+    return {"update": "load and store", "atomic": "atomic"}.get(s.kind, s.kind)

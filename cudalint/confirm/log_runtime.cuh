@@ -1,0 +1,148 @@
+// cudalint confirm mode: the device half of the access log, prepended to the instrumented copy.
+// Every memory access of the kernel is rewritten to go through __cl_addr(), which checks the
+// address against the buffer it belongs to, appends (site, block slot, thread, instance,
+// barrier epoch, flags, address, offset) to a bounded log, and redirects an out-of-range
+// address to a scratch slot so the instrumented kernel itself never faults.
+typedef unsigned int uint;
+
+// The control block, written by the host before the launch (all 64-bit words, no padding).
+#define CL_MAX_BUF 64
+#define CL_MAX_BLOCKS 64
+enum {
+  CL_COUNT = 0,    // unsigned int[2]: records asked for, out-of-range events
+  CL_SITE, CL_SLOT, CL_TID, CL_INST, CL_EPOCH, CL_FLAGS,   // unsigned int[capacity] each
+  CL_ADDR, CL_OFF,                                          // 64-bit [capacity] each
+  CL_COUNTERS,     // unsigned int[slots * threads * (sites + 1)]: per-thread instance counters
+  CL_CAPACITY, CL_NSITES, CL_NBUF, CL_NTHREADS,
+  CL_GRID,         // 3 words: the logical gridDim
+  CL_BASE = CL_GRID + 3,                 // CL_MAX_BUF buffer base addresses
+  CL_BYTES = CL_BASE + CL_MAX_BUF,       // CL_MAX_BUF buffer sizes
+  CL_BLOCKS = CL_BYTES + CL_MAX_BUF,     // 3 * CL_MAX_BLOCKS logical block coordinates
+  CL_WORDS = CL_BLOCKS + 3 * CL_MAX_BLOCKS
+};
+__device__ unsigned long long __cl_ctl[CL_WORDS];
+__device__ __align__(16) unsigned char __cl_scratch[1024];
+
+// flags: space bits, out-of-range bit, access width, buffer id + 1
+#define CL_F_GLOBAL 1u
+#define CL_F_SHARED 2u
+#define CL_F_LOCAL 4u
+#define CL_F_OOR 8u
+
+__device__ __forceinline__ unsigned __cl_u32(int k) { return (unsigned)__cl_ctl[k]; }
+
+// Only the sampled blocks are launched: launch block b stands for logical block __cl_blocks[b].
+__device__ __forceinline__ uint3 __cl_uint3(int k) {
+  uint3 v;
+  v.x = __cl_u32(k);
+  v.y = __cl_u32(k + 1);
+  v.z = __cl_u32(k + 2);
+  return v;
+}
+__device__ __forceinline__ uint3 __cl_block_idx() { return __cl_uint3(CL_BLOCKS + 3 * blockIdx.x); }
+__device__ __forceinline__ uint3 __cl_grid_dim() { return __cl_uint3(CL_GRID); }
+
+__device__ __forceinline__ unsigned __cl_thread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+__device__ __forceinline__ unsigned* __cl_counters() {
+  unsigned n = __cl_u32(CL_NSITES) + 1;
+  return (unsigned*)__cl_ctl[CL_COUNTERS] + ((size_t)blockIdx.x * __cl_u32(CL_NTHREADS) + __cl_thread()) * n;
+}
+
+__device__ __forceinline__ void __cl_epoch() {
+  __cl_counters()[__cl_u32(CL_NSITES)] += 1;   // barrier epoch of this thread
+}
+
+__device__ __forceinline__ void __cl_sync() {
+  __syncthreads();
+  __cl_epoch();
+}
+
+// __syncthreads_count/and/or and cooperative-groups block barriers: the barrier, then the epoch
+__device__ __forceinline__ int __cl_epoch_after(int v) {
+  __cl_epoch();
+  return v;
+}
+
+__device__ __forceinline__ unsigned __cl_total_smem() {
+  unsigned v;
+  asm volatile("mov.u32 %0, %%total_smem_size;" : "=r"(v));
+  return v;
+}
+
+// kind: 0 global buffer `buf`, 1 shared or local array [base, base + bytes), 2 unknown (any buffer)
+template <typename T>
+__device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, const void* base,
+                                        unsigned long long bytes) {
+  const void* vp = (const void*)p;
+  unsigned long long a = (unsigned long long)vp;
+  unsigned long long rec = a;
+  unsigned width = sizeof(T) < 255 ? (unsigned)sizeof(T) : 255u;
+  unsigned flags = width << 8;
+  bool ok = true;
+  long long off = 0;
+  if (__isShared(vp)) {
+    flags |= CL_F_SHARED;
+    rec = (unsigned long long)__cvta_generic_to_shared(vp);
+  } else if (__isLocal(vp)) {
+    flags |= CL_F_LOCAL;
+  } else {
+    flags |= CL_F_GLOBAL;
+  }
+  if (kind == 0) {
+    base = (const void*)__cl_ctl[CL_BASE + buf];
+    bytes = __cl_ctl[CL_BYTES + buf];
+  } else if (kind == 2) {
+    buf = -1;
+    if (flags & CL_F_GLOBAL) {
+      unsigned n = __cl_u32(CL_NBUF);
+      for (unsigned k = 0; k < n; ++k) {
+        unsigned long long lo = __cl_ctl[CL_BASE + k];
+        if (a >= lo && a + sizeof(T) <= lo + __cl_ctl[CL_BYTES + k]) { buf = (int)k; break; }
+      }
+      ok = buf >= 0;
+      base = ok ? (const void*)__cl_ctl[CL_BASE + buf] : vp;
+    } else if (flags & CL_F_SHARED) {
+      ok = rec + sizeof(T) <= (unsigned long long)__cl_total_smem() + 1024;   // the block's window
+      base = vp;
+    } else {
+      base = vp;
+    }
+  }
+  if (kind != 2) {
+    off = (long long)(a - (unsigned long long)base);
+    ok = off >= 0 && (unsigned long long)off + sizeof(T) <= bytes;
+  } else if (buf >= 0) {
+    off = (long long)(a - (unsigned long long)base);
+  }
+  if (ok && (flags & CL_F_LOCAL)) return p;   // registers never reach memory: only bad indexes are logged
+  if (buf >= 0) flags |= (unsigned)(buf + 1) << 16;
+  if (!ok) flags |= CL_F_OOR;
+  unsigned* cnt = __cl_counters();
+  unsigned inst = cnt[site]++;
+  bool sampled = inst < 8 || (inst & (inst - 1)) == 0;   // instances 0-7 and every power of two
+  if (!ok || sampled) {
+    unsigned* count = (unsigned*)__cl_ctl[CL_COUNT];
+    unsigned i = atomicAdd(count, 1u);
+    if (i < __cl_u32(CL_CAPACITY)) {
+      ((unsigned*)__cl_ctl[CL_SITE])[i] = site;
+      ((unsigned*)__cl_ctl[CL_SLOT])[i] = blockIdx.x;
+      ((unsigned*)__cl_ctl[CL_TID])[i] = __cl_thread();
+      ((unsigned*)__cl_ctl[CL_INST])[i] = inst;
+      ((unsigned*)__cl_ctl[CL_EPOCH])[i] = cnt[__cl_u32(CL_NSITES)];
+      ((unsigned*)__cl_ctl[CL_FLAGS])[i] = flags;
+      ((unsigned long long*)__cl_ctl[CL_ADDR])[i] = rec;
+      ((long long*)__cl_ctl[CL_OFF])[i] = off;
+    }
+  }
+  if (!ok) {
+    atomicAdd((unsigned*)__cl_ctl[CL_COUNT] + 1, 1u);
+    return (T*)(void*)__cl_scratch;
+  }
+  return p;
+}
+
+#define blockIdx (__cl_block_idx())
+#define gridDim (__cl_grid_dim())

@@ -1,0 +1,180 @@
+"""What one confirm run launches: the kernel's name expression, the logical grid and the sampled
+blocks that stand for it, and each argument (buffers at their logical size, integer sizes from
+--param / annotations / defaults). Pure numpy: nothing here touches the GPU."""
+from __future__ import annotations
+
+import itertools
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from ..analysis.simulate import Simulation
+from ..index import ir
+from ..index.evaluate import Evaluator, Unknown
+from ..source.cufile import FunctionDef
+
+ALL_BLOCKS_UP_TO = 64          # grids this small run whole
+DEFAULT_BUFFER_ELEMENTS = 1 << 20
+DEFAULT_CAPACITY = 1 << 22     # log records (40 bytes each)
+
+_DTYPES = {
+    "float": "float32", "double": "float64", "half": "float16", "__half": "float16",
+    "int": "int32", "signed": "int32", "int32_t": "int32", "unsigned": "uint32", "unsigned int": "uint32",
+    "uint": "uint32", "uint32_t": "uint32", "long": "int64", "long long": "int64", "int64_t": "int64",
+    "unsigned long": "uint64", "unsigned long long": "uint64", "size_t": "uint64", "uint64_t": "uint64",
+    "short": "int16", "unsigned short": "uint16", "char": "int8", "signed char": "int8", "unsigned char": "uint8",
+    "int8_t": "int8", "uint8_t": "uint8", "bool": "bool",
+}
+
+
+class NotRunnable(Exception):
+    """This kernel cannot be launched by confirm mode (the reason is the message)."""
+
+
+@dataclass
+class Arg:
+    name: str
+    kind: str                  # buffer | scalar
+    dtype: str                 # numpy dtype of a scalar, of a buffer's elements ("uint8" for vector types)
+    elements: int = 0          # buffer: elements of dtype
+    elem_size: int = 0         # buffer: bytes of the C element type
+    value: float | int = 0     # scalar
+    origin: str = ""           # where the size or value came from
+
+
+@dataclass
+class Job:
+    kernel: str
+    name_expression: str       # `sgemm<64, 64, 8>` for templates, else the name
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    smem: int
+    blocks: list[tuple[int, int, int]]   # logical coordinates of the launched (sampled) blocks
+    args: list[Arg]
+    nsites: int
+    capacity: int = DEFAULT_CAPACITY
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def whole_grid(self) -> bool:
+        return len(self.blocks) == int(np.prod(self.grid))
+
+    def block_weights(self) -> list[int]:
+        """How many blocks of the whole grid each launched block stands for: along each axis the
+        first and the last stand for themselves and the middle one for all the others."""
+        out = []
+        for blk in self.blocks:
+            w = 1
+            for c, g in zip(blk, self.grid):
+                if g > 3 and 0 < c < g - 1 and not self.whole_grid:
+                    w *= g - 2
+            out.append(w)
+        return out
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def sampled_blocks(grid: tuple[int, int, int]) -> list[tuple[int, int, int]]:
+    """All blocks of a small grid; otherwise the first, middle and last block along each axis."""
+    if int(np.prod(grid)) <= ALL_BLOCKS_UP_TO:
+        return [(x, y, z) for z in range(grid[2]) for y in range(grid[1]) for x in range(grid[0])]
+    axes = [sorted({0, g // 2, g - 1}) for g in grid]
+    return [(x, y, z) for z, y, x in itertools.product(axes[2], axes[1], axes[0])]
+
+
+def name_expression(fn: FunctionDef, table) -> str:
+    if not fn.template_params:
+        return fn.name
+    args = []
+    for tp in fn.template_params:
+        v = table.template_bindings.get(tp.name) or tp.default
+        if v is None:
+            raise NotRunnable(f"template argument `{tp.name}` of `{fn.name}` is not known (no launch gives it)")
+        args.append(str(v))
+    return f"{fn.name}<{', '.join(args)}>"
+
+
+def plan(fn: FunctionDef, table, sim: Simulation, nsites: int) -> Job:
+    if not sim.launch_known:
+        raise NotRunnable(f"the launch of `{fn.name}` is not known (give `// cudalint: launch grid=(...) "
+                          f"block=(...)` or --launch)")
+    if table.launch.grid is None:
+        raise NotRunnable(f"the grid of `{fn.name}` is not known")
+    smem = 0
+    if table.launch.smem is not None:
+        try:
+            smem = int(Evaluator({s.name: sim.param(s.name) for s in table.launch.smem.walk()
+                                  if isinstance(s, ir.Sym) and s.kind == "param"}).value(table.launch.smem))
+        except (Unknown, TypeError, ValueError):
+            raise NotRunnable(f"the dynamic shared memory size of `{fn.name}`'s launch is not known") from None
+    sizes = logical_sizes(table, sim)
+    args, notes = [], []
+    for p in fn.params:
+        if p.pointers:
+            arr = table.arrays.get(p.name)
+            if arr is None:
+                raise NotRunnable(f"pointer parameter `{p.name}` is not modelled")
+            n, origin = sizes.get(p.name, (DEFAULT_BUFFER_ELEMENTS, "no index of it is followed; default size"))
+            dtype = _DTYPES.get(arr.elem_type)
+            if dtype is None:   # vector and struct element types travel as raw bytes
+                args.append(Arg(p.name, "buffer", "uint8", n * arr.elem_size, arr.elem_size, origin=origin))
+            else:
+                args.append(Arg(p.name, "buffer", dtype, n, arr.elem_size, origin=origin))
+            continue
+        t = table.template_bindings.get(p.type_name, p.type_name)
+        t = " ".join(w for w in t.split() if w not in ("const", "volatile"))
+        dtype = _DTYPES.get(t)
+        if dtype is None:
+            raise NotRunnable(f"parameter `{p.name}` of type `{p.type_name}` cannot be passed by confirm mode")
+        if p.name in table.params:
+            value = sim.param(p.name)
+            origin = "default" if p.name in sim.defaulted_params else "given"
+        else:
+            value, origin = 1.0 if dtype.startswith("float") else 1, "data value"
+        args.append(Arg(p.name, "scalar", dtype, value=value, origin=origin))
+    for a in args:
+        if a.kind == "buffer" and a.origin.startswith("no index"):
+            notes.append(f"`{a.name}`: {a.origin} ({a.elements} elements)")
+    return Job(fn.name, name_expression(fn, table), tuple(int(g) for g in sim.grid), tuple(int(b) for b in sim.block),
+               smem, sampled_blocks(tuple(int(g) for g in sim.grid)), args, nsites, notes=notes)
+
+
+def logical_sizes(table, sim: Simulation) -> dict[str, tuple[int, str]]:
+    """Elements of each global array: one past the largest element its accesses touch, over the
+    simulation's sampled blocks and iterations (for an unguarded access, only the threads inside
+    the problem: the ones past a ceil-div grid's problem size are what the run must catch)."""
+    out: dict[str, tuple[int, str]] = {}
+    for acc in table.accesses:
+        if acc.space != "global" or acc.unresolved:
+            continue
+        try:
+            env, n = sim.instances(acc, "range")
+            shape = (n, sim.nthreads)
+            mask = sim.mask(acc, env, shape)
+            if sim.result(acc).excess is not None:   # unguarded: the excess threads are what is measured
+                mask &= _inside_problem(table, sim, env, shape)
+            if not mask.any():
+                continue
+            idx = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index)), shape)
+        except (Unknown, TypeError, ValueError, MemoryError):
+            continue
+        span = -(-acc.width // acc.array.elem_size) if acc.array.elem_size else 1
+        hi = int(np.floor(idx[mask].max())) + span
+        if hi > out.get(acc.array.name, (0, ""))[0]:
+            out[acc.array.name] = (hi, f"largest index of the in-range threads + 1 (`{acc.text}`)")
+    return out
+
+
+def _inside_problem(table, sim: Simulation, env, shape) -> np.ndarray:
+    keep = np.ones(shape, dtype=bool)
+    grid = table.launch.grid
+    if grid is None:
+        return keep
+    for axis_i, axis in enumerate("xyz"):
+        ext = sim._grid_extent(grid[axis_i], axis_i)
+        if ext is None:
+            continue
+        coord = np.asarray(env[f"blockIdx.{axis}"]) * sim.block[axis_i] + sim.tid[f"threadIdx.{axis}"][None, :]
+        keep &= np.broadcast_to(coord < ext[1], shape)
+    return keep

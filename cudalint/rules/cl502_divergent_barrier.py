@@ -1,0 +1,76 @@
+"""## What it does
+Flags a block barrier (`__syncthreads()`, `__syncthreads_count/and/or`, a cooperative-groups
+`block.sync()`) that some threads of a block never reach: it sits under a condition that
+depends on the thread index (or on values computed from it), after an early `return` that some
+threads take, or inside a loop whose trip count differs between threads. The guards are
+evaluated for every thread of sampled blocks and iterations, so a condition on `blockIdx` or on
+parameters (uniform across the block) is not a finding.
+
+## Why is this bad?
+`__syncthreads()` waits for every thread of the block. When only some threads call it the
+behaviour is undefined: the kernel hangs, or the barrier releases early and the data it was
+meant to protect is read half-written.
+
+## Example
+```cuda
+if (threadIdx.x < 16) {
+    s[threadIdx.x] = x;
+    __syncthreads();          // threads 16.. never arrive
+}
+```
+
+## Use instead
+```cuda
+if (threadIdx.x < 16)
+    s[threadIdx.x] = x;
+__syncthreads();              // every thread of the block arrives
+```
+"""
+import sys
+
+from ..analysis.divergence import divergent_barriers, unfollowed_guard
+from . import cl901_analysis_limit
+from .base import Context, fmt_point
+
+CODE = "CL502"
+NAME = "divergent-barrier"
+CATEGORY = "sync"
+SEVERITY = "error"
+
+
+def check(ctx: Context):
+    sim = ctx.sim
+    me = sys.modules[__name__]
+    found = divergent_barriers(sim)
+    for d in found:
+        b = d.barrier
+        keep = {k for k in d.reaches if k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1}
+        if any(sim.grid[i] > 1 for i in range(3)):
+            keep |= {k for k in d.reaches if k.startswith("blockIdx") and sim.grid["xyz".index(k[-1])] > 1}
+        who = f"thread ({fmt_point(d.reaches, keep)}) reaches it and thread ({fmt_point(d.misses, keep)}) does not"
+        if d.exit is not None:
+            why = (f"follows the early `{d.exit.kind}` at line {d.exit.line}, which some threads of the block take "
+                   f"({who}); keep those threads alive to the barrier (guard the work instead of returning)")
+        elif d.loop is not None:
+            at = ", ".join(d.trips.values())
+            why = (f"is inside the loop over `{d.loop.var}` (line {d.loop.line}), whose trip count differs between "
+                   f"threads of the block (at {at}, {who}); make the trip count uniform and guard the work inside")
+        else:
+            why = (f"sits under the condition `{d.guard}`, which threads of one block evaluate differently "
+                   f"({who}); move the barrier out of the condition")
+        msg = f"block barrier `{b.text}` {why}"
+        yield ctx.diagnostic(me, None, msg, line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
+                             metrics={"exit_line": d.exit.line if d.exit else None,
+                                      "loop_line": d.loop.line if d.loop else None},
+                             assumptions=list(sim.assumptions))
+    reported = {id(d.barrier) for d in found}
+    for b in ctx.table.barriers:
+        unfollowed = unfollowed_guard(b) if id(b) not in reported else None
+        if unfollowed is not None:
+            _, sym = unfollowed
+            why = (f"a value loaded from `{sym.name}`" if sym.kind == "data"
+                   else f"`{sym.name}`, which the model does not follow")
+            yield ctx.diagnostic(cl901_analysis_limit, None,
+                                 f"whether every thread of the block reaches `{b.text}` is not checked: a condition "
+                                 f"around it depends on {why}",
+                                 line=b.line, column=b.column, end=(b.line, b.end_column or b.column))

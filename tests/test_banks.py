@@ -1,0 +1,145 @@
+"""CL401: wavefronts per shared-memory request, against a bank count written out lane by lane."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cudalint.lint import Config, lint_paths
+
+from conftest import SAMPLES
+
+TYPES = {4: "float", 8: "float2", 16: "float4"}
+# index expressions a kernel might use for a tile coordinate (linear id = y * blockDim.x + x)
+COORDS = {
+    "tx": ("threadIdx.x", lambda x, y, bx: x),
+    "ty": ("threadIdx.y", lambda x, y, bx: y),
+    "lin": ("(threadIdx.y * blockDim.x + threadIdx.x)", lambda x, y, bx: y * bx + x),
+    "2tx": ("(2 * threadIdx.x)", lambda x, y, bx: 2 * x),
+}
+
+
+def brute_force(bx, by, rows, cols, pad, size, row_of, col_of):
+    """Per warp: sum over phases of the most distinct 4-byte words one of the 32 banks serves."""
+    lanes_per_phase = {4: 32, 8: 16, 16: 8}[size]
+    requests = []
+    threads = [(x, y) for y in range(by) for x in range(bx)]          # linear order, x fastest
+    for w in range(0, len(threads), 32):
+        warp = threads[w:w + 32]
+        wavefronts, ways = 0, 0
+        for p in range(0, len(warp), lanes_per_phase):
+            banks = {}
+            for x, y in warp[p:p + lanes_per_phase]:
+                r, c = row_of(x, y, bx) % rows, col_of(x, y, bx) % cols
+                addr = (r * (cols + pad) + c) * size
+                for word in range(addr // 4, (addr + size - 1) // 4 + 1):
+                    banks.setdefault(word % 32, set()).add(word)
+            n = max(len(s) for s in banks.values())
+            wavefronts += n
+            ways = max(ways, n)
+        requests.append((wavefronts, ways))
+    return sum(r[0] for r in requests) / len(requests), max(r[1] for r in requests)
+
+
+def lint_source(tmp_path, text, **params):
+    path = tmp_path / "k.cu"
+    path.write_text(text)
+    return lint_paths([str(path)], Config(debug=True, params=params)).diagnostics
+
+
+@settings(max_examples=60, deadline=None)
+@given(bx=st.sampled_from([4, 8, 16, 32, 64]), by=st.sampled_from([1, 2, 4, 8]),
+       rows=st.integers(1, 48), cols=st.integers(1, 48), pad=st.integers(0, 4),
+       size=st.sampled_from([4, 8, 16]), row=st.sampled_from(sorted(COORDS)), col=st.sampled_from(sorted(COORDS)))
+def test_ways_and_wavefronts_equal_a_brute_force_bank_count(tmp_path_factory, bx, by, rows, cols, pad, size, row, col):
+    t = TYPES[size]
+    src = f"""
+__global__ void read_tile({t}* out) {{
+  __shared__ {t} tile[{rows}][{cols} + {pad}];
+  out[threadIdx.y * blockDim.x + threadIdx.x] = tile[{COORDS[row][0]} % {rows}][{COORDS[col][0]} % {cols}];
+}}
+void run({t}* out) {{
+  dim3 block({bx}, {by});
+  read_tile<<<1, block>>>(out);
+}}
+"""
+    diags = lint_source(tmp_path_factory.mktemp("k"), src)
+    found = [d for d in diags if d.code == "CL401"]
+    wavefronts, ways = brute_force(bx, by, rows, cols, pad, size, COORDS[row][1], COORDS[col][1])
+    if ways < 2:
+        assert not found, found[0].message
+        return
+    (d,) = found
+    assert d.metrics["ways"] == ways
+    assert d.metrics["wavefronts_per_request"] == pytest.approx(wavefronts, abs=0.01)
+    assert d.metrics["ideal_wavefronts"] == {4: 1, 8: 2, 16: 4}[size] or bx * by < 32
+    assert f"{ways}-way" in d.message
+
+
+def _cl401(name, **params):
+    result = lint_paths([str(SAMPLES / name)], Config(debug=True, params=params))
+    return [d for d in result.diagnostics if d.code == "CL401" and d.path.endswith(name)]
+
+
+def test_column_read_of_a_32x32_tile_is_32_way_and_padding_removes_it():
+    (d,) = _cl401("bank_column_tile_bad.cu")
+    assert d.metrics["ways"] == 32 and d.metrics["wavefronts_per_request"] == 32.0
+    assert "`threadIdx.x * 32`" in d.message
+    assert "tile[32][32 + 1]" in d.message and "tile[threadIdx.y][threadIdx.x]" in d.message
+    assert "tile[threadIdx.x][threadIdx.y ^ threadIdx.x]" in d.message
+    assert _cl401("bank_column_tile_good.cu") == [] and _cl401("swizzle_tile_good.cu") == []
+
+
+def test_interleaved_reduction_grows_from_2_to_16_way_and_sequential_is_clean():
+    found = _cl401("reduce_interleaved_bad.cu")
+    assert {d.metrics["ways"] for d in found} == {16}
+    assert {d.metrics["least_ways"] for d in found} == {2}
+    assert "2-way to 16-way across iterations" in found[0].message
+    assert _cl401("reduce_sequential_good.cu") == []
+
+
+def test_register_tiled_gemm_a_tile_read_is_4_way_as_measured_on_h100():
+    (d,) = _cl401("gemm_regtile.cu")
+    assert d.array == "As" and d.access == "load"
+    assert d.metrics["ways"] == 4
+    assert d.metrics["wavefronts_per_request"] == pytest.approx(4.02, rel=0.05)   # ncu on an H100
+    assert "`threadIdx.y * 128`" in d.message
+
+
+def test_vector_accesses_are_split_into_half_and_quarter_warp_phases():
+    found = {d.line: d for d in _cl401("vec_shared_bad.cu")}
+    f2, f4 = found[16], found[17]
+    assert f2.metrics["ideal_wavefronts"] == 2 and f2.metrics["ways"] == 16
+    assert f4.metrics["ideal_wavefronts"] == 4 and f4.metrics["ways"] == 8
+    assert "t4[8][32 + 1]" in f4.message    # float4 tile: padding by one float4 keeps 16-byte alignment
+    assert _cl401("vec_shared_good.cu") == []
+
+
+def test_min_ways_option_raises_the_threshold():
+    def found(ways):
+        result = lint_paths([str(SAMPLES / "reduce_interleaved_bad.cu")], Config(debug=True, min_ways=ways))
+        return [d for d in result.diagnostics if d.code == "CL401"]
+    assert len(found(16)) == 3 and found(17) == []
+
+
+def test_padding_advice_is_the_smallest_pad_that_works(tmp_path):
+    # 16x16 block over a 20-wide tile: a warp covers two rows 20 words apart, which overlap in 4 banks
+    src = """
+__global__ void halo_read(float* out) {
+  __shared__ float s[20][20];
+  out[threadIdx.y * 16 + threadIdx.x] = s[threadIdx.y + 2][threadIdx.x + 2];
+}
+void run(float* out) { dim3 b(16, 16); halo_read<<<1, b>>>(out); }
+"""
+    (d,) = [d for d in lint_source(tmp_path, src) if d.code == "CL401"]
+    assert d.metrics["ways"] == 2
+    assert "`__shared__ float s[20][20 + 28]`: conflict-free" in d.message    # row stride 48 = 16 mod 32
+
+
+def test_bank_picture_shows_the_worst_request_lane_by_lane():
+    from cudalint.analysis.banks import bank_picture
+    from cudalint.analysis.simulate import Simulation
+    (table,) = lint_paths([str(SAMPLES / "gemm_regtile.cu")], Config(debug=True)).tables
+    acc = next(a for a in table.accesses if a.array.name == "As" and a.kind == "load")
+    pic = bank_picture(Simulation(table), acc)
+    assert (pic.wavefronts, pic.ways, pic.phases) == (4, 4, 1)
+    # an 8x8 block: lanes 8*r .. 8*r+7 have threadIdx.y = r and read row 4*r, all in one bank
+    assert {bank for *_, bank in pic.lanes} == {pic.lanes[0][3]}
+    assert sorted({word - pic.lanes[0][2] for _, _, word, _ in pic.lanes}) == [0, 128, 256, 384]

@@ -1,0 +1,147 @@
+"""Confirm mode on a real GPU: each static coalescing/range finding of the samples is confirmed by the
+instrumented run, clean samples get no confirmed finding, the naive matmul pair's logged sectors per
+request equal the hardware counters' figures, and a kernel that never ends is stopped."""
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, SAMPLES, expected_findings
+
+pytestmark = pytest.mark.gpu
+
+
+def _gpu_missing() -> str | None:
+    try:
+        import cupy
+    except ImportError:
+        return "CuPy is not installed (pip install 'cudalint[gpu]')"
+    try:
+        if cupy.cuda.runtime.getDeviceCount() < 1:
+            return "no CUDA GPU"
+    except Exception as exc:
+        return f"no usable CUDA GPU ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+    return None
+
+
+_MISSING = _gpu_missing()
+if _MISSING:
+    pytestmark = [pytest.mark.gpu, pytest.mark.skip(reason=f"confirm mode needs a GPU: {_MISSING}")]
+
+CONFIRMABLE = {"CL101", "CL102", "CL201", "CL202"}
+# ncu on an H100 (DESIGN.md): global load and store sectors per request of the naive matmul pair
+# at M=3000, K=4000, N=3000 with 32x32 blocks
+HARDWARE = {"matmul_naive_good.cu": (2.50, 4.00), "matmul_naive_bad.cu": (16.50, 32.00)}
+DESIGN_SIZES = {"M": 3000, "K": 4000, "N": 3000}
+
+
+def _confirm(paths, params=None, mode="log"):
+    from cudalint.confirm import confirm_result
+    from cudalint.lint import Config, lint_paths
+    cfg = Config(params=params or {})
+    res = lint_paths([str(p) for p in paths], cfg)
+    runs = confirm_result(res, cfg, mode)
+    return res, runs
+
+
+def _samples():
+    return sorted(p for p in SAMPLES.glob("*.cu"))
+
+
+@pytest.mark.parametrize("path", _samples(), ids=lambda p: p.name)
+def test_static_findings_confirmed_and_clean_samples_stay_clean(path):
+    res, runs = _confirm([path])
+    assert runs and all(r.ran for r in runs), [r.line() for r in runs]
+    assert all(r.seconds < 10 for r in runs), [r.line() for r in runs]     # compile included
+    static = [d for d in res.diagnostics if d.source == "static" and d.code in CONFIRMABLE]
+    unconfirmed = [(d.line, d.code, d.measured) for d in static if d.confirmed is not True]
+    assert not unconfirmed
+    if not expected_findings(path):
+        assert [d for d in res.diagnostics if d.confirmed] == []
+
+
+def test_kernel_in_header_launched_from_its_runner_is_confirmed():
+    res, runs = _confirm([SAMPLES / "headers"])
+    assert [r.kernel for r in runs if r.ran] == ["saxpy"]
+    found = [d for d in res.diagnostics if d.code == "CL202"]
+    assert found and all(d.confirmed for d in found)
+
+
+@pytest.mark.parametrize("name", sorted(HARDWARE))
+def test_matmul_pair_sectors_per_request_match_hardware_counters(name):
+    _, runs = _confirm([SAMPLES / name], DESIGN_SIZES)
+    load, store = HARDWARE[name]
+    totals = runs[0].totals
+    assert totals["load_sectors_per_request"] == pytest.approx(load, rel=0.05)
+    assert totals["store_sectors_per_request"] == pytest.approx(store, rel=0.05)
+
+
+def test_out_of_range_store_is_logged_and_the_run_does_not_fault():
+    res, runs = _confirm([SAMPLES / "vecadd_bad.cu"])
+    assert runs[0].ran and runs[0].out_of_range > 0
+    d = next(d for d in res.diagnostics if d.code == "CL202" and d.access == "store")
+    assert d.confirmed and d.measured["max_index"] >= 1000
+
+
+def test_kernel_that_never_ends_is_stopped_by_the_timeout(tmp_path):
+    f = tmp_path / "spin.cu"
+    f.write_text("// cudalint: launch grid=(1,1,1) block=(32,1,1)\n"
+                 "__global__ void spin(float* a, int n) {\n"
+                 "  volatile int go = 1;\n  while (go) { a[threadIdx.x] += 1.0f; }\n}\n")
+    p = subprocess.run([sys.executable, "-m", "cudalint", "--confirm", str(f), "--confirm-timeout", "5"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "spin: not run: kernel `spin` did not finish within 5 s" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_cli_text_marks_findings_confirmed():
+    p = subprocess.run([sys.executable, "-m", "cudalint", "--confirm", str(SAMPLES / "matmul_naive_bad.cu")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert p.returncode == 1
+    lines = [x for x in p.stdout.splitlines() if "CL101" in x]
+    assert lines and all("[confirmed: " in x and "sectors/request measured" in x for x in lines)
+    assert "cudalint confirm:" in p.stderr and "matmul: ran 9 of 1024 blocks" in p.stderr
+
+
+TRANSPOSE_TILE = """// cudalint: launch grid=(8,8,1) block=(32,32,1)
+// cudalint: param n=256
+__global__ void transpose_tile(float* out, const float* in, int n) {
+  __shared__ float tile[32][WIDTH];
+  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  out[y * n + x] = tile[threadIdx.x][threadIdx.y];
+}
+"""
+
+
+@pytest.mark.parametrize("width, wavefronts", [(32, 32.0), (33, 1.0)])
+def test_shared_bank_conflicts_are_measured_in_wavefronts(tmp_path, width, wavefronts):
+    f = tmp_path / "tile.cu"
+    f.write_text(TRANSPOSE_TILE.replace("WIDTH", str(width)))
+    _, runs = _confirm([f])
+    by_text = {s.text: m for s, m in runs[0].sites}
+    assert by_text["tile[threadIdx.y][threadIdx.x]"].wavefronts_per_request == 1.0     # row: 32 banks
+    assert by_text["tile[threadIdx.x][threadIdx.y]"].wavefronts_per_request == wavefronts
+
+
+RACE = """// cudalint: launch grid=(2,1,1) block=(64,1,1)
+__global__ void rotate(float* out, const float* in) {
+  __shared__ float s[64];
+  s[threadIdx.x] = in[blockIdx.x * 64 + threadIdx.x];
+  BARRIER
+  out[blockIdx.x * 64 + threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+"""
+
+
+@pytest.mark.parametrize("barrier, raced", [("", True), ("__syncthreads();", False)])
+def test_shared_words_touched_by_two_threads_between_barriers(tmp_path, barrier, raced):
+    f = tmp_path / "rotate.cu"
+    f.write_text(RACE.replace("BARRIER", barrier))
+    _, runs = _confirm([f])
+    by_text = {s.text: m for s, m in runs[0].sites}
+    assert (by_text["s[(threadIdx.x + 1) % 64]"].race_words > 0) is raced
+    assert (by_text["s[threadIdx.x]"].race_words > 0) is raced
