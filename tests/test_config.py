@@ -2,6 +2,7 @@
 line and key, and `cudalint config --show` says where every value came from."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -75,6 +76,7 @@ def test_per_file_ignores(tmp_path):
     assert {c for p, _, c in got if p == "./matmul.cu"} == {"CL101", "CL102"}
 
 
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_exclude_extend_exclude_gitignore_and_force_exclude(tmp_path):
     files = {"matmul.cu": MATMUL, "vecadd.cu": VECADD, "third_party/v.cu": VECADD, "gen/m.cu": MATMUL}
     project(tmp_path, '[tool.cudalint]\nexclude = ["third_party"]\nextend-exclude = ["vec*.cu"]\n', files=files)

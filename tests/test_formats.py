@@ -182,7 +182,10 @@ def test_default_format_is_full_on_a_terminal_and_concise_in_a_pipe():
                        text=True, timeout=120)
     assert p.stdout.splitlines()[0].startswith("samples/vecadd_bad.cu:7:3: CL202") and "|" not in p.stdout
     out = bytearray()
-    pid, fd = pty.fork()
+    try:
+        pid, fd = pty.fork()
+    except OSError as exc:
+        pytest.skip(f"no pseudo-terminal here: {exc}")
     if pid == 0:
         os.chdir(ROOT)
         os.environ.pop("NO_COLOR", None)
