@@ -227,6 +227,29 @@ def test_out_of_range_overlapping_stores_and_races():
     assert (m[2].race_words, m[3].race_words) == (1, 1)
 
 
+def test_syncwarp_orders_lanes_of_one_warp_but_not_two_warps():
+    W = 1 << 20                                                                 # one __syncwarp() in the epoch
+    lanes = [(0, 0, 0, 0, 0, 2, 4, 8, 0), (1, 0, 5, 0, W, 2, 4, 8, 0)]          # store by 0, load by 5 after it
+    warps = [(0, 0, 0, 1, 0, 2, 4, 16, 0), (1, 0, 40, 1, W, 2, 4, 16, 0)]       # load by thread 40: warp 1
+    sites = [_site(0, "store"), _site(1)]
+    m = measure(_log(lanes), sites, (64, 1, 1))
+    assert (m[0].race_words, m[1].race_words) == (0, 0)
+    m = measure(_log(lanes + warps), sites, (64, 1, 1))
+    assert (m[0].race_words, m[1].race_words) == (1, 1)                        # word 16 only
+
+
+def test_syncwarp_calls_are_instrumented(tmp_path):
+    f = tmp_path / "w.cu"
+    f.write_text("// cudalint: launch grid=(1,1,1) block=(32,1,1)\n"
+                 "__global__ void k(float* out) {\n  __shared__ float s[32];\n"
+                 "  s[threadIdx.x] = threadIdx.x;\n  __syncwarp();\n"
+                 "  out[threadIdx.x] = s[31 - threadIdx.x];\n  __syncwarp(0xffffffffu);\n}\n")
+    src = read_source(str(f))
+    inst = instrument(src, lint_sources([src], Config()).tables)
+    body = inst.source.split("(device code, instrumented)")[1]
+    assert body.count("__cl_syncwarp(") == 2 and "__syncwarp(" not in body
+
+
 def test_findings_confirmed_refuted_and_found_by_measurement_alone():
     src, res, inst = _instrumented(SAMPLES / "matmul_naive_bad.cu")
     table = res.tables[0]

@@ -1,6 +1,7 @@
-"""Confirm mode on a real GPU: each static coalescing/range finding of the samples is confirmed by the
-instrumented run, clean samples get no confirmed finding, the naive matmul pair's logged sectors per
-request equal the hardware counters' figures, and a kernel that never ends is stopped."""
+"""Confirm mode on a real GPU: each static coalescing, range, bank-conflict and missing-barrier
+finding of the samples is confirmed by the instrumented run, clean samples get no confirmed
+finding, the naive matmul pair's logged sectors per request equal the hardware counters' figures,
+and a kernel that never ends is stopped."""
 import subprocess
 import sys
 
@@ -28,7 +29,7 @@ _MISSING = _gpu_missing()
 if _MISSING:
     pytestmark = [pytest.mark.gpu, pytest.mark.skip(reason=f"confirm mode needs a GPU: {_MISSING}")]
 
-CONFIRMABLE = {"CL101", "CL102", "CL201", "CL202"}
+CONFIRMABLE = {"CL101", "CL102", "CL201", "CL202", "CL401", "CL501"}
 # ncu on an H100 (DESIGN.md): global load and store sectors per request of the naive matmul pair
 # at M=3000, K=4000, N=3000 with 32x32 blocks
 HARDWARE = {"matmul_naive_good.cu": (2.50, 4.00), "matmul_naive_bad.cu": (16.50, 32.00)}

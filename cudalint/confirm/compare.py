@@ -23,6 +23,7 @@ from .runner import Log
 SECTOR = 32
 WARP = 32
 F_GLOBAL, F_SHARED, F_LOCAL, F_OOR = 1, 2, 4, 8
+WARP_EPOCH = 1 << 20     # log_runtime.cuh's CL_WARP_EPOCH: __syncwarp()s above the block barriers
 
 
 @dataclass
@@ -202,15 +203,27 @@ def _race_records(r, oor, sites: list[Site]) -> np.ndarray:
         return out
     storing = np.array([s.stores and s.kind != "atomic" for s in sites] + [False])
     idx = np.nonzero(shared)[0]
-    key = np.stack([r["slot"][idx].astype(np.int64), r["epoch"][idx].astype(np.int64),
-                    r["addr"][idx].astype(np.int64) // 4], axis=1)
+    epoch = r["epoch"][idx].astype(np.int64)
+    block_epoch, warp_epoch = epoch % WARP_EPOCH, epoch // WARP_EPOCH
+    tid = r["tid"][idx].astype(np.int64)
+    word = r["addr"][idx].astype(np.int64) // 4
+    slot = r["slot"][idx].astype(np.int64)
+    store = storing[np.minimum(r["site"][idx], len(sites))]
+    # two warps are ordered only by a block barrier; two lanes of one warp also by __syncwarp()
+    across = _racing(np.stack([slot, block_epoch, word], axis=1), tid // WARP, store)
+    within = _racing(np.stack([slot, block_epoch, tid // WARP, warp_epoch, word], axis=1), tid, store)
+    out[idx] = across | within
+    return out
+
+
+def _racing(key: np.ndarray, who: np.ndarray, store: np.ndarray) -> np.ndarray:
+    """Records whose group (rows of `key`) holds a store and more than one distinct `who`."""
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
     inv = inv.ravel()
-    tids = np.unique(np.stack([inv, r["tid"][idx].astype(np.int64)], axis=1), axis=0)
-    nthreads = np.bincount(tids[:, 0], minlength=len(uniq))
-    stores = np.bincount(inv, weights=storing[np.minimum(r["site"][idx], len(sites))], minlength=len(uniq)) > 0
-    out[idx] = (nthreads[inv] > 1) & stores[inv]
-    return out
+    pairs = np.unique(np.stack([inv, who], axis=1), axis=0)
+    distinct = np.bincount(pairs[:, 0], minlength=len(uniq))
+    stores = np.bincount(inv, weights=store, minlength=len(uniq)) > 0
+    return (distinct[inv] > 1) & stores[inv]
 
 
 def kernel_totals(measures: dict[int, SiteMeasure], sites: list[Site]) -> dict:
@@ -315,6 +328,16 @@ def _same(d: Diagnostic, acc, table) -> bool:
         acc.array.name == d.array and acc.kind == d.access
 
 
+def _race_explained(s: Site, diags: list[Diagnostic], table) -> bool:
+    """A measured race the static findings already account for: another access of the same array
+    has a CL501 (its write and read are named there) or a CL302 (two threads store one element), or
+    a barrier of the kernel is divergent (CL502), so barrier epochs no longer line up between threads."""
+    mine = [d for d in diags if d.kernel == table.kernel]
+    if any(d.code == "CL502" for d in mine):
+        return True
+    return s.array is not None and any(d.code in ("CL501", "CL302") and d.array == s.array.name for d in mine)
+
+
 def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures: dict[int, SiteMeasure],
                      min_ratio: float, rules: dict) -> list[Diagnostic]:
     """Measured inefficiencies and errors at sites that no static finding of the kind covers."""
@@ -341,7 +364,7 @@ def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures
         if m.ways is not None and m.ways >= 2 and "CL401" not in covered:
             found.append(("CL401", f"{_kind(s)} of `{s.text}` measured {m.wavefronts_per_request:.1f} shared-memory "
                                    f"wavefronts per request ({m.ways:.1f}-way bank conflict)", _banks(m, min_ratio)[1]))
-        if m.race_words and "CL501" not in covered:
+        if m.race_words and "CL501" not in covered and not _race_explained(s, diags, table):
             found.append(("CL501", f"`{s.text}`: {m.race_words} shared words written and accessed by two threads "
                                    f"with no barrier between them measured", _race(m, min_ratio)[1]))
         for code, msg, summary in found:

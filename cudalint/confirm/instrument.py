@@ -212,6 +212,11 @@ class _Writer:
             if name == "__syncthreads" and not actual:
                 edits.append((callee.start_byte, (2, 0), "__cl_sync", callee.end_byte - callee.start_byte))
                 return
+            if name == "__syncwarp" and node_text(callee).strip() == "__syncwarp":
+                edits.append((callee.start_byte, (2, 0), "__cl_syncwarp", callee.end_byte - callee.start_byte))
+                for a in actual:
+                    self.walk(a, fn, edits, depth)
+                return
             if name in ("__syncthreads_count", "__syncthreads_and", "__syncthreads_or") or \
                     self._block_sync(callee, actual):
                 value = name.startswith("__syncthreads_")

@@ -51,8 +51,17 @@ __device__ __forceinline__ unsigned* __cl_counters() {
   return (unsigned*)__cl_ctl[CL_COUNTERS] + ((size_t)blockIdx.x * __cl_u32(CL_NTHREADS) + __cl_thread()) * n;
 }
 
+// A thread's barrier epoch: block barriers in the low 20 bits, __syncwarp()s above them, so
+// two lanes of one warp are ordered by either and two warps only by a block barrier.
+#define CL_WARP_EPOCH (1u << 20)
+
 __device__ __forceinline__ void __cl_epoch() {
-  __cl_counters()[__cl_u32(CL_NSITES)] += 1;   // barrier epoch of this thread
+  __cl_counters()[__cl_u32(CL_NSITES)] += 1;
+}
+
+__device__ __forceinline__ void __cl_syncwarp(unsigned mask = 0xffffffffu) {
+  __syncwarp(mask);
+  __cl_counters()[__cl_u32(CL_NSITES)] += CL_WARP_EPOCH;
 }
 
 __device__ __forceinline__ void __cl_sync() {
