@@ -117,6 +117,7 @@ def read_suppressions(src) -> FileSuppressions:
         line, col = node.start_point[0] + 1, node.start_point[1] + 1
         end_col = node.end_point[1] + 1 if node.end_point[0] == node.start_point[0] else col + len(text.split("\n")[0])
         shown = "cudalint: " + m.group(1) + m.group(2).rstrip()
+        shown = shown.split("//", 1)[0].rstrip()    # a second comment on the line is not part of it
         try:
             tree = parse_annotation(shown)
         except ExprSyntaxError:

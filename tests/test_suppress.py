@@ -32,7 +32,8 @@ def test_unsuppressed_findings(tmp_path):
 
 @pytest.mark.parametrize("comment", ["// cudalint: ignore[CL101, CL102]", "// cudalint: ignore[CL1]",
                                      "// cudalint: ignore[coalescing]", "// cudalint: ignore",
-                                     "/* cudalint: ignore[CL1] */", "// cudalint: ignore[cl1] -- transposed on purpose"])
+                                     "/* cudalint: ignore[CL1] */", "// cudalint: ignore[cl1] -- transposed on purpose",
+                                     "// cudalint: ignore[CL1]  // NOLINT(readability)"])
 def test_ignore_on_the_line(tmp_path, comment):
     got, _ = lint(tmp_path, f"  out[row * N + col] = in[row * N + col];  {comment}\n")
     assert got == []
