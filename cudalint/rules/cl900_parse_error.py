@@ -1,6 +1,7 @@
 """## What it does
-Reports a region of the file that tree-sitter-cuda could not parse, or a file that is not valid
-UTF-8. The rest of the file is still analysed.
+Reports a region of the file that tree-sitter-cuda could not parse, a file that is not valid
+UTF-8, or a `// cudalint:` comment (launch, param, suppression) it cannot read. The rest of the
+file is still analysed.
 
 ## Why is this bad?
 cudalint cannot see indexes inside a region it could not read, so findings there are missed.
@@ -14,7 +15,8 @@ __global__ void k(float* a) { a[threadIdx.x] = 1.0f;     // missing `}`
 
 ## Use instead
 Balance the braces, or give cudalint the macro's definition (`-D NAME=VALUE` or a local
-`#include` it can read).
+`#include` it can read). Write annotations as `// cudalint: launch grid=(X,Y,Z) block=(X,Y,Z)`,
+`// cudalint: param N=1024`, `// cudalint: ignore[CL101] -- reason`.
 """
 CODE = "CL900"
 NAME = "parse-error"
