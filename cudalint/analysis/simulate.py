@@ -24,6 +24,8 @@ ASSUMED_BLOCK_1D = (256, 1, 1)
 ASSUMED_BLOCK_2D = (32, 8, 1)
 ASSUMED_BLOCK_3D = (32, 4, 4)
 ASSUMED_GRID = (8, 8, 4)
+BLOCK_CANDIDATES = tuple(1 << i for i in range(11))   # 1..1024
+MAX_BLOCK_UNKNOWNS = 3
 MAX_TRIPS = 1 << 22
 MAX_COMBOS = 64
 DENSE_TRIPS = 32          # loops this short are simulated at every iteration for bank conflicts
@@ -152,25 +154,77 @@ class Simulation:
     def _block(self) -> tuple[int, int, int]:
         lc = self.table.launch
         if lc.block is not None:
-            vals = [self._scalar(b) for b in lc.block]
-            if all(v is not None and v > 0 for v in vals):
-                return tuple(vals)
+            unknown = sorted({s.name for b in lc.block for s in b.walk()
+                              if isinstance(s, ir.Sym) and s.kind == "param" and s.name not in self.params})
+            if not unknown:
+                vals = [self._scalar(b) for b in lc.block]
+                if all(v is not None and v > 0 for v in vals):
+                    return tuple(vals)
+            block = self._block_with_unknowns(lc.block, unknown)
+            if block is not None:
+                return block
             self.assumptions.append("block size of the launch could not be computed")
-        lb = self.table.launch_bounds
-        if lb and 32 <= lb <= 1024 and not self._uses("thread", "y") and not self._uses("thread", "z"):
-            self.launch_known = False
-            self.assumptions.append(f"launch unknown: assumed blockDim = ({lb}, 1, 1) from __launch_bounds__({lb})")
-            return (lb, 1, 1)
-        if self._uses("thread", "z"):
-            b = ASSUMED_BLOCK_3D
-        elif self._uses("thread", "y"):
-            b = ASSUMED_BLOCK_2D
-        else:
-            b = ASSUMED_BLOCK_1D
+        b, bounds = self._assumed_block()
         self.launch_known = False
-        self.assumptions.append(f"launch unknown: assumed blockDim = ({b[0]}, {b[1]}, {b[2]}) (blockDim.x >= 32); "
-                                f"give `// cudalint: launch grid=(X,Y,Z) block=(X,Y,Z)` or --launch")
+        if bounds:
+            self.assumptions.append(f"launch unknown: assumed blockDim = ({b[0]}, 1, 1) from __launch_bounds__({b[0]})")
+        else:
+            self.assumptions.append(f"launch unknown: assumed blockDim = ({b[0]}, {b[1]}, {b[2]}) (blockDim.x >= 32); "
+                                    f"give `// cudalint: launch grid=(X,Y,Z) block=(X,Y,Z)` or --launch")
         return b
+
+    def _assumed_block(self) -> tuple[tuple[int, int, int], bool]:
+        """The block assumed where the launch does not give it, and whether __launch_bounds__ gave it
+        (else the threadIdx axes the kernel uses do)."""
+        uses_y, uses_z = self._uses("thread", "y"), self._uses("thread", "z")
+        lb = self.table.launch_bounds
+        if lb and 32 <= lb <= 1024 and not uses_y and not uses_z:
+            return (lb, 1, 1), True
+        return (ASSUMED_BLOCK_3D if uses_z else ASSUMED_BLOCK_2D if uses_y else ASSUMED_BLOCK_1D), False
+
+    def _block_with_unknowns(self, dims, unknown: list[str]) -> tuple[int, int, int] | None:
+        """A block whose size depends on values not given (`dim3 block(bs, bs)` with `bs` a host
+        parameter): the unknowns take the powers of two that bring the block closest to the assumed
+        one, so dimensions the launch fixes are kept, and the grid, computed from the same values,
+        matches the block."""
+        if len(unknown) > MAX_BLOCK_UNKNOWNS:
+            return None
+        target, _ = self._assumed_block()
+        grids = np.meshgrid(*[np.array(BLOCK_CANDIDATES, dtype=np.int64)] * len(unknown), indexing="ij")
+        env = {n: g.ravel() for n, g in zip(unknown, grids)}
+        n = len(BLOCK_CANDIDATES) ** len(unknown)
+        cols = []
+        for d, t in zip(dims, target):
+            given = {s.name: np.int64(self.params[s.name]) for s in d.walk()
+                     if isinstance(s, ir.Sym) and s.kind == "param" and s.name in self.params}
+            try:
+                v = np.broadcast_to(np.asarray(Evaluator({**given, **env}).value(d), dtype=np.int64), (n,))
+            except (Unknown, ValueError, TypeError, OverflowError, ZeroDivisionError):
+                v = np.full(n, t, dtype=np.int64)     # a dimension not computed at all is assumed
+            cols.append(v)
+        vals = np.stack(cols, axis=1)
+        ok = (vals.min(axis=1) >= 1) & (vals.prod(axis=1) <= 1024)
+        if not ok.any():
+            return None
+        logs = np.log2(np.maximum(vals, 1))
+        goal = np.log2(target)
+        shape_err = np.abs(logs - goal).sum(axis=1)
+        size_err = np.abs(logs.sum(axis=1) - goal.sum())
+        order = np.lexsort((size_err, shape_err))         # shape first, then thread count
+        best = next(int(i) for i in order if ok[i])
+        chosen = {name: int(env[name][best]) for name in unknown}
+        block = tuple(int(v) for v in vals[best])
+        self.params.update(chosen)
+        self.launch_known = False
+        shown = ", ".join(f"{k}={v}" for k, v in chosen.items())
+        if unknown:
+            names = ", ".join(f"`{k}`" for k in unknown)
+            hint = " or ".join([f"--param {k}=VALUE" for k in unknown] + ["--launch"])
+            self.assumptions.append(f"block size {names} unknown: assumed {shown}, block {block} (give {hint})")
+        else:
+            self.assumptions.append(f"block size of the launch could not be computed: assumed block {block} "
+                                    f"(give --launch)")
+        return block
 
     def _grid(self) -> tuple[int, int, int]:
         lc = self.table.launch

@@ -2,13 +2,19 @@
 sites (in any linted file), with `dim3` variables and ceil-div expressions resolved on the host side."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, LaunchSite, node_text
 from ..source.macros import MacroError
+from .pointers import pointer_launch
 from .table import LaunchConfig
+
+
+# host helpers that round a division up, as grids are sized: `ceil_div(N, 256)` is `(N + 255) / 256`
+CEIL_DIV = {"ceil_div", "CEIL_DIV", "ceilDiv", "div_up", "DIV_UP", "divUp", "iDivUp", "cdiv", "ceildiv", "CeilDiv",
+            "DIVUP", "round_up_div"}
 
 
 @dataclass
@@ -30,12 +36,21 @@ class HostResolver:
         self.macros = site.file.macros
         self.env: dict[str, object] = {}
         self.param_names: dict[str, str] = {}
+        self.arg_exprs: dict[ir.Expr, str] = {}
+        self.facts: dict[str, int] = {}     # sizes fixed by the branch the launch is in
+
         if kernel is not None:
             # host names passed straight to a kernel parameter are that parameter
             for p, a in zip(kernel.params, site.args):
                 a = a.strip()
                 if a.isidentifier() and not p.pointers:
                     self.param_names[a] = p.name
+                elif not p.pointers:
+                    # `k<<<ceil_div(B * T, 256), 256>>>(..., B * T)`: the grid's `B * T` is the kernel's `BT`
+                    try:
+                        self.arg_exprs.setdefault(self._parse(a), p.name)
+                    except (ExprSyntaxError, MacroError):
+                        pass
         if site.host is not None and site.host.body is not None:
             self._walk(site.host.body, site.node.start_byte)
 
@@ -57,8 +72,36 @@ class HostResolver:
                     continue
                 if isinstance(e, ir.Assign):
                     self._assign(e)
-            elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith("statement")):
+            elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))):
+                self._branch_fact(c, stop)
                 self._walk(c, stop)
+
+    def _branch_fact(self, node, stop: int) -> None:
+        """`if (bs == 16) k<16><<<grid, dim3(bs, bs)>>>` and `case 16:` under `switch (bs)`: in the
+        launch's branch the size is that constant."""
+        text = None
+        if node.type == "if_statement":
+            cons, cond = node.child_by_field_name("consequence"), node.child_by_field_name("condition")
+            if cons is not None and cond is not None and cons.start_byte <= stop < cons.end_byte:
+                text = node_text(cond)
+        elif node.type == "case_statement" and node.parent is not None and node.parent.parent is not None:
+            switch, value = node.parent.parent, node.child_by_field_name("value")
+            cond = switch.child_by_field_name("condition") if switch.type == "switch_statement" else None
+            if cond is not None and value is not None:
+                text = f"{node_text(cond)} == ({node_text(value)})"
+        if text is None:
+            return
+        try:
+            e = self._parse(text)
+        except (ExprSyntaxError, MacroError):
+            return
+        if not (isinstance(e, ir.Bin) and e.op == "=="):
+            return
+        for name, num in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(name, ir.Name) and isinstance(num, ir.Num) and isinstance(num.value, int):
+                v = self.value(name)
+                if isinstance(v, ir.Sym) and v.kind == "param":
+                    self.facts[v.name] = num.value
 
     def _declaration(self, node) -> None:
         type_node = node.child_by_field_name("type")
@@ -105,6 +148,8 @@ class HostResolver:
             self.env[t.name] = self.value(e.value)
 
     def value(self, e: ir.Expr):
+        if e in self.arg_exprs:
+            return ir.Sym(self.arg_exprs[e], "param")
         match e:
             case ir.Name(name=n):
                 if n in self.env:
@@ -124,6 +169,10 @@ class HostResolver:
                 return ir.Un(op, v) if isinstance(v, ir.Expr) else v
             case ir.Cond(cond=c, then=a, other=b):
                 return ir.Cond(self.value(c), self.value(a), self.value(b))
+            case ir.Call(fn=fn, args=(a, b)) if fn.split("::")[-1] in CEIL_DIV:
+                a, b = self.value(a), self.value(b)
+                if isinstance(a, ir.Expr) and isinstance(b, ir.Expr):
+                    return ir.Bin("/", ir.Bin("-", ir.Bin("+", a, b), ir.Num(1)), b)
             case ir.Call(fn=fn, args=args) if fn.split("::")[-1] in ("min", "max") and len(args) == 2:
                 return ir.Call(fn.split("::")[-1], tuple(self.value(a) for a in args))
             case ir.Member(base=ir.Name(name=b), field=f) if f in "xyz":
@@ -186,19 +235,46 @@ def _site_rank(kernel: FunctionDef, site: LaunchSite) -> int:
     return 2
 
 
+def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[LaunchSite], list[str]]:
+    """The launches of a kernel, best first: by name, through a function pointer set to it, or else
+    through a pointer whose value is not traced and could be this kernel."""
+    own: list[LaunchSite] = []
+    untraced: list[tuple[LaunchSite, str]] = []
+    for s in sites:
+        p = pointer_launch(s)
+        if p is None:
+            if s.kernel == kernel.name:
+                own.append(s)
+        elif not p.targets:
+            untraced.append((s, p.var))
+        else:
+            for t in p.targets:
+                if t.kernel == kernel.name:
+                    own.append(replace(s, kernel=t.kernel, template_args=list(t.template_args) or s.template_args))
+    assumptions: list[str] = []
+    kfile = kernel.file.path if kernel.file else None
+    if not own:
+        for s, var in untraced:
+            if s.file.path == kfile and len(s.args) == len(kernel.params):
+                own.append(s)
+                assumptions.append(f"launch through the function pointer `{var}` at line {s.line}: "
+                                   f"its configuration assumed for this kernel")
+    return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
+
+
 def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch]
                    ) -> tuple[LaunchConfig, dict[str, str], list[str]]:
     """The launch a kernel is analysed with, its template arguments, and assumptions made."""
-    assumptions: list[str] = []
     template: dict[str, str] = {}
     params: dict[str, int] = {}
     for ann in kernel.annotations:
         params.update(ann.params)
     resolver = None
-    kernel_sites = sorted((s for s in sites if s.kernel == kernel.name), key=lambda s: _site_rank(kernel, s))
+    kernel_sites, assumptions = _kernel_sites(kernel, sites)
     if kernel_sites:
         site = kernel_sites[0]
-        resolver = HostResolver(site, kernel) if site.template_args else None
+        resolver = HostResolver(site, kernel)
+        params = {**resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
         if len(kernel_sites) > 1:
