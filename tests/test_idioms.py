@@ -100,3 +100,34 @@ void host(float *o) { k<<<4, 256>>>(o); }
     # with the macro's definition the index is followed and the access is clean
     got, _ = lint(tmp_path, "#define UMUL(a, b) __umul24((a), (b))\n" + src)
     assert got == []
+
+
+def test_library_call_is_not_the_files_helper_and_host_functions_are_not_inlined(tmp_path):
+    src = """#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(const float *in, float *out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  float v = cg::reduce(tile, in[blockIdx.x * 256 + threadIdx.x], cg::plus<float>());
+  if (tile.thread_rank() == 0) out[blockIdx.x * 8 + threadIdx.x / 32] = v;
+}
+void reduce(const float *in, float *out) {
+  dim3 block(256), grid(64);
+  k<<<grid, block>>>(in, out);
+}
+"""
+    # the host function `reduce` launches the kernel; it is not walked as the body of `cg::reduce`
+    assert lint(tmp_path, src)[0] == []
+
+
+def test_helper_qualified_by_a_macro_is_inlined(tmp_path):
+    got, diags = lint(tmp_path, """#define HOSTDEV __host__ __device__
+HOSTDEV inline int at(int r, int c, int ld) { return c * ld + r; }
+__global__ void k(float *out, int ld) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < ld) out[at(blockIdx.y, r, ld)] = 1.0f;
+}
+void host(float *o, int ld) { k<<<dim3(ld / 256, 64), 256>>>(o, ld); }
+""", ld=1024)
+    assert (5, "CL101") in got       # column-major helper, r from threadIdx.x: lanes a row apart

@@ -844,7 +844,7 @@ class KernelBuilder:
             if isinstance(p, Ptr):
                 self._record(p, ir.Num(0), "atomic", stmt, node, args[0])
             return _data(name)
-        if name in self.functions and self.depth < _MAX_INLINE_DEPTH:
+        if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES:
             f = self.functions[name]
             ret = _single_return(f)
             vals = [self.rvalue(a, stmt, node) for a in args]
@@ -1118,6 +1118,8 @@ def _is_barrier(fn: str) -> bool:
     return fn.split("::")[-1] in _BARRIERS or fn.endswith(".sync")
 
 
+# `cg::reduce(tile, v, op)` is the library's, not a `reduce` helper of the file
+_LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
 _TEMPLATE_TYPE_DECLARATION = re.compile(
     r"\s*(?P<type>(?:const\s+)?[A-Za-z_][\w:]*\s*<[\w\s,:*]*>)\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[^;]+?)\s*;\s*")
 _SHARED_MEMORY_IDIOM = re.compile(r"\(?\s*SharedMemory\s*<[^<>]*>\s*\(\s*\)\s*\)?")
