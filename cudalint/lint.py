@@ -184,7 +184,7 @@ class _Links:
         self.functions = {}
         for src in sources:
             for f in src.functions:
-                if not f.is_kernel and f.body is not None:
+                if f.is_device and not f.is_kernel and f.body is not None:   # a host function is not callable
                     self.functions.setdefault(f.name, f)
 
 

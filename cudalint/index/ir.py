@@ -136,6 +136,7 @@ class Cond(Expr):
 class Call(Expr):
     fn: str
     args: tuple[Expr, ...]
+    targs: tuple[str, ...] = ()      # template arguments as written: `spread<32>(t)` -> ("32",)
 
     def children(self):
         return self.args

@@ -141,7 +141,7 @@ class _ToIR(Transformer):
     def call(self, meta, c):
         fn = c[0]
         name = fn.name if isinstance(fn, ir.Name) else str(fn)
-        return ir.Call(name, tuple(c[1] or ()))
+        return ir.Call(name, tuple(c[1] or ()), _template_args.get(meta.start_pos, ()))
 
     def member(self, meta, c):
         return ir.Member(c[0], str(c[1]))
@@ -163,6 +163,28 @@ def strip_comments(text: str) -> str:
     return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
+# `SharedMemory<T>()`, `warpReduce<float, 32>(v)`, `cg::tiled_partition<32>(block)`: a call with
+# template arguments (names, numbers, `::`, `*`, no operators); `static_cast<T>(x)` is a cast.
+_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*]*>)(?=\s*\()")
+
+
+# template arguments of the calls of the expression being transformed, by the call's start
+_template_args: dict[int, tuple[str, ...]] = {}
+
+
+def _drop_template_arguments(src: str) -> str:
+    """A call's template arguments become spaces (offsets stay exact) and are kept aside, by the
+    call's position, for the Call node (`_template_args`)."""
+    def blank(m):
+        if m.group("name").endswith("_cast") or m.group("name").split("::")[-1] in ("sizeof", "alignof"):
+            return m.group(0)
+        args = m.group("args")
+        inner = args[1:-1].replace("__cltype_", "")
+        _template_args[m.start("name")] = tuple(a.strip() for a in inner.split(",") if a.strip())
+        return m.group(0)[: m.start("args") - m.start()] + " " * len(args)
+    return _TEMPLATE_CALL.sub(blank, src)
+
+
 def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
     """Parse one C expression. `type_names` are identifiers known to name types
     (template type parameters, typedefs) so that `(T)x` parses as a cast."""
@@ -173,6 +195,9 @@ def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
         names = "|".join(map(re.escape, sorted(type_names)))
         src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*[)>])",
                      lambda m: m.group(1) + "__cltype_" + m.group(2), text)
+    _template_args.clear()
+    if "<" in src and ">" in src:
+        src = _drop_template_arguments(src)
     try:
         tree = _parser("index.lark").parse(src)
     except LarkError as exc:

@@ -33,7 +33,8 @@ def _fmt(e: ir.Expr) -> tuple[str, int]:
             return f"{op}{_wrap(o, _UNARY)}", _UNARY
         case ir.Cond(cond=c, then=a, other=b):
             return f"{_wrap(c, 3)} ? {_wrap(a, 0)} : {_wrap(b, 2)}", 2
-        case ir.Call(fn=f, args=a):
+        case ir.Call(fn=f, args=a, targs=t):
+            f = f"{f}<{', '.join(t)}>" if t else f
             return f"{f}({', '.join(_wrap(x, 1) for x in a)})", _POSTFIX
         case ir.Cast(type=t, expr=x):
             return f"({t}){_wrap(x, _UNARY)}", _UNARY

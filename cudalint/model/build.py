@@ -62,6 +62,8 @@ class KernelBuilder:
         self.seq = 0                              # program-order counter shared by accesses and barriers
         self.exits: dict[int, Exit] = {}          # id(guard) -> the early exit that put it on the guard stack
         self.groups: dict[str, str] = {}          # cooperative group variable -> "block" | "warp"
+        self.group_sizes: dict[str, int] = {}     # a tile's size: `tiled_partition<32>(block)` -> 32
+        self.grid_groups: set[str] = set()        # `cg::grid_group g = cg::this_grid();`
         self.shared_scalars: dict[str, Ptr] = {}  # `__shared__ float total;`: a one-element shared array
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read
         self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
@@ -176,7 +178,9 @@ class KernelBuilder:
             if t == "declaration":
                 self.declaration(node)
             elif t == "expression_statement":
-                if node.named_children:
+                if (m := _TEMPLATE_TYPE_DECLARATION.fullmatch(node_text(node))) is not None:
+                    self.template_type_declaration(m, node)
+                elif node.named_children:
                     self.expression(node.named_children[0], node)
             elif t == "if_statement":
                 return self.if_statement(node)
@@ -333,9 +337,11 @@ class KernelBuilder:
         name = node_text(decl)
         line = stmt.start_point[0] + 1
         base_type = " ".join(w for w in type_name.split() if w not in ("const", "volatile", "__restrict__"))
-        scope = _group_scope(type_name + " " + (node_text(value) if value is not None else ""))
-        if scope:
-            self.groups[name] = scope
+        self._group(name, type_name + " " + (node_text(value) if value is not None else ""))
+        if value is not None and pointers and not dims and _SHARED_MEMORY_IDIOM.fullmatch(node_text(value)):
+            # `T* sdata = SharedMemory<T>();`: the dynamic shared memory, as `extern __shared__ T sdata[];`
+            self._array(name, base_type, [None], True, True, line, None)
+            return
         if dims:
             self._array(name, base_type, dims, is_shared, is_extern, line, value)
             return
@@ -371,6 +377,27 @@ class KernelBuilder:
         self.env[name] = val
         self.types[name] = base_type
         self._def(name, line, node_text(value), _names(expr))
+
+    def _group(self, name: str, decl_text: str) -> None:
+        """A cooperative group declared as `name`: its scope, a tile's size, a grid group."""
+        scope = _group_scope(decl_text)
+        if not scope:
+            return
+        self.groups[name] = scope
+        if scope == "warp" and (m := re.search(r"<\s*(\d+)\s*>", decl_text)):
+            self.group_sizes[name] = int(m.group(1))
+        if "grid" in decl_text:
+            self.grid_groups.add(name)
+
+    def template_type_declaration(self, m: re.Match, stmt) -> None:
+        """`cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);`, which tree-sitter
+        reads as a comparison: a declaration of `warp`."""
+        type_name, name, value = m.group("type"), m.group("name"), m.group("value")
+        self._group(name, type_name + " " + value)
+        expr = self._parse(value)
+        self.env[name] = self.rvalue(expr, stmt, None)
+        self.types[name] = type_name
+        self._def(name, stmt.start_point[0] + 1, value, _names(expr))
 
     def _array(self, name, base_type, dims, is_shared, is_extern, line, value) -> None:
         t, size, assumed = self._elem_type(base_type)
@@ -653,8 +680,8 @@ class KernelBuilder:
             case ir.Call(fn=fn, args=args) if _is_barrier(fn):
                 self.barrier(fn, args, stmt, node)
                 return
-            case ir.Call(fn=fn, args=args) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH:
-                self.inline(self.functions[fn], args, stmt)
+            case ir.Call(fn=fn, args=args, targs=targs) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH:
+                self.inline(self.functions[fn], args, stmt, targs)
                 return
         self.rvalue(e, stmt, node)
 
@@ -700,13 +727,25 @@ class KernelBuilder:
                 return ir.Bin(bop, cur, value) if bop != "+" else ir.add(cur, value)
         return ir.Sym("?", "unknown")
 
-    def inline(self, fn: FunctionDef, args, stmt) -> None:
+    def _bind_call_template(self, fn: FunctionDef, targs: tuple[str, ...]) -> None:
+        """`spread<32>(t)`: the helper's template parameters take the call's template arguments."""
+        for tp, text in zip(fn.template_params, targs):
+            if tp.is_type:
+                self.types[tp.name] = text
+                continue
+            try:
+                self.env[tp.name] = self.rvalue(self._parse(text), None, None)
+            except (ExprSyntaxError, MacroError):
+                self.env[tp.name] = ir.Sym(tp.name, "param")
+
+    def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
         """A `__device__` helper called as a statement: walk its body with its parameters bound."""
         vals = [self.rvalue(a, stmt, None) for a in args]
         saved = (self.env, self.types, self.helper, self.defs)
         self.env = dict(self.env)
         self.types = dict(self.types)
         self.defs = dict(self.defs)
+        self._bind_call_template(fn, targs)
         for p, v in zip(fn.params, vals):
             self.env[p.name] = v
             self.types[p.name] = p.type_name
@@ -778,15 +817,20 @@ class KernelBuilder:
             case ir.Comma(left=l, right=r):
                 self.effect(l, stmt, node)
                 return self.rvalue(r, stmt, node)
-            case ir.Call(fn=fn, args=args):
-                return self.call(fn, args, stmt, node)
+            case ir.Call(fn=fn, args=args, targs=targs):
+                return self.call(fn, args, stmt, node, targs)
         return ir.Sym("?", "unknown")
 
     def _builtin(self, b: str, f: str) -> ir.Expr:
         return ir.Sym(f"{b}.{f}", _BUILTINS[b], "unsigned")
 
-    def call(self, fn: str, args, stmt, node):
+    def call(self, fn: str, args, stmt, node, targs: tuple[str, ...] = ()):
         name = fn.split("::")[-1]
+        receiver, _, method = fn.rpartition(".")
+        if receiver and not args and method in ("thread_rank", "size", "num_threads"):
+            value = self._group_call(receiver, method)
+            if value is not None:
+                return value
         if name in ("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv") and len(args) == 1:
             p = self.rvalue(args[0], stmt, node)
             if isinstance(p, Ptr):
@@ -800,13 +844,14 @@ class KernelBuilder:
             if isinstance(p, Ptr):
                 self._record(p, ir.Num(0), "atomic", stmt, node, args[0])
             return _data(name)
-        if name in self.functions and self.depth < _MAX_INLINE_DEPTH:
+        if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES:
             f = self.functions[name]
             ret = _single_return(f)
             vals = [self.rvalue(a, stmt, node) for a in args]
             if ret is not None:
-                saved = self.env
-                self.env = dict(self.env)
+                saved = self.env, self.types
+                self.env, self.types = dict(self.env), dict(self.types)
+                self._bind_call_template(f, targs)
                 for p, v in zip(f.params, vals):
                     self.env[p.name] = v
                 self.depth += 1
@@ -814,8 +859,8 @@ class KernelBuilder:
                     return self.rvalue(self._parse(node_text(ret)), stmt, None)
                 finally:
                     self.depth -= 1
-                    self.env = saved
-            self.inline(f, args, stmt)
+                    self.env, self.types = saved
+            self.inline(f, args, stmt, targs)
             return _data(name)
         if _is_barrier(fn):
             self.barrier(fn, args, stmt, node)
@@ -824,7 +869,21 @@ class KernelBuilder:
         if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
                 all(isinstance(v, ir.Expr) for v in vals):
             return ir.Call(name, tuple(vals))
-        return _data(name)
+        return _data(f"{fn}()")      # a call the model does not follow (its value is data to it)
+
+    def _group_call(self, receiver: str, method: str) -> ir.Expr | None:
+        """`block.thread_rank()`, `block.size()`, `tile.thread_rank()` of cooperative groups, in
+        thread coordinates; None for a group whose shape is not known (a grid, a coalesced group)."""
+        scope = self.groups.get(receiver) or _group_scope(receiver)
+        tid = [self._builtin("threadIdx", a) for a in "xyz"]
+        bd = [self._builtin("blockDim", a) for a in "xyz"]
+        linear = ir.add(tid[0], ir.mul(bd[0], ir.add(tid[1], ir.mul(bd[1], tid[2]))))
+        if scope == "block" and receiver not in self.grid_groups and "grid" not in receiver:
+            return linear if method == "thread_rank" else ir.mul(bd[0], ir.mul(bd[1], bd[2]))
+        size = self.group_sizes.get(receiver)
+        if scope == "warp" and size:
+            return ir.Bin("%", linear, ir.Num(size)) if method == "thread_rank" else ir.Num(size)
+        return None
 
     def _next_seq(self) -> int:
         self.seq += 1
@@ -936,8 +995,13 @@ class KernelBuilder:
         unresolved = None
         for s in flat.walk():
             if isinstance(s, ir.Sym) and s.kind in ("data", "unknown"):
-                unresolved = (f"index depends on `{s.name}`, a value loaded from memory (indirect access)"
-                              if s.kind == "data" else f"index depends on `{s.name}`, which the model does not follow")
+                if s.kind == "data" and s.name.endswith("()"):
+                    unresolved = (f"index depends on the call `{s.name[:-2]}(…)`, which the model does not follow "
+                                  f"(give it the definition: a `__device__` function or a macro it can read)")
+                elif s.kind == "data":
+                    unresolved = f"index depends on `{s.name}`, a value loaded from memory (indirect access)"
+                else:
+                    unresolved = f"index depends on `{s.name}`, which the model does not follow"
                 break
         kinds = ["load", "store"] if kind == "atomic" else [kind]
         dim_texts = tuple(_short(str(i), 60) for i in reversed(list(_subscript_indexes(e)))) \
@@ -1052,6 +1116,13 @@ def _fold(e: ir.Expr) -> ir.Expr:
 
 def _is_barrier(fn: str) -> bool:
     return fn.split("::")[-1] in _BARRIERS or fn.endswith(".sync")
+
+
+# `cg::reduce(tile, v, op)` is the library's, not a `reduce` helper of the file
+_LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
+_TEMPLATE_TYPE_DECLARATION = re.compile(
+    r"\s*(?P<type>(?:const\s+)?[A-Za-z_][\w:]*\s*<[\w\s,:*]*>)\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[^;]+?)\s*;\s*")
+_SHARED_MEMORY_IDIOM = re.compile(r"\(?\s*SharedMemory\s*<[^<>]*>\s*\(\s*\)\s*\)?")
 
 
 def _group_scope(text: str) -> str | None:

@@ -166,7 +166,10 @@ class SourceFile:
         name = node_text(name_node).split("::")[-1] if name_node is not None else "?"
         words = {c.type for c in node.children}
         is_kernel = "__global__" in words
-        is_device = "__device__" in words
+        # `#define HOSTDEV __host__ __device__` / `HOSTDEV int idx(...)`: the qualifier behind a macro
+        is_device = "__device__" in words or any(
+            (m := self.macros.get(node_text(c))) is not None and "__device__" in m.body
+            for c in node.children if c.type in ("identifier", "type_identifier", "ERROR", "attribute_specifier"))
         bounds = None
         for c in node.children:
             if c.type == "launch_bounds":
