@@ -1,0 +1,203 @@
+"""Which launch a kernel is analysed with: a block size the file does not give (a host parameter),
+launches through a function pointer, and sizes fixed by the branch a launch is in. Each test states
+the host code and what a user sees: findings, notes and the `[assumes: ...]` text."""
+import subprocess
+import sys
+
+from cudalint.lint import Config, lint_paths
+
+
+def lint(tmp_path, src, **params):
+    path = tmp_path / "k.cu"
+    path.write_text(src)
+    diags = lint_paths([str(path)], Config(params=params)).diagnostics
+    return sorted((d.line, d.code) for d in diags), diags
+
+
+# ---- a block size that is a host parameter -----------------------------------------------------
+
+COPY_2D = """__global__ void k(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < n && j < n) out[i * n + j] = in[i * n + j];
+}
+void launch(float *o, const float *in, int n, int bs) {
+  dim3 grid((n + bs - 1) / bs, (n + bs - 1) / bs);
+  dim3 block(bs, bs);
+  k<<<grid, block>>>(o, in, n);
+}
+"""
+
+
+def test_unknown_block_edge_is_assumed_not_taken_as_a_problem_size(tmp_path):
+    got, diags = lint(tmp_path, COPY_2D)
+    # analysed (no "block of 1000000 threads" note), and the column walk is found
+    assert not any(d.code == "CL901" for d in diags)
+    assert got == [(4, "CL101"), (4, "CL101"), (4, "CL102"), (4, "CL102")]
+    text = "; ".join(diags[0].assumptions)
+    assert "block size `bs` unknown: assumed bs=16, block (16, 16, 1)" in text
+    assert "--param bs=VALUE" in text
+    assert "bs=1000" not in text
+
+
+def test_param_for_the_block_edge_wins(tmp_path):
+    _, diags = lint(tmp_path, COPY_2D, bs=32)
+    assert diags and all("block size" not in a for d in diags for a in d.assumptions)
+    # a 32-wide warp now spans 32 rows of `out`: 32 sectors per store
+    store = next(d for d in diags if d.code == "CL101" and d.access == "store")
+    assert "32.00 sectors" in store.message
+
+
+def test_param_making_the_block_too_large_is_a_named_note(tmp_path):
+    got, diags = lint(tmp_path, COPY_2D, bs=64)
+    assert got == [(1, "CL901")]
+    assert "block of 4096 threads" in diags[0].message
+
+
+def test_known_block_dimension_is_kept(tmp_path):
+    # x is fixed at 32 by the launch; only y comes from the unknown `rows`
+    _, diags = lint(tmp_path, """__global__ void k(float *out, int n) {
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 64 + threadIdx.y;
+  out[y * n + x] = 1.0f;
+}
+void launch(float *o, int n, int rows) {
+  k<<<dim3(n / 32, n / 64), dim3(32, rows)>>>(o, n);
+}
+""")
+    # with the assumed 8 rows, 8 of every 64 rows are written: a stride mismatch the user can
+    # check against their real `rows`
+    assert [d.code for d in diags] == ["CL301"]
+    assert any("block size `rows` unknown: assumed rows=8, block (32, 8, 1)" in a for a in diags[0].assumptions)
+
+
+def test_one_dimensional_launch_with_unknown_size_uses_the_1d_shape(tmp_path):
+    _, diags = lint(tmp_path, """__global__ void k(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[2 * i] = 0.0f;
+}
+void launch(float *o, int n, int threads) {
+  k<<<(n + threads - 1) / threads, threads>>>(o, n);
+}
+""")
+    assert [d.code for d in diags] == ["CL101"]
+    assert any("block size `threads` unknown: assumed threads=256, block (256, 1, 1)" in a
+               for a in diags[0].assumptions)
+
+
+def test_launch_inside_a_block_size_branch_uses_that_size(tmp_path):
+    # cuda-samples matrixMul: `if (block_size == 16) MatrixMulCUDA<16><<<grid, threads>>>`
+    _, diags = lint(tmp_path, """template <int BS> __global__ void k(float *out, int n) {
+  __shared__ float tile[BS][BS];
+  tile[threadIdx.y][threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[(blockIdx.y * BS + threadIdx.y) * n + blockIdx.x * BS + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+void launch(float *o, int n, int block_size) {
+  dim3 threads(block_size, block_size);
+  dim3 grid(n / block_size, n / block_size);
+  if (block_size == 16) {
+    k<16><<<grid, threads>>>(o, n);
+  } else {
+    k<32><<<grid, threads>>>(o, n);
+  }
+}
+""", n=1024)
+    # the 16x16 tile read down a column: a warp (16 x 2 threads) hits 4 banks, 8-way (the 32-wide
+    # tile of the other branch would be 32-way); no block-size assumption, since the branch fixes it
+    bank = [d for d in diags if d.code == "CL401"]
+    assert len(bank) == 1 and "8-way" in bank[0].message
+    assert not any("unknown" in a for d in diags for a in d.assumptions)
+
+
+# ---- launches through a function pointer -------------------------------------------------------
+
+TRANSPOSE_DRIVER = """#define TILE 32
+#define ROWS 16
+__global__ void copy(float *o, const float *in, int w) {
+  int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
+  for (int i = 0; i < TILE; i += ROWS) o[x + (y + i) * w] = in[x + (y + i) * w];
+}
+__global__ void naive(float *o, const float *in, int w) {
+  int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
+  for (int i = 0; i < TILE; i += ROWS) o[(y + i) + x * w] = in[x + (y + i) * w];
+}
+void host(float *o, const float *in) {
+  void (*kernel)(float *, const float *, int);
+  dim3 grid(32, 32), threads(TILE, ROWS);
+  for (int k = 0; k < 2; k++) {
+%s
+    kernel<<<grid, threads>>>(o, in, 1024);
+  }
+}
+"""
+
+
+def test_pointer_set_in_a_switch_launches_each_kernel_it_names(tmp_path):
+    got, diags = lint(tmp_path, TRANSPOSE_DRIVER % """    switch (k) {
+      case 0: kernel = &copy; break;
+      case 1: kernel = naive; break;
+    }""", w=1024)
+    # With the 32x16 launch applied, the 16-row step matches the block: no CL301 on either
+    # kernel (the assumed 32x8 block made one per access); the naive transpose's column
+    # write remains.
+    assert got == [(9, "CL101"), (9, "CL102")]
+    assert "launch unknown" not in "; ".join(a for d in diags for a in d.assumptions)
+
+
+def test_pointer_from_an_array_of_kernels(tmp_path):
+    got, _ = lint(tmp_path, TRANSPOSE_DRIVER.replace("void (*kernel)(float *, const float *, int);",
+                                                     "void (*kernels[])(float *, const float *, int) = {&copy, &naive};")
+                  .replace("kernel<<<", "kernels[k]<<<") % "", w=1024)
+    assert got == [(9, "CL101"), (9, "CL102")]
+
+
+def test_pointer_from_a_conditional_expression(tmp_path):
+    got, _ = lint(tmp_path, TRANSPOSE_DRIVER % "    kernel = k == 0 ? &copy : &naive;", w=1024)
+    assert got == [(9, "CL101"), (9, "CL102")]
+
+
+def test_untraced_pointer_is_applied_to_unlaunched_kernels_with_the_same_arity(tmp_path):
+    # the pointer comes from the caller: every kernel of the file with three parameters and no
+    # launch of its own gets the launch, and the assumption says so
+    _, diags = lint(tmp_path, TRANSPOSE_DRIVER.replace("void host(float *o, const float *in) {\n"
+                                                       "  void (*kernel)(float *, const float *, int);",
+                                                       "void host(float *o, const float *in,\n"
+                                                       "          void (*kernel)(float *, const float *, int)) {")
+                    % "", w=1024)
+    assert sorted((d.line, d.code) for d in diags) == [(9, "CL101"), (9, "CL102")]
+    assert all(any("launch through the function pointer `kernel` at line 16: its configuration assumed "
+                   "for this kernel" in a for a in d.assumptions) for d in diags)
+
+
+def test_untraced_pointer_skips_kernels_with_their_own_launch_or_another_arity(tmp_path):
+    _, diags = lint(tmp_path, """__global__ void mine(float *o, int a) {
+  int i = blockIdx.x * 128 + threadIdx.x; if (i < a) o[i] = 0.0f;
+}
+__global__ void other(float *o, int a, int b) {
+  int i = blockIdx.x * 64 + threadIdx.x; if (i < a) o[i] = 0.0f;
+}
+__global__ void third(float *o) {
+  o[blockIdx.x * 64 + threadIdx.x] = 0.0f;
+}
+void host(float *o, void (*fn)(float *, int, int)) {
+  mine<<<16, 128>>>(o, 2048);
+  fn<<<16, 64>>>(o, 1024, 1);
+}
+""")
+    # `mine` keeps its own 128-thread launch and `other` takes the pointer's 64 threads: both
+    # tile the array exactly. `third` has one parameter, so the three-argument launch is not
+    # its own: it is analysed with the assumed 256 threads, and its 64-element step is flagged.
+    assert [(d.line, d.code) for d in diags] == [(8, "CL301")]
+    assert any("launch unknown" in a for a in diags[0].assumptions)
+    assert not any("function pointer" in a for a in diags[0].assumptions)
+
+
+def test_cli_reports_the_pointer_launch(tmp_path):
+    path = tmp_path / "k.cu"
+    path.write_text(TRANSPOSE_DRIVER % "    kernel = (k == 0) ? &copy : &naive;")
+    p = subprocess.run([sys.executable, "-m", "cudalint", "--format", "concise", "--param", "w=1024", str(path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert "CL301" not in p.stdout
+    assert f"{path}:9:" in p.stdout and "CL102" in p.stdout
