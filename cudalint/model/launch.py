@@ -2,6 +2,7 @@
 sites (in any linted file), with `dim3` variables and ceil-div expressions resolved on the host side."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from ..index import ir
@@ -15,6 +16,9 @@ from .table import LaunchConfig
 # host helpers that round a division up, as grids are sized: `ceil_div(N, 256)` is `(N + 255) / 256`
 CEIL_DIV = {"ceil_div", "CEIL_DIV", "ceilDiv", "div_up", "DIV_UP", "divUp", "iDivUp", "cdiv", "ceildiv", "CeilDiv",
             "DIVUP", "round_up_div"}
+
+
+_ATOM = re.compile(r"[\w.]*")     # a name, a number or a member: nothing a grid expression repeats
 
 
 @dataclass
@@ -45,7 +49,7 @@ class HostResolver:
                 a = a.strip()
                 if a.isidentifier() and not p.pointers:
                     self.param_names[a] = p.name
-                elif not p.pointers:
+                elif not p.pointers and not _ATOM.fullmatch(a):
                     # `k<<<ceil_div(B * T, 256), 256>>>(..., B * T)`: the grid's `B * T` is the kernel's `BT`
                     try:
                         self.arg_exprs.setdefault(self._parse(a), p.name)

@@ -38,12 +38,13 @@ def _trace(site: LaunchSite) -> PointerLaunch | None:
     if site.node is None:
         return None
     var = _callee_variable(site.node.child_by_field_name("function"))
-    if var is None:
-        return None
+    if var is None or (var == site.kernel and var in _function_names(site.file)):
+        return None             # `copy<<<...>>>` with `copy` a function of the file
     scopes = []
     if site.host is not None:
         scopes.append(site.host.node)
-    scopes.append(site.file.tree.root_node)    # a pointer declared at file scope
+    if _declared_at_file_scope(site.file.tree.root_node, var):
+        scopes.append(site.file.tree.root_node)
     for scope in scopes:
         values = _values(scope, var)
         if values is not None:
@@ -53,6 +54,27 @@ def _trace(site: LaunchSite) -> PointerLaunch | None:
                     found.setdefault(t.kernel, t)
             return PointerLaunch(var, list(found.values()))
     return None
+
+
+def _function_names(src) -> set[str]:
+    names = src.__dict__.get("_function_names")
+    if names is None:
+        names = src.__dict__["_function_names"] = {f.name for f in src.functions}
+    return names
+
+
+def _declared_at_file_scope(root, var: str) -> bool:
+    """A top-level (or namespace-level) variable named `var`, found without walking function bodies."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        for c in n.named_children:
+            if c.type == "declaration":
+                if any(_declared(d) == (var, True) for d in c.children_by_field_name("declarator")):
+                    return True
+            elif c.type in ("namespace_definition", "declaration_list", "linkage_specification"):
+                stack.append(c)
+    return False
 
 
 def _callee_variable(fn) -> str | None:
