@@ -201,3 +201,16 @@ def test_cli_reports_the_pointer_launch(tmp_path):
     assert p.returncode == 1
     assert "CL301" not in p.stdout
     assert f"{path}:9:" in p.stdout and "CL102" in p.stdout
+
+
+def test_annotation_or_define_gives_the_block_edge(tmp_path):
+    # `// cudalint: param` above the kernel, or -D for a macro edge, is a known size: no assumption
+    _, diags = lint(tmp_path, "// cudalint: param bs=32\n" + COPY_2D)
+    assert diags and not any("block size" in a for d in diags for a in d.assumptions)
+    path = tmp_path / "m.cu"
+    path.write_text(COPY_2D.replace("dim3 block(bs, bs);", "dim3 block(EDGE, EDGE);"))
+    for extra, assumed in (([], "block size `EDGE` unknown: assumed EDGE=16"), (["-D", "EDGE=32"], None)):
+        p = subprocess.run([sys.executable, "-m", "cudalint", "--format", "concise", *extra, str(path)],
+                           capture_output=True, text=True)
+        assert p.returncode == 1 and "CL101" in p.stdout
+        assert (assumed in p.stdout) if assumed else ("unknown" not in p.stdout)
