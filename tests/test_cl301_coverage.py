@@ -158,3 +158,46 @@ def test_different_sizes_keep_the_finding(tmp_path):
 
 def test_sizes_left_to_the_default_are_not_taken_as_equal(tmp_path):
     assert [d.line for d in cl301(tmp_path, TRANSPOSE)] == [12]
+
+
+def test_unrolled_loop_of_loads_is_a_level_of_its_own(tmp_path):
+    src = """\
+        __global__ void k(const float *g, float *o, unsigned int n) {
+          unsigned int i = blockIdx.x * (blockDim.x * 4) + threadIdx.x;
+          float s = 0;
+        #pragma unroll
+          for (int u = 0; u < 4; ++u)
+            if (i + u * blockDim.x < n) s += g[i + u * blockDim.x];
+          o[blockIdx.x * blockDim.x + threadIdx.x] = s;
+        }
+        void host(const float *g, float *o, unsigned int n) { k<<<(n + 1023) / 1024, 256>>>(g, o, n); }
+    """
+    assert cl301(tmp_path, src) == []
+
+
+TILE_ROWS = """\
+    __global__ void copy_tile(float *out, const float *in, int w) {
+      __shared__ float tile[32][33];
+      int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+      tile[threadIdx.y][threadIdx.x] = in[y * w + x];
+      tile[threadIdx.y + ROWS][threadIdx.x] = in[(y + ROWS) * w + x];
+      __syncthreads();
+      out[y * w + x] = tile[threadIdx.y][threadIdx.x];
+      out[(y + ROWS) * w + x] = tile[threadIdx.y + ROWS][threadIdx.x];
+    }
+    void run(float *o, const float *in, int w) {
+      dim3 grid(w / 32, w / 32), threads(32, 16);
+      copy_tile<<<grid, threads>>>(o, in, w);
+    }
+"""
+
+
+def test_two_rows_per_thread_fill_a_tile_in_every_array(tmp_path):
+    # 16 thread rows and a second copy 16 rows down: the rows of the matrix and of the tile are all read
+    assert cl301(tmp_path, TILE_ROWS.replace("ROWS", "16"), w=1024) == []
+
+
+def test_second_row_copy_at_the_wrong_distance_is_reported_per_array(tmp_path):
+    found = cl301(tmp_path, TILE_ROWS.replace("ROWS", "8"), w=1024)
+    assert {(d.line, d.array, d.access) for d in found} == {(4, "in", "load"), (7, "out", "store")}
+    assert all("8 of every 32 elements are still skipped" in d.message for d in found)
