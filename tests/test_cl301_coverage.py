@@ -201,3 +201,16 @@ def test_second_row_copy_at_the_wrong_distance_is_reported_per_array(tmp_path):
     found = cl301(tmp_path, TILE_ROWS.replace("ROWS", "8"), w=1024)
     assert {(d.line, d.array, d.access) for d in found} == {(4, "in", "load"), (7, "out", "store")}
     assert all("8 of every 32 elements are still skipped" in d.message for d in found)
+
+
+def test_a_load_only_part_of_the_block_runs_does_not_fill_the_stride(tmp_path):
+    src = """\
+        __global__ void k(const float *g, float *o, unsigned int n) {
+          unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+          float s = (i < n) ? g[i] : 0;
+          if (threadIdx.x < 128 && i + blockDim.x < n) s += g[i + blockDim.x];
+          o[blockIdx.x * blockDim.x + threadIdx.x] = s;
+        }
+        void host(const float *g, float *o, unsigned int n) { k<<<(n + 511) / 512, 256>>>(g, o, n); }
+    """
+    assert [d.line for d in cl301(tmp_path, src)] == [3, 4]

@@ -40,6 +40,7 @@ NAME = "stride-mismatch"
 CATEGORY = "stride"
 SEVERITY = "warning"
 PAD_ALLOWANCE = 4       # `[TILE][TILE + 1]`-style padding is intended, not a mismatch
+LARGE = 1 << 30         # a problem size past every index of the sampled blocks, within 32 bits
 
 
 def _coord_max(sim, coord: ir.Sym, acc) -> int | None:
@@ -196,6 +197,19 @@ def _offset_of(terms) -> ir.Expr | None:
     return next((t.stride for t in terms if t.is_offset), None)
 
 
+def _whole_block(sim, acc) -> bool:
+    """Every thread of a block runs the access at some sampled point once the problem is large
+    enough for the edge guards (`i + blockDim.x < n`) to pass: a copy behind
+    `if (threadIdx.x < 128)` fills only part of the range."""
+    try:
+        env, mask = sim.instance_env(acc, "coalescing")
+        for g in acc.guards:
+            env.update({n: np.int64(LARGE) for n in _params_in(g)})
+        return bool(sim.mask(acc, env, mask.shape).all(axis=1).any())
+    except (Unknown, MemoryError):
+        return False
+
+
 def _leading_dims(acc) -> frozenset[str] | None:
     keys = {frozenset(s.name for s in t.stride.walk() if isinstance(s, ir.Sym) and s.kind == "param")
             for t in acc.terms if not t.is_offset and isinstance(t.coord, ir.Sym)
@@ -217,7 +231,9 @@ def check(ctx: Context):
         for k, terms in _analysed(acc):
             key = where[(id(acc), k)]
             if key not in offsets:
-                offsets[key] = [(a, _offset_parts(sim, _offset_of(ts))) for a, ts in groups[key]]
+                offsets[key] = [(a, _offset_parts(sim, _offset_of(ts))
+                                 if len(groups[key]) == 1 or _whole_block(sim, a) else None)
+                                for a, ts in groups[key]]
             parts = offsets[key]
             own = next(p for a, p in parts if a is acc)
             together = [(a, p) for a, p in parts if p is not None] if own is not None else [(acc, {})]
