@@ -8,7 +8,8 @@ dimensions.
 Accesses of one array that differ only in their offset are read together: the two loads
 `g[i]` and `g[i + blockDim.x]` of a reduction that steps `2 * blockDim.x` per block fill that
 stride between them, so they are not reported; a hole that all of them leave is reported once,
-at the first, naming the others. Loads are only combined with loads and stores with stores.
+at the first, naming the others. Loads are only combined with loads and stores with stores,
+and a copy that only part of the block runs (`if (threadIdx.x < 128)`) fills nothing.
 Problem sizes given with `--param` are compared by value, so `i * height` steps whole rows of
 `width` when the two are equal.
 
