@@ -5,6 +5,14 @@ stride is not the span of the terms below it (e.g. `threadIdx.x * TILE_SIZE + re
 register tile `regCol` is WPT wide), and one global array indexed with two different leading
 dimensions.
 
+Accesses of one array that differ only in their offset are read together: the two loads
+`g[i]` and `g[i + blockDim.x]` of a reduction that steps `2 * blockDim.x` per block fill that
+stride between them, so they are not reported; a hole that all of them leave is reported once,
+at the first, naming the others. Loads are only combined with loads and stores with stores,
+and a copy that only part of the block runs (`if (threadIdx.x < 128)`) fills nothing.
+Problem sizes given with `--param` are compared by value, so `i * height` steps whole rows of
+`width` when the two are equal.
+
 ## Why is this bad?
 A stride larger than the level below leaves holes (elements no thread ever touches, and an
 index that runs past the tile); a smaller one makes threads or blocks overlap. Two leading
@@ -33,6 +41,7 @@ NAME = "stride-mismatch"
 CATEGORY = "stride"
 SEVERITY = "warning"
 PAD_ALLOWANCE = 4       # `[TILE][TILE + 1]`-style padding is intended, not a mismatch
+LARGE = 1 << 30         # a problem size past every index of the sampled blocks, within 32 bits
 
 
 def _coord_max(sim, coord: ir.Sym, acc) -> int | None:
@@ -69,13 +78,62 @@ def _level(c: ir.Sym) -> int:
     return {"block": 0, "thread": 1, "iter": 2}[c.kind]
 
 
-def radix_mismatch(sim, acc, terms):
-    """First term whose stride differs from the span of the smaller-stride terms of its group."""
-    groups: dict[frozenset, list] = {}
+def _group_key(sim, names: frozenset[str]):
+    """Terms are compared within one group of problem sizes; sizes the user gave are compared by
+    value, so `i * height` and `threadIdx.y * width` share a radix when width == height."""
+    if names and all(n in sim.params and n not in sim.defaulted_params for n in names):
+        return ("value", int(np.prod([sim.params[n] for n in names], dtype=object)))
+    return names
+
+
+def _offset_parts(sim, e: ir.Expr | None) -> dict | None:
+    """{group key: offset in units of that group's sizes}, or None for an offset that mixes
+    sizes (`width + 1`) and so has no place in one radix."""
+    if e is None:
+        return {}
+    names = _params_in(e)
+    one = _numeric(sim, e, ones=True)
+    if one is None:
+        return None
+    if names:
+        env = sim.base_env()
+        env.update({n: 2 for n in names})
+        try:
+            two = int(np.asarray(Evaluator(env).value(e)))
+        except (Unknown, TypeError, ValueError):
+            return None
+        if two != one * 2 ** len(names):   # not `coefficient × sizes`
+            return None
+    return {_group_key(sim, names): one}
+
+
+def _uncovered(starts: list[int], length: int, period: int) -> int:
+    """Elements of one period that no arc [start, start + length) (taken modulo the period) reaches."""
+    if length >= period:
+        return 0
+    pieces = []
+    for s in sorted({x % period for x in starts}):
+        pieces.append((s, min(s + length, period)))
+        if s + length > period:
+            pieces.append((0, s + length - period))
+    covered, reach = 0, 0
+    for a, b in sorted(pieces):
+        if b > reach:
+            covered += b - max(a, reach)
+            reach = b
+    return period - covered
+
+
+def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
+    """First term whose stride leaves holes in, or overlaps, the span of the smaller-stride terms of
+    its group. `offsets` are the offset parts of the accesses that share these terms (the access
+    itself included): together their copies of the lower levels may fill the stride, as the two loads
+    `g[i]`, `g[i + blockDim.x]` of a reduction fill a block stride of 2 * blockDim.x."""
+    groups: dict = {}
     for t in terms:
         if t.is_offset:
             continue
-        key = _params_in(t.stride)
+        key = _group_key(sim, _params_in(t.stride))
         groups.setdefault(key, []).append(t)
     for key, ts in groups.items():
         if any(not isinstance(t.coord, ir.Sym) for t in ts):
@@ -89,19 +147,68 @@ def radix_mismatch(sim, acc, terms):
             rows.append((c, m, t))
         else:
             rows.sort(key=lambda r: (r[0], _level(r[2].coord)))
+            starts = sorted({o.get(key, 0) for o in offsets}) if offsets else [0]
             c0, m0, _ = rows[0]
             span = c0 * (m0 + 1)   # the lowest term repeats its own stride
             for k in range(1, len(rows)):
                 c, m, t = rows[k]
                 below = [r[2] for r in rows[:k]]
                 mixed = any(_level(b.coord) != _level(t.coord) for b in below)
-                if c > span + (PAD_ALLOWANCE if acc.space == "shared" else 0) and mixed:
-                    return ("gap", t, below, c, span)
+                if c > span and mixed:
+                    holes = _uncovered(starts, span, c)
+                    if holes > (PAD_ALLOWANCE if acc.space == "shared" else 0):
+                        return ("gap", t, below, c, span, holes, len(starts) > 1)
+                    if len(starts) > 1:
+                        starts = [0]   # the offsets filled this level; above it the range is contiguous
                 if c < span and mixed and acc.kind == "store" and \
                         all(x.coord.kind in ("block", "thread") for x in [t, *below]):
-                    return ("overlap", t, below, c, span)
+                    return ("overlap", t, below, c, span, 0, False)
                 span = max(span, c * (m + 1))
     return None
+
+
+def _analysed(acc) -> list[tuple[int, list]]:
+    """(dimension, terms) pairs CL301 reads: each subscript of a multi-dimensional array, else the
+    flat index (dimension -1)."""
+    if len(acc.dims) > 1:
+        return [(k, acc.dim_terms(k)) for k in range(len(acc.dims))]
+    return [(-1, acc.terms)]
+
+
+def _same_position(accesses) -> tuple[dict, dict]:
+    """Accesses of one array and kind whose indexes differ only in the offset of one subscript:
+    (array, kind, dimension, the rest of the index) -> [(access, its terms there)] in program order,
+    and (access, dimension) -> that key. Loads are grouped with loads and stores with stores: an
+    element that is only read is still a hole in what is written, and the other way round."""
+    groups: dict = {}
+    where: dict = {}
+    for acc in accesses:
+        if acc.unresolved:
+            continue
+        for k, terms in _analysed(acc):
+            shape = tuple(str(t) for t in terms if not t.is_offset)
+            rest = tuple(str(d) for j, d in enumerate(acc.dims) if j != k) if k >= 0 else ()
+            key = (acc.array.name, acc.kind, k, shape, rest)
+            groups.setdefault(key, []).append((acc, terms))
+            where[(id(acc), k)] = key
+    return groups, where
+
+
+def _offset_of(terms) -> ir.Expr | None:
+    return next((t.stride for t in terms if t.is_offset), None)
+
+
+def _whole_block(sim, acc) -> bool:
+    """Every thread of a block runs the access at some sampled point once the problem is large
+    enough for the edge guards (`i + blockDim.x < n`) to pass: a copy behind
+    `if (threadIdx.x < 128)` fills only part of the range."""
+    try:
+        env, mask = sim.instance_env(acc, "coalescing")
+        for g in acc.guards:
+            env.update({n: np.int64(LARGE) for n in _params_in(g)})
+        return bool(sim.mask(acc, env, mask.shape).all(axis=1).any())
+    except (Unknown, MemoryError):
+        return False
 
 
 def _leading_dims(acc) -> frozenset[str] | None:
@@ -115,29 +222,46 @@ def _leading_dims(acc) -> frozenset[str] | None:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
+    level = {"iter": "the iterator level", "thread": "the Block level", "block": "the Grid level"}
+    groups, where = _same_position(ctx.table.accesses)
+    offsets: dict = {}     # group key -> [(access, offset parts or None)]
+    reported: set[int] = set()
     for acc in ctx.table.accesses:
-        if acc.unresolved:
+        if acc.unresolved or id(acc) in reported:
             continue
-        per_dim = len(acc.dims) > 1
-        for k in range(len(acc.dims) if per_dim else 1):
-            terms = acc.dim_terms(k) if per_dim else acc.terms
-            found = radix_mismatch(sim, acc, terms)
+        for k, terms in _analysed(acc):
+            key = where[(id(acc), k)]
+            if key not in offsets:
+                offsets[key] = [(a, _offset_parts(sim, _offset_of(ts))
+                                 if len(groups[key]) == 1 or _whole_block(sim, a) else None)
+                                for a, ts in groups[key]]
+            parts = offsets[key]
+            own = next(p for a, p in parts if a is acc)
+            together = [(a, p) for a, p in parts if p is not None] if own is not None else [(acc, {})]
+            found = radix_mismatch(sim, acc, terms, [p for _, p in together])
             if not found:
                 continue
-            kind, t, below, c, span = found
+            kind, t, below, c, span, holes, joint = found
+            others = [a for a, _ in together if a is not acc] if joint else []
+            reported.update(id(a) for a in others)   # one finding for the accesses that fill the stride together
             below_txt = " + ".join(f"`{b}`" for b in below)
-            level = {"iter": "the iterator level", "thread": "the Block level", "block": "the Grid level"}
             lower = level[below[-1].coord.kind] if below else "the level below"
-            if kind == "gap":
-                msg = (f"term `{t}` in `{acc.text}` steps {c} but the terms below it ({below_txt}) span {span}: "
-                       f"{c - span} of every {c} elements are skipped; the stride should be {span}, the size of "
-                       f"{lower} below")
+            head = f"term `{t}` in `{acc.text}` steps {c} but the terms below it ({below_txt}) span {span}"
+            metrics = {"stride": c, "expected_stride": span}
+            if kind == "gap" and joint:
+                verb = {"load": "loads", "store": "stores"}.get(acc.kind, "accesses")
+                with_txt = ", ".join(f"`{a.text}` (line {a.line})" for a in others)
+                msg = (f"{head}, and with the other {verb} of `{acc.array.name}` at offsets of this index "
+                       f"({with_txt}) {holes} of every {c} elements are still skipped; add the missing "
+                       f"offsets or make the stride the span they cover")
+                metrics = {"stride": c, "skipped": holes, "accesses": 1 + len(others)}
+            elif kind == "gap":
+                msg = (f"{head}: {c - span} of every {c} elements are skipped; the stride should be {span}, "
+                       f"the size of {lower} below")
             else:
-                msg = (f"term `{t}` in `{acc.text}` steps {c} but the terms below it ({below_txt}) span {span}: "
-                       f"neighbouring {t.coord.name.split('.')[0]} values store to the same elements; "
+                msg = (f"{head}: neighbouring {t.coord.name.split('.')[0]} values store to the same elements; "
                        f"the stride should be {span}")
-            yield ctx.diagnostic(me, acc, msg, metrics={"stride": c, "expected_stride": span},
-                                 assumptions=ctx.assumptions_for(acc))
+            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
             break
     # one global array, two leading dimensions
     first: dict[str, tuple] = {}

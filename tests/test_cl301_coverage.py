@@ -1,0 +1,216 @@
+"""CL301 reads the accesses of one array that differ only in their offset as one pattern: together
+their copies of the lower levels may fill a stride that each alone leaves with holes."""
+import textwrap
+
+import pytest
+
+from cudalint.lint import Config, lint_paths
+
+
+def cl301(tmp_path, source, **params):
+    cu = tmp_path / "k.cu"
+    cu.write_text(textwrap.dedent(source))
+    result = lint_paths([str(cu)], Config(params=params))
+    return [d for d in result.diagnostics if d.code == "CL301"]
+
+
+REDUCE = """\
+    __global__ void k(const float *g, float *o, unsigned int n) {{
+      unsigned int i = blockIdx.x * (blockDim.x * {unroll}) + threadIdx.x;
+      float s = 0;
+      if (i + {last} * blockDim.x < n) s = {loads};
+      o[blockIdx.x * blockDim.x + threadIdx.x] = s;
+    }}
+    void host(const float *g, float *o, unsigned int n) {{ k<<<(n + 1023) / 1024, 256>>>(g, o, n); }}
+"""
+
+
+def reduce(unroll, offsets):
+    loads = " + ".join("g[i]" if k == 0 else f"g[i + {k} * blockDim.x]" for k in offsets)
+    return REDUCE.format(unroll=unroll, last=max(offsets), loads=loads)
+
+
+def test_two_loads_per_thread_fill_the_block_stride(tmp_path):
+    src = """\
+        __global__ void k(const float *g, float *o, unsigned int n) {
+          unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+          float s = (i < n) ? g[i] : 0;
+          if (i + blockDim.x < n) s += g[i + blockDim.x];
+          o[blockIdx.x * blockDim.x + threadIdx.x] = s;
+        }
+        void host(const float *g, float *o, unsigned int n) { k<<<(n + 511) / 512, 256>>>(g, o, n); }
+    """
+    assert cl301(tmp_path, src) == []
+
+
+def test_one_load_with_the_doubled_stride_skips_half(tmp_path):
+    src = """\
+        __global__ void k(const float *g, float *o, unsigned int n) {
+          unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+          float s = (i < n) ? g[i] : 0;
+          o[blockIdx.x * blockDim.x + threadIdx.x] = s;
+        }
+        void host(const float *g, float *o, unsigned int n) { k<<<(n + 511) / 512, 256>>>(g, o, n); }
+    """
+    (d,) = cl301(tmp_path, src)
+    assert d.line == 3
+    assert "256 of every 512 elements are skipped; the stride should be 256" in d.message
+
+
+def test_four_unrolled_loads_fill_four_block_strides(tmp_path):
+    assert cl301(tmp_path, reduce(4, [0, 1, 2, 3])) == []
+
+
+@pytest.mark.parametrize("unroll, offsets, skipped", [
+    (4, [0, 2], 512),         # g[i], g[i + 2 * bd]: the second and fourth quarter are never read
+    (4, [0, 1, 2], 256),      # the fourth unrolled load dropped
+    (2, [0, 2], 256),         # the second load jumps a whole stride: it reads the next block's first half
+])
+def test_loads_that_leave_a_hole_are_one_finding_naming_each_other(tmp_path, unroll, offsets, skipped):
+    (d,) = cl301(tmp_path, reduce(unroll, offsets))
+    assert d.line == 4 and d.array == "g"
+    assert f"{skipped} of every {unroll * 256} elements are still skipped" in d.message
+    for k in offsets[1:]:
+        assert f"`g[i + {k} * blockDim.x]` (line 4)" in d.message
+    assert d.metrics["skipped"] == skipped and d.metrics["accesses"] == len(offsets)
+
+
+def test_grid_stride_loop_with_two_loads_per_trip(tmp_path):
+    src = """\
+        template <unsigned int blockSize>
+        __global__ void k(const float *g, float *o, unsigned int n) {
+          unsigned int i = blockIdx.x * blockSize * 2 + threadIdx.x;
+          unsigned int gridSize = blockSize * 2 * gridDim.x;
+          float s = 0;
+          while (i < n) {
+            s += g[i];
+            if (i + blockSize < n) s += g[i + blockSize];
+            i += gridSize;
+          }
+          o[blockIdx.x * blockSize + threadIdx.x] = s;
+        }
+        void host(const float *g, float *o, unsigned int n) { k<256><<<64, 256>>>(g, o, n); }
+    """
+    assert cl301(tmp_path, src) == []
+    # the second load half a block on: both read the first 3/4 of the window, the last 1/4 is lost
+    (d,) = cl301(tmp_path, src.replace("s += g[i + blockSize]", "s += g[i + blockSize / 2]"))
+    assert d.line == 7 and "`g[i + blockSize / 2]` (line 8)" in d.message
+    assert "128 of every 512 elements are still skipped" in d.message
+
+
+def test_a_store_does_not_fill_the_holes_of_a_load(tmp_path):
+    # reading g[i] and writing g[i + bd] is not reading the whole range
+    src = """\
+        __global__ void k(float *g, unsigned int n) {
+          unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+          if (i + blockDim.x < n) g[i + blockDim.x] = g[i];
+        }
+        void host(float *g, unsigned int n) { k<<<(n + 511) / 512, 256>>>(g, n); }
+    """
+    found = cl301(tmp_path, src)
+    assert {(d.line, d.access) for d in found} == {(3, "load"), (3, "store")}
+    assert all("other" not in d.message for d in found)
+
+
+def test_two_stores_fill_the_block_stride(tmp_path):
+    src = """\
+        __global__ void k(const float *a, float *o, unsigned int n) {
+          unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+          float v = a[blockIdx.x * blockDim.x + threadIdx.x];
+          o[i] = v;
+          o[i + blockDim.x] = -v;
+        }
+        void host(const float *a, float *o, unsigned int n) { k<<<n / 512, 256>>>(a, o, n); }
+    """
+    assert cl301(tmp_path, src) == []
+
+
+TRANSPOSE = """\
+    #define TILE_DIM 32
+    #define BLOCK_ROWS 16
+    __global__ void fine(float *odata, const float *idata, int width, int height) {
+      __shared__ float block[TILE_DIM][TILE_DIM + 1];
+      int xIndex = blockIdx.x * TILE_DIM + threadIdx.x;
+      int yIndex = blockIdx.y * TILE_DIM + threadIdx.y;
+      int index = xIndex + yIndex * width;
+      for (int i = 0; i < TILE_DIM; i += BLOCK_ROWS)
+        block[threadIdx.y + i][threadIdx.x] = idata[index + i * width];
+      __syncthreads();
+      for (int i = 0; i < TILE_DIM; i += BLOCK_ROWS)
+        odata[index + i * height] = block[threadIdx.x][threadIdx.y + i];
+    }
+    void run(float *o, const float *in, int w, int h) {
+      dim3 grid(w / TILE_DIM, h / TILE_DIM), threads(TILE_DIM, BLOCK_ROWS);
+      fine<<<grid, threads>>>(o, in, w, h);
+    }
+"""
+
+
+def test_equal_sizes_given_by_the_user_share_one_radix(tmp_path):
+    # index + i * height walks rows of width elements only because width == height
+    assert cl301(tmp_path, TRANSPOSE, width=1024, height=1024, w=1024, h=1024) == []
+
+
+def test_different_sizes_keep_the_finding(tmp_path):
+    (d,) = cl301(tmp_path, TRANSPOSE, width=1024, height=2048, w=1024, h=2048)
+    assert d.line == 12 and "`blockIdx.y * 32 * width`" in d.message
+
+
+def test_sizes_left_to_the_default_are_not_taken_as_equal(tmp_path):
+    assert [d.line for d in cl301(tmp_path, TRANSPOSE)] == [12]
+
+
+def test_unrolled_loop_of_loads_is_a_level_of_its_own(tmp_path):
+    src = """\
+        __global__ void k(const float *g, float *o, unsigned int n) {
+          unsigned int i = blockIdx.x * (blockDim.x * 4) + threadIdx.x;
+          float s = 0;
+        #pragma unroll
+          for (int u = 0; u < 4; ++u)
+            if (i + u * blockDim.x < n) s += g[i + u * blockDim.x];
+          o[blockIdx.x * blockDim.x + threadIdx.x] = s;
+        }
+        void host(const float *g, float *o, unsigned int n) { k<<<(n + 1023) / 1024, 256>>>(g, o, n); }
+    """
+    assert cl301(tmp_path, src) == []
+
+
+TILE_ROWS = """\
+    __global__ void copy_tile(float *out, const float *in, int w) {
+      __shared__ float tile[32][33];
+      int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+      tile[threadIdx.y][threadIdx.x] = in[y * w + x];
+      tile[threadIdx.y + ROWS][threadIdx.x] = in[(y + ROWS) * w + x];
+      __syncthreads();
+      out[y * w + x] = tile[threadIdx.y][threadIdx.x];
+      out[(y + ROWS) * w + x] = tile[threadIdx.y + ROWS][threadIdx.x];
+    }
+    void run(float *o, const float *in, int w) {
+      dim3 grid(w / 32, w / 32), threads(32, 16);
+      copy_tile<<<grid, threads>>>(o, in, w);
+    }
+"""
+
+
+def test_two_rows_per_thread_fill_a_tile_in_every_array(tmp_path):
+    # 16 thread rows and a second copy 16 rows down: the rows of the matrix and of the tile are all read
+    assert cl301(tmp_path, TILE_ROWS.replace("ROWS", "16"), w=1024) == []
+
+
+def test_second_row_copy_at_the_wrong_distance_is_reported_per_array(tmp_path):
+    found = cl301(tmp_path, TILE_ROWS.replace("ROWS", "8"), w=1024)
+    assert {(d.line, d.array, d.access) for d in found} == {(4, "in", "load"), (7, "out", "store")}
+    assert all("8 of every 32 elements are still skipped" in d.message for d in found)
+
+
+def test_a_load_only_part_of_the_block_runs_does_not_fill_the_stride(tmp_path):
+    src = """\
+        __global__ void k(const float *g, float *o, unsigned int n) {
+          unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+          float s = (i < n) ? g[i] : 0;
+          if (threadIdx.x < 128 && i + blockDim.x < n) s += g[i + blockDim.x];
+          o[blockIdx.x * blockDim.x + threadIdx.x] = s;
+        }
+        void host(const float *g, float *o, unsigned int n) { k<<<(n + 511) / 512, 256>>>(g, o, n); }
+    """
+    assert [d.line for d in cl301(tmp_path, src)] == [3, 4]
