@@ -142,6 +142,20 @@ def test_plan_sizes_buffers_from_the_in_range_threads():
     assert sum(weights.values()) == 32 * 32
 
 
+def test_buffers_cover_every_block_the_run_launches():
+    # a grid-stride reduction over n=1000 with 64 blocks of 512 elements: block 1 reads 512..999,
+    # which the simulation's sampled blocks skip; the buffer must still hold all 1000
+    src, res, inst = _instrumented(SAMPLES / "reduce_two_loads_good.cu")
+    job = _kernel_job(src, res, inst)
+    assert {a.name: a.elements for a in job.args if a.kind == "buffer"} == {"in": 1000, "out": 64}
+
+
+def test_a_launch_with_an_unknown_block_edge_runs_as_the_static_pass_assumed():
+    src, res, inst = _instrumented(SAMPLES / "block_param_bad.cu")
+    job = _kernel_job(src, res, inst)
+    assert job.block == (16, 16, 1)
+
+
 def test_sampled_blocks_are_first_middle_last_along_each_axis():
     assert sampled_blocks((4, 2, 1)) == [(x, y, 0) for y in range(2) for x in range(4)]
     big = sampled_blocks((100, 10, 3))

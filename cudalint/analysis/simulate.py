@@ -114,6 +114,7 @@ class Simulation:
         if params:
             self.params.update({k: v for k, v in params.items()})
         self.launch_known = table.launch.known
+        self.block_chosen = False
         self._defaulted: set[str] = set()
         self.block = self._block()
         self.grid = self._grid()
@@ -216,6 +217,7 @@ class Simulation:
         block = tuple(int(v) for v in vals[best])
         self.params.update(chosen)
         self.launch_known = False
+        self.block_chosen = True      # a launch site with an unknown edge: run as assumed (confirm mode)
         shown = ", ".join(f"{k}={v}" for k, v in chosen.items())
         if unknown:
             names = ", ".join(f"`{k}`" for k in unknown)

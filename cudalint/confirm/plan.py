@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..analysis.simulate import Simulation
+from ..analysis.simulate import Simulation, capped_product
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..source.cufile import FunctionDef
@@ -96,7 +96,7 @@ def name_expression(fn: FunctionDef, table) -> str:
 
 
 def plan(fn: FunctionDef, table, sim: Simulation, nsites: int) -> Job:
-    if not sim.launch_known:
+    if not sim.launch_known and not sim.block_chosen:
         raise NotRunnable(f"the launch of `{fn.name}` is not known (give `// cudalint: launch grid=(...) "
                           f"block=(...)` or --launch)")
     if table.launch.grid is None:
@@ -145,11 +145,17 @@ def logical_sizes(table, sim: Simulation) -> dict[str, tuple[int, str]]:
     simulation's sampled blocks and iterations (for an unguarded access, only the threads inside
     the problem: the ones past a ceil-div grid's problem size are what the run must catch)."""
     out: dict[str, tuple[int, str]] = {}
+    run_blocks = sampled_blocks(tuple(int(g) for g in sim.grid))
     for acc in table.accesses:
         if acc.space != "global" or acc.unresolved:
             continue
         try:
-            env, n = sim.instances(acc, "range")
+            # the blocks the run launches, not only the simulation's samples: a block the sizing
+            # skipped would read past a buffer the kernel's own guard keeps it inside
+            iters = [sim.loop_samples(it) for it in acc.loops]
+            rows = [(b, c) for b in run_blocks for c in capped_product(iters)]
+            env = sim.lane_env([acc.index, *acc.dims, *acc.guards], acc.loops, rows)
+            n = len(rows)
             shape = (n, sim.nthreads)
             mask = sim.mask(acc, env, shape)
             if sim.result(acc).excess is not None:   # unguarded: the excess threads are what is measured
