@@ -214,3 +214,31 @@ def test_annotation_or_define_gives_the_block_edge(tmp_path):
                            capture_output=True, text=True)
         assert p.returncode == 1 and "CL101" in p.stdout
         assert (assumed in p.stdout) if assumed else ("unknown" not in p.stdout)
+
+
+# ---- sizes the launch passes as constants --------------------------------------------------------
+
+VECADD = """#define N 4096
+__global__ void k(float *c, const float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c[i] = a[i];
+}
+void run(float *c, const float *a) {
+  const int threads = 256;
+  k<<<(N + threads - 1) / threads, threads>>>(c, a, ARG);
+}
+"""
+
+
+def test_constant_kernel_argument_is_the_parameter_value(tmp_path):
+    # the grid covers exactly the 4096 elements the launch passes: no excess thread, no assumption
+    got, diags = lint(tmp_path, VECADD.replace("ARG", "N"))
+    assert got == []
+    got, diags = lint(tmp_path, VECADD.replace("ARG", "4000"))
+    assert got == [(4, "CL202"), (4, "CL202")]
+    assert "past n = 4000" in diags[0].message and not diags[0].assumptions
+
+
+def test_given_param_wins_over_the_launch_argument(tmp_path):
+    got, _ = lint(tmp_path, VECADD.replace("ARG", "4000"), n=4096)
+    assert got == []

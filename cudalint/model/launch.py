@@ -213,6 +213,19 @@ def _fold_host(resolver: HostResolver, text: str):
     return text
 
 
+def _constant_arguments(kernel: FunctionDef, site: LaunchSite, resolver: HostResolver) -> dict[str, int]:
+    """Integer kernel parameters the launch passes a constant for: `k<<<g, b>>>(out, in, 1024)`,
+    `k<<<g, b>>>(out, N)` with `#define N 4096` or `const int N = 4096;` on the host."""
+    out = {}
+    for p, a in zip(kernel.params, site.args):
+        if p.pointers or not a.strip():
+            continue
+        v = _fold_host(resolver, a)
+        if isinstance(v, ir.Num):
+            out[p.name] = v.value
+    return out
+
+
 def launch_from_site(site: LaunchSite, kernel: FunctionDef, r: HostResolver | None = None) -> LaunchConfig:
     r = r or HostResolver(site, kernel)
     grid = r.dims(site.config[0]) if site.config else None
@@ -278,7 +291,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     if kernel_sites:
         site = kernel_sites[0]
         resolver = HostResolver(site, kernel)
-        params = {**resolver.facts, **params}
+        params = {**_constant_arguments(kernel, site, resolver), **resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
         if len(kernel_sites) > 1:
