@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from ..model.build import group_scope
 from ..source.cufile import SourceFile, node_text
 
 _POINTER_ARG_CALLS = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", "atomicAdd", "atomicSub",
@@ -308,12 +309,10 @@ def _thread_blocks(body) -> set[str]:
     while stack:
         n = stack.pop()
         if n.type == "declaration":
-            ty = n.child_by_field_name("type")
             d = n.child_by_field_name("declarator")
-            text = "".join(node_text(n).split())
-            if d is not None and d.type == "init_declarator" and (
-                    (ty is not None and node_text(ty).split("::")[-1].strip() == "thread_block")
-                    or "this_thread_block()" in text):
+            text = node_text(n)
+            # the model's reading of the declaration, so both agree on which sync() is a block barrier
+            if d is not None and d.type == "init_declarator" and group_scope(text) == "block" and "grid" not in text:
                 name = d.child_by_field_name("declarator")
                 if name is not None and name.type == "identifier":
                     out.add(node_text(name))

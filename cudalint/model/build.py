@@ -380,7 +380,7 @@ class KernelBuilder:
 
     def _group(self, name: str, decl_text: str) -> None:
         """A cooperative group declared as `name`: its scope, a tile's size, a grid group."""
-        scope = _group_scope(decl_text)
+        scope = group_scope(decl_text)
         if not scope:
             return
         self.groups[name] = scope
@@ -874,7 +874,7 @@ class KernelBuilder:
     def _group_call(self, receiver: str, method: str) -> ir.Expr | None:
         """`block.thread_rank()`, `block.size()`, `tile.thread_rank()` of cooperative groups, in
         thread coordinates; None for a group whose shape is not known (a grid, a coalesced group)."""
-        scope = self.groups.get(receiver) or _group_scope(receiver)
+        scope = self.groups.get(receiver) or group_scope(receiver)
         tid = [self._builtin("threadIdx", a) for a in "xyz"]
         bd = [self._builtin("blockDim", a) for a in "xyz"]
         linear = ir.add(tid[0], ir.mul(bd[0], ir.add(tid[1], ir.mul(bd[1], tid[2]))))
@@ -899,7 +899,7 @@ class KernelBuilder:
         if fn == "__syncwarp":
             scope = "warp"
         elif receiver:
-            scope = self.groups.get(receiver) or _group_scope(receiver) or "block"
+            scope = self.groups.get(receiver) or group_scope(receiver) or "block"
         else:
             scope = "block"
         where = node if node is not None else stmt
@@ -1125,7 +1125,9 @@ _TEMPLATE_TYPE_DECLARATION = re.compile(
 _SHARED_MEMORY_IDIOM = re.compile(r"\(?\s*SharedMemory\s*<[^<>]*>\s*\(\s*\)\s*\)?")
 
 
-def _group_scope(text: str) -> str | None:
+def group_scope(text: str) -> str | None:
+    """What a cooperative group's sync() waits for, from its declaration or initializer text:
+    "warp" (a tile, a coalesced group), "block" (a thread block or grid group) or None."""
     if any(w in text for w in _WARP_GROUPS):
         return "warp"
     if any(w in text for w in _BLOCK_GROUPS):
