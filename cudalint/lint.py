@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,8 +14,9 @@ from .diagnostic import Diagnostic
 from .rules import BY_CODE, CHECKS
 from .rules.base import Context, Options
 from .selection import RuleSelection
-from .source.cufile import SourceError, SourceFile, read_source, source_from_bytes
+from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
 from .source.macros import MacroTable, parse_define
+from .source.project import Project
 
 EXTENSIONS = (".cu", ".cuh")
 
@@ -130,25 +132,94 @@ def _defines(cfg: Config) -> MacroTable:
 
 
 def read_file(path: str, cfg: Config, data: bytes | None = None) -> SourceFile:
-    """Parse one file with its own configuration's defines; `data` is the text of stdin."""
+    """One file (`data`: the text of stdin) preprocessed and parsed as a translation unit of its own,
+    with its own configuration's defines."""
     fcfg = cfg.for_file(path)
     try:
-        if data is not None:
-            return source_from_bytes(path, data, _defines(fcfg), fcfg.include_dirs)
-        return read_source(path, _defines(fcfg), fcfg.include_dirs)
+        if data is None:
+            data = _read_bytes(path)
+        return source_from_bytes(path, data, _defines(fcfg), fcfg.include_dirs)
     except SourceError as exc:
         raise UsageError(str(exc)) from None
 
 
+def _read_bytes(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except IsADirectoryError:
+        raise SourceError(f"cannot read {path}: is a directory") from None
+    except FileNotFoundError:
+        raise SourceError(f"cannot read {path}: no such file") from None
+    except OSError as exc:
+        raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+
+
+def read_project(paths: list[str], cfg: Config) -> tuple[list[SourceFile], list[SourceFile]]:
+    """The files to lint, each parsed once as its translation unit compiles it, and the local headers
+    they include that are not linted themselves (context: their helpers, constants and launches).
+
+    A linted file that another linted file includes (a kernel header, a `.cu` included by its
+    runner) is read in that file's unit, with the macros in effect at its `#include`; the others
+    are units of their own."""
+    from .preprocess import Preprocessor, file_key
+    texts: dict[str, tuple[str, object]] = {}
+    for p in paths:
+        try:
+            texts[p] = decode_source(p, _read_bytes(p))
+        except SourceError as exc:
+            raise UsageError(str(exc)) from None
+    keys = {file_key(p): p for p in paths}
+    included = set()
+    for p, (text, _) in texts.items():
+        dirs = [os.path.dirname(p), *cfg.for_file(p).include_dirs]
+        for name in _QUOTED_INCLUDE.findall(text):
+            for d in dirs:
+                k = file_key(os.path.join(d, name))
+                if k in keys and keys[k] != p:
+                    included.add(k)
+                    break
+    preprocessors: dict = {}
+    views: dict = {}
+    for standalone in (False, True):     # units first; then linted files no unit reached
+        for p in paths:
+            k = file_key(p)
+            if k in views or (not standalone and k in included):
+                continue
+            fcfg = cfg.for_file(p)
+            dkey = (tuple(sorted(fcfg.defines.items())), tuple(fcfg.include_dirs))
+            if dkey not in preprocessors:
+                preprocessors[dkey] = Preprocessor(_defines(fcfg).macros.values(), fcfg.include_dirs)
+            for vk, view in preprocessors[dkey].unit(p, texts[p][0]).items():
+                views.setdefault(vk, view)
+    sources = []
+    for p in paths:
+        text, problem = texts[p]
+        src = SourceFile(p, text, view=views[file_key(p)])
+        if problem is not None:
+            src.problems.insert(0, problem)
+        sources.append(src)
+    context = [SourceFile(v.path, v.source, view=v) for k, v in views.items() if k not in keys]
+    return sources, context
+
+
 def lint_paths(paths: list[str], cfg: Config) -> Result:
-    return lint_sources([read_file(p, cfg) for p in collect_paths(paths, cfg)], cfg)
+    return lint_sources(*read_project(collect_paths(paths, cfg), cfg), cfg=cfg)
 
 
-def lint_sources(sources: list[SourceFile], cfg: Config) -> Result:
-    links = _Links(sources)
+def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config = (), cfg: Config | None = None
+                 ) -> Result:
+    """Lint `sources`; `context` files are read for what they give the others (launches, helpers,
+    constants) and not reported."""
+    if isinstance(context, Config):     # lint_sources(sources, cfg)
+        context, cfg = (), context
+    project = Project(sources, list(context))
     units = [(si, ki) for si, src in enumerate(sources) for ki, fn in enumerate(src.kernels) if fn.body is not None]
-    analysed = _analyse_parallel(sources, links, units, cfg) if _parallel_worth_it(cfg, units) else \
-        [_analyse_kernel(sources[si].kernels[ki], sources[si], links, cfg) for si, ki in units]
+    analysed = _analyse_parallel(sources, project, units, cfg) if _parallel_worth_it(cfg, units) else \
+        [_analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg) for si, ki in units]
     per_kernel = dict(zip(units, analysed))
 
     diags: list[Diagnostic] = []
@@ -157,10 +228,12 @@ def lint_sources(sources: list[SourceFile], cfg: Config) -> Result:
     for si, src in enumerate(sources):
         status = "ok"
         for prob in src.problems + src.annotation_errors:
-            status = "parse-errors"
-            r = BY_CODE["CL900"]
+            if prob.severity != "info" and prob.code == "CL900":
+                status = "parse-errors"
+            r = BY_CODE[prob.code]
+            tail = " (the rest of the file is still analysed)" if prob.code == "CL900" else ""
             diags.append(Diagnostic(src.path, prob.line, prob.column, prob.end_line, prob.column, r.CODE, r.NAME,
-                                    r.CATEGORY, r.SEVERITY, prob.message + " (the rest of the file is still analysed)"))
+                                    r.CATEGORY, prob.severity, prob.message + tail))
         for ki in range(len(src.kernels)):
             if (si, ki) in per_kernel:
                 kdiags, table = per_kernel[si, ki]
@@ -175,20 +248,7 @@ def lint_sources(sources: list[SourceFile], cfg: Config) -> Result:
                   {src.path: src.lines for src in sources})
 
 
-class _Links:
-    """What links files: every launch site (a launch in one file configures a kernel in another) and
-    every `__device__` helper a kernel may call."""
-
-    def __init__(self, sources: list[SourceFile]):
-        self.sites = [s for src in sources for s in src.launches]
-        self.functions = {}
-        for src in sources:
-            for f in src.functions:
-                if f.is_device and not f.is_kernel and f.body is not None:   # a host function is not callable
-                    self.functions.setdefault(f.name, f)
-
-
-def _analyse_kernel(fn, src: SourceFile, links: _Links, cfg: Config):
+def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     """Two-tree table, simulation and rules of one kernel: (diagnostics, table or None)."""
     from .model.build import KernelBuilder
     from .model.launch import resolve_launch
@@ -198,8 +258,8 @@ def _analyse_kernel(fn, src: SourceFile, links: _Links, cfg: Config):
     diags: list[Diagnostic] = []
     table = None
     try:
-        launch, template, assumptions = resolve_launch(fn, links.sites, fcfg.launches)
-        table = KernelBuilder(fn, launch, links.functions, template).build()
+        launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
+        table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src)).build()
         table.assumptions.extend(assumptions)
         try:
             sim = Simulation(table, fcfg.params)
@@ -226,14 +286,14 @@ def _parallel_worth_it(cfg: Config, units) -> bool:
     return cfg.jobs > 1 and len(units) >= MIN_PARALLEL_KERNELS and parallel.available()
 
 
-def _analyse_parallel(sources, links, units, cfg):
+def _analyse_parallel(sources, project, units, cfg):
     """Kernels analysed in processes forked after parsing, so every one of them sees every file's
     launch sites and helpers."""
     from . import parallel
 
     def analyse(unit):
         si, ki = unit
-        return _analyse_kernel(sources[si].kernels[ki], sources[si], links, cfg)
+        return _analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg)
 
     # The first kernel is analysed before forking: it imports sympy and networkx and builds the
     # grammars once, instead of once in every worker.
@@ -253,7 +313,11 @@ def _note_raw(path, fn, message) -> Diagnostic:
 
 
 def _notes(table, sim) -> list[Diagnostic]:
-    out = [_note(table, n.line, n.column, n.message, (n.end_line, n.end_column)) for n in table.notes]
+    out = []
+    for n in table.notes:
+        d = _note(table, n.line, n.column, n.message, (n.end_line, n.end_column))
+        d.path = n.path or table.path
+        out.append(d)
     for it in table.iterators:
         used = any(it in a.loops for a in table.accesses)
         if used and sim.trip_samples(it, sim.base_env()) is None:

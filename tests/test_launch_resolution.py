@@ -242,3 +242,45 @@ def test_constant_kernel_argument_is_the_parameter_value(tmp_path):
 def test_given_param_wins_over_the_launch_argument(tmp_path):
     got, _ = lint(tmp_path, VECADD.replace("ARG", "4000"), n=4096)
     assert got == []
+
+
+# ---- which launch reaches which kernel: translation units ------------------------------------
+
+def test_a_kernel_compiled_apart_takes_the_launch_of_the_unit_that_declares_it(tmp_path):
+    # separate compilation: kern.cu defines the kernel, main.cu declares it through a header and
+    # launches it with 128 threads, which overrun the 64-element tile
+    (tmp_path / "kern.h").write_text("__global__ void fill(float* out);\n")
+    (tmp_path / "kern.cu").write_text(
+        "__global__ void fill(float* out) {\n"
+        "  __shared__ float s[64];\n"
+        "  s[threadIdx.x] = 1.0f;\n"
+        "  __syncthreads();\n"
+        "  out[blockIdx.x * blockDim.x + threadIdx.x] = s[threadIdx.x];\n"
+        "}\n")
+    (tmp_path / "main.cu").write_text('#include "kern.h"\nvoid run(float* o) { fill<<<8, 128>>>(o); }\n')
+    diags = lint_paths([str(tmp_path)], Config()).diagnostics
+    assert {(d.path.rsplit("/", 1)[-1], d.line, d.code) for d in diags} == {
+        ("kern.cu", 3, "CL201"), ("kern.cu", 5, "CL201")}
+    # with a second definition of `fill` elsewhere, the declaration no longer says which one it is
+    (tmp_path / "other.cu").write_text(
+        "__global__ void fill(float* out) { out[threadIdx.x] = 0.0f; }\n"
+        "void go(float* o) { fill<<<1, 32>>>(o); }\n")
+    diags = lint_paths([str(tmp_path)], Config()).diagnostics
+    assert not [d for d in diags if d.severity != "info"]
+
+
+def test_a_header_kernel_is_read_with_the_macros_of_its_includer(tmp_path):
+    # the runner sets the tile size before including the kernel, as Rodinia does
+    (tmp_path / "kernel.cuh").write_text(
+        "__global__ void tile_copy(float* out, const float* in) {\n"
+        "  __shared__ float t[TILE];\n"
+        "  t[threadIdx.x] = in[blockIdx.x * TILE + threadIdx.x];\n"
+        "  __syncthreads();\n"
+        "  out[blockIdx.x * TILE + threadIdx.x] = t[TILE - 1 - threadIdx.x];\n"
+        "}\n")
+    (tmp_path / "runner.cu").write_text(
+        '#define TILE 128\n#include "kernel.cuh"\nvoid run(float* o, const float* i) { tile_copy<<<64, TILE>>>(o, i); }\n')
+    result = lint_paths([str(tmp_path)], Config(debug=True))
+    assert not result.diagnostics
+    (table,) = result.tables
+    assert table.arrays["t"].dims == (128,) and table.launch.origin.endswith("runner.cu:3")

@@ -47,10 +47,13 @@ def _data(name: str) -> ir.Sym:
 
 class KernelBuilder:
     def __init__(self, fn: FunctionDef, launch: LaunchConfig, functions: dict[str, FunctionDef],
-                 template_values: dict[str, str]):
+                 template_values: dict[str, str], constants: dict | None = None):
         self.fn = fn
+        self.src = fn.file                        # the file of the code being walked (a helper's, inside it)
         self.path = fn.file.path if fn.file else ""
-        self.macros = fn.file.macros
+        self.line = fn.line                       # the line being walked: macros are those in effect there
+        self.constants = constants or {}
+        self._resolving: set[str] = set()         # constants being resolved (a cycle is not followed)
         self.launch = launch
         self.functions = functions
         self.env: dict[str, object] = {}
@@ -137,10 +140,14 @@ class KernelBuilder:
     # ---- helpers ---------------------------------------------------------------------------
     def note(self, node, message: str) -> None:
         line = node.start_point[0] + 1
-        if any(n.line == line and n.message == message for n in self.table.notes):
+        if any(n.line == line and n.message == message and n.path == self.path for n in self.table.notes):
             return
         self.table.notes.append(Note("CL901", line, node.start_point[1] + 1, message,
-                                     node.end_point[0] + 1, node.end_point[1] + 1))
+                                     node.end_point[0] + 1, node.end_point[1] + 1, self.path))
+
+    @property
+    def macros(self):
+        return self.src.macros.at(self.line)
 
     def _parse(self, text: str) -> ir.Expr:
         if self.macros.uses_macro(text):
@@ -172,6 +179,7 @@ class KernelBuilder:
     def stmt(self, node) -> str | None:
         """Walk one statement; return 'return'/'break'/'continue' if it always leaves."""
         t = node.type
+        self.line = node.start_point[0] + 1
         try:
             if t == "compound_statement":
                 return self.block(node.named_children)
@@ -194,13 +202,6 @@ class KernelBuilder:
                 return "return"
             elif t in ("break_statement", "continue_statement"):
                 return t.split("_")[0]
-            elif t in ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"):
-                for c in node.named_children:
-                    if c.type not in ("identifier", "preproc_defined", "binary_expression", "number_literal",
-                                      "preproc_else", "preproc_elif", "parenthesized_expression", "call_expression"):
-                        self.stmt(c)
-                    elif c.type in ("preproc_else", "preproc_elif"):
-                        self.stmt(c)
             elif t == "switch_statement":
                 self.switch_statement(node)
             elif t == "function_definition" and self.macros.uses_macro(node_text(node).split("{", 1)[0]):
@@ -215,11 +216,6 @@ class KernelBuilder:
                        "type_definition", "alias_declaration", "static_assert_declaration",
                        "goto_statement", "using_declaration", "template_declaration",
                        "preproc_include", "namespace_alias_definition"):
-                if t in ("preproc_def", "preproc_function_def"):
-                    from ..source.macros import parse_define
-                    m = parse_define(node_text(node), node.start_point[0] + 1, self.path)
-                    if m:
-                        self.macros.define(m)
                 if t == "type_definition":
                     for c in node.named_children:
                         if c.type == "type_identifier":
@@ -741,7 +737,7 @@ class KernelBuilder:
     def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
         """A `__device__` helper called as a statement: walk its body with its parameters bound."""
         vals = [self.rvalue(a, stmt, None) for a in args]
-        saved = (self.env, self.types, self.helper, self.defs)
+        saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line)
         self.env = dict(self.env)
         self.types = dict(self.types)
         self.defs = dict(self.defs)
@@ -750,13 +746,15 @@ class KernelBuilder:
             self.env[p.name] = v
             self.types[p.name] = p.type_name
         self.helper = fn.name
+        if fn.file is not None:      # findings inside the helper stand where its text stands
+            self.src, self.path = fn.file, fn.file.path
         self.depth += 1
         try:
             if fn.body is not None:
                 self._scoped(lambda: self.stmt(fn.body))
         finally:
             self.depth -= 1
-            self.env, self.types, self.helper, self.defs = saved
+            self.env, self.types, self.helper, self.defs, self.src, self.path, self.line = saved
 
     def rvalue(self, e: ir.Expr, stmt, node):
         """Resolve names and record loads; returns an IR expression or a Ptr."""
@@ -772,6 +770,9 @@ class KernelBuilder:
                     return ir.Num(32)
                 if n in self.macros:
                     return self.rvalue(self._parse(n), stmt, node)
+                value = self._constant(n, stmt)
+                if value is not None:
+                    return value
                 return ir.Sym(n, "unknown")
             case ir.Member(base=ir.Name(name=b), field=f) if b in _BUILTINS and f in ("x", "y", "z"):
                 return self._builtin(b, f)
@@ -821,6 +822,25 @@ class KernelBuilder:
                 return self.call(fn, args, stmt, node, targs)
         return ir.Sym("?", "unknown")
 
+    def _constant(self, name: str, stmt):
+        """A file- or namespace-scope integer constant (`const int TILE = 32;`, an enumerator, a
+        `static constexpr` member): its value, read with the macros where it is declared."""
+        from .launch import lookup_constant
+        c = lookup_constant(self.constants, name)
+        if c is None or name in self._resolving:
+            return None
+        self._resolving.add(name)
+        saved = self.src, self.line
+        self.src, self.line = c.file, c.line
+        try:
+            value = self.rvalue(self._parse(c.text), stmt, None)
+        except (ExprSyntaxError, MacroError, Unfollowable):
+            value = None
+        finally:
+            self.src, self.line = saved
+            self._resolving.discard(name)
+        return value if isinstance(value, ir.Expr) and not _opaque(value) else None
+
     def _builtin(self, b: str, f: str) -> ir.Expr:
         return ir.Sym(f"{b}.{f}", _BUILTINS[b], "unsigned")
 
@@ -849,17 +869,20 @@ class KernelBuilder:
             ret = _single_return(f)
             vals = [self.rvalue(a, stmt, node) for a in args]
             if ret is not None:
-                saved = self.env, self.types
+                saved = self.env, self.types, self.src, self.line, self.path
                 self.env, self.types = dict(self.env), dict(self.types)
+                if f.file is not None:      # its accesses stand in the helper's own file
+                    self.src, self.line, self.path = f.file, ret.start_point[0] + 1, f.file.path
                 self._bind_call_template(f, targs)
                 for p, v in zip(f.params, vals):
                     self.env[p.name] = v
                 self.depth += 1
                 try:
-                    return self.rvalue(self._parse(node_text(ret)), stmt, None)
+                    expr, exact = self._parse_node(ret)
+                    return self.rvalue(expr, ret.parent, ret if exact else None)
                 finally:
                     self.depth -= 1
-                    self.env, self.types = saved
+                    self.env, self.types, self.src, self.line, self.path = saved
             self.inline(f, args, stmt, targs)
             return _data(name)
         if _is_barrier(fn):
@@ -907,7 +930,7 @@ class KernelBuilder:
         loops = tuple(self.loops) + ((self.cond_loop,) if self.cond_loop is not None else ())
         self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), loops,
                                            _short(node_text(where)), self._next_seq(), scope,
-                                           where.start_point[1] + 1, where.end_point[1] + 1, exits))
+                                           where.start_point[1] + 1, where.end_point[1] + 1, exits, self.path))
 
     def address(self, x: ir.Expr, stmt, node):
         """`&A[i]` → pointer to element i of A (no memory access)."""
@@ -1112,6 +1135,10 @@ def _fold(e: ir.Expr) -> ir.Expr:
             return ir.Num(0)
         return ir.mul(e.left, e.right)
     return e
+
+
+def _opaque(e: ir.Expr) -> bool:
+    return any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown") for s in e.walk())
 
 
 def _is_barrier(fn: str) -> bool:

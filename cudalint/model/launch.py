@@ -35,9 +35,11 @@ def _num3(dims) -> tuple[ir.Expr, ir.Expr, ir.Expr]:
 class HostResolver:
     """Values of host variables before a launch: `dim3 grid((n + 255) / 256)`, `int threads = 256;`."""
 
-    def __init__(self, site: LaunchSite, kernel: FunctionDef | None):
+    def __init__(self, site: LaunchSite, kernel: FunctionDef | None, constants: dict | None = None):
         self.site = site
-        self.macros = site.file.macros
+        self.macros = site.file.macros.at(site.line)
+        self.constants = constants if constants is not None else {}
+        self._resolving: set[str] = set()
         self.env: dict[str, object] = {}
         self.param_names: dict[str, str] = {}
         self.arg_exprs: dict[ir.Expr, str] = {}
@@ -158,6 +160,15 @@ class HostResolver:
             case ir.Name(name=n):
                 if n in self.env:
                     return self.env[n]
+                c = lookup_constant(self.constants, n)
+                if c is not None and n not in self._resolving:
+                    self._resolving.add(n)
+                    try:
+                        return self.value(parse_expr(c.file.macros.at(c.line).expand(c.text)))
+                    except (ExprSyntaxError, MacroError):
+                        pass
+                    finally:
+                        self._resolving.discard(n)
                 return ir.Sym(self.param_names.get(n, n), "param")
             case ir.Call(fn="dim3", args=args):
                 return ("dim3", [self.value(a) for a in args])
@@ -226,6 +237,18 @@ def _constant_arguments(kernel: FunctionDef, site: LaunchSite, resolver: HostRes
     return out
 
 
+def lookup_constant(constants: dict, name: str):
+    """A constant by the name the code uses: exactly, or by its last part (`TILE` for `ns::TILE`,
+    `x128::size` for `Packed128::size` is not guessed) when only one constant has it."""
+    c = constants.get(name)
+    if c is not None or not constants:
+        return c
+    tail = name.split("::")[-1]
+    hits = [v for k, v in constants.items() if k.split("::")[-1] == tail and
+            (k.endswith("::" + name) if "::" in name else True)]
+    return hits[0] if len(hits) == 1 else None
+
+
 def launch_from_site(site: LaunchSite, kernel: FunctionDef, r: HostResolver | None = None) -> LaunchConfig:
     r = r or HostResolver(site, kernel)
     grid = r.dims(site.config[0]) if site.config else None
@@ -242,14 +265,11 @@ def launch_from_site(site: LaunchSite, kernel: FunctionDef, r: HostResolver | No
 
 
 def _site_rank(kernel: FunctionDef, site: LaunchSite) -> int:
-    """Launches in the kernel's own file first, then in files that include it, then anywhere."""
-    kfile = kernel.file.path if kernel.file else ""
-    if site.file.path == kfile:
+    """Launches in the kernel's own file first, then in files that include it, then the rest of its units."""
+    key = kernel.file.key if kernel.file else ""
+    if site.file.key == key:
         return 0
-    base = kfile.replace("\\", "/").rsplit("/", 1)[-1]
-    if any(inc.replace("\\", "/").rsplit("/", 1)[-1] == base for inc in site.file.includes):
-        return 1
-    return 2
+    return 1 if key in site.file.includes else 2
 
 
 def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[LaunchSite], list[str]]:
@@ -279,7 +299,7 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[La
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
 
 
-def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch]
+def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch], project=None
                    ) -> tuple[LaunchConfig, dict[str, str], list[str]]:
     """The launch a kernel is analysed with, its template arguments, and assumptions made."""
     template: dict[str, str] = {}
@@ -290,7 +310,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     kernel_sites, assumptions = _kernel_sites(kernel, sites)
     if kernel_sites:
         site = kernel_sites[0]
-        resolver = HostResolver(site, kernel)
+        resolver = HostResolver(site, kernel, project.constants_for(site.file) if project is not None else None)
         params = {**_constant_arguments(kernel, site, resolver), **resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)

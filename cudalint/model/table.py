@@ -135,6 +135,7 @@ class Barrier:
     column: int = 1
     end_column: int = 0
     exits: tuple[Exit, ...] = ()       # early exits whose guard is among `guards`
+    path: str = ""                     # the file it stands in (an inlined helper's own file)
 
     @property
     def is_block(self) -> bool:
@@ -150,6 +151,7 @@ class Note:
     message: str
     end_line: int = 0
     end_column: int = 0
+    path: str = ""                     # the file it stands in (an inlined helper's own file)
 
 
 @dataclass

@@ -23,7 +23,7 @@ class Context:
 
     def diagnostic(self, rule, acc: Access | None, message: str, line: int | None = None,
                    column: int | None = None, metrics: dict | None = None, assumptions: list[str] | None = None,
-                   end: tuple[int, int] | None = None) -> Diagnostic:
+                   end: tuple[int, int] | None = None, path: str | None = None) -> Diagnostic:
         t = self.table
         if acc is not None:
             line = line or acc.line
@@ -32,7 +32,7 @@ class Context:
         line = line or t.line
         column = column or 1
         end = end or (line, column)
-        d = Diagnostic(acc.path if acc is not None and acc.path else t.path, line, column, end[0], end[1],
+        d = Diagnostic(path or (acc.path if acc is not None and acc.path else t.path), line, column, end[0], end[1],
                        rule.CODE, rule.NAME, rule.CATEGORY, rule.SEVERITY, message, t.kernel,
                        metrics=metrics or {}, assumptions=list(assumptions or []))
         if acc is not None:

@@ -60,6 +60,7 @@ def check(ctx: Context):
                    f"({who}); move the barrier out of the condition")
         msg = f"block barrier `{b.text}` {why}"
         yield ctx.diagnostic(me, None, msg, line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
+                             path=b.path or None,
                              metrics={"exit_line": d.exit.line if d.exit else None,
                                       "loop_line": d.loop.line if d.loop else None},
                              assumptions=list(sim.assumptions))
@@ -73,4 +74,5 @@ def check(ctx: Context):
             yield ctx.diagnostic(cl901_analysis_limit, None,
                                  f"whether every thread of the block reaches `{b.text}` is not checked: a condition "
                                  f"around it depends on {why}",
-                                 line=b.line, column=b.column, end=(b.line, b.end_column or b.column))
+                                 line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
+                                 path=b.path or None)

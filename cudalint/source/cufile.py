@@ -9,7 +9,9 @@ from pathlib import Path
 
 from .macros import MacroTable, parse_define
 
-MAX_INCLUDE_DEPTH = 4
+# the last word of an integer type: `const unsigned int`, `constexpr size_t`, `static const int64_t`
+_INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+              "int16_t", "uint16_t", "uint", "auto", "ptrdiff_t", "index_t"}
 
 
 class SourceError(Exception):
@@ -89,30 +91,49 @@ class ParseProblem:
     column: int
     end_line: int
     message: str
+    severity: str = "info"        # tree-sitter misreading a region of code the compiler reads: info
+    code: str = "CL900"
+
+
+@dataclass
+class Constant:
+    """An integer constant of file, namespace or struct scope: a value like a `#define`."""
+    name: str                     # qualified: `ns::TILE`, `Packed::size`
+    text: str                     # its initializer as written
+    file: "SourceFile"
+    line: int
 
 
 _ANNOTATION = re.compile(r"^\s*(?://+|/\*+)\s*cudalint\s*:\s*(launch|param)\b(.*?)(\*/)?\s*$", re.DOTALL)
 
 
 class SourceFile:
-    def __init__(self, path: str, text: str, defines: MacroTable | None = None,
-                 include_dirs: tuple[Path, ...] = (), _depth: int = 0):
+    """One file's structure, read off the text its translation unit compiles (see preprocess)."""
+
+    def __init__(self, path: str, text: str, defines=None, include_dirs=(), view=None):
+        from ..preprocess import Preprocessor, file_key
+        if view is None:
+            forced = list(defines.macros.values()) if isinstance(defines, MacroTable) else list(defines or ())
+            view = Preprocessor(forced, include_dirs).unit(path, text)[file_key(path)]
+        self.view = view
         self.path = path
-        self.text = text
-        self.lines = text.splitlines()
-        self.macros = MacroTable()
+        self.key = view.key
+        self.text = view.text                 # inactive regions blanked
+        self.lines = text.splitlines()        # the file as written, for reports
+        self.macros = view.macros
+        self.includes: list[str] = list(view.includes)
+        self.reached: list[str] = list(view.reached)
         self.functions: list[FunctionDef] = []
         self.launches: list[LaunchSite] = []
+        self.constants: dict[str, Constant] = {}
+        self.prototypes: set[str] = set()     # kernels declared here without a body
         self.annotations: dict[int, Annotation] = {}
         self.annotation_errors: list[ParseProblem] = []
-        self.problems: list[ParseProblem] = []
-        self.includes: list[str] = []
-        data = text.encode("utf-8", errors="surrogateescape")
+        self.problems: list[ParseProblem] = [ParseProblem(p.line, p.column, p.line, p.message, p.severity, p.code)
+                                             for p in view.problems]
+        data = _for_parser(self.text).encode("utf-8", errors="surrogateescape")
         self.tree = _parser().parse(data)
-        self._collect(self.tree.root_node, None)
-        self._read_includes(include_dirs, _depth)
-        if defines is not None:
-            self.macros.update(defines)
+        self._collect(self.tree.root_node, None, "")
         if self.tree.root_node.has_error:
             self._collect_errors(self.tree.root_node)
         self._attach_annotations()
@@ -126,18 +147,10 @@ class SourceFile:
     def device_functions(self) -> dict[str, FunctionDef]:
         return {f.name: f for f in self.functions if not f.is_kernel}
 
-    def _collect(self, node, host: FunctionDef | None) -> None:
+    def _collect(self, node, host: FunctionDef | None, scope: str) -> None:
+        """Walk the file: functions, launch sites, annotations, and the integer constants of file,
+        namespace and struct scope (`scope` is the enclosing `ns::` / `Struct::` prefix)."""
         t = node.type
-        if t in ("preproc_def", "preproc_function_def"):
-            m = parse_define(node_text(node), node.start_point[0] + 1, self.path)
-            if m:
-                self.macros.define(m)
-            return
-        if t == "preproc_include":
-            path = node.child_by_field_name("path")
-            if path is not None and path.type == "string_literal":
-                self.includes.append(node_text(path).strip('"'))
-            return
         if t == "comment":
             self._annotation(node)
             return
@@ -149,12 +162,67 @@ class SourceFile:
                 body = fn.body
                 if body is not None:
                     for c in body.children:
-                        self._collect(c, host)
+                        self._collect(c, host, scope)
             return
+        if host is None and t in ("declaration", "field_declaration"):
+            self._constant(node, scope)
+            return
+        if host is None and t == "enum_specifier":
+            self._enum(node, scope)
+        if t == "namespace_definition":
+            name = node.child_by_field_name("name")
+            scope = scope + (node_text(name) + "::" if name is not None else "")
+        elif t in ("struct_specifier", "class_specifier") and host is None:
+            name = node.child_by_field_name("name")
+            if name is not None and node.child_by_field_name("body") is not None:
+                scope = scope + node_text(name).split("<")[0] + "::"
         if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
             self._launch(node, host)
         for c in node.children:
-            self._collect(c, host)
+            self._collect(c, host, scope)
+
+    def _constant(self, node, scope: str) -> None:
+        """`const int TILE = 32;`, `constexpr`, `static constexpr` members: integer values like `#define`s.
+        A `__global__` prototype is remembered: the file declares that kernel."""
+        words = {node_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
+        type_node = node.child_by_field_name("type")
+        tname = node_text(type_node).split() if type_node is not None else []
+        integer = bool({"const", "constexpr"} & words) and tname[-1:] != [] and tname[-1] in _INT_WORDS
+        for d in node.children_by_field_name("declarator"):
+            if d.type == "function_declarator":
+                if "__global__" in {node_text(c) for c in node.children}:
+                    inner = d.child_by_field_name("declarator")
+                    self.prototypes.add(node_text(inner).split("::")[-1] if inner is not None else "")
+                continue
+            if not integer:
+                continue
+            if d.type == "init_declarator":      # const int TILE = 32;
+                target, value = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+            else:                                 # struct member: static constexpr int size = 16;
+                target, value = d, node.child_by_field_name("default_value")
+            if value is not None and value.type in ("initializer_list", "argument_list"):   # int N{32}
+                value = value.named_children[0] if len(value.named_children) == 1 else None
+            if target is None or value is None or target.type not in ("identifier", "field_identifier"):
+                continue
+            name = scope + node_text(target)
+            self.constants[name] = Constant(name, node_text(value), self, node.start_point[0] + 1)
+
+    def _enum(self, node, scope: str) -> None:
+        """`enum { TILE = 32, ROWS }`: each enumerator is a constant (ROWS = TILE + 1)."""
+        body = node.child_by_field_name("body")
+        name = node.child_by_field_name("name")
+        inner = scope + (node_text(name) + "::" if name is not None else "")
+        prev = None
+        for e in body.named_children if body is not None else ():
+            if e.type != "enumerator":
+                continue
+            ident, value = e.child_by_field_name("name"), e.child_by_field_name("value")
+            if ident is None:
+                continue
+            text = node_text(value) if value is not None else (f"({prev}) + 1" if prev is not None else "0")
+            for n in {scope + node_text(ident), inner + node_text(ident)}:
+                self.constants[n] = Constant(n, text, self, e.start_point[0] + 1)
+            prev = node_text(ident)
 
     def _function(self, node) -> FunctionDef | None:
         decl = node.child_by_field_name("declarator")
@@ -168,7 +236,7 @@ class SourceFile:
         is_kernel = "__global__" in words
         # `#define HOSTDEV __host__ __device__` / `HOSTDEV int idx(...)`: the qualifier behind a macro
         is_device = "__device__" in words or any(
-            (m := self.macros.get(node_text(c))) is not None and "__device__" in m.body
+            (m := self.macros.at(node.start_point[0] + 1).get(node_text(c))) is not None and "__device__" in m.body
             for c in node.children if c.type in ("identifier", "type_identifier", "ERROR", "attribute_specifier"))
         bounds = None
         for c in node.children:
@@ -217,7 +285,7 @@ class SourceFile:
             tree = parse_annotation(body)
         except ExprSyntaxError as exc:
             self.annotation_errors.append(ParseProblem(line, node.start_point[1] + 1, line,
-                                                       f"cannot read annotation `{text.strip()}`: {exc}"))
+                                                       f"cannot read annotation `{text.strip()}`: {exc}", "warning"))
             return
         ann = Annotation(line, m.group(1))
         directive = tree.children[0]
@@ -243,25 +311,6 @@ class SourceFile:
                     break
                 line -= 1
 
-    def _read_includes(self, include_dirs, depth) -> None:
-        """Local `#include "x.h"` files are read for their macros (only macros: kernels in
-        headers are analysed when the header itself is linted)."""
-        if depth >= MAX_INCLUDE_DEPTH:
-            return
-        here = Path(self.path).parent
-        for inc in self.includes:
-            for d in (here, *include_dirs):
-                p = d / inc
-                if p.is_file():
-                    try:
-                        sub = SourceFile(str(p), p.read_text(encoding="utf-8", errors="replace"),
-                                         None, include_dirs, depth + 1)
-                    except (OSError, RecursionError):
-                        break
-                    for m in sub.macros.macros.values():
-                        self.macros.define(m)
-                    break
-
     def _collect_errors(self, node) -> None:
         if len(self.problems) >= 20:
             return
@@ -273,6 +322,15 @@ class SourceFile:
         if node.has_error:
             for c in node.children:
                 self._collect_errors(c)
+
+
+_ALIGN = re.compile(r"__align__\s*\(\s*\w+\s*\)")
+
+
+def _for_parser(text: str) -> str:
+    """What tree-sitter-cuda reads: `struct __align__(16) T {...}` with the attribute blanked (the
+    grammar does not know it); columns stay."""
+    return _ALIGN.sub(lambda m: " " * len(m.group(0)), text) if "__align__" in text else text
 
 
 def _snippet(text: str, n: int = 40) -> str:
@@ -342,7 +400,8 @@ def read_source(path: str, defines: MacroTable | None = None, include_dirs=()) -
     return source_from_bytes(path, data, defines, include_dirs)
 
 
-def source_from_bytes(path: str, data: bytes, defines=None, include_dirs=()) -> SourceFile:
+def decode_source(path: str, data: bytes) -> tuple[str, ParseProblem | None]:
+    """A file's bytes as text, and a problem to report when they are not UTF-8."""
     if b"\x00" in data[:8192]:
         raise SourceError(f"cannot read {path}: binary file (contains NUL bytes)")
     problem = None
@@ -354,9 +413,13 @@ def source_from_bytes(path: str, data: bytes, defines=None, include_dirs=()) -> 
         line = data[:exc.start].count(b"\n") + 1
         problem = ParseProblem(line, 1, line, f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
                                               f"{exc.start}); read with replacement characters")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    src = SourceFile(path, text, defines, tuple(Path(d) for d in include_dirs))
+    return text.removeprefix("\ufeff"), problem
+
+
+def source_from_bytes(path: str, data: bytes, defines=None, include_dirs=()) -> SourceFile:
+    """One file preprocessed and parsed as a translation unit of its own."""
+    text, problem = decode_source(path, data)
+    src = SourceFile(path, text, defines, tuple(str(d) for d in include_dirs))
     if problem is not None:
         src.problems.insert(0, problem)
     return src

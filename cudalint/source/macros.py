@@ -28,29 +28,65 @@ class Macro:
 
 
 class MacroTable:
-    """Macros visible to a file: its own, those of local includes, and -D definitions (which win)."""
+    """Macros visible to a file, in the order the preprocessor met them: each name keeps its
+    definitions and `#undef`s with the line of the file where they take effect (0: before the
+    file starts: -D, the includer's macros), so `at(line)` sees what the compiler sees there.
+    -D definitions (forced) win over the file's own."""
 
     def __init__(self) -> None:
-        self.macros: dict[str, Macro] = {}
+        self.events: dict[str, list[tuple[int, Macro | None]]] = {}
         self.forced: set[str] = set()
+        self.line: int | None = None          # None: the table at the end of the file
 
-    def define(self, macro: Macro, force: bool = False) -> None:
+    def define(self, macro: Macro, force: bool = False, line: int = 0) -> None:
         if macro.name in self.forced and not force:
             return
         if force:
             self.forced.add(macro.name)
-        if macro.name not in self.macros or force:
-            self.macros[macro.name] = macro
+            self.events[macro.name] = [(0, macro)]
+            return
+        self.events.setdefault(macro.name, []).append((line, macro))
+
+    def undefine(self, name: str, line: int = 0) -> None:
+        if name in self.forced:
+            return
+        if name in self.events:
+            self.events[name].append((line, None))
 
     def update(self, other: "MacroTable") -> None:
-        for m in other.macros.values():
-            self.define(m, force=m.name in other.forced)
+        for name, evs in other.events.items():
+            if name in other.forced:
+                self.forced.add(name)
+                self.events[name] = list(evs)
+            elif name not in self.forced:
+                self.events.setdefault(name, []).extend(evs)
+
+    def at(self, line: int) -> "MacroTable":
+        """The table as it stands at `line` of the file (a view sharing the definitions)."""
+        view = MacroTable.__new__(MacroTable)
+        view.events, view.forced, view.line = self.events, self.forced, line
+        return view
 
     def get(self, name: str) -> Macro | None:
-        return self.macros.get(name)
+        evs = self.events.get(name)
+        if not evs:
+            return None
+        if self.line is None:
+            return evs[-1][1]
+        found = None
+        for line, m in evs:      # a handful of events per name: a scan beats bisect's set-up
+            if line > self.line:
+                break
+            found = m
+        return found
 
     def __contains__(self, name: str) -> bool:
-        return name in self.macros
+        return self.get(name) is not None
+
+    @property
+    def macros(self) -> dict[str, Macro]:
+        """Name -> definition of every macro defined at this point."""
+        return {n: m for n in self.events if (m := self.get(n)) is not None}
 
     def expand(self, text: str, max_steps: int = 2000) -> str:
         """Expand every macro in `text`. A macro is not re-expanded inside its own expansion."""
@@ -58,7 +94,7 @@ class MacroTable:
         return "".join(out)
 
     def uses_macro(self, text: str) -> bool:
-        return any(t in self.macros for t in re.findall(r"[A-Za-z_]\w*", text))
+        return any(self.get(t) is not None for t in re.findall(r"[A-Za-z_]\w*", text))
 
 
 class MacroError(ValueError):

@@ -1,0 +1,352 @@
+"""The preprocessing stage: the text the compiler compiles, with the lines where it stands.
+
+A translation unit is walked as the C preprocessor walks it: `#if/#ifdef/#ifndef/#elif/#else/
+#endif` are evaluated with the macros defined so far (the file's own, those of the local headers
+it includes, in order, -D and the configuration's `define`, and nvcc's predefined macros for a
+device pass), `#define`/`#undef` change the table where they stand, and `#include "x.h"` is
+followed into local headers (the including file's directory, then -I). What the compiler skips is
+blanked line by line, and so are the conditional directives themselves, so that tree-sitter reads
+plain code (an `#if` whose two arms each open a `for` no longer breaks the parse) and every line
+and column stays that of the original file. Macros are not expanded in the text: the index stage
+expands them where it reads an expression, with the table as it stands at that line.
+
+Conditions are evaluated by pcpp (see condition.py); the scanning is ours because the analysis
+needs the original positions, which a preprocessor's output no longer has.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+
+from ..source.macros import Macro, MacroTable, parse_define
+from .condition import ConditionError, Conditions
+
+# nvcc's device pass for an sm_90 (H100) target; -D overrides any of them
+PREDEFINED = {
+    "__CUDACC__": "1", "__NVCC__": "1", "__CUDA_ARCH__": "900", "__cplusplus": "201703L",
+    "__CUDACC_VER_MAJOR__": "12", "__CUDACC_VER_MINOR__": "8", "__CUDACC_VER_BUILD__": "0",
+    "CUDART_VERSION": "12080", "CUDA_VERSION": "12080", "__linux__": "1", "__x86_64__": "1",
+}
+MAX_INCLUDE_DEPTH = 40
+MAX_HEADER_BYTES = 8 << 20
+
+_DIRECTIVE = re.compile(r"^\s*#\s*([A-Za-z_]\w*)?(.*)$", re.DOTALL)
+_CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"}
+
+
+@dataclass
+class Problem:
+    line: int
+    column: int
+    message: str
+    severity: str = "warning"
+    code: str = "CL900"          # CL901: what cudalint does not read, not what the file does wrong
+
+
+@dataclass
+class FileView:
+    """One file as a translation unit sees it."""
+    path: str                      # as the user or the #include names it
+    key: str                       # the file's identity (absolute, symlinks resolved)
+    text: str                      # the original text with what the compiler skips blanked
+    source: str                    # the original text
+    macros: MacroTable             # position-aware: `macros.at(line)`
+    includes: list[str] = field(default_factory=list)    # keys of the local headers it includes
+    reached: list[str] = field(default_factory=list)     # as a translation unit: itself, then every header reached
+    problems: list[Problem] = field(default_factory=list)
+    inactive: list[tuple[int, int]] = field(default_factory=list)   # skipped line ranges, inclusive
+
+    def active(self, line: int) -> bool:
+        return not any(a <= line <= b for a, b in self.inactive)
+
+
+def file_key(path: str) -> str:
+    return os.path.normcase(os.path.realpath(path))
+
+
+def read_header(path: str) -> str:
+    """A local header's text: regular files of reasonable size only (a FIFO or a device never blocks)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"not a regular file")
+        if st.st_size > MAX_HEADER_BYTES:
+            raise OSError(f"larger than {MAX_HEADER_BYTES >> 20} MB")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_HEADER_BYTES + 1)
+    finally:
+        os.close(fd)
+    if b"\x00" in data[:8192]:
+        raise OSError("binary file")
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
+class Preprocessor:
+    """Preprocesses translation units with one set of -D definitions and include directories."""
+
+    def __init__(self, defines=(), include_dirs=(), reader=read_header):
+        self.defines: list[Macro] = list(defines)
+        self.include_dirs = tuple(str(d) for d in include_dirs)
+        self.reader = reader
+        self._cond = Conditions()
+
+    def unit(self, path: str, text: str) -> dict[str, FileView]:
+        """The views of a translation unit's file (first) and of every local header it reaches,
+        each as its first inclusion sees it."""
+        self._views: dict[str, FileView | None] = {}
+        self._cur: dict[str, Macro] = {}
+        self._forced: set[str] = set()
+        self._once: set[str] = set()
+        self._changes: list[str] = []
+        self._cond.reset()
+        for name, body in PREDEFINED.items():
+            self._define(Macro(name, body), None, 0)
+        for m in self.defines:
+            self._define(m, None, 0)
+            self._forced.add(m.name)
+        key = file_key(path)
+        self._file(path, key, text, 0)
+        views = {k: v for k, v in self._views.items() if v is not None}
+        views[key].reached = list(views)
+        return views
+
+    # ---- one file --------------------------------------------------------------------------
+    def _file(self, path: str, key: str, text: str, depth: int) -> None:
+        first = key not in self._views
+        if first:
+            self._views[key] = None          # its place in the order of first inclusion
+        table = MacroTable()
+        for m in self._cur.values():
+            table.define(m, force=m.name in self._forced)
+        view = FileView(path, key, "", text, table)
+        lines = text.split("\n")
+        out = list(lines)
+        stack: list[list] = []               # [parent active, an arm taken, this arm active, line]
+        active, in_comment, skip_from = True, False, None
+        i, n = 0, len(lines)
+        while i < n:
+            line = lines[i]
+            m = None if in_comment else _DIRECTIVE.match(line)
+            if m is None:
+                if not active:
+                    out[i] = ""
+                in_comment = _comment_open(line, in_comment)
+                i += 1
+                continue
+            j = i
+            while lines[j].rstrip("\r").endswith("\\") and j + 1 < n:
+                j += 1
+            raw = "\n".join(x.rstrip("\r") for x in lines[i:j + 1])
+            body, in_comment = _strip_comments(raw.replace("\\\n", " "))
+            dm = _DIRECTIVE.match(body)
+            name, rest = (dm.group(1) or ""), dm.group(2).strip()
+            was_active = active
+            if name in _CONDITIONALS:
+                active = self._conditional(name, rest, stack, active, view, i + 1, path)
+                if was_active != active:
+                    if not active:
+                        skip_from = j + 2
+                    elif skip_from is not None:
+                        view.inactive.append((skip_from, i))
+                        skip_from = None
+            elif active:
+                self._directive(name, rest, raw, view, table, i + 1, path, key, depth)
+            if name in _CONDITIONALS or not was_active:
+                for k in range(i, j + 1):
+                    out[k] = ""
+            i = j + 1
+        if stack:
+            view.problems.append(Problem(stack[-1][3], 1, "`#if` without `#endif`: the file ends inside it"))
+        if skip_from is not None:
+            view.inactive.append((skip_from, n))
+        view.text = "\n".join(out)
+        if first:
+            self._views[key] = view
+
+    def _conditional(self, name: str, rest: str, stack: list, active: bool, view: FileView, line: int,
+                     path: str) -> bool:
+        if name in ("if", "ifdef", "ifndef"):
+            if not active:
+                stack.append([False, True, False, line])
+                return False
+            value = self._test(name, rest, view, line, path)
+            stack.append([True, value, value, line])
+            return value
+        if not stack:
+            view.problems.append(Problem(line, 1, f"`#{name}` without `#if`"))
+            return active
+        top = stack[-1]
+        if name == "endif":
+            stack.pop()
+            return stack[-1][2] if stack else True
+        if name == "else":
+            top[2] = top[0] and not top[1]
+            top[1] = True
+        else:   # elif, elifdef, elifndef
+            if top[0] and not top[1]:
+                kind = {"elif": "if", "elifdef": "ifdef", "elifndef": "ifndef"}[name]
+                top[2] = self._test(kind, rest, view, line, path)
+                top[1] = top[2]
+            else:
+                top[2] = False
+        return top[2]
+
+    def _test(self, kind: str, rest: str, view: FileView, line: int, path: str) -> bool:
+        if kind in ("ifdef", "ifndef"):
+            word = rest.split()[0] if rest.split() else ""
+            return (word in self._cur) == (kind == "ifdef")
+        here = os.path.dirname(path)
+        try:
+            return self._cond.evaluate(rest, lambda name, angled: self._resolve(name, angled, here) is not None)
+        except ConditionError as exc:
+            view.problems.append(Problem(line, 1, f"cannot evaluate `#if {_short(rest)}` ({exc}): taken as false"))
+            return False
+
+    def _directive(self, name, rest, raw, view, table, line, path, key, depth) -> None:
+        if name == "define":
+            m = parse_define(raw, line, path)
+            if m is not None:
+                self._define(m, table, line)
+        elif name == "undef":
+            word = rest.split()[0] if rest.split() else ""
+            if word and word not in self._forced:
+                self._cur.pop(word, None)
+                self._cond.undef(word)
+                self._changes.append(word)
+                table.undefine(word, line)
+        elif name == "pragma" and rest.split()[:1] == ["once"]:
+            self._once.add(key)
+        elif name == "include":
+            self._include(rest, view, table, line, path, depth)
+
+    def _define(self, m: Macro, table: MacroTable | None, line: int) -> None:
+        if m.name in self._forced:
+            return
+        self._cur[m.name] = m
+        self._cond.define(m.name, m.params, m.body, m.variadic)
+        self._changes.append(m.name)
+        if table is not None:
+            table.define(m, line=line)
+
+    def _include(self, rest: str, view: FileView, table: MacroTable, line: int, path: str, depth: int) -> None:
+        mq = re.match(r'"([^"]+)"|<([^>]+)>', rest)
+        if mq is None:
+            return      # `#include MACRO`: not followed
+        name, angled = mq.group(1) or mq.group(2), mq.group(2) is not None
+        found = self._resolve(name, angled, os.path.dirname(path))
+        if found is None:
+            if not angled and not _system_header(name):
+                view.problems.append(Problem(line, 1, f"`#include \"{name}\"` not found: its macros and helpers are "
+                                                      f"unknown (give -I DIR)", "info", "CL901"))
+            return
+        key = file_key(found)
+        view.includes.append(key)
+        if key in self._once:
+            return
+        if depth >= MAX_INCLUDE_DEPTH:
+            view.problems.append(Problem(line, 1, f"`#include \"{name}\"` nested more than {MAX_INCLUDE_DEPTH} deep: "
+                                                  f"not followed"))
+            return
+        try:
+            text = self.reader(found)
+        except OSError as exc:
+            view.problems.append(Problem(line, 1, f"cannot read `{name}`: {exc.strerror or exc}", "info"))
+            return
+        mark = len(self._changes)
+        self._file(found, key, text, depth + 1)
+        for changed in dict.fromkeys(self._changes[mark:]):
+            m = self._cur.get(changed)
+            if m is not None:
+                table.define(m, line=line)
+            else:
+                table.undefine(changed, line)
+
+    def _resolve(self, name: str, angled: bool, here: str) -> str | None:
+        if os.path.isabs(name):
+            return name if os.path.isfile(name) else None
+        for d in ([] if angled else [here]) + list(self.include_dirs):
+            p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
+            if os.path.isfile(p):
+                return p
+        return None
+
+
+# headers of the C and C++ libraries, the CUDA toolkit and its libraries: found by the compiler in
+# its own directories, never read by cudalint (`#include "cuda.h"` is not a missing local header)
+_SYSTEM_PREFIXES = ("cuda", "cub/", "thrust/", "cute/", "cutlass/", "nv", "cublas", "cufft", "curand", "cusparse",
+                    "cusolver", "cudnn", "npp", "helper_", "sm_", "device_", "vector_", "math_", "cooperative_groups",
+                    "crt/", "mma.h", "omp.h", "mpi.h", "gflags/", "glog/", "gtest/", "GL/", "sys/", "bits/")
+_C_HEADERS = {"assert.h", "ctype.h", "errno.h", "float.h", "limits.h", "locale.h", "math.h", "setjmp.h", "signal.h",
+              "stdarg.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h", "time.h", "stdbool.h",
+              "inttypes.h", "unistd.h", "malloc.h", "memory.h", "fcntl.h", "dirent.h", "pthread.h", "windows.h",
+              "strings.h", "getopt.h", "cstdio", "cstdlib", "cmath", "cstring", "iostream", "vector", "string",
+              "algorithm", "cassert", "cstdint", "climits", "cfloat", "chrono", "functional", "memory"}
+
+
+def _system_header(name: str) -> bool:
+    return name in _C_HEADERS or name.startswith(_SYSTEM_PREFIXES)
+
+
+def _comment_open(line: str, in_comment: bool) -> bool:
+    """Whether a block comment is open at the end of `line` (strings and `//` comments honoured)."""
+    i, n = 0, len(line)
+    while i < n:
+        if in_comment:
+            k = line.find("*/", i)
+            if k < 0:
+                return True
+            in_comment, i = False, k + 2
+            continue
+        c = line[i]
+        if c == "/" and i + 1 < n:
+            if line[i + 1] == "/":
+                return False
+            if line[i + 1] == "*":
+                in_comment, i = True, i + 2
+                continue
+        if c in "\"'":
+            k = i + 1
+            while k < n and line[k] != c:
+                k += 2 if line[k] == "\\" else 1
+            i = k + 1
+            continue
+        i += 1
+    return in_comment
+
+
+def _strip_comments(text: str) -> tuple[str, bool]:
+    """A directive's text without its comments, and whether a block comment stays open after it."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and i + 1 < n and text[i + 1] == "/":
+            k = text.find("\n", i)
+            if k < 0:
+                break
+            i = k
+            continue
+        if c == "/" and i + 1 < n and text[i + 1] == "*":
+            k = text.find("*/", i + 2)
+            if k < 0:
+                return "".join(out), True
+            out.append(" ")
+            i = k + 2
+            continue
+        if c in "\"'":
+            k = i + 1
+            while k < n and text[k] not in (c, "\n"):
+                k += 2 if text[k] == "\\" else 1
+            out.append(text[i:k + 1])
+            i = k + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out), False
+
+
+def _short(text: str, n: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"

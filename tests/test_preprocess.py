@@ -1,0 +1,195 @@
+"""The preprocessing stage: what the compiler compiles, at the lines where it stands."""
+import textwrap
+
+from cudalint.lint import Config, lint_paths
+from cudalint.preprocess import Preprocessor, file_key
+from cudalint.source.macros import Macro
+
+
+def view(tmp_path, text, name="k.cu", defines=(), **files):
+    for fname, body in files.items():
+        (tmp_path / fname.replace("__", ".")).write_text(textwrap.dedent(body))
+    path = tmp_path / name
+    text = textwrap.dedent(text)
+    path.write_text(text)
+    return Preprocessor(defines).unit(str(path), text)[file_key(str(path))]
+
+
+def kept(v):
+    return [line for line in v.text.split("\n") if line.strip()]
+
+
+def test_if_zero_and_untaken_arms_are_blanked_and_lines_keep_their_numbers(tmp_path):
+    v = view(tmp_path, """\
+        int a;
+        #if 0
+        int dead;
+        #else
+        int alive;
+        #endif
+        int b;
+        """)
+    lines = v.text.split("\n")
+    assert lines[0] == "int a;" and lines[4] == "int alive;" and lines[6] == "int b;"
+    assert "dead" not in v.text and "#if" not in v.text and "#endif" not in v.text
+    assert v.inactive == [(3, 3)] and v.active(5) and not v.active(3)
+
+
+def test_ifdef_else_takes_the_else_arm_when_the_macro_is_not_defined(tmp_path):
+    v = view(tmp_path, """\
+        #ifdef RD_WG_SIZE_0_0
+        #define BLOCK_SIZE RD_WG_SIZE_0_0
+        #elif defined(RD_WG_SIZE)
+        #define BLOCK_SIZE RD_WG_SIZE
+        #else
+        #define BLOCK_SIZE 16
+        #endif
+        """)
+    assert v.macros.get("BLOCK_SIZE").body == "16"
+
+
+def test_a_define_on_the_command_line_picks_the_arm_and_wins(tmp_path):
+    v = view(tmp_path, """\
+        #ifdef RD_WG_SIZE
+        #define BLOCK_SIZE RD_WG_SIZE
+        #else
+        #define BLOCK_SIZE 16
+        #endif
+        #define TILE 8
+        """, defines=[Macro("RD_WG_SIZE", "32"), Macro("TILE", "64")])
+    assert v.macros.expand("BLOCK_SIZE") == "32"
+    assert v.macros.get("TILE").body == "64"
+
+
+def test_conditions_use_arithmetic_defined_and_the_device_pass_macros(tmp_path):
+    v = view(tmp_path, """\
+        #define R 8
+        #if R == 8 && defined(R) && !defined(NOPE)
+        int radix8;
+        #endif
+        #if R == 4
+        int radix4;
+        #endif
+        #if __CUDA_ARCH__ >= 800
+        int ampere;
+        #else
+        int old;
+        #endif
+        """)
+    assert kept(v)[1:] == ["int radix8;", "int ampere;"]
+
+
+def test_nested_conditions_inside_a_skipped_arm_stay_skipped(tmp_path):
+    v = view(tmp_path, """\
+        #if 0
+        #if 1
+        int a;
+        #else
+        int b;
+        #endif
+        #elif 1
+        int c;
+        #endif
+        """)
+    assert kept(v) == ["int c;"]
+
+
+def test_a_header_defines_what_the_includer_tests(tmp_path):
+    v = view(tmp_path, """\
+        #include "srad.h"
+        #ifdef GPU
+        dim3 threads(16, 16);
+        #endif
+        """, srad__h="#define GPU\n#define BLOCK_SIZE 16\n")
+    assert "dim3 threads(16, 16);" in v.text
+    assert v.macros.at(1).get("BLOCK_SIZE").body == "16"
+    assert v.includes == [file_key(str(tmp_path / "srad.h"))]
+
+
+def test_include_guards_and_pragma_once_stop_a_second_inclusion(tmp_path):
+    (tmp_path / "a.h").write_text("#ifndef A_H\n#define A_H\nint a_twice;\n#endif\n")
+    (tmp_path / "b.h").write_text("#pragma once\n#define COUNT_B 2\n")
+    text = '#include "a.h"\n#include "a.h"\n#include "b.h"\n#include "b.h"\n'
+    (tmp_path / "k.cu").write_text(text)
+    views = Preprocessor().unit(str(tmp_path / "k.cu"), text)
+    root = views[file_key(str(tmp_path / "k.cu"))]
+    assert root.macros.get("A_H") is not None and root.macros.get("COUNT_B").body == "2"
+    assert root.reached == [root.key, file_key(str(tmp_path / "a.h")), file_key(str(tmp_path / "b.h"))]
+    assert "a_twice" in views[file_key(str(tmp_path / "a.h"))].text     # the first inclusion's view
+
+
+def test_undef_and_redefine_change_the_macro_where_they_stand(tmp_path):
+    v = view(tmp_path, """\
+        #define IDX(i, j) ((i) * 16 + (j))
+        int a = IDX(1, 2);
+        #undef IDX
+        #define IDX(i, j) ((j) * 16 + (i))
+        int b = IDX(1, 2);
+        #undef IDX
+        """)
+    assert v.macros.at(2).expand("IDX(1,2)") == "((1) * 16 + (2))"
+    assert v.macros.at(5).expand("IDX(1,2)") == "((2) * 16 + (1))"
+    assert v.macros.get("IDX") is None          # at the end of the file it is gone
+
+
+def test_an_endif_inside_a_comment_of_a_skipped_region_is_not_a_directive(tmp_path):
+    v = view(tmp_path, """\
+        #if 0
+        /* old code
+        #endif
+        */
+        int dead;
+        #endif
+        int alive;
+        """)
+    assert kept(v) == ["int alive;"]
+
+
+def test_a_condition_that_cannot_be_evaluated_is_false_and_said(tmp_path):
+    v = view(tmp_path, """\
+        #if 1 / 0
+        int a;
+        #endif
+        """)
+    assert kept(v) == [] and "division by zero" in v.problems[0].message
+
+
+def test_has_include_looks_for_the_local_header(tmp_path):
+    (tmp_path / "here.h").write_text("")
+    v = view(tmp_path, """\
+        #if __has_include("here.h")
+        int found;
+        #endif
+        #if __has_include("missing.h")
+        int missing;
+        #endif
+        """)
+    assert kept(v) == ["int found;"]
+
+
+def test_code_under_if_zero_gives_no_finding(tmp_path):
+    (tmp_path / "k.cu").write_text(textwrap.dedent("""\
+        __global__ void k(float* out, const float* in, int n) {
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+        #if 0
+          out[i * n] = in[i * n];
+        #endif
+          if (i < n) out[i] = in[i];
+        }
+        void run(float* o, const float* a) { k<<<4096 / 256, 256>>>(o, a, 4096); }
+        """))
+    assert lint_paths([str(tmp_path)], Config(debug=True)).diagnostics == []
+
+
+def test_a_macro_defined_in_the_kernel_and_undefined_after_it_is_expanded(tmp_path):
+    (tmp_path / "k.cu").write_text(textwrap.dedent("""\
+        __global__ void k(float* out, const float* in) {
+        #define AT(r, c) ((c) * 1024 + (r))
+          out[AT(threadIdx.x, blockIdx.x)] = in[AT(threadIdx.x, blockIdx.x)];
+        #undef AT
+        }
+        void run(float* o, const float* a) { k<<<1024, 1024>>>(o, a); }
+        """))
+    result = lint_paths([str(tmp_path)], Config(debug=True))
+    assert [d.code for d in result.diagnostics if d.code != "CL901"] == []
+    assert not any("AT" in d.message for d in result.diagnostics)
