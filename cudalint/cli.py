@@ -94,6 +94,11 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
     sel.add_argument("--ignore", type=_codes, action="append", metavar="CODES", help="rules to skip")
     sel.add_argument("--exclude", action="append", metavar="GLOBS", help="files to skip (replaces the configuration's)")
     sel.add_argument("--extend-exclude", action="append", metavar="GLOBS", help="more files to skip")
+    sel.add_argument("--show-limits", action="store_true",
+                     help="print the CL901 notes (what the analysis did not follow); otherwise only their count")
+    sel.add_argument("--show-uncertain", action="store_true",
+                     help="also list, as info, findings that hold only for some of the block shapes and sizes "
+                          "cudalint tries where the program gives none")
     sel.add_argument("--force-exclude", action="store_true",
                      help="apply excludes to files named on the command line too (for pre-commit)")
     sel.add_argument("--no-respect-gitignore", action="store_true", help="also lint files that .gitignore lists")
@@ -169,6 +174,10 @@ def _resolver(args):
         cli["extend-exclude"] = _globs(args.extend_exclude)
     if args.force_exclude:
         cli["force-exclude"] = True
+    if args.show_limits:
+        cli["show-limits"] = True
+    if args.show_uncertain:
+        cli["show-uncertain"] = True
     if args.no_respect_gitignore:
         cli["respect-gitignore"] = False
     if args.defines:
@@ -289,6 +298,10 @@ def check(argv: list[str]) -> int:
             raise _Usage(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(text)
+    hidden = sum(result.hidden.values())
+    if hidden and not args.quiet and fmt in ("full", "concise", "text"):
+        print(f"cudalint: {hidden} analysis-limit note{'s' if hidden != 1 else ''} (CL901) not shown: "
+              f"--show-limits shows {'them' if hidden != 1 else 'it'}", file=sys.stderr)
     levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
     failing = [d for d in result.diagnostics if d.severity in levels]
     return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN

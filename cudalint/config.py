@@ -129,6 +129,8 @@ KEYS = {
     "extend-exclude": (_str_list, []),
     "respect-gitignore": (_bool, True),
     "force-exclude": (_bool, False),
+    "show-limits": (_bool, False),
+    "show-uncertain": (_bool, False),
     "define": (_define, {}),
     "params": (_params, {}),
     "launch": (_launch, {}),
@@ -335,7 +337,8 @@ class Resolver:
                 selection=RuleSelection(tuple(v["select"]) + tuple(v["extend-select"]), tuple(v["ignore"])),
                 per_file_ignores=tuple((g, tuple(s)) for g, s in v["per-file-ignores"].items()),
                 exclude=tuple(v["exclude"]) + tuple(v["extend-exclude"]), root=root,
-                respect_gitignore=v["respect-gitignore"], force_exclude=v["force-exclude"], jobs=self.jobs)
+                respect_gitignore=v["respect-gitignore"], force_exclude=v["force-exclude"], jobs=self.jobs,
+                show_limits=v["show-limits"], show_uncertain=v["show-uncertain"])
         return self._configs[cfg_path]
 
     def run_config(self):

@@ -40,6 +40,8 @@ class Config:
     root: str | None = None                       # directory the globs are relative to (the config file's)
     respect_gitignore: bool = True
     force_exclude: bool = False                   # exclude even files named on the command line
+    show_limits: bool = False                     # print CL901 notes, not only their count
+    show_uncertain: bool = False                  # list findings that hold for some trial values only
     jobs: int = 1                                 # processes analysing kernels (cross-file links kept)
     resolve: Callable[[str], "Config"] | None = None   # the configuration of one file (closest config file)
 
@@ -51,6 +53,12 @@ class Config:
         extra = tuple(s for pat, sels in self.per_file_ignores if _glob_match(d.path, pat, self.root) for s in sels)
         return sel.with_ignored(extra).enabled(d.code, d.category)
 
+    def shows(self, d: Diagnostic) -> bool:
+        """CL901 notes are printed when asked for (--show-limits, or a selection naming them)."""
+        if d.code != "CL901":
+            return True
+        return self.show_limits or self.selection.asks_for(d.code, d.category)
+
     def excluded(self, path: str) -> bool:
         return any(_glob_match(path, pat, self.root) for pat in self.exclude)
 
@@ -61,6 +69,7 @@ class Result:
     files: list[dict]
     tables: list = field(default_factory=list)
     lines: dict[str, list[str]] = field(default_factory=dict)    # source lines by path, for reports
+    hidden: dict[str, int] = field(default_factory=dict)         # code -> findings not printed (CL901 notes)
 
 
 def _glob_match(path: str, pattern: str, root: str | None) -> bool:
@@ -244,14 +253,23 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     diags.sort(key=Diagnostic.sort_key)
     from .suppress import apply_suppressions
     diags = apply_suppressions(_dedupe(diags), sources)
-    return Result([d for d in diags if cfg.for_file(d.path).enabled(d)], file_info, tables,
-                  {src.path: src.lines for src in sources})
+    shown, hidden = [], {}
+    for d in diags:
+        fcfg = cfg.for_file(d.path)
+        if not fcfg.enabled(d):
+            continue
+        if fcfg.shows(d):
+            shown.append(d)
+        else:
+            hidden[d.code] = hidden.get(d.code, 0) + 1
+    return Result(shown, file_info, tables, {src.path: src.lines for src in sources}, hidden)
 
 
 def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     """Two-tree table, simulation and rules of one kernel: (diagnostics, table or None)."""
     from .model.build import KernelBuilder
     from .model.launch import resolve_launch
+    from .analysis.family import derive
     from .analysis.simulate import AnalysisLimit, Simulation
 
     fcfg = cfg.for_file(src.path)
@@ -261,14 +279,16 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
         launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src)).build()
         table.assumptions.extend(assumptions)
+        family = derive(table, {**table.launch.params, **fcfg.params})
         try:
-            sim = Simulation(table, fcfg.params)
+            sim = Simulation(table, fcfg.params, family.primary, family)
         except AnalysisLimit as exc:
             diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
             return diags, table
-        ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params, fcfg.min_ways))
-        for rule in CHECKS:
-            diags.extend(rule.check(ctx))
+        found = _check(table, sim, fcfg)
+        if len(family.trials) > 1:
+            found = _hold_for_family(table, family, fcfg, found)
+        diags.extend(found)
         diags.extend(_notes(table, sim))
     except Exception as exc:  # an analysis bug must not hide the rest of the run
         if cfg.debug:
@@ -276,6 +296,67 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
         diags.append(_note_raw(src.path, fn, f"cudalint could not analyse kernel `{fn.name}` "
                                              f"({type(exc).__name__}: {exc}); please report this"))
     return diags, table
+
+
+def _check(table, sim, fcfg: Config, codes=None) -> list[Diagnostic]:
+    """The rules' findings for one simulation (`codes`: only these rules)."""
+    ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params, fcfg.min_ways))
+    return [d for rule in CHECKS if codes is None or rule.CODE in codes for d in rule.check(ctx)]
+
+
+def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> list[Diagnostic]:
+    """Where the program gives no block shape or size, a warning stands only if every trial of the
+    family produces it (with the first trial's figures); the others are listed as info, with the
+    values that produce them, when asked for (--show-uncertain), else dropped."""
+    from .analysis.simulate import AnalysisLimit, Simulation
+
+    def key(d):
+        return d.code, d.path, d.line, d.column, d.access
+
+    notes = [d for d in found if d.severity == "info"]
+    first = {key(d): d for d in found if d.severity != "info"}
+    if not first and not fcfg.show_uncertain:
+        return found
+    at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
+    holds: dict = {k: [family.primary] for k in first}
+    idle: dict = {k: 0 for k in first}      # trials in which the finding's access does not run
+    others: dict = {}                       # findings the first trial does not produce
+    for n, trial in enumerate(family.trials[1:], 2):
+        try:
+            sim = Simulation(table, fcfg.params, trial, family)
+        except AnalysisLimit:
+            continue
+        codes = None if fcfg.show_uncertain else {k[0] for k in first}    # the other rules cannot confirm
+        got = {key(d): d for d in _check(table, sim, fcfg, codes) if d.severity != "info"}
+        for k in holds:
+            if k in got:
+                holds[k].append(trial)
+            elif (acc := at.get(k[1:])) is not None and not sim.result(acc).executed:
+                idle[k] += 1                # neither for nor against: the access does not run there
+        if fcfg.show_uncertain:
+            for k, d in got.items():
+                if k not in first:
+                    others.setdefault(k, (d, []))[1].append(trial)
+        elif not any(len(t) + idle[k] == n for k, t in holds.items()):
+            break                           # nothing holds for every trial any more
+    out = list(notes)
+    for k, d in first.items():
+        if len(holds[k]) + idle[k] == len(family.trials):
+            out.append(d)
+        elif fcfg.show_uncertain:
+            out.append(_uncertain(d, holds[k], family))
+    out.extend(_uncertain(d, trials, family) for d, trials in others.values())
+    return out
+
+
+def _uncertain(d: Diagnostic, trials, family) -> Diagnostic:
+    """A finding that only some of cudalint's own trial values produce: info, with those values."""
+    keep_block = len(family.blocks) > 1
+    shown = "; ".join(t.describe(keep_block) for t in trials)
+    d.severity = "info"
+    d.message += f" (only for some values cudalint tried, not given by the program: {shown})"
+    d.metrics = {**d.metrics, "only_for": [t.describe(keep_block) for t in trials]}
+    return d
 
 
 MIN_PARALLEL_KERNELS = 8    # below this, starting processes costs more than it saves

@@ -55,5 +55,9 @@ class RuleSelection:
         off = max((specificity(s) for s in self.ignore if matches(s, code, category)), default=-1)
         return on > off
 
+    def asks_for(self, code: str, category: str) -> bool:
+        """The selection names this rule (a code, a code prefix or its category), not only ALL."""
+        return any(s != "ALL" and matches(s, code, category) for s in self.select) and self.enabled(code, category)
+
     def with_ignored(self, extra: tuple[str, ...]) -> "RuleSelection":
         return RuleSelection(self.select, self.ignore + tuple(extra)) if extra else self

@@ -98,7 +98,7 @@ def test_json_lines_is_the_json_contract_one_per_line():
 def test_github_annotations_escape_their_data(tmp_path):
     f = tmp_path / "a,b:c.cu"
     f.write_text(INDIRECT)
-    code, out = cli(str(f), "--format", "github")
+    code, out = cli(str(f), "--format", "github", "--show-limits")
     assert code == 0                                       # a note alone does not fail
     (line,) = out.splitlines()
     assert line.startswith("::notice file=") and "a%2Cb%3Ac.cu" in line
@@ -108,7 +108,7 @@ def test_github_annotations_escape_their_data(tmp_path):
 
 def test_junit_is_valid_xml_with_a_failure_per_finding_and_notes_passing(tmp_path):
     (tmp_path / "spmv.cu").write_text(INDIRECT)
-    _, out = cli("samples/vecadd_bad.cu", "samples/vecadd_good.cu", str(tmp_path / "spmv.cu"), "--format", "junit")
+    _, out = cli("samples/vecadd_bad.cu", "samples/vecadd_good.cu", str(tmp_path / "spmv.cu"), "--format", "junit", "--show-limits")
     root = ET.fromstring(out)
     suites = {s.get("name"): s for s in root.iter("testsuite")}
     assert suites["samples/vecadd_bad.cu"].get("failures") == "3"

@@ -12,7 +12,7 @@ SHARED_MEMORY = """template <class T> struct SharedMemory {
 def lint(tmp_path, src, **params):
     path = tmp_path / "k.cu"
     path.write_text(src)
-    diags = lint_paths([str(path)], Config(params=params)).diagnostics
+    diags = lint_paths([str(path)], Config(params=params, show_limits=True)).diagnostics
     return sorted((d.line, d.code) for d in diags), diags
 
 

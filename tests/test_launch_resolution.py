@@ -10,7 +10,7 @@ from cudalint.lint import Config, lint_paths
 def lint(tmp_path, src, **params):
     path = tmp_path / "k.cu"
     path.write_text(src)
-    diags = lint_paths([str(path)], Config(params=params)).diagnostics
+    diags = lint_paths([str(path)], Config(params=params, show_limits=True)).diagnostics
     return sorted((d.line, d.code) for d in diags), diags
 
 
@@ -35,7 +35,8 @@ def test_unknown_block_edge_is_assumed_not_taken_as_a_problem_size(tmp_path):
     assert not any(d.code == "CL901" for d in diags)
     assert got == [(4, "CL101"), (4, "CL101"), (4, "CL102"), (4, "CL102")]
     text = "; ".join(diags[0].assumptions)
-    assert "block size `bs` unknown: assumed bs=16, block (16, 16, 1)" in text
+    # the edge takes the values that make the usual block shapes (bs x bs: 16 x 16 and 32 x 32)
+    assert "block size `bs` not given: checked with bs = 16, 32: blockDim (16, 16, 1), (32, 32, 1)" in text
     assert "--param bs=VALUE" in text
     assert "bs=1000" not in text
 
@@ -65,10 +66,11 @@ void launch(float *o, int n, int rows) {
   k<<<dim3(n / 32, n / 64), dim3(32, rows)>>>(o, n);
 }
 """)
-    # with the assumed 8 rows, 8 of every 64 rows are written: a stride mismatch the user can
-    # check against their real `rows`
+    # with 8, 16 or 32 rows (64 would be 2048 threads), rows of every 64 are skipped: a stride
+    # mismatch for every block the launch can have
     assert [d.code for d in diags] == ["CL301"]
-    assert any("block size `rows` unknown: assumed rows=8, block (32, 8, 1)" in a for a in diags[0].assumptions)
+    assert any("block size `rows` not given: checked with rows = 8, 16, 32: blockDim (32, 8, 1), (32, 16, 1), "
+               "(32, 32, 1)" in a for a in diags[0].assumptions)
 
 
 def test_one_dimensional_launch_with_unknown_size_uses_the_1d_shape(tmp_path):
@@ -81,7 +83,7 @@ void launch(float *o, int n, int threads) {
 }
 """)
     assert [d.code for d in diags] == ["CL101"]
-    assert any("block size `threads` unknown: assumed threads=256, block (256, 1, 1)" in a
+    assert any("block size `threads` not given: checked with threads = 256, 128, 1024" in a
                for a in diags[0].assumptions)
 
 
@@ -187,9 +189,11 @@ void host(float *o, void (*fn)(float *, int, int)) {
 """)
     # `mine` keeps its own 128-thread launch and `other` takes the pointer's 64 threads: both
     # tile the array exactly. `third` has one parameter, so the three-argument launch is not
-    # its own: it is analysed with the assumed 256 threads, and its 64-element step is flagged.
+    # its own: it is analysed with the blocks tried for an unknown launch (256, 128 and 1024
+    # threads), and its 64-element step is flagged for each.
     assert [(d.line, d.code) for d in diags] == [(8, "CL301")]
-    assert any("launch unknown" in a for a in diags[0].assumptions)
+    assert any("launch not found: checked with blockDim (256, 1, 1), (128, 1, 1), (1024, 1, 1)" in a
+               for a in diags[0].assumptions)
     assert not any("function pointer" in a for a in diags[0].assumptions)
 
 
@@ -209,11 +213,11 @@ def test_annotation_or_define_gives_the_block_edge(tmp_path):
     assert diags and not any("block size" in a for d in diags for a in d.assumptions)
     path = tmp_path / "m.cu"
     path.write_text(COPY_2D.replace("dim3 block(bs, bs);", "dim3 block(EDGE, EDGE);"))
-    for extra, assumed in (([], "block size `EDGE` unknown: assumed EDGE=16"), (["-D", "EDGE=32"], None)):
+    for extra, assumed in (([], "block size `EDGE` not given: checked with EDGE = 16, 32"), (["-D", "EDGE=32"], None)):
         p = subprocess.run([sys.executable, "-m", "cudalint", "--format", "concise", *extra, str(path)],
                            capture_output=True, text=True)
         assert p.returncode == 1 and "CL101" in p.stdout
-        assert (assumed in p.stdout) if assumed else ("unknown" not in p.stdout)
+        assert (assumed in p.stdout) if assumed else ("block size" not in p.stdout)
 
 
 # ---- sizes the launch passes as constants --------------------------------------------------------

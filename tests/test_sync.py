@@ -250,7 +250,7 @@ __global__ void k(const int* flags, float* out) {
 }
 void run(const int* f, float* o) { k<<<4, 256>>>(f, o); }
 """)
-    diags = lint_paths([str(path)], Config(debug=True)).diagnostics
+    diags = lint_paths([str(path)], Config(debug=True, show_limits=True)).diagnostics
     (note,) = [d for d in diags if d.code == "CL901" and "is not checked" in d.message]
     assert note.line == 5 and "a value loaded from `flags`" in note.message and note.severity == "info"
     assert not [d for d in diags if d.code == "CL502"]

@@ -16,16 +16,13 @@ import numpy as np
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..model.table import Access, Iterator, TwoTreeTable
+from .family import Family, Trial, derive
 
 SECTOR = 32
 WARP = 32
 DEFAULT_SIZE = 1000
 ASSUMED_BLOCK_1D = (256, 1, 1)
-ASSUMED_BLOCK_2D = (32, 8, 1)
-ASSUMED_BLOCK_3D = (32, 4, 4)
 ASSUMED_GRID = (8, 8, 4)
-BLOCK_CANDIDATES = tuple(1 << i for i in range(11))   # 1..1024
-MAX_BLOCK_UNKNOWNS = 3
 MAX_TRIPS = 1 << 22
 MAX_COMBOS = 64
 DENSE_TRIPS = 32          # loops this short are simulated at every iteration for bank conflicts
@@ -105,14 +102,18 @@ class AccessResult:
 
 
 class Simulation:
-    def __init__(self, table: TwoTreeTable, params: dict[str, int] | None = None):
+    """The simulation of one kernel under one trial of the values the program does not give
+    (family.py); without a trial, the family's first."""
+
+    def __init__(self, table: TwoTreeTable, params: dict[str, int] | None = None, trial: Trial | None = None,
+                 family: Family | None = None):
         self.table = table
         self.assumptions: list[str] = list(table.assumptions)
         self.params = dict(table.launch.params)
-        for k, v in (params or {}).items():
-            self.params.setdefault(k, v)
         if params:
-            self.params.update({k: v for k, v in params.items()})
+            self.params.update(params)
+        self.family = family if family is not None else derive(table, self.params)
+        self.trial = trial if trial is not None else self.family.primary
         self.launch_known = table.launch.known
         self.block_chosen = False
         self._defaulted: set[str] = set()
@@ -129,7 +130,8 @@ class Simulation:
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:
         if name not in self.params:
-            self.params[name] = DEFAULT_SIZE
+            tried = self.trial.size(name)
+            self.params[name] = tried if tried is not None else DEFAULT_SIZE
             self._defaulted.add(name)
         return self.params[name]
 
@@ -147,86 +149,24 @@ class Simulation:
         except (Unknown, ValueError, TypeError, OverflowError):
             return None
 
-    def _uses(self, kind: str, axis: str) -> bool:
-        name = {"thread": "threadIdx", "block": "blockIdx"}[kind] + "." + axis
-        return any(isinstance(n, ir.Sym) and n.name == name
-                   for a in self.table.accesses for n in a.index.walk())
-
     def _block(self) -> tuple[int, int, int]:
         lc = self.table.launch
         if lc.block is not None:
-            unknown = sorted({s.name for b in lc.block for s in b.walk()
-                              if isinstance(s, ir.Sym) and s.kind == "param" and s.name not in self.params})
-            if not unknown:
-                vals = [self._scalar(b) for b in lc.block]
-                if all(v is not None and v > 0 for v in vals):
-                    return tuple(vals)
-            block = self._block_with_unknowns(lc.block, unknown)
-            if block is not None:
-                return block
+            vals = [self._scalar(b) for b in lc.block]     # an edge given nowhere takes the trial's value
+            if all(v is not None and v > 0 for v in vals):
+                if self.family.block_names:
+                    self.launch_known = False
+                    self.block_chosen = True     # a launch site with an unknown edge: run as tried (confirm mode)
+                    hint = " or ".join([f"--param {k}=VALUE" for k in self.family.block_names] + ["--launch"])
+                    self.assumptions.append(f"{self.family.block_text()} (give {hint})")
+                return tuple(vals)
             self.assumptions.append("block size of the launch could not be computed")
-        b, bounds = self._assumed_block()
         self.launch_known = False
-        if bounds:
-            self.assumptions.append(f"launch unknown: assumed blockDim = ({b[0]}, 1, 1) from __launch_bounds__({b[0]})")
-        else:
-            self.assumptions.append(f"launch unknown: assumed blockDim = ({b[0]}, {b[1]}, {b[2]}) (blockDim.x >= 32); "
-                                    f"give `// cudalint: launch grid=(X,Y,Z) block=(X,Y,Z)` or --launch")
+        b = self.trial.block or ASSUMED_BLOCK_1D
+        if self.family.blocks and lc.block is None:
+            self.assumptions.append(self.family.block_text() + "; give `// cudalint: launch grid=(X,Y,Z) "
+                                                                "block=(X,Y,Z)` or --launch")
         return b
-
-    def _assumed_block(self) -> tuple[tuple[int, int, int], bool]:
-        """The block assumed where the launch does not give it, and whether __launch_bounds__ gave it
-        (else the threadIdx axes the kernel uses do)."""
-        uses_y, uses_z = self._uses("thread", "y"), self._uses("thread", "z")
-        lb = self.table.launch_bounds
-        if lb and 32 <= lb <= 1024 and not uses_y and not uses_z:
-            return (lb, 1, 1), True
-        return (ASSUMED_BLOCK_3D if uses_z else ASSUMED_BLOCK_2D if uses_y else ASSUMED_BLOCK_1D), False
-
-    def _block_with_unknowns(self, dims, unknown: list[str]) -> tuple[int, int, int] | None:
-        """A block whose size depends on values not given (`dim3 block(bs, bs)` with `bs` a host
-        parameter): the unknowns take the powers of two that bring the block closest to the assumed
-        one, so dimensions the launch fixes are kept, and the grid, computed from the same values,
-        matches the block."""
-        if len(unknown) > MAX_BLOCK_UNKNOWNS:
-            return None
-        target, _ = self._assumed_block()
-        grids = np.meshgrid(*[np.array(BLOCK_CANDIDATES, dtype=np.int64)] * len(unknown), indexing="ij")
-        env = {n: g.ravel() for n, g in zip(unknown, grids)}
-        n = len(BLOCK_CANDIDATES) ** len(unknown)
-        cols = []
-        for d, t in zip(dims, target):
-            given = {s.name: np.int64(self.params[s.name]) for s in d.walk()
-                     if isinstance(s, ir.Sym) and s.kind == "param" and s.name in self.params}
-            try:
-                v = np.broadcast_to(np.asarray(Evaluator({**given, **env}).value(d), dtype=np.int64), (n,))
-            except (Unknown, ValueError, TypeError, OverflowError, ZeroDivisionError):
-                v = np.full(n, t, dtype=np.int64)     # a dimension not computed at all is assumed
-            cols.append(v)
-        vals = np.stack(cols, axis=1)
-        ok = (vals.min(axis=1) >= 1) & (vals.prod(axis=1) <= 1024)
-        if not ok.any():
-            return None
-        logs = np.log2(np.maximum(vals, 1))
-        goal = np.log2(target)
-        shape_err = np.abs(logs - goal).sum(axis=1)
-        size_err = np.abs(logs.sum(axis=1) - goal.sum())
-        order = np.lexsort((size_err, shape_err))         # shape first, then thread count
-        best = next(int(i) for i in order if ok[i])
-        chosen = {name: int(env[name][best]) for name in unknown}
-        block = tuple(int(v) for v in vals[best])
-        self.params.update(chosen)
-        self.launch_known = False
-        self.block_chosen = True      # a launch site with an unknown edge: run as assumed (confirm mode)
-        shown = ", ".join(f"{k}={v}" for k, v in chosen.items())
-        if unknown:
-            names = ", ".join(f"`{k}`" for k in unknown)
-            hint = " or ".join([f"--param {k}=VALUE" for k in unknown] + ["--launch"])
-            self.assumptions.append(f"block size {names} unknown: assumed {shown}, block {block} (give {hint})")
-        else:
-            self.assumptions.append(f"block size of the launch could not be computed: assumed block {block} "
-                                    f"(give --launch)")
-        return block
 
     def _grid(self) -> tuple[int, int, int]:
         lc = self.table.launch
@@ -498,6 +438,13 @@ class Simulation:
             names = (f"threadIdx.{axis}", f"blockIdx.{axis}")
             if not any(isinstance(s, ir.Sym) and s.name in names for s in acc.index.walk()):
                 continue
+            # the index must hold the axis' global coordinate (blockIdx steps blockDim times what
+            # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
+            # its threads past the edge along y load elements inside the matrix
+            st = self._step(acc, env, f"threadIdx.{axis}", shape)
+            sb = self._step(acc, env, f"blockIdx.{axis}", shape)
+            if not st or sb != self.block[axis_i] * st:
+                continue
             gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
             over = np.broadcast_to(gcoord >= extent, shape)
             bad = mask & over
@@ -513,6 +460,21 @@ class Simulation:
                 res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), text, extent,
                                     self.grid[axis_i] * self.block[axis_i])
                 return
+
+    def _step(self, acc: Access, env: dict, name: str, shape) -> int | None:
+        """How far the index moves when `name` grows by one (the most common difference)."""
+        moved = dict(env)
+        moved[name] = np.asarray(env[name]) + 1
+        try:
+            a = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+            b = np.broadcast_to(np.asarray(Evaluator(moved).value(acc.index), dtype=np.int64), shape)
+        except (Unknown, ValueError, TypeError, OverflowError):
+            return None
+        d = (b - a).ravel()
+        if not d.size:
+            return None
+        vals, counts = np.unique(d, return_counts=True)
+        return int(vals[np.argmax(counts)])
 
     def _grid_extent(self, g: ir.Expr, axis_i: int) -> tuple[str, int] | None:
         """The problem size a grid dimension was computed from: X with ceil(X / blockDim) == gridDim

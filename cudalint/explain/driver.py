@@ -2,6 +2,8 @@
 explain data of each kernel."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..lint import Config, UsageError, _defines, collect_paths, lint_sources
 from ..source.cufile import SourceError, read_source, source_from_bytes
 from .build import explain_table
@@ -20,6 +22,7 @@ def explain_paths(paths: list[str], cfg: Config, kernel: str | None = None, line
 
 
 def explain_sources(sources, cfg: Config, kernel: str | None = None, line: int | None = None) -> Explanation:
+    cfg = replace(cfg, show_limits=True) if cfg.resolve is None else cfg   # a learner sees every note
     result = lint_sources(sources, cfg)
     by_path = {s.path: s for s in sources}
     out = Explanation()

@@ -57,6 +57,9 @@ class HostResolver:
                         self.arg_exprs.setdefault(self._parse(a), p.name)
                     except (ExprSyntaxError, MacroError):
                         pass
+        if site.host is not None:
+            for ann in site.host.annotations:      # `// cudalint: param n=1000` above the host function
+                self.env.update({k: ir.Num(v) for k, v in ann.params.items()})
         if site.host is not None and site.host.body is not None:
             self._walk(site.host.body, site.node.start_byte)
 

@@ -12,4 +12,6 @@ def render(result, opts=None) -> str:
         "files": result.files,
         "diagnostics": [d.to_json() for d in result.diagnostics],
     }
+    if getattr(result, "hidden", None):
+        doc["hidden"] = dict(result.hidden)     # code -> notes not printed (--show-limits prints them)
     return json.dumps(doc, indent=2) + "\n"

@@ -51,8 +51,11 @@ class Context:
             names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
         for g in acc.guards:
             names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
-        defaulted = [n for n in self.sim.defaulted_params if n in names]
-        if defaulted:
+        defaulted = [n for n in self.sim.defaulted_params if n in names and n not in self.sim.family.block_names]
+        text = self.sim.family.size_text(defaulted)
+        if text is not None:
+            out.append(text)
+        elif defaulted:
             out.append("sizes not given, assumed " + ", ".join(f"{n}={self.sim.params[n]}" for n in defaulted) +
                        " (give --param NAME=VALUE)")
         return out

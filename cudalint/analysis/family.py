@@ -1,0 +1,267 @@
+"""The values cudalint tries where the program gives none.
+
+A finding must hold for the values the program (or the user) gives. Where the launch gives no
+block shape, or a problem size is given nowhere, the kernel is simulated under a small family of
+trials, and a warning stands only if every trial produces it. The family is narrowed by what the
+kernel itself says: `__launch_bounds__`, `__shared__` tiles indexed by `threadIdx` (a block that
+overruns its own tile is not one the program launches), guards such as
+`if (blockDim.x != 256) return;` or `assert(blockDim.x == 256)`, and masks like `i & (n - 1)`
+(n is a power of two).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..index import ir
+from ..index.evaluate import Evaluator, Unknown
+from ..model.table import TwoTreeTable
+
+BLOCKS_1D = ((256, 1, 1), (128, 1, 1), (1024, 1, 1))
+BLOCKS_2D = ((32, 8, 1), (16, 16, 1), (32, 32, 1))
+BLOCKS_3D = ((32, 4, 4), (8, 8, 8), (16, 16, 4))
+SIZES = (1000, 1024)            # a problem size: neither or both a power of two
+SIZES_POW2 = (1024, 256)        # one the kernel masks with `& (n - 1)`
+SIZES_ROUNDED = (1000, 1023)    # one the launch rounds up (`(n + 255) / 256`): not a multiple of the block
+SHIFTS = (10, 5)                # one used as a shift count (`1 << logN`)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One assignment of the values the program does not give."""
+    block: tuple[int, int, int] | None        # the block shape, where the launch gives none
+    sizes: tuple[tuple[str, int], ...] = ()   # problem sizes given nowhere
+
+    def size(self, name: str) -> int | None:
+        return dict(self.sizes).get(name)
+
+    def describe(self, keep_block: bool = True) -> str:
+        parts = [f"blockDim=({', '.join(map(str, self.block))})"] if self.block and keep_block else []
+        parts += [f"{k}={v}" for k, v in self.sizes]
+        return ", ".join(parts)
+
+
+@dataclass
+class Family:
+    trials: list[Trial]
+    blocks: list[tuple[int, int, int]] = field(default_factory=list)   # distinct blocks tried
+    sizes: dict[str, tuple[int, ...]] = field(default_factory=dict)   # the values each unknown size takes
+    block_reason: str = ""          # why the block is tried: the launch is not found, an edge is a host value
+    block_names: tuple[str, ...] = ()   # the launch's block edges given nowhere (`dim3 block(bs, bs)`)
+
+    @property
+    def primary(self) -> Trial:
+        return self.trials[0]
+
+    def block_text(self) -> str:
+        shapes = ", ".join("(" + ", ".join(map(str, b)) + ")" for b in self.blocks)
+        if self.block_names:
+            values = "; ".join(f"{n} = " + ", ".join(str(t.size(n)) for t in self._by_block()) for n in self.block_names)
+            return f"{self.block_reason}: checked with {values}: blockDim {shapes}"
+        return f"{self.block_reason}: checked with blockDim {shapes}"
+
+    def _by_block(self) -> list[Trial]:
+        return list({t.block: t for t in self.trials}.values())
+
+    def size_text(self, names) -> str | None:
+        names = [n for n in sorted(names) if n in self.sizes]
+        if not names:
+            return None
+        vals = "; ".join(f"{n} = {' and '.join(map(str, self.sizes[n]))}" for n in names)
+        hint = " ".join(f"--param {n}=VALUE" for n in names[:3])
+        return f"sizes not given, checked with {vals} (give {hint})"
+
+
+def derive(table: TwoTreeTable, given: dict[str, int]) -> Family:
+    """The trials for one kernel: the first is the one whose figures messages quote."""
+    blocks, reason, edges = _blocks(table, given)
+    sizes = _sizes(table, given)
+    names = sorted(sizes)
+    count = max([len(v) for v in sizes.values()] + [1])
+    size_rows = [tuple((n, sizes[n][min(k, len(sizes[n]) - 1)]) for n in names) for k in range(count)]
+    trials = [Trial(b, chosen + s) for b, chosen in (blocks or [(None, ())]) for s in size_rows]
+    names = tuple(n for n, _ in blocks[0][1]) if blocks and edges else ()
+    return Family(trials, [b for b, _ in blocks], sizes, reason, names)
+
+
+# ---- block shapes ----------------------------------------------------------------------------
+def _blocks(table: TwoTreeTable, given: dict[str, int]):
+    """[(block, values chosen for the launch's unknown block edges)], why, whether edges are chosen."""
+    lc = table.launch
+    unknown: list[str] = []
+    if lc.block is not None:
+        unknown = sorted({s.name for b in lc.block for s in b.walk()
+                          if isinstance(s, ir.Sym) and s.kind == "param" and s.name not in given
+                          and s.name not in lc.params})
+        if not unknown:
+            return [], "", False
+        reason = "block size " + ", ".join(f"`{n}`" for n in unknown) + " not given"
+    else:
+        reason = "launch not found"
+    uses_y, uses_z = _uses(table, "threadIdx.y"), _uses(table, "threadIdx.z")
+    lb = table.launch_bounds
+    if lb and 1 <= lb <= 1024 and not uses_y and not uses_z:
+        shapes = [(lb, 1, 1)]
+    else:
+        shapes = list(BLOCKS_3D if uses_z else BLOCKS_2D if uses_y else BLOCKS_1D)
+    derived = _tile_block(table, uses_y, uses_z)
+    if derived is not None and derived not in shapes:
+        shapes.insert(0, derived)
+    if unknown:
+        chosen = [_edges(lc.block, unknown, target, given) for target in shapes]
+        tried = list(dict.fromkeys(c for c in chosen if c is not None))
+        if not tried:
+            return [], reason, True
+    else:
+        tried = [(b, ()) for b in shapes]
+    limit = lb if lb and lb > 0 else 1024
+    fitting = [(b, c) for b, c in tried if b[0] * b[1] * b[2] <= limit and _fits(table, b)]
+    return (fitting or tried[:1]), reason, bool(unknown)
+
+
+EDGE_VALUES = tuple(1 << i for i in range(11))   # 1..1024
+MAX_EDGES = 3
+
+
+def _edges(dims, unknown: list[str], target, given):
+    """A block whose edges depend on values not given (`dim3 block(bs, bs)` with `bs` a host
+    parameter): the unknowns take the powers of two that bring the block closest to `target`, so
+    dimensions the launch fixes are kept. (block, ((name, value), ...)) or None."""
+    if len(unknown) > MAX_EDGES:
+        return None
+    grids = np.meshgrid(*[np.array(EDGE_VALUES, dtype=np.int64)] * len(unknown), indexing="ij")
+    env = {n: g.ravel() for n, g in zip(unknown, grids)}
+    env.update({k: np.int64(v) for k, v in given.items()})
+    n = len(EDGE_VALUES) ** len(unknown)
+    cols = []
+    for d in dims:
+        try:
+            cols.append(np.broadcast_to(np.asarray(Evaluator(env).value(d), dtype=np.int64), (n,)))
+        except (Unknown, ValueError, TypeError, OverflowError, ZeroDivisionError):
+            return None
+    vals = np.stack(cols, axis=1)
+    ok = (vals.min(axis=1) >= 1) & (vals.prod(axis=1) <= 1024)
+    if not ok.any():
+        return None
+    logs = np.log2(np.maximum(vals, 1))
+    goal = np.log2(target)
+    shape_err = np.abs(logs - goal).sum(axis=1)
+    size_err = np.abs(logs.sum(axis=1) - goal.sum())
+    order = np.lexsort((size_err, shape_err))         # shape first, then thread count
+    best = next(int(i) for i in order if ok[i])
+    return tuple(int(v) for v in vals[best]), tuple((name, int(env[name][best])) for name in unknown)
+
+
+def _uses(table: TwoTreeTable, name: str) -> bool:
+    return any(isinstance(s, ir.Sym) and s.name == name for a in table.accesses for s in a.index.walk())
+
+
+def _thread_only(e: ir.Expr) -> bool:
+    return all(not isinstance(s, ir.Sym) or s.kind in ("thread", "blockdim") for s in e.walk()) and \
+        not any(isinstance(s, (ir.Name, ir.Subscript, ir.Deref, ir.Call)) and not
+                (isinstance(s, ir.Call) and s.fn in ("min", "max")) for s in e.walk())
+
+
+def _env(block) -> dict:
+    lin = np.arange(block[0] * block[1] * block[2])
+    bx, by, _ = block
+    env = {"threadIdx.x": lin % bx, "threadIdx.y": (lin // bx) % by, "threadIdx.z": lin // (bx * by)}
+    env.update({f"blockDim.{a}": np.int64(v) for a, v in zip("xyz", block)})
+    return env
+
+
+def _fits(table: TwoTreeTable, block) -> bool:
+    """A block the kernel can be launched with: no `__shared__` or local array indexed by the thread
+    alone leaves its extent, and the kernel does not turn the whole block away by a guard on blockDim."""
+    env = _env(block)
+    ev = Evaluator(env)
+    runs = False
+    for acc in table.accesses:
+        uniform = [g for g in acc.guards if all(not isinstance(s, ir.Sym) or s.kind == "blockdim" for s in g.walk())]
+        try:
+            if any(not np.all(np.asarray(ev.value(g)) != 0) for g in uniform):
+                continue        # this block shape never runs the access
+        except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError):
+            pass
+        runs = True
+        if acc.space == "global" or not acc.array.dims or acc.loops:
+            continue
+        guards = [g for g in acc.guards if _thread_only(g)]
+        exprs = list(acc.dims) if len(acc.dims) == len(acc.array.dims) and len(acc.dims) > 1 else [acc.index]
+        extents = list(acc.array.dims) if len(exprs) > 1 else [acc.array.extent]
+        try:
+            mask = np.ones(len(env["threadIdx.x"]), dtype=bool)
+            for g in guards:
+                mask &= np.broadcast_to(np.asarray(ev.value(g)) != 0, mask.shape)
+            for e, extent in zip(exprs, extents):
+                if extent is None or not _thread_only(e):
+                    continue
+                v = np.broadcast_to(np.asarray(ev.value(e)), mask.shape)[mask]
+                if v.size and (v.max() >= extent or v.min() < 0):
+                    return False
+        except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError):
+            continue
+    return runs or not table.accesses
+
+
+def _tile_block(table: TwoTreeTable, uses_y: bool, uses_z: bool) -> tuple[int, int, int] | None:
+    """The block a kernel's tiles describe: `tile[threadIdx.y][threadIdx.x]` in a `[16][17]` tile
+    says 16 x 17 at most, and a block that fills its tile is 16 x 16 (the padding column is not a
+    thread). Only axes every tile agrees on."""
+    bounds: dict[str, int] = {}
+    for acc in table.accesses:
+        if acc.space != "shared" or len(acc.dims) != len(acc.array.dims) or len(acc.dims) < 2:
+            continue
+        for e, extent in zip(acc.dims, acc.array.dims):
+            if extent is None or not (isinstance(e, ir.Sym) and e.kind == "thread"):
+                continue
+            axis = e.name[-1]
+            bounds[axis] = min(bounds.get(axis, extent), extent)
+    if "x" not in bounds or (uses_y and "y" not in bounds):
+        return None
+    x = bounds["x"]
+    y = bounds.get("y", 1) if uses_y else 1
+    if x != y and abs(x - y) <= 4:      # padding (`[TILE][TILE + 1]`): the block is square
+        x = y = min(x, y)
+    z = bounds.get("z", 1) if uses_z else 1
+    return (x, y, z) if x * y * z <= 1024 else None
+
+
+# ---- problem sizes ---------------------------------------------------------------------------
+def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, ...]]:
+    lc = table.launch
+    exprs: list[ir.Expr] = []
+    for a in table.accesses:
+        exprs += [a.index, *a.dims, *a.guards]
+    for it in table.iterators:
+        exprs += [e for e in (it.cond, it.value) if e is not None]
+    for b in table.barriers:
+        exprs += list(b.guards)
+    exprs += [g for g in (lc.grid or ())]
+    block_names = {s.name for b in (lc.block or ()) for s in b.walk() if isinstance(s, ir.Sym)}
+    names = {s.name for e in exprs for s in e.walk() if isinstance(s, ir.Sym) and s.kind == "param"}
+    names -= set(given) | set(lc.params) | block_names
+    if not names:
+        return {}
+    masks, shifts = set(), set()
+    for e in exprs:
+        for n in e.walk():
+            if isinstance(n, ir.Bin) and n.op == "&":
+                for side in (n.left, n.right):
+                    if isinstance(side, ir.Bin) and side.op == "-" and isinstance(side.left, ir.Sym) and \
+                            side.right == ir.Num(1):
+                        masks.add(side.left.name)
+            if isinstance(n, ir.Bin) and n.op in ("<<", ">>") and isinstance(n.right, ir.Sym):
+                shifts.add(n.right.name)
+    rounded = {s.name for g in (lc.grid or ()) for s in _rounded_up(g)}
+    return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES_ROUNDED if n in rounded else SIZES
+            for n in sorted(names)}
+
+
+def _rounded_up(g: ir.Expr):
+    """Sizes a grid divides rounding up, `(n + 255) / 256` (also from `ceil_div(n, 256)`): the launch
+    says n need not be a multiple of the block."""
+    for node in g.walk():
+        if isinstance(node, ir.Bin) and node.op == "/" and isinstance(node.left, ir.Bin) and node.left.op in "+-":
+            yield from (s for s in node.left.walk() if isinstance(s, ir.Sym) and s.kind == "param")
