@@ -287,10 +287,10 @@ def _nothing_found(paths: list[str], cfg) -> str:
 
 def _diff_summary(fixes, unsafe: bool) -> int:
     """`--diff`: what it would fix, on stderr; exit 1 when there is a diff (ruff's convention)."""
-    shown = sum(len(f.targets) for fs in fixes.fixes(unsafe).values() for f in fs)
-    hidden = sum(len(f.targets) for fs in fixes.accepted.values() for f in fs if not f.safe) if not unsafe else 0
+    shown = sum(len(fs) for fs in fixes.fixes(unsafe).values())
+    hidden = sum(1 for fs in fixes.accepted.values() for f in fs if not f.safe) if not unsafe else 0
     note = f" ({hidden} more with --unsafe-fixes)" if hidden else ""
-    print(f"cudalint: would fix {shown} finding{'s' if shown != 1 else ''}{note}", file=sys.stderr)
+    print(f"cudalint: would apply {shown} fix{'es' if shown != 1 else ''}{note}", file=sys.stderr)
     return EXIT_FINDINGS if shown else EXIT_CLEAN
 
 
@@ -325,7 +325,12 @@ def check(argv: list[str]) -> int:
             print(f"cudalint: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}", file=sys.stderr)
             return EXIT_CLEAN
         if args.baseline:
-            filter_baseline(result, args.baseline)
+            _, stale = filter_baseline(result, args.baseline)
+            for s in stale:
+                n = f" ({s['count']} findings)" if s["count"] > 1 else ""
+                print(f"cudalint: {args.baseline}: stale entry{n}: {s['code']} in {s['path']}"
+                      f"{' kernel `' + s['kernel'] + '`' if s.get('kernel') else ''} at `{s['source']}` is no longer "
+                      f"found (--write-baseline {args.baseline} drops it)", file=sys.stderr)
     except (UsageError, ConfigError, BaselineError) as exc:
         raise _Usage(str(exc)) from None
     if args.confirm:
@@ -349,19 +354,24 @@ def check(argv: list[str]) -> int:
         if args.fix:
             fixed = fix.write(fixes, args.unsafe_fixes)
             if fixed:
+                before = sum(1 for d in result.diagnostics if d.path in fixed)
                 result = lint_paths(args.paths, cfg)
                 if args.baseline:
                     filter_baseline(result, args.baseline)
-                n = sum(fixed.values())
-                print(f"cudalint: fixed {n} finding{'s' if n != 1 else ''} in {len(fixed)} "
-                      f"file{'s' if len(fixed) != 1 else ''}", file=sys.stderr)
+                n, fewer = sum(fixed.values()), before - sum(1 for d in result.diagnostics if d.path in fixed)
+                print(f"cudalint: applied {n} fix{'es' if n != 1 else ''} in {len(fixed)} "
+                      f"file{'s' if len(fixed) != 1 else ''}: {fewer} finding{'s' if fewer != 1 else ''} fewer",
+                      file=sys.stderr)
                 fixes = fix.plan(result, cfg) if fmt == "full" else None
+    levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
+    failing = [d for d in result.diagnostics if d.severity in levels]
+    exit_code = EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
     if args.statistics:
         text = _statistics(result, fmt)
     else:
         text = render(fmt, result, RenderOptions(color=_color(args, to_terminal),
                                                  show_assumptions=not args.no_assumptions, quiet=args.quiet,
-                                                 fixes=fixes, unsafe_fixes=args.unsafe_fixes))
+                                                 fixes=fixes, unsafe_fixes=args.unsafe_fixes, exit_code=exit_code))
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -370,9 +380,7 @@ def check(argv: list[str]) -> int:
             raise _Usage(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(text)
-    levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
-    failing = [d for d in result.diagnostics if d.severity in levels]
-    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
+    return exit_code
 
 
 def run(argv: list[str]) -> int:

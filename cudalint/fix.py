@@ -256,10 +256,10 @@ def plan(result, cfg) -> FixPlan:
 
 
 def write(plan_: FixPlan, unsafe: bool) -> dict[str, int]:
-    """Write the fixed files; return how many findings each file's fixes removed."""
+    """Write the fixed files; return how many fixes each got."""
     done = {}
     for path, fixes in plan_.fixes(unsafe).items():
         with open(path, "w", encoding="utf-8", newline="") as f:
             f.write(plan_.rewritten(path, unsafe))
-        done[path] = sum(len(x.targets) for x in fixes)
+        done[path] = len(fixes)
     return done

@@ -20,6 +20,7 @@ class RenderOptions:
     root: str | None = None          # directory that SARIF URIs are relative to
     fixes: object = None             # fix.FixPlan: the proved fixes, for `full`'s help lines and summary
     unsafe_fixes: bool = False
+    exit_code: int | None = None     # the run's exit status, for SARIF's invocation
 
 
 def render(fmt: str, result, opts: RenderOptions | None = None) -> str:
