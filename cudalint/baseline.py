@@ -1,13 +1,16 @@
 """Baselines: adopt cudalint on a large codebase and fail only on new findings.
 
 A finding is keyed on (path, code, kernel, normalized source line), never on its line number, so
-edits above it do not make it new; the same key is SARIF's partialFingerprints. The file keeps a
-count per key, so a second identical finding in the same file is new."""
+edits above it do not make it new; the source line is taken without its comments, so editing a
+comment on the line does not either. The same key is SARIF's partialFingerprints. The file keeps a
+count per key, so a second identical finding in the same file is new. Recorded findings that no
+longer occur in the files linted are reported as stale."""
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 from collections import Counter
 
 from . import __version__
@@ -20,9 +23,14 @@ class BaselineError(Exception):
     """The baseline file cannot be read or written (exit 2)."""
 
 
+_TOKENS = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*|/\*.*?(?:\*/|$)')
+
+
 def normalized(text: str | None) -> str:
-    """Whitespace-insensitive source text: re-indenting a line keeps its key."""
-    return " ".join((text or "").split())
+    """Source text without comments and insensitive to whitespace: re-indenting a line, or editing
+    the comment on it (`// expect: ...`, `// TODO`), keeps its key."""
+    code = _TOKENS.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else " ", text or "")
+    return " ".join(code.split())
 
 
 def finding_key(path: str, code: str, kernel: str | None, line_text: str | None) -> str:
@@ -65,7 +73,8 @@ def write_baseline(result, file: str) -> int:
     return len(entries)
 
 
-def read_baseline(file: str) -> Counter:
+def read_baseline(file: str) -> tuple[Counter, dict[str, dict]]:
+    """How many findings of each key the file records, and what each key was (path, code, ...)."""
     try:
         with open(file, encoding="utf-8") as f:
             doc = json.load(f)
@@ -75,18 +84,24 @@ def read_baseline(file: str) -> Counter:
         raise BaselineError(f"cannot read baseline {file}: not JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("version") != FORMAT_VERSION or not isinstance(doc.get("findings"), list):
         raise BaselineError(f"cannot read baseline {file}: not a cudalint baseline (version {FORMAT_VERSION})")
-    counts = Counter()
+    counts, info = Counter(), {}
     for item in doc["findings"]:
         try:
-            counts[str(item["key"])] += int(item.get("count", 1))
+            key = str(item["key"])
+            if all(isinstance(item.get(k), str) for k in ("path", "code", "source")):
+                # keyed again from what it records: a baseline written before comments were left out still matches
+                key = finding_key(item["path"], item["code"], item.get("kernel"), item["source"])
+            counts[key] += int(item.get("count", 1))
+            info[key] = item
         except (KeyError, TypeError, ValueError):
             raise BaselineError(f"cannot read baseline {file}: malformed finding {item!r}") from None
-    return counts
+    return counts, info
 
 
-def filter_baseline(result, file: str) -> int:
-    """Drop the findings recorded in the baseline (up to their count); return how many were dropped."""
-    known = read_baseline(file)
+def filter_baseline(result, file: str) -> tuple[int, list[dict]]:
+    """Drop the findings recorded in the baseline (up to their count); return how many were dropped
+    and the stale entries: recorded for a file this run linted, and no longer found there."""
+    known, info = read_baseline(file)
     base = os.path.dirname(os.path.abspath(file))
     kept, dropped = [], 0
     for d, (key, _) in zip(list(result.diagnostics), _entries(result, base)):
@@ -96,4 +111,6 @@ def filter_baseline(result, file: str) -> int:
         else:
             kept.append(d)
     result.diagnostics = kept
-    return dropped
+    linted = {_rel(f["path"], base) for f in result.files}
+    stale = [{**info[k], "count": n} for k, n in known.items() if n > 0 and info[k].get("path") in linted]
+    return dropped, stale

@@ -17,6 +17,11 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
+        m = re.match(r"unrecognized arguments: (\S+)", message)
+        if m and m.group(1).startswith("-"):
+            from .didyoumean import hint
+            option = m.group(1).split("=", 1)[0]
+            message += hint(option, [o for o in self._option_string_actions if o.startswith("--")])
         raise _Usage(message)
 
 
@@ -60,7 +65,8 @@ def _codes(text: str) -> list[str]:
     out = [normalize(x) for x in text.split(",") if x.strip()]
     for x in out:
         if not is_valid(x):
-            raise _Usage(f"unknown rule code or category `{x}` (see `cudalint rule --all`)")
+            from .didyoumean import selector_hint
+            raise _Usage(f"unknown rule code or category `{x}`{selector_hint(x)} (see `cudalint rule --all`)")
     return out
 
 
@@ -75,17 +81,25 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
                    help=".cu/.cuh files or directories (recursed); `-` reads standard input")
     out = p.add_argument_group("output")
     out.add_argument("--format", choices=list(FORMATS), default=None,
-                     help="full (default on a terminal), concise (default otherwise; `text` is the same), json, "
-                          "json-lines, sarif, github, junit; also CUDALINT_OUTPUT_FORMAT")
+                     help="full (default on a terminal), concise (default otherwise; `text` is the same), gcc, "
+                          "json, json-lines, sarif, github, junit; also CUDALINT_OUTPUT_FORMAT")
     out.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     out.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead")
     out.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only (no summary line)")
     out.add_argument("--color", choices=["auto", "always", "never"], default="auto",
-                     help="color the text formats (auto: on a terminal, unless NO_COLOR is set)")
+                     help="color the text formats (auto: on a terminal; NO_COLOR, FORCE_COLOR and TERM=dumb are "
+                          "honoured)")
     out.add_argument("--no-assumptions", action="store_true", help="text output: omit the [assumes: ...] suffix")
     out.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     out.add_argument("--fail-on", choices=["warning", "error"], default="warning",
                      help="lowest severity that makes the exit code 1 (default warning)")
+    fix = p.add_argument_group("fixes (a fix is offered only when linting the rewritten file drops the finding "
+                               "and adds none)")
+    fix.add_argument("--fix", action="store_true", help="apply the safe fixes to the files, then report what remains")
+    fix.add_argument("--unsafe-fixes", action="store_true",
+                     help="with --fix or --diff, also the fixes that change what the kernel computes")
+    fix.add_argument("--diff", action="store_true",
+                     help="print the fixes as a unified diff and write nothing (exit 1 when there is one)")
     sel = p.add_argument_group("rule selection and files")
     sel.add_argument("--select", type=_codes, action="append", metavar="CODES",
                      help="rules to run: codes, code prefixes or categories, comma-separated (replaces the "
@@ -135,16 +149,17 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
 def _rule(argv: list[str]) -> int:
     from .rules import ALL, BY_CODE
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: cudalint rule CODE | cudalint rule --all")
+        print("usage: cudalint rule CODE|NAME | cudalint rule --all")
         return EXIT_CLEAN if argv else EXIT_ERROR
     if argv[0] == "--all":
         for r in ALL:
             print(f"{r.CODE}  {r.NAME:<28} {r.CATEGORY:<13} {r.SEVERITY}")
         return EXIT_CLEAN
-    code = argv[0].upper()
-    r = BY_CODE.get(code)
+    r = BY_CODE.get(argv[0].upper()) or next((x for x in ALL if x.NAME == argv[0].lower()), None)
     if r is None:
-        raise _Usage(f"unknown rule {argv[0]} (see `cudalint rule --all`)")
+        from .didyoumean import hint
+        raise _Usage(f"unknown rule {argv[0]}{hint(argv[0], [x.CODE for x in ALL] + [x.NAME for x in ALL])} "
+                     f"(see `cudalint rule --all`)")
     print(f"# {r.CODE} {r.NAME} [{r.CATEGORY}, {r.SEVERITY}]\n")
     print((r.__doc__ or "").strip())
     return EXIT_CLEAN
@@ -228,10 +243,20 @@ def _format(args, to_terminal: bool) -> str:
     return "full" if to_terminal else "concise"
 
 
+def want_color(mode: str, to_terminal: bool) -> bool:
+    """--color always/never wins; then NO_COLOR (off), FORCE_COLOR (on) and TERM=dumb (off), each
+    when set and not empty, in that order (CPython's own order); else color on a terminal only."""
+    if mode != "auto":
+        return mode == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return to_terminal and os.environ.get("TERM") != "dumb"
+
+
 def _color(args, to_terminal: bool) -> bool:
-    if args.color != "auto":
-        return args.color == "always"
-    return to_terminal and not os.environ.get("NO_COLOR")
+    return want_color(args.color, to_terminal)
 
 
 def _statistics(result, fmt: str) -> str:
@@ -242,6 +267,40 @@ def _statistics(result, fmt: str) -> str:
     if fmt in ("json", "json-lines"):
         return json.dumps([{"code": c, "name": n, "category": k, "count": x} for (c, n, k), x in rows], indent=2) + "\n"
     return "".join(f"{x:>5}  {c}  {n:<28} [{k}]\n" for (c, n, k), x in rows)
+
+
+def _nothing_found(paths: list[str], cfg) -> str:
+    """Why a run found no file to lint: how many .cu/.cuh files the paths hold, and how many of them
+    the configuration excluded or .gitignore ignored."""
+    from .lint import EXTENSIONS, _gitignored
+    excluded = sum(1 for p in paths if not os.path.isdir(p))     # a named file: dropped by force-exclude
+    ignored = 0
+    for p in filter(os.path.isdir, paths):
+        kept = []
+        for root, dirs, files in os.walk(p):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            for path in (os.path.join(root, f) for f in files if f.endswith(EXTENSIONS)):
+                if cfg.for_file(path).excluded(path):     # globs match leading directories too
+                    excluded += 1
+                else:
+                    kept.append(path)
+        ignored += len(_gitignored(kept, p))
+    where = ", ".join(paths)
+    total = excluded + ignored
+    if total == 0:
+        return f"no .cu/.cuh files found in {where}"
+    why = [f"{excluded} excluded (configuration or --exclude)"] if excluded else []
+    why += [f"{ignored} git-ignored (--no-respect-gitignore lints them)"] if ignored else []
+    return f"no file linted: {total} .cu/.cuh file{'s' if total != 1 else ''} in {where}: {', '.join(why)}"
+
+
+def _diff_summary(fixes, unsafe: bool) -> int:
+    """`--diff`: what it would fix, on stderr; exit 1 when there is a diff (ruff's convention)."""
+    shown = sum(len(fs) for fs in fixes.fixes(unsafe).values())
+    hidden = sum(1 for fs in fixes.accepted.values() for f in fs if not f.safe) if not unsafe else 0
+    note = f" ({hidden} more with --unsafe-fixes)" if hidden else ""
+    print(f"cudalint: would apply {shown} fix{'es' if shown != 1 else ''}{note}", file=sys.stderr)
+    return EXIT_FINDINGS if shown else EXIT_CLEAN
 
 
 def check(argv: list[str]) -> int:
@@ -268,12 +327,19 @@ def check(argv: list[str]) -> int:
                 result = lint_sources([read_file(name, cfg, sys.stdin.buffer.read())], cfg)
         else:
             result = lint_paths(args.paths, cfg)
+            if not result.files and any(os.path.isdir(p) for p in args.paths):   # named files: force-exclude
+                print(f"cudalint: warning: {_nothing_found(args.paths, cfg)}", file=sys.stderr)
         if args.write_baseline:
             n = write_baseline(result, args.write_baseline)
             print(f"cudalint: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}", file=sys.stderr)
             return EXIT_CLEAN
         if args.baseline:
-            filter_baseline(result, args.baseline)
+            _, stale = filter_baseline(result, args.baseline)
+            for s in stale:
+                n = f" ({s['count']} findings)" if s["count"] > 1 else ""
+                print(f"cudalint: {args.baseline}: stale entry{n}: {s['code']} in {s['path']}"
+                      f"{' kernel `' + s['kernel'] + '`' if s.get('kernel') else ''} at `{s['source']}` is no longer "
+                      f"found (--write-baseline {args.baseline} drops it)", file=sys.stderr)
     except (UsageError, ConfigError, BaselineError) as exc:
         raise _Usage(str(exc)) from None
     if args.confirm:
@@ -285,11 +351,36 @@ def check(argv: list[str]) -> int:
             raise _Usage(str(exc)) from None
     to_terminal = args.output is None and sys.stdout.isatty()
     fmt = _format(args, to_terminal)
+    fixes = None
+    if args.fix or args.diff or (fmt == "full" and not args.statistics):
+        from . import fix
+        if args.paths == ["-"] and (args.fix or args.diff):
+            raise _Usage("--fix and --diff rewrite files: give paths, not standard input")
+        fixes = fix.plan(result, cfg)
+        if args.diff:
+            sys.stdout.write(fixes.diff(args.unsafe_fixes))
+            return _diff_summary(fixes, args.unsafe_fixes)
+        if args.fix:
+            fixed = fix.write(fixes, args.unsafe_fixes)
+            if fixed:
+                before = sum(1 for d in result.diagnostics if d.path in fixed)
+                result = lint_paths(args.paths, cfg)
+                if args.baseline:
+                    filter_baseline(result, args.baseline)
+                n, fewer = sum(fixed.values()), before - sum(1 for d in result.diagnostics if d.path in fixed)
+                print(f"cudalint: applied {n} fix{'es' if n != 1 else ''} in {len(fixed)} "
+                      f"file{'s' if len(fixed) != 1 else ''}: {fewer} finding{'s' if fewer != 1 else ''} fewer",
+                      file=sys.stderr)
+                fixes = fix.plan(result, cfg) if fmt == "full" else None
+    levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
+    failing = [d for d in result.diagnostics if d.severity in levels]
+    exit_code = EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
     if args.statistics:
         text = _statistics(result, fmt)
     else:
         text = render(fmt, result, RenderOptions(color=_color(args, to_terminal),
-                                                 show_assumptions=not args.no_assumptions, quiet=args.quiet))
+                                                 show_assumptions=not args.no_assumptions, quiet=args.quiet,
+                                                 fixes=fixes, unsafe_fixes=args.unsafe_fixes, exit_code=exit_code))
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as f:
@@ -299,12 +390,10 @@ def check(argv: list[str]) -> int:
     else:
         sys.stdout.write(text)
     hidden = sum(result.hidden.values())
-    if hidden and not args.quiet and fmt in ("full", "concise", "text"):
+    if hidden and not args.quiet and fmt in ("full", "concise", "text", "gcc"):
         print(f"cudalint: {hidden} analysis-limit note{'s' if hidden != 1 else ''} (CL901) not shown: "
               f"--show-limits shows {'them' if hidden != 1 else 'it'}", file=sys.stderr)
-    levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
-    failing = [d for d in result.diagnostics if d.severity in levels]
-    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
+    return exit_code
 
 
 def run(argv: list[str]) -> int:

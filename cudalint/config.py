@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .didyoumean import hint
 from .selection import RuleSelection, is_valid, normalize
 
 CONFIG_NAMES = (".cudalint.toml", "pyproject.toml")
@@ -39,7 +40,9 @@ def _selectors(v, where, key):
     out = [normalize(x) for x in _str_list(v, where, key)]
     for x in out:
         if not is_valid(x):
-            _fail(where, key, f"unknown rule code or category '{x}' in '{key}' (see `cudalint rule --all`)")
+            from .didyoumean import selector_hint
+            _fail(where, key, f"unknown rule code or category '{x}' in '{key}'{selector_hint(x)} "
+                              f"(see `cudalint rule --all`)")
     return out
 
 
@@ -178,12 +181,15 @@ def _flatten(raw: dict, path: str, text: str, table: tuple[str, ...]) -> dict:
                 dotted = f"{k}.{sub}"
                 if dotted not in KEYS:
                     line = _key_line(text, table, (k, sub))
-                    raise ConfigError(f"{path}:{line}: unknown key '{sub}' in [{'.'.join(table + (k,))}]")
+                    known = [x.split(".", 1)[1] for x in KEYS if x.startswith(k + ".")]
+                    raise ConfigError(f"{path}:{line}: unknown key '{sub}' in [{'.'.join(table + (k,))}]"
+                                      f"{hint(sub, known)}")
                 out[dotted] = (x, _key_line(text, table, (k, sub)))
         elif k not in KEYS:
             line = _key_line(text, table, (k,))
             where = f"[{'.'.join(table)}]" if table else "the top level"
-            raise ConfigError(f"{path}:{line}: unknown key '{k}' in {where}")
+            raise ConfigError(f"{path}:{line}: unknown key '{k}' in {where}"
+                              f"{hint(k, [x for x in KEYS if '.' not in x] + sorted(_TABLES))}")
         else:
             out[k] = (v, _key_line(text, table, (k,)))
     return out

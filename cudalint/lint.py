@@ -237,7 +237,7 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     for si, src in enumerate(sources):
         status = "ok"
         for prob in src.problems + src.annotation_errors:
-            if prob.severity != "info" and prob.code == "CL900":
+            if prob.code == "CL900":       # a fact about the parse, whatever its severity
                 status = "parse-errors"
             r = BY_CODE[prob.code]
             tail = " (the rest of the file is still analysed)" if prob.code == "CL900" else ""

@@ -10,6 +10,8 @@ from .diagnostic import Diagnostic
 from .selection import is_valid, matches, normalize
 
 ALL = "ALL"
+DIRECTIVES = ("ignore", "disable", "enable", "file-ignore", "launch", "param")
+_ANY_DIRECTIVE = re.compile(r"^(?://+|/\*+)\s*cudalint\s*:\s*([\w-]+)(\s*\[)?")
 _COMMENT = re.compile(r"^(?://+|/\*+)\s*cudalint\s*:\s*(ignore|disable|enable|file-ignore)(?![\w-])(.*?)(\*/)?\s*$",
                       re.DOTALL)
 
@@ -101,6 +103,21 @@ def _comments(src):
             yield node
 
 
+def _misspelt(comment: str) -> str | None:
+    """A `// cudalint: ignroe[CL101]`: a word that is no directive, written like one (a selector list
+    follows, or it is a near miss), would otherwise be read as prose and suppress nothing, silently."""
+    from .didyoumean import closest
+    m = _ANY_DIRECTIVE.match(comment)
+    if m is None or m.group(1) in DIRECTIVES:
+        return None
+    near = closest(m.group(1), DIRECTIVES, cutoff=0.7)
+    if near is None and not m.group(2):
+        return None
+    shown = " ".join(comment.lstrip("/* ").split("\n")[0].split())
+    hint = f"; did you mean `{near}`?" if near else f" (directives: {', '.join(DIRECTIVES)})"
+    return f"unused suppression `{shown}`: `{m.group(1)}` is no cudalint directive{hint}"
+
+
 def read_suppressions(src) -> FileSuppressions:
     """Every suppression comment of a parsed SourceFile, in line order."""
     from .index.parse import ExprSyntaxError, parse_annotation
@@ -112,10 +129,13 @@ def read_suppressions(src) -> FileSuppressions:
     for node in _comments(src):
         text = node_text(node)
         m = _COMMENT.match(text)
-        if not m:
-            continue
         line, col = node.start_point[0] + 1, node.start_point[1] + 1
         end_col = node.end_point[1] + 1 if node.end_point[0] == node.start_point[0] else col + len(text.split("\n")[0])
+        if not m:
+            misspelt = _misspelt(text)
+            if misspelt:
+                out.problems.append(_cl910(src.path, line, col, end_col, misspelt))
+            continue
         shown = "cudalint: " + m.group(1) + m.group(2).rstrip()
         shown = shown.split("//", 1)[0].rstrip()    # a second comment on the line is not part of it
         try:

@@ -54,7 +54,7 @@ def test_one_load_with_the_doubled_stride_skips_half(tmp_path):
     """
     (d,) = cl301(tmp_path, src)
     assert d.line == 3
-    assert "256 of every 512 elements are skipped; the stride should be 256" in d.message
+    assert "256 of every 512 elements are skipped; make it 256" in d.message
 
 
 def test_four_unrolled_loads_fill_four_block_strides(tmp_path):

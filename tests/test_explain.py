@@ -342,9 +342,43 @@ def test_html_page_renders_in_headless_chromium(tmp_path):
     assert n_rects == html.count("<rect")
     # console messages (script errors included) are logged as `INFO:CONSOLE:<line>] "..."`
     assert "Uncaught" not in dom.stderr and ":CONSOLE" not in dom.stderr, dom.stderr[-2000:]
+    # the script also measures every label of every picture: none overlaps another, none is cut off
+    assert marker[1].split('data-overlaps="', 1)[1].split('"', 1)[0] == "0"
+    assert marker[1].split('data-outside="', 1)[1].split('"', 1)[0] == "0"
     shot = tmp_path / "explain.png"
     r = chromium(f"--screenshot={shot}", "--window-size=1280,2000", profile="p2")
     assert r.returncode == 0 and shot.exists() and shot.stat().st_size > 20000
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium); "
+                                             "the HTML labels are not measured in a browser")
+def test_wide_sector_labels_never_overlap_in_chromium(tmp_path):
+    # lanes 400000 bytes apart: sectors numbered up to 6 digits, which do not fit side by side (the
+    # measuring script counts 23 overlapping labels on the page as it was drawn before)
+    page = tmp_path / "naive.html"
+    assert cli("samples/matmul_naive_bad.cu", "--param", "K=100000", "--format", "html", "-o", str(page))[0] == 0
+    assert 'transform="rotate(-90' in page.read_text()
+    dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                          f"--user-data-dir={tmp_path / 'p'}", "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    check = dom.stdout.split('id="render-check"', 1)[1]
+    assert check.split('data-overlaps="', 1)[1].split('"', 1)[0] == "0"
+    assert check.split('data-outside="', 1)[1].split('"', 1)[0] == "0"
+
+
+def test_html_links_the_framework_terms_to_a_glossary_and_renders_markdown(tmp_path):
+    import re
+    page = tmp_path / "e.html"
+    assert cli("samples/gemm_twotree.cu", "--format", "html", "-o", str(page))[0] == 0
+    html = page.read_text()
+    targets = set(re.findall(r'href="#(g-[\w-]+)"', html))
+    ids = set(re.findall(r'id="(g-[\w-]+)"', html))
+    assert targets <= ids
+    assert {"g-two-tree-table", "g-slide", "g-area", "g-four-questions", "g-flatten", "g-stride",
+            "g-unflatten", "g-max-check"} <= targets
+    messages = re.findall(r'<div class="finding [a-z]+">.*? line \d+<div>(.*?)</div>', html)
+    assert messages and all("`" not in m and "<code>" in m for m in messages)   # code, not literal backticks
+    assert '<pre><code class="language-cuda">' in html          # the rule's Use instead is a code block
 
 
 # ---- snapshots ---------------------------------------------------------------------------------

@@ -151,7 +151,8 @@ def test_sarif_rules_carry_the_rule_docs_and_fingerprints_survive_a_line_shift(t
     second = json.loads(cli(str(tmp_path / "k.cu"), "--format", "sarif")[1])
     rule = next(r for r in first["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "CL101")
     assert rule["name"] == "uncoalesced-global-access"
-    assert rule["shortDescription"]["text"].startswith("Simulates each warp")
+    assert rule["shortDescription"]["text"] == "Uncoalesced global access"
+    assert rule["fullDescription"]["text"].startswith("Simulates each warp")
     assert "## Use instead" in rule["help"]["markdown"]
     fp = [r["partialFingerprints"] for r in first["runs"][0]["results"]]
     assert fp == [r["partialFingerprints"] for r in second["runs"][0]["results"]]

@@ -38,7 +38,7 @@ def test_naive_matmul_row_from_threadIdx_x_matches_hardware():
     store = next(d for d in result.diagnostics if d.code == "CL101" and d.access == "store")
     assert store.metrics["sectors_per_request"] == pytest.approx(32.0, rel=0.05)
     assert store.metrics["ideal_sectors"] == pytest.approx(4.0, rel=0.05)
-    assert "32.00 sectors per warp request where 4.00 would do" in store.message
+    assert "32.00 sectors/request, ideal 4.00" in store.message
 
 
 def test_register_tiled_gemm_store_is_16_sectors():
@@ -56,4 +56,4 @@ def test_stride_mismatch_shows_the_seed_max_check():
     assert "7*32 + 3 = 227 > 31" in cl201.message
     assert cl201.metrics["max_index"] == 227 and cl201.metrics["extent"] == 32
     cl301 = next(d for d in result.diagnostics if d.code == "CL301")
-    assert "should be 4" in cl301.message
+    assert "make it 4" in cl301.message

@@ -31,7 +31,7 @@ def test_neighbour_read_without_barrier_races(tmp_path):
     (key,) = got
     assert key == (4, "CL501")
     msg = got[key].message
-    assert "stores through `s[threadIdx.x]` at line" in msg and "reads `s` through `s[(threadIdx.x + 1) % 256]`" in msg
+    assert "reads `s[(threadIdx.x + 1) % 256]` that thread 0 stores at line 5" in msg
     assert got[key].metrics["store_line"] == got[key].line - 1
 
 
@@ -60,7 +60,7 @@ def test_syncwarp_orders_a_warp_but_not_the_block(tmp_path):
     assert findings(tmp_path, body.replace("OTHER", "(threadIdx.x / 32) * 32 + (threadIdx.x + 1) % 32")) == {}
     got = findings(tmp_path, body.replace("OTHER", "(threadIdx.x + 32) % 256"))
     (d,) = got.values()
-    assert d.code == "CL501" and "different warps" in d.message
+    assert d.code == "CL501" and "add __syncthreads() (the __syncwarp() orders one warp only)" in d.message
 
 
 def test_missing_second_barrier_of_a_tiled_loop_is_a_race_across_iterations(tmp_path):
@@ -77,7 +77,7 @@ def test_missing_second_barrier_of_a_tiled_loop_is_a_race_across_iterations(tmp_
   out[blockIdx.x * 256 + threadIdx.x] = acc;"""
     got = findings(tmp_path, body.replace("SECOND", ""))
     d = got[(8, "CL501")]
-    assert "next iteration of the loop over `t`" in d.message and "add __syncthreads() at the end of the loop body" in d.message
+    assert "in the next `t` iteration; add __syncthreads() at the end of the loop body" in d.message
     assert d.metrics["loop_line"] == d.line - 4
     assert findings(tmp_path, body.replace("SECOND", "__syncthreads();")) == {}
 
@@ -109,7 +109,7 @@ def test_barrier_under_thread_condition_diverges(tmp_path):
     __syncthreads();
   }""")
     d = got[(5, "CL502")]
-    assert "`threadIdx.x < 16`" in d.message and "threadIdx.x=16) does not" in d.message
+    assert "`threadIdx.x < 16`" in d.message and "thread 16 does not" in d.message
 
 
 @pytest.mark.parametrize("cond", ["blockIdx.x < 8", "flag > 0", "n > 100", "threadIdx.x < 512"])
@@ -147,7 +147,7 @@ def test_barrier_in_loop_with_thread_dependent_trip_count(tmp_path):
   }"""
     got = findings(tmp_path, body, params={"n": 1000})
     assert {k for k in got} == {(5, "CL502"), (7, "CL502")}
-    assert "trip count differs between threads" in got[(5, "CL502")].message
+    assert "whose trip count varies" in got[(5, "CL502")].message
     assert findings(tmp_path, body, params={"n": 1024}) == {}
 
 
@@ -236,7 +236,7 @@ def test_shared_scalar_published_by_one_thread(tmp_path):
     got = findings(tmp_path, body.replace("BARRIER", ""))
     (d,) = got.values()
     assert d.code == "CL501" and d.metrics["store_line"] == d.line + 2   # reported at the read, names the store
-    assert "reads `total`, which thread (threadIdx.x=0) stores at line" in d.message
+    assert "reads `total` that thread 0 stores at line" in d.message
 
 
 def test_barrier_under_a_condition_on_loaded_data_is_named_as_unchecked(tmp_path):
@@ -272,7 +272,7 @@ def test_a_barrier_in_a_loop_condition_separates_iterations(tmp_path):
     assert findings(tmp_path, body.replace("COND", "__syncthreads_or(changed)")) == {}
     # without it, a thread's store meets its neighbour's read in the next iteration
     got = findings(tmp_path, body.replace("COND", "changed"))
-    assert "next iteration of the loop" in got[(7, "CL501")].message
+    assert "in the next `loop@8` iteration" in got[(7, "CL501")].message
 
 
 def test_a_nested_early_return_still_guards_the_code_after_its_block(tmp_path):

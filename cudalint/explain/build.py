@@ -472,6 +472,11 @@ class KernelExplainer:
             return self._swap_axes(d, acc)
         if d.code == "CL301" and "expected_stride" in d.metrics:
             return self._fix_stride(acc, d.metrics["stride"], d.metrics["expected_stride"])
+        if d.code == "CL401" and d.metrics.get("padding") and self.src is not None:
+            from ..fix import _kernel_lines, pad_declaration
+            e = pad_declaration(self.table, acc, d.metrics["padding"], self.src.lines,
+                                _kernel_lines(self.src, self.table.kernel, self.table))
+            return [Rewrite(e.line, e.old.strip(), e.new.strip())] if e is not None else []
         return []
 
     def _line(self, n: int) -> str | None:

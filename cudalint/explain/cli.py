@@ -5,7 +5,6 @@ Exit codes: 0 the explanation was written (findings are shown, not counted), 2 b
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from .. import cli as _cli
@@ -46,7 +45,7 @@ def _dims(text: str, what: str, default: tuple[int, int, int]) -> tuple[int, int
 
 
 def use_color(stream) -> bool:
-    return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+    return _cli.want_color("auto", stream.isatty())
 
 
 def run(argv: list[str]) -> int:

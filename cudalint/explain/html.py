@@ -5,7 +5,28 @@ from __future__ import annotations
 from html import escape
 
 from .data import AccessView, Finding, WarpPicture
+from .glossary import TERMS, link
 from .render import lane_rows, point_text, warp_summary
+
+_MD = None
+
+
+def _markdown():
+    """CommonMark (markdown-it-py) without raw HTML; plain text gets the glossary's links."""
+    global _MD
+    if _MD is None:
+        from markdown_it import MarkdownIt
+        _MD = MarkdownIt("commonmark", {"html": False})
+        _MD.add_render_rule("text", lambda self, tokens, i, options, env: link(escape(tokens[i].content)))
+    return _MD
+
+
+def md_inline(text: str) -> str:
+    return _markdown().renderInline(text)
+
+
+def md_block(text: str) -> str:
+    return _markdown().render(text)
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1200px;color:#1d2330;padding:0 16px}
@@ -31,12 +52,23 @@ pre{margin:4px 0;font:13px ui-monospace,Menlo,Consolas,monospace}
 .note{color:#666;font-style:italic}
 svg{display:block;margin:6px 0;max-width:100%;height:auto}
 svg text{font:10px ui-monospace,Menlo,Consolas,monospace}
+a.term{color:inherit;text-decoration:underline dotted #567}
+dl.glossary dt{font-weight:600;margin-top:10px}dl.glossary dd{margin-left:18px}
+.finding pre,.finding p{margin:4px 0}
 """
 
 CHECK_SCRIPT = """
 (function(){var n=0,rs=document.querySelectorAll('svg rect');
 for(var i=0;i<rs.length;i++){var b=rs[i].getBBox();if(b.width>0&&b.height>0)n++;}
+var overlaps=0,outside=0,svgs=document.querySelectorAll('svg');
+for(var s=0;s<svgs.length;s++){var box=svgs[s].getBoundingClientRect(),ts=svgs[s].querySelectorAll('text'),r=[];
+for(var t=0;t<ts.length;t++){var b=ts[t].getBoundingClientRect();r.push(b);
+if(b.left<box.left-0.5||b.right>box.right+0.5||b.top<box.top-0.5||b.bottom>box.bottom+0.5)outside++;}
+for(var a=0;a<r.length;a++)for(var c=a+1;c<r.length;c++){
+var w=Math.min(r[a].right,r[c].right)-Math.max(r[a].left,r[c].left),h=Math.min(r[a].bottom,r[c].bottom)-Math.max(r[a].top,r[c].top);
+if(w>0.5&&h>0.5)overlaps++;}}
 var m=document.createElement('p');m.id='render-check';m.className='note';
+m.setAttribute('data-overlaps',overlaps);m.setAttribute('data-outside',outside);
 m.setAttribute('data-svg',document.querySelectorAll('svg').length);m.setAttribute('data-rects',n);
 m.textContent='rendered '+document.querySelectorAll('svg').length+' pictures, '+n+' boxes';
 document.body.appendChild(m);})();
@@ -47,9 +79,24 @@ def _color(i: int, n: int) -> str:
     return f"hsl({(i * 360 // max(n, 1) + (i % 2) * 37) % 360},65%,{52 if i % 3 else 42}%)"
 
 
+CHAR_W = 6.2        # px per character of the 10px monospace labels (DejaVu Sans Mono: 6.02)
+
+
+def _label_row(centers: list[float], texts: list[str], y: float, room: float, **attrs) -> tuple[list[str], float]:
+    """Labels centred under boxes `room` px apart: horizontal when the widest fits, else turned to run
+    downwards, so that neighbours never overlap. Returns the elements and the height they take."""
+    extra = "".join(f' {k.replace("_", "-")}="{v}"' for k, v in attrs.items())
+    widest = max((len(t) * CHAR_W for t in texts), default=0)
+    if widest <= room - 2:
+        return [f'<text x="{x:.1f}" y="{y + 10}" text-anchor="middle"{extra}>{escape(t)}</text>'
+                for x, t in zip(centers, texts)], 14
+    return [f'<text x="{x:.1f}" y="{y + 2}" transform="rotate(-90 {x:.1f} {y + 2})" text-anchor="end" '
+            f'dominant-baseline="middle"{extra}>{escape(t)}</text>' for x, t in zip(centers, texts)], widest + 6
+
+
 def warp_svg(w: WarpPicture) -> str:
     """Lanes 0..31 on top, the sectors (or banks) below, a line from each lane to what it touches."""
-    step, x0, lane_y, unit_y, box = 34, 40, 18, 120, 26
+    step, x0, lane_y, unit_y, box = 34, 56, 18, 120, 26
     width = x0 + 32 * step + 20
     if w.space == "global":
         units = sorted({ln.unit for ln in w.lanes if ln.unit is not None})
@@ -67,9 +114,8 @@ def warp_svg(w: WarpPicture) -> str:
     for ln in w.lanes:
         if ln.unit is not None:
             load.setdefault(ln.unit, set()).add(ln.address // 4)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{unit_y + 52}" '
-           f'viewBox="0 0 {width} {unit_y + 52}" role="img" aria-label="warp lanes against {label}s">']
-    out.append(f'<text x="2" y="{lane_y + 17}">lane</text><text x="2" y="{unit_y + 17}">{label}</text>')
+    out = []
+    out.append(f'<text x="4" y="{lane_y + 17}">lane</text><text x="4" y="{unit_y + 17}">{label}</text>')
     for ln in w.lanes:
         x = x0 + ln.lane * step
         fill = colors.get(ln.unit, "#ddd") if ln.unit is not None else "#eee"
@@ -90,12 +136,26 @@ def warp_svg(w: WarpPicture) -> str:
         out.append(f'<rect x="{pos[u]:.1f}" y="{unit_y}" width="{uw[u]:.1f}" height="{box}" rx="3" fill="{fill}" '
                    f'stroke="{stroke}" stroke-width="{2 if stroke != "#334" else 0.6}">'
                    f'<title>{label} {u}{f" ({ways} distinct words)" if w.space == "shared" and used else ""}</title></rect>')
-        out.append(f'<text x="{pos[u] + uw[u] / 2:.1f}" y="{unit_y + box + 12}" text-anchor="middle">{u}</text>')
-        if w.space == "shared" and ways > 1:
-            out.append(f'<text x="{pos[u] + uw[u] / 2:.1f}" y="{unit_y + box + 24}" text-anchor="middle" '
-                       f'fill="#b3261e">{ways}-way</text>')
-    out.append("</svg>")
-    return "".join(out)
+    slot = min((pos[b] - pos[a] for a, b in zip(units, units[1:])), default=step)
+    labels, height = _label_row([pos[u] + uw[u] / 2 for u in units], [str(u) for u in units], unit_y + box + 2, slot)
+    out.extend(labels)
+    bottom = unit_y + box + 2 + height
+    conflicted = [u for u in units if w.space == "shared" and len(load.get(u, ())) > 1]
+    if conflicted:
+        ways_labels, h = _label_row([pos[u] + uw[u] / 2 for u in conflicted],
+                                    [f"{len(load[u])}-way" for u in conflicted], bottom, slot, fill="#b3261e")
+        out.extend(ways_labels)
+        bottom += h
+    height = bottom + 6
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height:.0f}" '
+            f'viewBox="0 0 {width} {height:.0f}" role="img" aria-label="warp lanes against {label}s">')
+    return head + "".join(out) + "</svg>"
+
+
+def _glossary() -> str:
+    items = "".join(f'<dt id="g-{tid}">{escape(term)}</dt><dd>{md_inline(text)}</dd>' for tid, _, term, text in TERMS)
+    return (f'<h1 id="glossary">Glossary</h1><p class="note">The Two Tree Framework\'s words, as this page uses '
+            f'them.</p><dl class="glossary">{items}</dl>')
 
 
 class HtmlWriter:
@@ -114,33 +174,33 @@ class HtmlWriter:
         body = "\n".join(self.out)
         return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
                 f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-                f'<title>{escape(self.title)}</title><style>{CSS}</style></head>\n<body>\n{body}\n'
+                f'<title>{escape(self.title)}</title><style>{CSS}</style></head>\n<body>\n{body}\n{_glossary()}\n'
                 f'<script>{CHECK_SCRIPT}</script>\n</body></html>\n')
 
     def heading(self, level: int, text: str) -> None:
         self._close("der", "acc")
         if level == 1 and self.title == "cudalint explain":
             self.title = f"cudalint explain: {text}"
-        self.out.append(f"<h{level}>{escape(text)}</h{level}>")
+        self.out.append(f"<h{level}>{link(escape(text))}</h{level}>")
 
     def kv(self, key: str, value: str) -> None:
-        self.out.append(f'<div class="kv"><b>{escape(key)}</b> {escape(value)}</div>')
+        self.out.append(f'<div class="kv"><b>{link(escape(key))}</b> {md_inline(value)}</div>')
 
     def note(self, text: str) -> None:
-        self.out.append(f'<p class="note">{escape(text)}</p>')
+        self.out.append(f'<p class="note">{md_inline(text)}</p>')
 
     def para(self, text: str) -> None:
         self._close("der", "acc")
-        self.out.append(f"<p>{escape(text)}</p>")
+        self.out.append(f"<p>{md_inline(text)}</p>")
 
     def table(self, headers: list[str], rows: list[tuple]) -> None:
-        cell = lambda tag, x: '<td class="sep"></td>' if x == "|" else f"<{tag}>{escape(str(x))}</{tag}>"
+        cell = lambda tag, x: '<td class="sep"></td>' if x == "|" else f"<{tag}>{link(escape(str(x)))}</{tag}>"
         h = "".join(cell("th", x) for x in headers)
         body = "".join("<tr>" + "".join(cell("td", x) for x in r) + "</tr>" for r in rows)
         self.out.append(f"<table><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>")
 
     def derivation(self, written: str, pattern: str, line: int | None, terms) -> None:
-        tag = f'<span class="tag">{escape(pattern)}</span>' if pattern else ""
+        tag = f'<span class="tag">{link(escape(pattern))}</span>' if pattern else ""
         where = f' <span class="note">line {line}</span>' if line else ""
         rows = "".join(f"<tr><td>{escape(e.strip())}</td><td>{escape(lvl)}</td>"
                        f"<td>{escape(' · '.join(how.split('  ')))}</td></tr>" for e, lvl, how in terms)
@@ -152,7 +212,7 @@ class HtmlWriter:
     def check(self, label: str, text: str, ok: bool | None) -> None:
         cls = "none" if ok is None else "ok" if ok else "bad"
         mark = "" if ok is None else " ✓" if ok else " ✗"
-        self.out.append(f'<div class="kv"><b>{escape(label)}</b> <code class="{cls}">{escape(text)}{mark}</code></div>')
+        self.out.append(f'<div class="kv"><b>{link(escape(label))}</b> <code class="{cls}">{escape(text)}{mark}</code></div>')
 
     def access_heading(self, a: AccessView) -> None:
         self._close("der", "acc")
@@ -176,17 +236,16 @@ class HtmlWriter:
     def finding(self, f: Finding) -> None:
         self._close("der")
         parts = [f'<div class="finding {escape(f.severity)}"><b>{escape(f.code)} {escape(f.name)}</b> '
-                 f'[{escape(f.category)}, {escape(f.severity)}] line {f.line}<div>{escape(f.message)}</div>']
+                 f'[{escape(f.category)}, {escape(f.severity)}] line {f.line}<div>{md_inline(f.message)}</div>']
         if f.why:
-            parts.append(f'<div class="why"><i>Why is this bad?</i> {escape(" ".join(f.why.split()))}</div>')
+            parts.append(f'<div class="why"><i>Why is this bad?</i> {md_block(f.why)}</div>')
         if f.rewrite_note:
-            parts.append(f'<div class="why"><i>No mechanical rewrite:</i> {escape(f.rewrite_note)}</div>')
+            parts.append(f'<div class="why"><i>No mechanical rewrite:</i> {md_inline(f.rewrite_note)}</div>')
         if f.rewrites:
             parts.append('<div><i>Rewrite (checked by linting the rewritten file):</i></div><pre class="rw">' + "\n".join(
                 f"<del>- {r.line}: {escape(r.original)}</del>\n<ins>+ {r.line}: {escape(r.rewritten)}</ins>"
                 for r in f.rewrites) + "</pre>")
         if f.fix:
-            code = "\n".join(ln for ln in f.fix.splitlines() if not ln.startswith("```"))
-            parts.append(f"<div><i>Use instead:</i></div><pre>{escape(code)}</pre>")
+            parts.append(f"<div><i>Use instead:</i></div>{md_block(f.fix)}")
         parts.append("</div>")
         self.out.append("".join(parts))

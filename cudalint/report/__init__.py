@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 # format name -> module under cudalint.report; `text` is the DESIGN name of `concise`.
 FORMATS = {
-    "full": "full", "concise": "concise", "text": "concise", "json": "json_report",
+    "full": "full", "concise": "concise", "text": "concise", "gcc": "gcc", "json": "json_report",
     "json-lines": "json_lines", "sarif": "sarif", "github": "github", "junit": "junit",
 }
 
@@ -18,6 +18,9 @@ class RenderOptions:
     show_assumptions: bool = True
     quiet: bool = False              # diagnostics only: no summary line
     root: str | None = None          # directory that SARIF URIs are relative to
+    fixes: object = None             # fix.FixPlan: the proved fixes, for `full`'s help lines and summary
+    unsafe_fixes: bool = False
+    exit_code: int | None = None     # the run's exit status, for SARIF's invocation
 
 
 def render(fmt: str, result, opts: RenderOptions | None = None) -> str:

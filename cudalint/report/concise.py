@@ -1,13 +1,13 @@
-"""`path:line:col: CODE [category] message`, one line per diagnostic (also `--format text`)."""
+"""`path:line:col: CODE [category] message`, one line per diagnostic (also `--format text`). The
+assumptions behind a finding are not repeated on every line: `full` states them once per kernel,
+JSON keeps them per finding."""
 from __future__ import annotations
 
 from .style import Style
 
 
-def line(d, style: Style, show_assumptions: bool = True) -> str:
+def line(d, style: Style) -> str:
     msg = d.message
-    if show_assumptions and d.assumptions:
-        msg += " [assumes: " + "; ".join(d.assumptions) + "]"
     if d.confirmed is not None and d.measured:
         msg += f" [{'confirmed' if d.confirmed else 'not confirmed'}: {d.measured.get('summary', 'measured')}]"
     return (f"{style.bold(d.path)}:{d.line}:{d.column}: {style.code(d.code, d.severity)} "
@@ -16,5 +16,5 @@ def line(d, style: Style, show_assumptions: bool = True) -> str:
 
 def render(result, opts) -> str:
     style = Style(opts.color)
-    lines = [line(d, style, opts.show_assumptions) for d in result.diagnostics]
+    lines = [line(d, style) for d in result.diagnostics]
     return "\n".join(lines) + ("\n" if lines else "")

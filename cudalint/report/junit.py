@@ -20,7 +20,7 @@ def render(result, opts) -> str:
         for d in diags:
             case = ET.SubElement(suite, "testcase", name=f"{d.code} {d.name} at {d.line}:{d.column}",
                                  classname=path, file=path, line=str(d.line))
-            text = line(d, Style(False), opts.show_assumptions)
+            text = line(d, Style(False))
             if d.severity == "info":
                 ET.SubElement(case, "system-out").text = text
             else:

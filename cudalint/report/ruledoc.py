@@ -17,6 +17,12 @@ def sections(rule) -> dict[str, str]:
     return {k: v.strip() for k, v in out.items()}
 
 
+def plain(doc: str) -> str:
+    """The docstring as plain text: headings without `##`, code fences dropped (their code kept)."""
+    return "\n".join(line.lstrip("# ") if line.startswith("## ") else line
+                     for line in doc.splitlines() if not line.startswith("```"))
+
+
 def what_it_does(rule) -> str:
     return " ".join(sections(rule).get("what it does", rule.NAME).split())
 

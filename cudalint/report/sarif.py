@@ -18,15 +18,50 @@ _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _rule(r) -> dict:
+    doc = (r.__doc__ or "").strip()
     return {
         "id": r.CODE,
         "name": r.NAME,
-        "shortDescription": {"text": ruledoc.summary(r)},
+        # the rule's name is its title (code-scanning lists show it); the docstring says the rest
+        "shortDescription": {"text": r.NAME.replace("-", " ").capitalize().replace("Int32", "int32")},
         "fullDescription": {"text": ruledoc.what_it_does(r)},
-        "help": {"text": (r.__doc__ or "").strip(), "markdown": (r.__doc__ or "").strip()},
+        "help": {"text": ruledoc.plain(doc), "markdown": doc},
         "defaultConfiguration": {"level": _LEVEL[r.SEVERITY]},
         "properties": {"category": r.CATEGORY, "tags": [r.CATEGORY]},
     }
+
+
+def _utf16(text: str | None, byte_column: int) -> int:
+    """A 1-based byte column (what the parser counts) as a 1-based UTF-16 column (what SARIF viewers,
+    GitHub's and VS Code's, count)."""
+    if not text:
+        return byte_column
+    head = text.encode("utf-8", "surrogateescape")[:max(byte_column - 1, 0)].decode("utf-8", "ignore")
+    return len(head.encode("utf-16-le")) // 2 + 1
+
+
+def _artifact(path: str, root: str) -> tuple[str, dict]:
+    """The path relative to the repository root, and its artifactLocation (absolute outside it)."""
+    abspath = os.path.abspath(path)
+    rel = os.path.relpath(abspath, root).replace(os.sep, "/")
+    if rel.startswith("../"):
+        return rel, {"uri": Path(abspath).as_uri()}
+    return rel, {"uri": quote(rel), "uriBaseId": "%SRCROOT%"}
+
+
+def _notifications(result, root: str) -> list[dict]:
+    """What the run could not analyse: files read with parse errors, kernels left unsimulated."""
+    out = []
+    for f in result.files:
+        if f.get("status", "ok") != "ok":
+            out.append({"level": "warning", "message": {"text": f"{f['path']}: {f['status']}; the regions that did "
+                                                                f"parse were analysed (CL900 says where)"},
+                        "locations": [{"physicalLocation": {"artifactLocation": _artifact(f["path"], root)[1]}}]})
+    for d in result.diagnostics:
+        if d.code == "CL901" and d.message.startswith(("kernel `", "cudalint could not analyse kernel")):
+            out.append({"level": "warning" if d.message.startswith("kernel `") else "error",
+                        "message": {"text": f"{d.path}:{d.line}: {d.message}"}})
+    return out
 
 
 def render(result, opts) -> str:
@@ -34,15 +69,13 @@ def render(result, opts) -> str:
     index = {r.CODE: i for i, r in enumerate(ALL)}
     results = []
     for d in result.diagnostics:
-        abspath = os.path.abspath(d.path)
-        rel = os.path.relpath(abspath, root).replace(os.sep, "/")
-        if rel.startswith("../"):
-            artifact = {"uri": Path(abspath).as_uri()}
-        else:
-            artifact = {"uri": quote(rel), "uriBaseId": "%SRCROOT%"}
-        region = {"startLine": d.line, "startColumn": d.column}
+        rel, artifact = _artifact(d.path, root)
+        first = source_line(result, d.path, d.line)
+        start = _utf16(first, d.column)
+        region = {"startLine": d.line, "startColumn": start}
         if (d.end_line, d.end_column) >= (d.line, d.column):
-            region.update(endLine=d.end_line, endColumn=max(d.end_column, d.column + (d.end_line == d.line)))
+            end = _utf16(first if d.end_line == d.line else source_line(result, d.path, d.end_line), d.end_column)
+            region.update(endLine=d.end_line, endColumn=max(end, start + (d.end_line == d.line)))
         loc = {"physicalLocation": {"artifactLocation": artifact, "region": region}}
         if d.kernel:
             loc["logicalLocations"] = [{"name": d.kernel, "kind": "function"}]
@@ -52,7 +85,7 @@ def render(result, opts) -> str:
             "message": {"text": d.message},
             "locations": [loc],
             "partialFingerprints": {
-                "cudalintFinding/v1": finding_key(rel, d.code, d.kernel, source_line(result, d.path, d.line))},
+                "cudalintFinding/v2": finding_key(rel, d.code, d.kernel, source_line(result, d.path, d.line))},
             "properties": {"category": d.category, "metrics": d.metrics, "assumptions": d.assumptions},
         }
         if d.code in index:
@@ -65,7 +98,10 @@ def render(result, opts) -> str:
             "tool": {"driver": {"name": "cudalint", "version": __version__, "semanticVersion": __version__,
                                 "rules": [_rule(r) for r in ALL]}},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(root).as_uri() + "/"}},
-            "columnKind": "unicodeCodePoints",
+            "invocations": [{"executionSuccessful": opts.exit_code in (0, 1),
+                             **({"exitCode": opts.exit_code} if opts.exit_code is not None else {}),
+                             "toolExecutionNotifications": _notifications(result, root)}],
+            "columnKind": "utf16CodeUnits",
             "results": results,
         }],
     }

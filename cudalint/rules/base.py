@@ -64,3 +64,30 @@ class Context:
 def fmt_point(point: dict[str, int], keep=None) -> str:
     items = [(k, v) for k, v in point.items() if keep is None or k in keep]
     return ", ".join(f"{k}={v}" for k, v in items)
+
+
+def short(text: str, limit: int = 48) -> str:
+    """Source text quoted in a message, cut in the middle past `limit` characters: a finding's line
+    stays readable, and its columns point at the whole text anyway."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    keep = (limit - 1) // 2
+    return text[:keep].rstrip() + "…" + text[-(limit - 1 - keep):].lstrip()
+
+
+def fmt_thread(point: dict[str, int], keep=None) -> str:
+    """`thread 232`, `thread (1, 0)` (x, y) or `thread (y=5)`, then ` of block 3` when a blockIdx is
+    kept: the coordinates of `point` that `keep` names (all of them when it is None)."""
+    def part(kind: str) -> str:
+        axes = [a for a in "xyz" if f"{kind}.{a}" in point and (keep is None or f"{kind}.{a}" in keep)]
+        vals = [str(point[f"{kind}.{a}"]) for a in axes]
+        if not axes:
+            return ""
+        if len(axes) == 1 and axes[0] == "x":
+            return vals[0]
+        if "".join(axes) in ("xy", "xyz"):
+            return "(" + ", ".join(vals) + ")"
+        return "(" + ", ".join(f"{a}={v}" for a, v in zip(axes, vals)) + ")"
+    thread, block = part("threadIdx"), part("blockIdx")
+    return f"thread {thread or 0}" + (f" of block {block}" if block else "")

@@ -24,7 +24,7 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context
+from .base import Context, short
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
@@ -54,9 +54,9 @@ def check(ctx: Context):
         term = lane_term(acc, sim)
         why = ""
         if c.lane_stride_bytes is not None and c.lane_stride_bytes != 0:
-            why = f": adjacent lanes are {c.lane_stride_bytes} bytes apart"
+            why = f"; lanes {c.lane_stride_bytes} B apart"
             if term is not None:
-                why += f" (term `{term}`)"
+                why += f" (`{short(str(term), 32)}`)"
         metrics = {
             "sectors_per_request": round(c.sectors_per_request, 2),
             "ideal_sectors": round(c.ideal_sectors, 2),
@@ -65,7 +65,7 @@ def check(ctx: Context):
             "lane_stride_bytes": c.lane_stride_bytes,
             "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
         }
-        msg = (f"{acc.kind} of `{acc.text}` takes {c.sectors_per_request:.2f} sectors per warp request where "
-               f"{c.ideal_sectors:.2f} would do ({c.ratio:.1f}x){why}")
+        msg = (f"{acc.kind} of `{short(acc.text)}`: {c.sectors_per_request:.2f} sectors/request, "
+               f"ideal {c.ideal_sectors:.2f}{why}")
         yield ctx.diagnostic(sys.modules[__name__], acc, msg, metrics=metrics,
                              assumptions=ctx.assumptions_for(acc))

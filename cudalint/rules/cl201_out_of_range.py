@@ -20,13 +20,13 @@ int sharedCol = threadIdx.x * WPT + regCol;       // 7*4 + 3 = 31 <= 31
 acc += As[k][sharedCol];
 ```
 """
-import numpy as np
-
 import sys
+
+import numpy as np
 
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
-from .base import Context, fmt_point
+from .base import Context, fmt_point, short
 
 CODE = "CL201"
 NAME = "index-out-of-range"
@@ -49,7 +49,15 @@ def max_check(sim, acc, dim_expr, terms, point, value) -> str:
     except (Unknown, TypeError, ValueError):
         return str(value)
     text = " + ".join(parts).replace("+ -", "- ") if parts else "0"
-    return f"{text} = {value}"
+    return f"{text} = {value}" if text != str(value) else text
+
+
+def _where(point: dict[str, int], terms) -> str:
+    """The coordinates of the extreme thread that the index's terms use; all of them (blocks aside)
+    when the terms name none."""
+    kept = {k: v for k, v in point.items() if not k.startswith("blockIdx")}
+    used = {s.name for t in terms for s in t.coord.walk() if isinstance(s, ir.Sym)}
+    return fmt_point({k: v for k, v in kept.items() if k in used} or kept)
 
 
 def check(ctx: Context):
@@ -76,17 +84,16 @@ def check(ctx: Context):
             decl = f"{acc.array.name}" + "".join(f"[{d}]" for d in dims)
             if r.hi > extent - 1:
                 mc = max_check(sim, acc, expr, terms, r.at_max, r.hi)
-                point = fmt_point({k2: v for k2, v in r.at_max.items() if not k2.startswith("blockIdx")})
-                msg = (f"index{where} of `{acc.text}` reaches {r.hi} > {extent - 1} (declared `{decl}`): "
-                       f"{mc} > {extent - 1} at {point}")
+                point = _where(r.at_max, terms)
+                msg = f"index{where} of `{short(acc.text)}` reaches {mc} > {extent - 1} (`{decl}`) at {point}"
                 yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
                                                             "dimension": k + 1},
                                      assumptions=ctx.assumptions_for(acc))
                 break
             if r.lo < 0:
                 mc = max_check(sim, acc, expr, terms, r.at_min, r.lo)
-                point = fmt_point({k2: v for k2, v in r.at_min.items() if not k2.startswith("blockIdx")})
-                msg = f"index{where} of `{acc.text}` reaches {r.lo} < 0 (declared `{decl}`): {mc} < 0 at {point}"
+                point = _where(r.at_min, terms)
+                msg = f"index{where} of `{short(acc.text)}` reaches {mc} < 0 (`{decl}`) at {point}"
                 yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
                                                             "dimension": k + 1},
                                      assumptions=ctx.assumptions_for(acc))

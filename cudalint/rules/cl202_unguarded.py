@@ -21,12 +21,21 @@ if (i < n) c[i] = a[i] + b[i];
 """
 import sys
 
-from .base import Context, fmt_point
+from .base import Context, fmt_thread, short
 
 CODE = "CL202"
 NAME = "unguarded-global-access"
 CATEGORY = "range"
 SEVERITY = "error"
+
+
+def guard(acc, ex) -> str:
+    """The bounds check for this access, in the user's names: `if (i < n)` where `i` is the index
+    variable that runs along the axis whose grid was rounded up and `n` the size it was rounded from."""
+    axis = f"threadIdx.{ex.axis}"
+    names = [n for n, deps in acc.name_deps.items() if deps == {axis}]
+    subject = names[0] if len(names) == 1 else "…"
+    return f"if ({subject} < {ex.extent_text})"
 
 
 def check(ctx: Context):
@@ -39,9 +48,9 @@ def check(ctx: Context):
         if ex is None:
             continue
         a = ex.axis
-        point = fmt_point(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{a}"})
-        msg = (f"{acc.kind} of `{acc.text}` also runs for the threads past {ex.extent_text} = {ex.extent}: the grid "
-               f"covers {ex.covered} threads along {a}, and at {point} the index is {ex.index} with no guard; "
-               f"add a bounds check such as `if (… < {ex.extent_text})`")
-        yield ctx.diagnostic(me, acc, msg, metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index},
+        point = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{a}"})
+        msg = (f"{acc.kind} of `{short(acc.text)}` runs unguarded past {ex.extent_text} = {ex.extent} "
+               f"(index {ex.index} at {point}); add `{guard(acc, ex)}`")
+        yield ctx.diagnostic(me, acc, msg, metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
+                                                    "guard": guard(acc, ex)},
                              assumptions=ctx.assumptions_for(acc))

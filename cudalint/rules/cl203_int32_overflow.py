@@ -22,7 +22,7 @@ out[(size_t)row * N + col] = v;     // 64-bit multiply
 import sys
 
 from ..index.evaluate import INT32_MAX
-from .base import Context
+from .base import Context, short
 
 CODE = "CL203"
 NAME = "int32-index-overflow"
@@ -46,7 +46,9 @@ def check(ctx: Context):
             ctype = "int" if ov.ctype == "i32" else "unsigned int"
             sizes = ", ".join(f"{k}={v}" for k, v in sorted(sim.params.items())
                               if any(getattr(s, "name", None) == k for s in acc.index.walk()))
-            msg = (f"`{ov.node}` is 32-bit `{ctype}` arithmetic and reaches {ov.value} > {INT32_MAX}"
-                   f"{' for ' + sizes if sizes else ''}; widen before multiplying, e.g. `(size_t)` on the first factor")
+            # the node is the expanded index, of any length: named only when it is short
+            node = f" (`{ov.node}`)" if len(str(ov.node)) <= 32 else ""
+            msg = (f"`{short(acc.text)}`{node}: 32-bit `{ctype}` index reaches {ov.value} > 2^31-1"
+                   f"{' for ' + sizes if sizes else ''}; cast to `size_t`")
             yield ctx.diagnostic(me, acc, msg, metrics={"max_value": ov.value, "limit": INT32_MAX},
                                  assumptions=ctx.assumptions_for(acc))

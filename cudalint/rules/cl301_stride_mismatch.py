@@ -34,7 +34,7 @@ import numpy as np
 
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
-from .base import Context
+from .base import Context, short
 
 CODE = "CL301"
 NAME = "stride-mismatch"
@@ -222,7 +222,6 @@ def _leading_dims(acc) -> frozenset[str] | None:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    level = {"iter": "the iterator level", "thread": "the Block level", "block": "the Grid level"}
     groups, where = _same_position(ctx.table.accesses)
     offsets: dict = {}     # group key -> [(access, offset parts or None)]
     reported: set[int] = set()
@@ -244,23 +243,18 @@ def check(ctx: Context):
             kind, t, below, c, span, holes, joint = found
             others = [a for a, _ in together if a is not acc] if joint else []
             reported.update(id(a) for a in others)   # one finding for the accesses that fill the stride together
-            below_txt = " + ".join(f"`{b}`" for b in below)
-            lower = level[below[-1].coord.kind] if below else "the level below"
-            head = f"term `{t}` in `{acc.text}` steps {c} but the terms below it ({below_txt}) span {span}"
+            below_txt = " + ".join(f"`{short(str(b), 32)}`" for b in below)
+            head = (f"term `{short(str(t), 32)}` of `{short(acc.text, 40)}` steps {c} but {below_txt} below "
+                    f"span{'s' if len(below) == 1 else ''} {span}")
             metrics = {"stride": c, "expected_stride": span}
             if kind == "gap" and joint:
-                verb = {"load": "loads", "store": "stores"}.get(acc.kind, "accesses")
-                with_txt = ", ".join(f"`{a.text}` (line {a.line})" for a in others)
-                msg = (f"{head}, and with the other {verb} of `{acc.array.name}` at offsets of this index "
-                       f"({with_txt}) {holes} of every {c} elements are still skipped; add the missing "
-                       f"offsets or make the stride the span they cover")
+                with_txt = ", ".join(f"`{short(a.text, 40)}` (line {a.line})" for a in others)
+                msg = f"{head}; with {with_txt}, {holes} of every {c} elements are still skipped"
                 metrics = {"stride": c, "skipped": holes, "accesses": 1 + len(others)}
             elif kind == "gap":
-                msg = (f"{head}: {c - span} of every {c} elements are skipped; the stride should be {span}, "
-                       f"the size of {lower} below")
+                msg = f"{head}: {c - span} of every {c} elements are skipped; make it {span}"
             else:
-                msg = (f"{head}: neighbouring {t.coord.name.split('.')[0]} values store to the same elements; "
-                       f"the stride should be {span}")
+                msg = f"{head}: neighbouring {t.coord.name.split('.')[0]} values overlap; make it {span}"
             yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
             break
     # one global array, two leading dimensions
@@ -276,8 +270,7 @@ def check(ctx: Context):
             first[name] = (ld, acc)
         elif first[name][0] != ld:
             other = first[name][1]
-            msg = (f"`{name}` is indexed with leading dimension `{next(iter(ld))}` here but "
-                   f"`{next(iter(first[name][0]))}` at line {other.line} (`{other.text}`): one of them walks the "
-                   f"matrix with the wrong pitch")
+            msg = (f"`{name}` has leading dimension `{next(iter(ld))}` here but `{next(iter(first[name][0]))}` "
+                   f"at line {other.line}: one of the two has the wrong pitch")
             yield ctx.diagnostic(me, acc, msg, metrics={"leading_dimension": next(iter(ld)),
                                                        "other_leading_dimension": next(iter(first[name][0]))})

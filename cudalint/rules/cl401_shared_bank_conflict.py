@@ -39,7 +39,7 @@ transposed) or swizzling the column (`tile[row][col ^ row]` on every store and l
 import sys
 
 from ..analysis.banks import bank_conflict
-from .base import Context
+from .base import Context, short
 
 CODE = "CL401"
 NAME = "shared-bank-conflict"
@@ -103,18 +103,22 @@ def check(ctx: Context):
         if bc is None or bc.ways < max(2, ctx.options.min_ways):
             continue
         where = _loop_values(sim, acc, bc.worst)
-        spread = ""
+        ways, spread = f"{bc.ways}-way", ""
         if bc.least_ways != bc.ways:
-            spread = f" ({bc.least_ways}-way to {bc.ways}-way across iterations; worst at {where})"
+            ways, spread = f"{bc.least_ways}- to {bc.ways}-way", f" (worst at {where})"
         why = ""
         if bc.term is not None:
-            why = f"; the lane term `{_show(bc.term, acc)}` alone makes it {bc.term_ways}-way"
-        phases = {1: "", 2: " (8-byte accesses: 2 half-warp phases)", 4: " (16-byte accesses: 4 quarter-warp phases)"}
+            why = f" from `{short(_show(bc.term, acc), 32)}`"
+            if bc.term_ways != bc.ways:
+                why += f" ({bc.term_ways}-way alone)"
+        # the mean wavefronts say more than the ways only across iterations or for 8/16-byte lanes
+        figure = ""
+        if abs(bc.wavefronts_per_request - bc.ways * bc.ideal_wavefronts) > 0.005:
+            figure = f", {bc.wavefronts_per_request:.2f} wavefronts/request"
+            if bc.phases > 1:
+                figure += f" (ideal {bc.ideal_wavefronts:.2f}: {4 * bc.phases}-byte lanes)"
         verb = "atomic on" if acc.atomic else acc.kind + " of"
-        article = "an" if str(bc.ways).startswith("8") or bc.ways in (11, 18) else "a"
-        msg = (f"{verb} `{acc.text}` is {article} {bc.ways}-way shared-memory bank conflict{spread}: "
-               f"{bc.wavefronts_per_request:.2f} wavefronts per request where {bc.ideal_wavefronts:.2f} would do"
-               f"{phases[bc.phases]}{why}. Fix: " + "; ".join(fixes(acc, bc.padding)))
+        msg = f"{verb} `{short(acc.text)}`: {ways} bank conflict{spread}{figure}{why}"
         metrics = {
             "ways": bc.ways,
             "least_ways": bc.least_ways,
@@ -122,6 +126,7 @@ def check(ctx: Context):
             "ideal_wavefronts": round(bc.ideal_wavefronts, 2),
             "requests_simulated": bc.requests,
             "term": _show(bc.term, acc) if bc.term is not None else None,
+            "padding": bc.padding[0] if bc.padding and bc.padding[1] == 1 else None,
             "note": "mean shared-memory wavefronts per warp request over sampled blocks and iterations",
         }
         yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))

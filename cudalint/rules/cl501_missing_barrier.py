@@ -39,7 +39,7 @@ for (int t = 0; t < numTiles; ++t) {
 import sys
 
 from ..analysis.races import find_races
-from .base import Context, fmt_point
+from .base import Context, fmt_thread, short
 
 CODE = "CL501"
 NAME = "missing-barrier"
@@ -57,24 +57,17 @@ def check(ctx: Context):
         verb = "reads" if r.kind == "load" else "stores to"
         barrier = "__syncthreads()"
         if race.same_warp and not race.warp_barrier:
-            barrier = "__syncwarp() (both threads are lanes of one warp, which do not run in lockstep since Volta)"
+            barrier = "__syncwarp()"
         if race.loop is not None:
-            when = (f"in the next iteration of the loop over `{race.loop.var}` (line {race.loop.line}), with no barrier "
-                    f"between this {'read' if r.kind == 'load' else 'store'} and that store: add {barrier} at the "
-                    f"end of the loop body")
+            when = f"in the next `{race.loop.var}` iteration; add {barrier} at the end of the loop body"
         else:
             loop = next((it for it in reversed(r.loops) if it in w.loops), None)
-            inside = f" in the same iteration of the loop over `{loop.var}` (line {loop.line})" if loop else ""
-            when = f"with no barrier between them{inside}: add {barrier} between the two"
+            inside = f" in one `{loop.var}` iteration" if loop else ""
+            when = f"with no barrier between{inside}; add {barrier}"
         if race.warp_barrier:
-            when += "; the __syncwarp() between them orders the lanes of one warp only, and these are in different warps"
-        if r.array.dims == (1,):      # a `__shared__` scalar
-            what, store = f"`{r.array.name}`", f"stores at line {w.line}"
-        else:
-            what = (f"`{r.array.name}` through `{r.text}` at byte {race.byte} "
-                    f"(element {race.byte // r.array.elem_size})")
-            store = f"stores through `{w.text}` at line {w.line}"
-        msg = f"thread ({fmt_point(b, keep)}) {verb} {what}, which thread ({fmt_point(a, keep)}) {store} {when}"
+            when += " (the __syncwarp() orders one warp only)"
+        what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(r.text, 40)}`"   # (1,): a scalar
+        msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line} {when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
                    "loop_line": race.loop.line if race.loop is not None else None}
         yield ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r))

@@ -30,7 +30,7 @@ import sys
 
 from ..analysis.divergence import divergent_barriers, unfollowed_guard
 from . import cl901_analysis_limit
-from .base import Context, fmt_point
+from .base import Context, fmt_thread, short
 
 CODE = "CL502"
 NAME = "divergent-barrier"
@@ -47,18 +47,19 @@ def check(ctx: Context):
         keep = {k for k in d.reaches if k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1}
         if any(sim.grid[i] > 1 for i in range(3)):
             keep |= {k for k in d.reaches if k.startswith("blockIdx") and sim.grid["xyz".index(k[-1])] > 1}
-        who = f"thread ({fmt_point(d.reaches, keep)}) reaches it and thread ({fmt_point(d.misses, keep)}) does not"
+        threads = {k for k in keep if k.startswith("threadIdx")}
+        who = f"{fmt_thread(d.reaches, threads)} reaches it, {fmt_thread(d.misses, threads)} does not"
+        blocks = keep - threads
+        if blocks and any(d.reaches.get(k) for k in blocks) and \
+                all(d.reaches.get(k) == d.misses.get(k) for k in blocks):
+            who = f"in block {fmt_thread(d.reaches, blocks).split(' of block ')[1]}, {who}"
         if d.exit is not None:
-            why = (f"follows the early `{d.exit.kind}` at line {d.exit.line}, which some threads of the block take "
-                   f"({who}); keep those threads alive to the barrier (guard the work instead of returning)")
+            why = f"after the early `{d.exit.kind}` at line {d.exit.line}: {who}"
         elif d.loop is not None:
-            at = ", ".join(d.trips.values())
-            why = (f"is inside the loop over `{d.loop.var}` (line {d.loop.line}), whose trip count differs between "
-                   f"threads of the block (at {at}, {who}); make the trip count uniform and guard the work inside")
+            why = f"in the `{d.loop.var}` loop (line {d.loop.line}), whose trip count varies: {who}"
         else:
-            why = (f"sits under the condition `{d.guard}`, which threads of one block evaluate differently "
-                   f"({who}); move the barrier out of the condition")
-        msg = f"block barrier `{b.text}` {why}"
+            why = f"under `{short(str(d.guard), 40)}`, which varies within a block: {who}"
+        msg = f"`{b.text}` {why}"
         yield ctx.diagnostic(me, None, msg, line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
                              path=b.path or None,
                              metrics={"exit_line": d.exit.line if d.exit else None,

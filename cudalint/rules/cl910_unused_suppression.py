@@ -1,7 +1,8 @@
 """## What it does
 Reports a `// cudalint: ignore[...]`, `disable[...]` or `file-ignore[...]` comment that
 suppresses no finding: the code it names is not reported where it applies, the name is no rule
-code or category, or an `enable` has no `disable` above it to end.
+code or category, the directive itself is misspelt (`// cudalint: ignroe[CL101]`), or an `enable`
+has no `disable` above it to end.
 
 ## Why is this bad?
 A suppression outlives the finding it was written for. Once the kernel is fixed, or the comment
