@@ -277,7 +277,8 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     table = None
     try:
         launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
-        table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src)).build()
+        table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
+                              project.typedefs_for(src)).build()
         table.assumptions.extend(assumptions)
         family = derive(table, {**table.launch.params, **fcfg.params})
         try:

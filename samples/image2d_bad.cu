@@ -11,6 +11,7 @@ __global__ void rgba_to_gray(const uchar4* __restrict__ rgba, float* __restrict_
   gray[y * width + x] = 0.299f * p.x + 0.587f * p.y + 0.114f * p.z;  // expect: CL202
 }
 
+// cudalint: param width=1000 height=1000
 void run_rgba_to_gray(const uchar4* rgba, float* gray, int width, int height) {
   dim3 block(16, 16);
   dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);

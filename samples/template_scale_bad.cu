@@ -7,6 +7,7 @@ __global__ void scale(float* __restrict__ out, const float* __restrict__ in, flo
   out[i] = s * in[i];  // expect: CL202
 }
 
+// cudalint: param n=1000
 void run_scale(float* out, const float* in, float s, int n) {
   scale<256><<<(n + 255) / 256, 256>>>(out, in, s, n);
 }

@@ -66,8 +66,10 @@ __global__ void k(float *out) {
 void host(float *o) { k<<<64, 256>>>(o); }
 """
     assert lint(tmp_path, src.replace("GUARD", "== 0"))[0] == []
-    # 64 threads of a block store one element: a real overlap
-    assert lint(tmp_path, src.replace("GUARD", "< 64"))[0] == [(5, "CL302")]
+    # 64 threads of a block store one element, each its own value: a real overlap
+    assert lint(tmp_path, src.replace("GUARD", "< 64").replace("1.0f", "threadIdx.x"))[0] == [(5, "CL302")]
+    # ... all of them the same value: nothing a user would notice
+    assert lint(tmp_path, src.replace("GUARD", "< 64"))[0] == []
 
 
 def test_block_size_and_tile_rank(tmp_path):

@@ -53,7 +53,7 @@ def test_statement_macros_and_switch_cases_are_followed(tmp_path):
         "  CUDA_KERNEL_LOOP(i, n) {\n"
         "    out[i] = in[i * 4];\n"
         "  }\n"
-        "  switch (threadIdx.x & 3) { case 0: out[blockIdx.x] = 1.0f; break; default: break; }\n"
+        "  switch (threadIdx.x & 3) { case 0: out[blockIdx.x] = threadIdx.x; break; default: break; }\n"
         "}\n"
         "void run(const float* in, float* out, int n) { k<<<(n + 255) / 256, 256>>>(in, out, n); }\n")
     result = lint_paths([str(f)], Config(debug=True))

@@ -16,7 +16,7 @@ from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..model.table import Barrier, Exit, Iterator
 from .races import thread_dependent
-from .simulate import Simulation, capped_product
+from .simulate import Simulation, capped_product, guard_value
 
 BLOCK_UNIFORM = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}   # same result in every thread
 ALL_BLOCKS_LIMIT = 1 << 21     # thread-instances evaluated before falling back to sampled blocks
@@ -68,9 +68,8 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
     shape = (len(rows), sim.nthreads)
     reach = np.ones(shape, dtype=bool)
     for g in b.guards:
-        try:
-            v = np.broadcast_to(np.asarray(Evaluator(env).value(g)) != 0, shape)
-        except Unknown:
+        v = guard_value(env, g, shape)
+        if v is None:
             continue
         before = reach
         reach = reach & v

@@ -23,7 +23,6 @@ BLOCKS_2D = ((32, 8, 1), (16, 16, 1), (32, 32, 1))
 BLOCKS_3D = ((32, 4, 4), (8, 8, 8), (16, 16, 4))
 SIZES = (1000, 1024)            # a problem size: neither or both a power of two
 SIZES_POW2 = (1024, 256)        # one the kernel masks with `& (n - 1)`
-SIZES_ROUNDED = (1000, 1023)    # one the launch rounds up (`(n + 255) / 256`): not a multiple of the block
 SHIFTS = (10, 5)                # one used as a shift count (`1 << logN`)
 
 
@@ -90,7 +89,9 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
     """[(block, values chosen for the launch's unknown block edges)], why, whether edges are chosen."""
     lc = table.launch
     unknown: list[str] = []
-    if lc.block is not None:
+    if lc.block is not None and any(isinstance(x, ir.Sym) and x.kind == "unknown" for b in lc.block for x in b.walk()):
+        reason = "block size of the launch not computed"     # `block[d][fp]`, a value the host code hides
+    elif lc.block is not None:
         unknown = sorted({s.name for b in lc.block for s in b.walk()
                           if isinstance(s, ir.Sym) and s.kind == "param" and s.name not in given
                           and s.name not in lc.params})
@@ -105,9 +106,9 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
         shapes = [(lb, 1, 1)]
     else:
         shapes = list(BLOCKS_3D if uses_z else BLOCKS_2D if uses_y else BLOCKS_1D)
-    derived = _tile_block(table, uses_y, uses_z)
-    if derived is not None and derived not in shapes:
-        shapes.insert(0, derived)
+    for derived in (_radix_block(table, uses_z), _tile_block(table, uses_y, uses_z)):
+        if derived is not None and derived not in shapes:
+            shapes.insert(0, derived)
     if unknown:
         chosen = [_edges(lc.block, unknown, target, given) for target in shapes]
         tried = list(dict.fromkeys(c for c in chosen if c is not None))
@@ -205,6 +206,30 @@ def _fits(table: TwoTreeTable, block) -> bool:
     return runs or not table.accesses
 
 
+def _radix_block(table: TwoTreeTable, uses_z: bool) -> tuple[int, int, int] | None:
+    """The block width the kernel's own indexes say: `threadIdx.y * 8 + threadIdx.x` is a mixed-radix
+    number whose x digit runs to 8, and so is `blockIdx.x * 512 + threadIdx.x` with 512: the stride
+    of the level above is the size of the level below (a warp's worth of rows under it)."""
+    from collections import Counter
+    from ..index.terms import decompose
+    seen: Counter = Counter()
+    for acc in table.accesses:
+        strides = {}
+        for t in decompose(acc.index):
+            if isinstance(t.coord, ir.Sym) and t.coord.kind in ("thread", "block") and isinstance(t.stride, ir.Num):
+                strides[t.coord.name] = t.stride.value
+        x = strides.get("threadIdx.x")
+        above = strides.get("threadIdx.y") or (strides.get("blockIdx.x") if "threadIdx.y" not in strides else None)
+        if x and above and isinstance(x, int) and isinstance(above, int) and above % x == 0:
+            s = above // x
+            if 2 <= s <= 1024 and s & (s - 1) == 0:
+                seen[s] += 1
+    if not seen:
+        return None
+    s = seen.most_common(1)[0][0]
+    return (s, max(1, 32 // s), 2 if uses_z else 1)
+
+
 def _tile_block(table: TwoTreeTable, uses_y: bool, uses_z: bool) -> tuple[int, int, int] | None:
     """The block a kernel's tiles describe: `tile[threadIdx.y][threadIdx.x]` in a `[16][17]` tile
     says 16 x 17 at most, and a block that fills its tile is 16 x 16 (the padding column is not a
@@ -248,20 +273,9 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
     for e in exprs:
         for n in e.walk():
             if isinstance(n, ir.Bin) and n.op == "&":
-                for side in (n.left, n.right):
-                    if isinstance(side, ir.Bin) and side.op == "-" and isinstance(side.left, ir.Sym) and \
-                            side.right == ir.Num(1):
-                        masks.add(side.left.name)
+                for side in (n.left, n.right):      # `i & (n - 1)`, `i & (stride / 128 - 1)`
+                    if isinstance(side, ir.Bin) and side.op == "-" and side.right == ir.Num(1):
+                        masks |= {s.name for s in side.left.walk() if isinstance(s, ir.Sym) and s.kind == "param"}
             if isinstance(n, ir.Bin) and n.op in ("<<", ">>") and isinstance(n.right, ir.Sym):
                 shifts.add(n.right.name)
-    rounded = {s.name for g in (lc.grid or ()) for s in _rounded_up(g)}
-    return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES_ROUNDED if n in rounded else SIZES
-            for n in sorted(names)}
-
-
-def _rounded_up(g: ir.Expr):
-    """Sizes a grid divides rounding up, `(n + 255) / 256` (also from `ceil_div(n, 256)`): the launch
-    says n need not be a multiple of the block."""
-    for node in g.walk():
-        if isinstance(node, ir.Bin) and node.op == "/" and isinstance(node.left, ir.Bin) and node.left.op in "+-":
-            yield from (s for s in node.left.walk() if isinstance(s, ir.Sym) and s.kind == "param")
+    return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES for n in sorted(names)}

@@ -41,9 +41,13 @@ def _is_loop_cond(g: ir.Expr, b: Barrier) -> bool:
 def separates(b: Barrier, x: Access, y: Access) -> bool:
     """Every thread that runs x and y passes b. A guard of b that neither access has may skip it:
     when it depends on the thread the barrier is divergent (CL502, counted here as a barrier);
-    when it is uniform it can skip the barrier for the whole block."""
+    when it is uniform it can skip the barrier for the whole block, unless it is the guard of an
+    early `break`/`return` (`if (done) break;`): where it fails the block has left, and nothing
+    after the barrier, the next iteration included, runs."""
     for g in b.guards:
         if g in x.guards or g in y.guards or _is_loop_cond(g, b) or thread_dependent(g):
+            continue
+        if any(e.guard is g and e.kind in ("break", "return") for e in b.exits):
             continue
         return False
     return True

@@ -38,6 +38,35 @@ def capped_product(samples: list[list[int]]) -> list[tuple[int, ...]]:
     return combos
 
 
+def conjuncts(g: ir.Expr):
+    """`a && b && c` as a, b, c."""
+    if isinstance(g, ir.Bin) and g.op == "&&":
+        yield from conjuncts(g.left)
+        yield from conjuncts(g.right)
+    else:
+        yield g
+
+
+def guard_value(env: dict, g: ir.Expr, shape) -> np.ndarray | None:
+    """Where a guard holds, from the parts of it the model follows: in `p != NULL && tid == 0` the
+    pointer test (data to the model) may pass, the thread test decides. None: nothing followed."""
+    out = None
+    for c in conjuncts(g):
+        try:
+            v = np.broadcast_to(np.asarray(Evaluator(env).value(c)) != 0, shape)
+        except Unknown:
+            continue  # data-dependent: may hold
+        out = v if out is None else out & v
+    return out
+
+
+def guards_followed(guards) -> bool:
+    """Every part of every guard is followed, or has one value across the launch (a NULL test):
+    which threads run the access is known, not a guess."""
+    return not any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown")
+                   for g in guards for c in conjuncts(g) for s in c.walk())
+
+
 class AnalysisLimit(Exception):
     """The simulation cannot be set up (e.g. a block of more than 1024 threads)."""
 
@@ -115,6 +144,7 @@ class Simulation:
         self.family = family if family is not None else derive(table, self.params)
         self.trial = trial if trial is not None else self.family.primary
         self.launch_known = table.launch.known
+        self.grid_known = False          # the grid is the program's (else cudalint's (8, 8, 4))
         self.block_chosen = False
         self._defaulted: set[str] = set()
         self.block = self._block()
@@ -160,10 +190,9 @@ class Simulation:
                     hint = " or ".join([f"--param {k}=VALUE" for k in self.family.block_names] + ["--launch"])
                     self.assumptions.append(f"{self.family.block_text()} (give {hint})")
                 return tuple(vals)
-            self.assumptions.append("block size of the launch could not be computed")
         self.launch_known = False
         b = self.trial.block or ASSUMED_BLOCK_1D
-        if self.family.blocks and lc.block is None:
+        if self.family.blocks:
             self.assumptions.append(self.family.block_text() + "; give `// cudalint: launch grid=(X,Y,Z) "
                                                                 "block=(X,Y,Z)` or --launch")
         return b
@@ -174,6 +203,7 @@ class Simulation:
         if lc.grid is not None:
             vals = [self._scalar(g, env) for g in lc.grid]
             if all(v is not None and v > 0 for v in vals):
+                self.grid_known = True
                 return tuple(vals)
             self.assumptions.append("grid size of the launch could not be computed; assumed (8, 8, 4)")
         return ASSUMED_GRID
@@ -305,11 +335,9 @@ class Simulation:
     def mask(self, acc: Access, env: dict, shape) -> np.ndarray:
         m = np.ones(shape, dtype=bool)
         for g in acc.guards:
-            try:
-                v = Evaluator(env).value(g)
-            except Unknown:
-                continue  # data-dependent condition: the access may run
-            m &= np.broadcast_to(np.asarray(v) != 0, shape)
+            v = guard_value(env, g, shape)
+            if v is not None:
+                m &= v
         return m
 
     # ---- analyses --------------------------------------------------------------------------
@@ -405,23 +433,32 @@ class Simulation:
         return env
 
     def _overlap(self, acc, env, shape, mask, flat, res) -> None:
-        n = shape[0]
-        for i in range(n):
+        """Two threads of a block storing to one element in one step. Threads that store one value
+        (the same in the whole block, or in a warp after a warp reduction, when the writers of the
+        element are lanes of one warp) are no finding."""
+        if acc.value_scope >= 2 or acc.width < acc.array.elem_size:
+            return      # one value for all; or bytes of one element, which the index does not tell apart
+        for i in range(shape[0]):
             m = mask[i]
             if m.sum() < 2:
                 continue
+            lanes = np.nonzero(m)[0]
             vals = flat[i][m]
-            uniq, first, counts = np.unique(vals, return_index=True, return_counts=True)
-            if (counts > 1).any():
-                j = int(np.argmax(counts))
-                lanes = np.nonzero(m)[0]
-                same = lanes[vals == uniq[j]]
-                t1, t2 = int(same[0]), int(same[1])
-                pt = {k: int(np.asarray(env[k])[i, 0]) for k in ("blockIdx.x", "blockIdx.y", "blockIdx.z")}
-                a = {**pt, **{k: int(v[t1]) for k, v in self.tid.items()}}
-                b = {**pt, **{k: int(v[t2]) for k, v in self.tid.items()}}
-                res.overlap = Overlap((a, b), int(uniq[j]), int(counts[j]))
-                return
+            order = np.argsort(vals, kind="stable")
+            v, ln = vals[order], lanes[order]
+            same = v[1:] == v[:-1]
+            if acc.value_scope == 1:
+                same &= (ln[1:] // WARP) != (ln[:-1] // WARP)
+            if not same.any():
+                continue
+            k = int(np.argmax(same))
+            t1, t2 = int(ln[k]), int(ln[k + 1])
+            writers = int((vals == v[k]).sum())
+            pt = {k_: int(np.asarray(env[k_])[i, 0]) for k_ in ("blockIdx.x", "blockIdx.y", "blockIdx.z")}
+            a = {**pt, **{k_: int(x[t1]) for k_, x in self.tid.items()}}
+            b = {**pt, **{k_: int(x[t2]) for k_, x in self.tid.items()}}
+            res.overlap = Overlap((a, b), int(v[k]), writers)
+            return
 
     def _excess(self, acc, env, shape, mask, res) -> None:
         """Threads that exist only because the grid rounds the problem size up (ceil-div), executing

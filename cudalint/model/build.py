@@ -13,6 +13,7 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
 from ..source.macros import MacroError
+from . import uniform
 from .table import (AREA, SLIDE, Access, Barrier, Exit, Iterator, LaunchConfig, MemoryArray, Note,
                     TwoTreeTable)
 
@@ -47,12 +48,13 @@ def _data(name: str) -> ir.Sym:
 
 class KernelBuilder:
     def __init__(self, fn: FunctionDef, launch: LaunchConfig, functions: dict[str, FunctionDef],
-                 template_values: dict[str, str], constants: dict | None = None):
+                 template_values: dict[str, str], constants: dict | None = None, typedefs: dict | None = None):
         self.fn = fn
         self.src = fn.file                        # the file of the code being walked (a helper's, inside it)
         self.path = fn.file.path if fn.file else ""
         self.line = fn.line                       # the line being walked: macros are those in effect there
         self.constants = constants or {}
+        self.typedefs = typedefs or {}            # file-scope `typedef` / `using` names -> the type they stand for
         self._resolving: set[str] = set()         # constants being resolved (a cycle is not followed)
         self.launch = launch
         self.functions = functions
@@ -68,6 +70,10 @@ class KernelBuilder:
         self.group_sizes: dict[str, int] = {}     # a tile's size: `tiled_partition<32>(block)` -> 32
         self.grid_groups: set[str] = set()        # `cg::grid_group g = cg::this_grid();`
         self.shared_scalars: dict[str, Ptr] = {}  # `__shared__ float total;`: a one-element shared array
+        self.var_scope: dict[str, int] = {}       # which threads share a local's value (uniform.py)
+        self.call_scope: dict[str, int] = {}      # ... a helper's result
+        self.return_scopes: list[int] | None = None   # the returns of the helper being walked
+        self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read
         self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
         self.type_names = set(fn.type_names)
@@ -108,6 +114,10 @@ class KernelBuilder:
     def _elem_type(self, type_name: str) -> tuple[str, int, bool]:
         """Concrete element type and size; unbound template types are assumed 4 bytes."""
         t = self.types.get(type_name, type_name) or type_name
+        for _ in range(8):          # typedef chains: Pixel -> unsigned char
+            if t not in self.typedefs or ir.type_size(t) is not None:
+                break
+            t = self.typedefs[t]
         size = ir.type_size(t)
         if size is None:
             return t, 4, True
@@ -198,6 +208,8 @@ class KernelBuilder:
                 self.while_statement(node)
             elif t == "return_statement":
                 if node.named_children:
+                    if self.return_scopes is not None:
+                        self.return_scopes.append(self._scope(self._parse_node(node.named_children[0])[0]))
                     self.expression(node.named_children[0], node)
                 return "return"
             elif t in ("break_statement", "continue_statement"):
@@ -362,6 +374,7 @@ class KernelBuilder:
             return
         expr, exact = self._parse_node(value)
         val = self.rvalue(expr, stmt, value if exact else None)
+        self.var_scope[name] = self._scope(expr)      # after the walk: a helper's result scope is known
         if pointers and isinstance(val, Ptr) and base_type not in ("auto",):
             t, size, _ = self._elem_type(base_type)
             if t != val.view and ir.type_size(t):
@@ -685,13 +698,24 @@ class KernelBuilder:
         target = e.target
         if isinstance(target, ir.Name) and target.name in self.shared_scalars:
             self.rvalue(e.value, stmt, node)
+            scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
             if e.op != "=":
                 self.rvalue(target, stmt, node)
-            self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
+            self.store_scope = scope
+            try:
+                self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
+            finally:
+                self.store_scope = uniform.THREAD
             return
         if isinstance(target, ir.Name):
             name = target.name
             value = self.rvalue(e.value, stmt, node)
+            if e.op == "=":
+                self.var_scope[name] = self._scope(e.value)
+            elif uniform.butterfly(e.value):       # `v += __shfl_xor_sync(m, v, o)` over every offset
+                self.var_scope[name] = uniform.WARP
+            else:
+                self.var_scope[name] = min(self.var_scope.get(name, uniform.THREAD), self._scope(e.value))
             if e.op != "=":
                 cur = self.env.get(name)
                 value = self._compound(cur, e.op, value)
@@ -707,11 +731,15 @@ class KernelBuilder:
             self.rvalue(e.value, stmt, node)
             return  # a field of a struct/vector local: not an index
         # store to memory
-        value = self.rvalue(e.value, stmt, node)
-        del value
+        self.rvalue(e.value, stmt, node)
+        scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
         if e.op != "=":
             self.access(target, "load", stmt, node)
-        self.access(target, "store", stmt, node)
+        self.store_scope = scope
+        try:
+            self.access(target, "store", stmt, node)
+        finally:
+            self.store_scope = uniform.THREAD
 
     def _compound(self, cur, op, value):
         if isinstance(cur, Ptr) and isinstance(value, ir.Expr) and op in ("+=", "-="):
@@ -736,15 +764,29 @@ class KernelBuilder:
 
     def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
         """A `__device__` helper called as a statement: walk its body with its parameters bound."""
-        vals = [self.rvalue(a, stmt, None) for a in args]
-        saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line)
+        scopes = [self._scope(a) for a in args]
+        # a `__shared__` scalar passed by reference is the scalar itself in the helper, not a read
+        aliases = {p.name: self.shared_scalars[a.name] for p, a in zip(fn.params, args)
+                   if p.reference and isinstance(a, ir.Name) and a.name in self.shared_scalars}
+        vals = [None if p.name in aliases else self.rvalue(a, stmt, None) for p, a in zip(fn.params, args)]
+        for a in args[len(fn.params):]:
+            self.rvalue(a, stmt, None)
+        saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
+                 dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
+                 dict(self.shared_scalars))
         self.env = dict(self.env)
         self.types = dict(self.types)
         self.defs = dict(self.defs)
         self._bind_call_template(fn, targs)
-        for p, v in zip(fn.params, vals):
+        for p, v, a, sc in zip(fn.params, vals, args, scopes):
+            if p.name in aliases:
+                self.shared_scalars[p.name] = aliases[p.name]
+                continue
+            self.shared_scalars.pop(p.name, None)
             self.env[p.name] = v
             self.types[p.name] = p.type_name
+            self.var_scope[p.name] = sc
+            self._bind_group(p, a)
         self.helper = fn.name
         if fn.file is not None:      # findings inside the helper stand where its text stands
             self.src, self.path = fn.file, fn.file.path
@@ -754,7 +796,8 @@ class KernelBuilder:
                 self._scoped(lambda: self.stmt(fn.body))
         finally:
             self.depth -= 1
-            self.env, self.types, self.helper, self.defs, self.src, self.path, self.line = saved
+            (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
+             self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars) = saved
 
     def rvalue(self, e: ir.Expr, stmt, node):
         """Resolve names and record loads; returns an IR expression or a Ptr."""
@@ -779,6 +822,13 @@ class KernelBuilder:
             case ir.Member():
                 self.rvalue(e.base, stmt, node)  # records a load in `A[i].x`
                 return ir.Sym(f"{_short(str(e))}", "data")
+            case ir.Bin(op=("&&" | "||") as op, left=l, right=r):
+                lv = self.rvalue(l, stmt, node)
+                cond = lv if isinstance(lv, ir.Expr) else ir.Num(1)
+                rv = self._under(cond if op == "&&" else ir.negate(cond), lambda: self.rvalue(r, stmt, node))
+                if isinstance(lv, ir.Expr) and isinstance(rv, ir.Expr):
+                    return ir.Bin(op, lv, rv)
+                return ir.Sym("?", "unknown")
             case ir.Bin(op=op, left=l, right=r):
                 lv, rv = self.rvalue(l, stmt, node), self.rvalue(r, stmt, node)
                 if isinstance(lv, Ptr) and isinstance(rv, ir.Expr) and op in ("+", "-"):
@@ -787,13 +837,20 @@ class KernelBuilder:
                 if isinstance(rv, Ptr) and isinstance(lv, ir.Expr) and op == "+":
                     return Ptr(rv.array, ir.add(rv.offset, _scale(lv, rv)), rv.view, rv.view_size)
                 if isinstance(lv, Ptr) or isinstance(rv, Ptr):
+                    ptr, other = (lv, rv) if isinstance(lv, Ptr) else (rv, lv)
+                    if op in ("==", "!=") and _is_null(other):
+                        # `if (sums != NULL && ...)`: the same answer in every thread of the launch
+                        return ir.Sym(f"{ptr.array.name} {op} NULL", "uniform")
                     return ir.Sym("ptrdiff", "unknown")
                 return _fold(ir.Bin(op, lv, rv))
             case ir.Un(op=op, operand=o):
                 v = self.rvalue(o, stmt, node)
                 return _fold(ir.Un(op, v)) if isinstance(v, ir.Expr) else ir.Sym("?", "unknown")
             case ir.Cond(cond=c, then=a, other=b):
-                cv, av, bv = (self.rvalue(x, stmt, node) for x in (c, a, b))
+                cv = self.rvalue(c, stmt, node)
+                taken = cv if isinstance(cv, ir.Expr) else ir.Num(1)
+                av = self._under(taken, lambda: self.rvalue(a, stmt, node))
+                bv = self._under(ir.negate(taken), lambda: self.rvalue(b, stmt, node))
                 if isinstance(av, Ptr) and isinstance(bv, Ptr) and av.array is bv.array:
                     return Ptr(av.array, ir.Cond(cv, av.offset, bv.offset), av.view, av.view_size)
                 if isinstance(av, ir.Expr) and isinstance(bv, ir.Expr) and isinstance(cv, ir.Expr):
@@ -841,13 +898,26 @@ class KernelBuilder:
             self._resolving.discard(name)
         return value if isinstance(value, ir.Expr) and not _opaque(value) else None
 
+    def _scope(self, e: ir.Expr) -> int:
+        return uniform.scope(e, self.var_scope, self.env.get, self.call_scope)
+
+    def _under(self, guard: ir.Expr, walk):
+        """Walk part of an expression that runs only where `guard` holds (`i < n ? a[i] : 0`, the right
+        side of `&&`): its accesses carry the guard."""
+        self.guards.append(guard)
+        try:
+            return walk()
+        finally:
+            self.guards.pop()
+
     def _builtin(self, b: str, f: str) -> ir.Expr:
         return ir.Sym(f"{b}.{f}", _BUILTINS[b], "unsigned")
 
     def call(self, fn: str, args, stmt, node, targs: tuple[str, ...] = ()):
         name = fn.split("::")[-1]
         receiver, _, method = fn.rpartition(".")
-        if receiver and not args and method in ("thread_rank", "size", "num_threads"):
+        if receiver and not args and method in ("thread_rank", "size", "num_threads", "meta_group_rank",
+                                                 "meta_group_size", "block_rank", "num_blocks"):
             value = self._group_call(receiver, method)
             if value is not None:
                 return value
@@ -874,8 +944,9 @@ class KernelBuilder:
                 if f.file is not None:      # its accesses stand in the helper's own file
                     self.src, self.line, self.path = f.file, ret.start_point[0] + 1, f.file.path
                 self._bind_call_template(f, targs)
-                for p, v in zip(f.params, vals):
+                for p, v, a in zip(f.params, vals, args):
                     self.env[p.name] = v
+                    self._bind_group(p, a)
                 self.depth += 1
                 try:
                     expr, exact = self._parse_node(ret)
@@ -883,7 +954,12 @@ class KernelBuilder:
                 finally:
                     self.depth -= 1
                     self.env, self.types, self.src, self.line, self.path = saved
-            self.inline(f, args, stmt, targs)
+            saved_returns, self.return_scopes = self.return_scopes, []
+            try:
+                self.inline(f, args, stmt, targs)
+                self.call_scope[fn] = min(self.return_scopes, default=uniform.THREAD)
+            finally:
+                self.return_scopes = saved_returns
             return _data(name)
         if _is_barrier(fn):
             self.barrier(fn, args, stmt, node)
@@ -901,12 +977,34 @@ class KernelBuilder:
         tid = [self._builtin("threadIdx", a) for a in "xyz"]
         bd = [self._builtin("blockDim", a) for a in "xyz"]
         linear = ir.add(tid[0], ir.mul(bd[0], ir.add(tid[1], ir.mul(bd[1], tid[2]))))
-        if scope == "block" and receiver not in self.grid_groups and "grid" not in receiver:
-            return linear if method == "thread_rank" else ir.mul(bd[0], ir.mul(bd[1], bd[2]))
+        threads = ir.mul(bd[0], ir.mul(bd[1], bd[2]))
+        if receiver in self.grid_groups or "grid" in receiver:
+            bid = [self._builtin("blockIdx", a) for a in "xyz"]
+            gd = [self._builtin("gridDim", a) for a in "xyz"]
+            block = ir.add(bid[0], ir.mul(gd[0], ir.add(bid[1], ir.mul(gd[1], bid[2]))))
+            blocks = ir.mul(gd[0], ir.mul(gd[1], gd[2]))
+            return {"thread_rank": ir.add(ir.mul(block, threads), linear), "size": ir.mul(blocks, threads),
+                    "num_threads": ir.mul(blocks, threads), "block_rank": block, "num_blocks": blocks}.get(method)
+        if scope == "block":
+            return linear if method == "thread_rank" else threads if method in ("size", "num_threads") else None
         size = self.group_sizes.get(receiver)
         if scope == "warp" and size:
-            return ir.Bin("%", linear, ir.Num(size)) if method == "thread_rank" else ir.Num(size)
+            return {"thread_rank": ir.Bin("%", linear, ir.Num(size)), "size": ir.Num(size),
+                    "num_threads": ir.Num(size), "meta_group_rank": ir.Bin("/", linear, ir.Num(size)),
+                    "meta_group_size": ir.Bin("/", threads, ir.Num(size))}.get(method)
         return None
+
+    def _bind_group(self, param, arg: ir.Expr) -> None:
+        """A cooperative group passed to a helper (`const cg::thread_block& cta`) is that group there."""
+        self.groups.pop(param.name, None)
+        if isinstance(arg, ir.Name) and arg.name in self.groups:
+            self.groups[param.name] = self.groups[arg.name]
+            if arg.name in self.group_sizes:
+                self.group_sizes[param.name] = self.group_sizes[arg.name]
+            if arg.name in self.grid_groups:
+                self.grid_groups.add(param.name)
+        else:
+            self._group(param.name, param.type_name)
 
     def _next_seq(self) -> int:
         self.seq += 1
@@ -1040,7 +1138,8 @@ class KernelBuilder:
                          statement=_short(node_text(stmt), 120), helper=self.helper, path=self.path,
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
                          atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(), dim_texts=dim_texts,
-                         reaching={n: self.defs[n] for n in _names(e) if n in self.defs})
+                         reaching={n: self.defs[n] for n in _names(e) if n in self.defs},
+                         value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD)
             self.table.accesses.append(acc)
         return _data(arr.name)
 
@@ -1135,6 +1234,10 @@ def _fold(e: ir.Expr) -> ir.Expr:
             return ir.Num(0)
         return ir.mul(e.left, e.right)
     return e
+
+
+def _is_null(v) -> bool:
+    return (isinstance(v, ir.Num) and v.value == 0) or (isinstance(v, ir.Sym) and v.name in ("NULL", "nullptr"))
 
 
 def _opaque(e: ir.Expr) -> bool:

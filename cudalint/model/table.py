@@ -103,6 +103,7 @@ class Access:
     reaching: dict[str, str] = field(default_factory=dict)   # name in the access -> def id reaching it
     seq: int = 0                       # position in program order (barriers share the counter)
     dim_texts: tuple[str, ...] = ()    # the subscripts as written, outermost first
+    value_scope: int = 0               # a store: 2 the same value in every thread of the block, 1 in a warp
 
     @property
     def space(self) -> str:

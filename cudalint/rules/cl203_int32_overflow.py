@@ -21,6 +21,7 @@ out[(size_t)row * N + col] = v;     // 64-bit multiply
 """
 import sys
 
+from ..index import ir
 from ..index.evaluate import INT32_MAX
 from .base import Context, short
 
@@ -28,6 +29,23 @@ CODE = "CL203"
 NAME = "int32-index-overflow"
 CATEGORY = "range"
 SEVERITY = "error"
+
+
+def _given(sim, acc, node) -> bool:
+    """Every value the overflowing arithmetic uses comes from the program or the user: its sizes
+    (and the bounds of the loops it counts with) are not cudalint's trial values, and the launch
+    that bounds its thread and block indexes is known."""
+    syms = [s for s in node.walk() if isinstance(s, ir.Sym)]
+    for it in acc.loops:
+        if it.trip in syms and it.cond is not None:
+            syms += [s for s in it.cond.walk() if isinstance(s, ir.Sym)]
+    if any(s.kind == "param" and s.name in sim.defaulted_params for s in syms):
+        return False
+    if any(s.kind in ("thread", "block", "blockdim", "griddim") for s in syms) and not sim.launch_known:
+        return False
+    if any(s.kind in ("block", "griddim") for s in syms) and sim.table.launch.grid is None:
+        return False
+    return True
 
 
 def check(ctx: Context):
@@ -39,6 +57,8 @@ def check(ctx: Context):
             continue
         res = sim.result(acc)
         for ov in sorted(res.overflows, key=lambda o: -o.value)[:1]:
+            if not _given(sim, acc, ov.node):
+                continue        # an overflow only cudalint's own sizes produce is no finding
             key = (acc.line, str(ov.node))
             if key in seen:
                 continue

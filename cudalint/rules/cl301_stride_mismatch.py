@@ -44,11 +44,22 @@ PAD_ALLOWANCE = 4       # `[TILE][TILE + 1]`-style padding is intended, not a mi
 LARGE = 1 << 30         # a problem size past every index of the sampled blocks, within 32 bits
 
 
-def _coord_max(sim, coord: ir.Sym, acc) -> int | None:
+def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | None:
+    if coord.kind == "thread" and running_only:
+        # the threads that run the access: `if (threadIdx.x < 64) out[blockIdx.x * 64 + threadIdx.x]`
+        # spans 64 elements, not the block
+        try:
+            _, mask = sim.instance_env(acc, "coalescing")
+        except (Unknown, MemoryError):
+            return sim.block["xyz".index(coord.name[-1])] - 1
+        running = mask.any(axis=0)
+        if not running.any():
+            return None
+        return int(sim.tid[coord.name][running].max())
     if coord.kind == "thread":
         return sim.block["xyz".index(coord.name[-1])] - 1
-    if coord.kind == "block":
-        return sim.grid["xyz".index(coord.name[-1])] - 1
+    if coord.kind == "block":      # a span over blocks needs the program's grid, not the assumed one
+        return sim.grid["xyz".index(coord.name[-1])] - 1 if sim.grid_known else None
     if coord.kind == "iter":
         it = next((i for i in acc.loops if i.trip == coord), None)
         if it is None:
@@ -142,17 +153,21 @@ def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
         for t in ts:
             c = _numeric(sim, t.stride, ones=True)
             m = _coord_max(sim, t.coord, acc)
+            run = _coord_max(sim, t.coord, acc, running_only=True)
             if c is None or m is None or c <= 0:
                 break
-            rows.append((c, m, t))
+            rows.append((c, m, t, m if run is None else run))
         else:
             rows.sort(key=lambda r: (r[0], _level(r[2].coord)))
             starts = sorted({o.get(key, 0) for o in offsets}) if offsets else [0]
-            c0, m0, _ = rows[0]
+            c0, m0, _, r0 = rows[0]
+            # a hole is judged over the whole block (a guard that keeps threads out of a copy leaves
+            # its rows on purpose); an overlap over the threads that run the store
             span = c0 * (m0 + 1)   # the lowest term repeats its own stride
+            span_run = c0 * (r0 + 1)
             for k in range(1, len(rows)):
-                c, m, t = rows[k]
-                below = [r[2] for r in rows[:k]]
+                c, m, t, r = rows[k]
+                below = [x[2] for x in rows[:k]]
                 mixed = any(_level(b.coord) != _level(t.coord) for b in below)
                 if c > span and mixed:
                     holes = _uncovered(starts, span, c)
@@ -160,10 +175,11 @@ def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
                         return ("gap", t, below, c, span, holes, len(starts) > 1)
                     if len(starts) > 1:
                         starts = [0]   # the offsets filled this level; above it the range is contiguous
-                if c < span and mixed and acc.kind == "store" and \
+                if c < span_run and mixed and acc.kind == "store" and \
                         all(x.coord.kind in ("block", "thread") for x in [t, *below]):
-                    return ("overlap", t, below, c, span, 0, False)
+                    return ("overlap", t, below, c, span_run, 0, False)
                 span = max(span, c * (m + 1))
+                span_run = max(span_run, c * (r + 1))
     return None
 
 

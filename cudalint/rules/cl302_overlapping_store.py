@@ -18,6 +18,7 @@ out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 """
 import sys
 
+from ..analysis.simulate import guards_followed
 from .base import Context, fmt_thread, short
 
 CODE = "CL302"
@@ -32,6 +33,8 @@ def check(ctx: Context):
     for acc in ctx.table.accesses:
         if acc.kind != "store" or acc.atomic or acc.unresolved or acc.space == "local":
             continue
+        if not guards_followed(acc.guards):
+            continue      # which threads store depends on data the model does not follow
         ov = sim.result(acc).overlap
         if ov is None:
             continue

@@ -35,6 +35,7 @@ class Param:
     type_name: str        # element type with qualifiers removed ("float", "T", "int")
     pointers: int
     node: object = None
+    reference: bool = False   # `float& total`: the argument itself, not a copy
 
 
 @dataclass
@@ -126,6 +127,7 @@ class SourceFile:
         self.functions: list[FunctionDef] = []
         self.launches: list[LaunchSite] = []
         self.constants: dict[str, Constant] = {}
+        self.typedefs: dict[str, str] = {}    # `typedef unsigned char Pixel;`, `using floatX = float;`
         self.prototypes: set[str] = set()     # kernels declared here without a body
         self.annotations: dict[int, Annotation] = {}
         self.annotation_errors: list[ParseProblem] = []
@@ -169,6 +171,8 @@ class SourceFile:
             return
         if host is None and t == "enum_specifier":
             self._enum(node, scope)
+        if host is None and t in ("type_definition", "alias_declaration"):
+            self._typedef(node)
         if t == "namespace_definition":
             name = node.child_by_field_name("name")
             scope = scope + (node_text(name) + "::" if name is not None else "")
@@ -206,6 +210,20 @@ class SourceFile:
                 continue
             name = scope + node_text(target)
             self.constants[name] = Constant(name, node_text(value), self, node.start_point[0] + 1)
+
+    def _typedef(self, node) -> None:
+        type_node = node.child_by_field_name("type")
+        if type_node is None:
+            return
+        target = " ".join(w for w in node_text(type_node).split() if w not in ("const", "volatile", "struct"))
+        if node.type == "alias_declaration":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self.typedefs[node_text(name)] = target
+            return
+        for d in node.children_by_field_name("declarator"):
+            if d.type == "type_identifier":
+                self.typedefs[node_text(d)] = target
 
     def _enum(self, node, scope: str) -> None:
         """`enum { TILE = 32, ROWS }`: each enumerator is a constant (ROWS = TILE + 1)."""
@@ -353,6 +371,7 @@ def _param(p) -> Param:
     decl = p.child_by_field_name("declarator")
     pointers = 0
     name = ""
+    reference = False
     while decl is not None:
         if decl.type in ("pointer_declarator", "abstract_pointer_declarator"):
             pointers += 1
@@ -362,7 +381,7 @@ def _param(p) -> Param:
             name = node_text(decl)
             break
         elif decl.type == "reference_declarator":
-            pass
+            reference = True
         nxt = decl.child_by_field_name("declarator")
         if nxt is None:
             ids = [c for c in decl.named_children if c.type == "identifier"]
@@ -370,7 +389,7 @@ def _param(p) -> Param:
             break
         decl = nxt
     words = [w for w in (" ".join(extra) + " " + base).split() if w not in _QUALIFIERS]
-    return Param(name, " ".join(words) or "int", pointers, p)
+    return Param(name, " ".join(words) or "int", pointers, p, reference)
 
 
 def _template_param(tp) -> TemplateParam:

@@ -34,6 +34,7 @@ class Project:
                     self._definitions[fn.name] = self._definitions.get(fn.name, 0) + 1
         self._functions: dict[str, dict[str, FunctionDef]] = {}
         self._constants: dict[str, dict[str, Constant]] = {}
+        self._typedefs: dict[str, dict[str, str]] = {}
 
     # ---- units -----------------------------------------------------------------------------
     def units(self, src: SourceFile) -> list[str]:
@@ -85,3 +86,12 @@ class Project:
                     found.setdefault(name, c)
             self._constants[src.key] = found
         return self._constants[src.key]
+
+    def typedefs_for(self, src: SourceFile) -> dict[str, str]:
+        if src.key not in self._typedefs:
+            found: dict[str, str] = {}
+            for f in self.unit_files(src):
+                for name, target in f.typedefs.items():
+                    found.setdefault(name, target)
+            self._typedefs[src.key] = found
+        return self._typedefs[src.key]

@@ -1,0 +1,72 @@
+"""Which threads share a value: the same in every thread of a block (a constant, a size, an element
+every thread loads from one address), the same in every lane of a warp (the result of a warp
+collective: a butterfly of `__shfl_xor_sync`, `__shfl_sync` from one lane, `__reduce_*_sync`,
+`cg::reduce`, a vote), or each thread's own. Threads that store one value to one element do not
+race in any way a user would notice (CL302 leaves them alone)."""
+from __future__ import annotations
+
+from ..index import ir
+
+BLOCK, WARP, THREAD = 2, 1, 0
+
+_WARP_UNIFORM = {"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+                 "__reduce_or_sync", "__reduce_xor_sync", "__ballot_sync", "__all_sync", "__any_sync",
+                 "__ballot", "__all", "__any", "__activemask", "reduce", "ballot", "all", "any"}
+BUTTERFLY = {"__shfl_xor_sync", "__shfl_xor", "shfl_xor"}   # one step is not uniform; `v += ...` over all steps is
+_BROADCAST = {"__shfl_sync": 2, "__shfl": 1, "shfl": 1}     # uniform when the source lane is (argument index)
+# symbols with one value across a block at one step of the kernel (loop counters step together)
+_SHARED_KINDS = ("param", "block", "blockdim", "griddim", "uniform", "iter")
+_PURE = {"min", "max", "fminf", "fmaxf", "fmin", "fmax", "abs", "fabs", "fabsf", "sqrt", "sqrtf", "rsqrtf", "exp",
+         "expf", "__expf", "exp2f", "log", "logf", "__logf", "log2f", "sin", "sinf", "cos", "cosf", "tanhf", "powf",
+         "floor", "floorf", "ceil", "ceilf", "round", "roundf", "__fdividef", "__saturatef", "sizeof",
+         "__half2float", "__float2half", "__bfloat162float", "__float2bfloat16"}
+_BUILTIN_SCOPE = {"threadIdx": THREAD, "blockIdx": BLOCK, "blockDim": BLOCK, "gridDim": BLOCK}
+
+
+def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) -> int:
+    """BLOCK, WARP or THREAD for an expression as written (`known`: the scope of locals assigned so
+    far, `resolved(name)`: a name's value in the model, `calls`: the scope a helper's result has)."""
+    match e:
+        case ir.Num() | ir.Str():
+            return BLOCK
+        case ir.Sym(kind=k):
+            return BLOCK if k in _SHARED_KINDS else THREAD
+        case ir.Name(name=n):
+            v = resolved(n)
+            if isinstance(v, ir.Expr) and not any(isinstance(x, ir.Sym) and x.kind in ("data", "unknown")
+                                                  for x in v.walk()):
+                return BLOCK if all(not isinstance(x, ir.Sym) or x.kind in _SHARED_KINDS for x in v.walk()) else THREAD
+            if n in known:
+                return known[n]
+            return BLOCK if v is not None and not isinstance(v, ir.Expr) else THREAD   # a pointer value
+        case ir.Member(base=ir.Name(name=b)) if b in _BUILTIN_SCOPE:
+            return _BUILTIN_SCOPE[b]
+        case ir.Member(base=b):
+            return scope(b, known, resolved, calls)
+        case ir.Call(fn=fn, args=args):
+            base = fn.split("::")[-1].rsplit(".", 1)[-1]
+            if base in _WARP_UNIFORM:
+                return WARP
+            if base in _BROADCAST:
+                k = _BROADCAST[base] if "." not in fn else 1
+                lane = args[k] if len(args) > k else None
+                return WARP if lane is not None and scope(lane, known, resolved, calls) >= WARP else THREAD
+            if base in BUTTERFLY or base.startswith(("__shfl", "shfl")):
+                return THREAD
+            if fn in calls:
+                return calls[fn]
+            if base in _PURE or base.startswith("__float2") or base.startswith("__int2"):
+                return min((scope(a, known, resolved, calls) for a in args), default=BLOCK)
+            return THREAD       # a method of a group (`block.thread_rank()`), a call not followed
+        case ir.Subscript(base=b, index=i):
+            return min(scope(b, known, resolved, calls), scope(i, known, resolved, calls))
+        case ir.Assign(value=v):
+            return scope(v, known, resolved, calls)
+        case ir.Bin() | ir.Un() | ir.Cond() | ir.Cast() | ir.Deref() | ir.AddrOf() | ir.Comma():
+            return min((scope(c, known, resolved, calls) for c in e.children()), default=BLOCK)
+    return THREAD
+
+
+def butterfly(e: ir.Expr) -> bool:
+    """`v += __shfl_xor_sync(mask, v, offset)`: a step of a butterfly reduction."""
+    return any(isinstance(n, ir.Call) and n.fn.split("::")[-1].rsplit(".", 1)[-1] in BUTTERFLY for n in e.walk())

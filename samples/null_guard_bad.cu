@@ -1,0 +1,22 @@
+// The scan block with the thread test left out: every thread of the block stores its own partial
+// sum to the block's slot, and which one survives is unspecified.
+#define THREADS 256
+
+__global__ void scan_block(float* data, float* sums) {
+  __shared__ float buf[THREADS];
+  int i = blockIdx.x * THREADS + threadIdx.x;
+  buf[threadIdx.x] = data[i];
+  __syncthreads();
+  for (int off = 1; off < THREADS; off *= 2) {
+    float v = threadIdx.x >= off ? buf[threadIdx.x - off] : 0.0f;
+    __syncthreads();
+    buf[threadIdx.x] += v;
+    __syncthreads();
+  }
+  data[i] = buf[threadIdx.x];
+  if (sums != NULL) sums[blockIdx.x] = buf[threadIdx.x];  // expect: CL302
+}
+
+void run_scan(float* data, float* sums) {
+  scan_block<<<4096 / THREADS, THREADS>>>(data, sums);
+}

@@ -1,0 +1,13 @@
+// The helper adds with a plain `+=`: every thread reads and writes the shared total at once.
+__device__ void accumulate(float& total, float v) { total += v; }  // expect: CL302, CL501
+
+__global__ void block_total(const float* in, float* out) {
+  __shared__ float total;
+  if (threadIdx.x == 0) total = 0.0f;
+  __syncthreads();
+  accumulate(total, in[blockIdx.x * blockDim.x + threadIdx.x]);
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
+
+void run(const float* in, float* out) { block_total<<<1024, 256>>>(in, out); }
