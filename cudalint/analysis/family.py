@@ -216,18 +216,34 @@ def _radix_block(table: TwoTreeTable, uses_z: bool) -> tuple[int, int, int] | No
     for acc in table.accesses:
         strides = {}
         for t in decompose(acc.index):
-            if isinstance(t.coord, ir.Sym) and t.coord.kind in ("thread", "block") and isinstance(t.stride, ir.Num):
-                strides[t.coord.name] = t.stride.value
+            if isinstance(t.coord, ir.Sym) and t.coord.kind in ("thread", "block"):
+                strides[t.coord.name] = t.stride
         x = strides.get("threadIdx.x")
         above = strides.get("threadIdx.y") or (strides.get("blockIdx.x") if "threadIdx.y" not in strides else None)
-        if x and above and isinstance(x, int) and isinstance(above, int) and above % x == 0:
-            s = above // x
-            if 2 <= s <= 1024 and s & (s - 1) == 0:
-                seen[s] += 1
+        s = _ratio(above, x) if x is not None and above is not None else None
+        if s is not None and 2 <= s <= 1024 and s & (s - 1) == 0:
+            seen[s] += 1
     if not seen:
         return None
     s = seen.most_common(1)[0][0]
     return (s, max(1, 32 // s), 2 if uses_z else 1)
+
+
+def _ratio(a: ir.Expr, b: ir.Expr) -> int | None:
+    """a / b when it is one integer whatever the sizes in them are (`512 * d_mul` over `d_mul`)."""
+    out = None
+    for v in (1, 3):
+        env = {x.name: np.int64(v) for e in (a, b) for x in e.walk() if isinstance(x, ir.Sym) and x.kind == "param"}
+        try:
+            num, den = int(Evaluator(env).value(a)), int(Evaluator(env).value(b))
+        except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError):
+            return None
+        if den <= 0 or num % den:
+            return None
+        if out is not None and out != num // den:
+            return None
+        out = num // den
+    return out
 
 
 def _tile_block(table: TwoTreeTable, uses_y: bool, uses_z: bool) -> tuple[int, int, int] | None:

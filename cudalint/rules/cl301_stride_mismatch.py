@@ -90,9 +90,9 @@ def _level(c: ir.Sym) -> int:
 
 
 def _group_key(sim, names: frozenset[str]):
-    """Terms are compared within one group of problem sizes; sizes the user gave are compared by
-    value, so `i * height` and `threadIdx.y * width` share a radix when width == height."""
-    if names and all(n in sim.params and n not in sim.defaulted_params for n in names):
+    """Terms are compared within one group of problem sizes, by value: `i * height` and
+    `threadIdx.y * width` share a radix when width == height (given, or as a trial sets them)."""
+    if names and all(n in sim.params for n in names):
         return ("value", int(np.prod([sim.params[n] for n in names], dtype=object)))
     return names
 
@@ -191,7 +191,47 @@ def _analysed(acc) -> list[tuple[int, list]]:
     return [(-1, acc.terms)]
 
 
-def _same_position(accesses) -> tuple[dict, dict]:
+MAX_UNROLL = 32          # loops this short are read as copies of the index at each step
+MAX_COPIES = 256
+
+
+def _unrolled(sim, acc, terms):
+    """(terms kept, [(stride, trip count)]): the terms of short loops are copies of the rest of the
+    index, one per iteration: a halo loop of one step and the main loop of eight fill one block
+    stride together (convolutionSeparable's rows kernel)."""
+    thread = max((_numeric(sim, t.stride, ones=True) or 0 for t in terms
+                  if isinstance(t.coord, ir.Sym) and t.coord.kind == "thread"), default=0)
+    kept, loops = [], []
+    for t in terms:
+        it = next((i for i in acc.loops if t.coord is i.trip or t.coord == i.trip), None) \
+            if isinstance(t.coord, ir.Sym) and t.coord.kind == "iter" else None
+        count = sim.trip_count(it) if it is not None else None
+        step = _numeric(sim, t.stride, ones=True) if it is not None else None
+        # a loop stepping over the thread rows is a copy; one inside them (a register tile, `regCol`) a level
+        if count is not None and 0 < count <= MAX_UNROLL and step is not None and step >= max(thread, 1) \
+                and not it.grid_stride:       # a grid-stride loop is the level above the grid
+            loops.append((t.stride, count))
+        else:
+            kept.append(t)
+    return kept, loops
+
+
+def _copies(sim, acc, terms) -> list[dict] | None:
+    """The offset parts of every copy of the access (one per iteration of its short loops)."""
+    kept, loops = _unrolled(sim, acc, terms)
+    base = _offset_parts(sim, _offset_of(kept))
+    if base is None:
+        return None
+    out = [base]
+    for stride, count in loops:
+        step = _offset_parts(sim, stride)
+        if step is None or len(out) * count > MAX_COPIES:
+            return None
+        out = [{**o, **{k: o.get(k, 0) + n * v for k, v in step.items()}} for o in out for n in range(count)]
+    return out
+
+
+def _same_position(accesses, sim=None) -> tuple[dict, dict]:
     """Accesses of one array and kind whose indexes differ only in the offset of one subscript:
     (array, kind, dimension, the rest of the index) -> [(access, its terms there)] in program order,
     and (access, dimension) -> that key. Loads are grouped with loads and stores with stores: an
@@ -202,7 +242,8 @@ def _same_position(accesses) -> tuple[dict, dict]:
         if acc.unresolved:
             continue
         for k, terms in _analysed(acc):
-            shape = tuple(str(t) for t in terms if not t.is_offset)
+            kept = _unrolled(sim, acc, terms)[0] if sim is not None else terms
+            shape = tuple(str(t) for t in kept if not t.is_offset)
             rest = tuple(str(d) for j, d in enumerate(acc.dims) if j != k) if k >= 0 else ()
             key = (acc.array.name, acc.kind, k, shape, rest)
             groups.setdefault(key, []).append((acc, terms))
@@ -238,8 +279,8 @@ def _leading_dims(acc) -> frozenset[str] | None:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    groups, where = _same_position(ctx.table.accesses)
-    offsets: dict = {}     # group key -> [(access, offset parts or None)]
+    groups, where = _same_position(ctx.table.accesses, sim)
+    offsets: dict = {}     # group key -> [(access, offset parts of its copies, or None)]
     reported: set[int] = set()
     for acc in ctx.table.accesses:
         if acc.unresolved or id(acc) in reported:
@@ -247,13 +288,14 @@ def check(ctx: Context):
         for k, terms in _analysed(acc):
             key = where[(id(acc), k)]
             if key not in offsets:
-                offsets[key] = [(a, _offset_parts(sim, _offset_of(ts))
+                offsets[key] = [(a, _copies(sim, a, ts)
                                  if len(groups[key]) == 1 or _whole_block(sim, a) else None)
                                 for a, ts in groups[key]]
             parts = offsets[key]
             own = next(p for a, p in parts if a is acc)
-            together = [(a, p) for a, p in parts if p is not None] if own is not None else [(acc, {})]
-            found = radix_mismatch(sim, acc, terms, [p for _, p in together])
+            together = [(a, p) for a, p in parts if p is not None] if own is not None else [(acc, [{}])]
+            kept = _unrolled(sim, acc, terms)[0] if own is not None else terms
+            found = radix_mismatch(sim, acc, kept, [c for _, p in together for c in p])
             if not found:
                 continue
             kind, t, below, c, span, holes, joint = found
