@@ -6,7 +6,7 @@ from cudalint.lint import Config, lint_paths
 from conftest import SAMPLES, sample_files
 
 
-def findings(tmp_path, body, block="256", params=None, extra=""):
+def findings(tmp_path, body, block="256", params=None, extra="", defines=None):
     src = f"""{extra}
 __global__ void k(const float* in, float* out, int n, int flag) {{
 {body}
@@ -17,7 +17,8 @@ void run(const float* in, float* out, int n, int flag) {{
 """
     path = tmp_path / "k.cu"
     path.write_text(src)
-    diags = lint_paths([str(path)], Config(debug=True, params=params or {"n": 4096})).diagnostics
+    diags = lint_paths([str(path)], Config(debug=True, params=params or {"n": 4096},
+                                            defines=defines or {})).diagnostics
     head = src.split("\n").index(next(l for l in src.split("\n") if l.startswith("__global__"))) + 1
     # keys count lines from the kernel's head: the body's opening blank line is line 1
     return {(d.line - head, d.code): d for d in diags if d.code in ("CL501", "CL502")}
@@ -131,9 +132,11 @@ def test_barrier_after_thread_dependent_return_diverges_only_when_some_threads_r
   s[threadIdx.x] = in[i];
   __syncthreads();
   out[i] = s[255 - threadIdx.x];"""
-    d = findings(tmp_path, body, params={"n": 1000})[(6, "CL502")]
+    sm60 = {"__CUDA_ARCH__": "600"}     # from sm_70 on, threads that returned count as arrived
+    assert findings(tmp_path, body, params={"n": 1000}) == {}
+    d = findings(tmp_path, body, params={"n": 1000}, defines=sm60)[(6, "CL502")]
     assert "early `return` at line" in d.message
-    assert findings(tmp_path, body, params={"n": 4096}) == {}      # 16 blocks x 256: nobody returns
+    assert findings(tmp_path, body, params={"n": 4096}, defines=sm60) == {}    # 16 blocks x 256: nobody returns
 
 
 def test_barrier_in_loop_with_thread_dependent_trip_count(tmp_path):
@@ -286,8 +289,15 @@ def test_a_nested_early_return_still_guards_the_code_after_its_block(tmp_path):
   __syncthreads();
   out[i] = s[255 - threadIdx.x];"""
     path = tmp_path / "k.cu"
-    got = findings(tmp_path, body, params={"n": 1000, "flag": 1})
+    got = findings(tmp_path, body, params={"n": 1000, "flag": 1}, defines={"__CUDA_ARCH__": "600"})
     assert "early `return` at line" in got[(8, "CL502")].message
     # the load of in[i] is guarded by the nested return: no unguarded-access finding for it
     diags = lint_paths([str(path)], Config(debug=True, params={"n": 1000, "flag": 1})).diagnostics
     assert not [d for d in diags if d.code == "CL202"]
+
+
+def test_an_early_return_before_a_barrier_counts_as_arrived_from_sm_70_on():
+    path = str(SAMPLES / "early_return_barrier_good.cu")
+    assert not [d for d in lint_paths([path], Config(debug=True)).diagnostics if d.code == "CL502"]
+    older = lint_paths([path], Config(debug=True, defines={"__CUDA_ARCH__": "600"})).diagnostics
+    assert [(d.line, d.code) for d in older if d.code == "CL502"] == [(15, "CL502")]

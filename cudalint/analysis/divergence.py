@@ -67,7 +67,10 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
     env = sim.lane_env(b.guards, b.loops, rows)
     shape = (len(rows), sim.nthreads)
     reach = np.ones(shape, dtype=bool)
+    exited = {id(e.guard) for e in b.exits if e.kind == "return"} if sim.table.arch >= 700 else set()
     for g in b.guards:
+        if id(g) in exited:
+            continue    # threads that returned count as arrived at a barrier (sm_70 and later)
         v = guard_value(env, g, shape)
         if v is None:
             continue

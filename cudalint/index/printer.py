@@ -28,7 +28,9 @@ def _fmt(e: ir.Expr) -> tuple[str, int]:
             return f"{_wrap(b, _POSTFIX)}.{f}", _POSTFIX
         case ir.Bin(op=op, left=l, right=r):
             p = _PREC[op]
-            return f"{_wrap(l, p)} {op} {_wrap(r, p + 1)}", p
+            # `(threadIdx.x >= 128) == 0`: a comparison inside a comparison is parenthesized to be read
+            low = 10 if p in (8, 9) else p
+            return f"{_wrap(l, low)} {op} {_wrap(r, max(low, p + 1))}", p
         case ir.Un(op=op, operand=o):
             return f"{op}{_wrap(o, _UNARY)}", _UNARY
         case ir.Cond(cond=c, then=a, other=b):

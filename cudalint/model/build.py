@@ -181,6 +181,9 @@ class KernelBuilder:
 
     # ---- statements ------------------------------------------------------------------------
     def build(self) -> TwoTreeTable:
+        arch = self.src.macros.at(self.fn.line).get("__CUDA_ARCH__") if self.src is not None else None
+        if arch is not None and arch.body.strip().isdigit():
+            self.table.arch = int(arch.body.strip())
         if self.fn.body is not None:
             self.stmt(self.fn.body)
         self._classify_phases()

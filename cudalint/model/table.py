@@ -170,6 +170,7 @@ class TwoTreeTable:
     params: dict[str, str] = field(default_factory=dict)        # int kernel params -> C type
     template_bindings: dict[str, str] = field(default_factory=dict)
     launch_bounds: int | None = None                              # __launch_bounds__(max threads)
+    arch: int = 900                                               # __CUDA_ARCH__ the kernel is compiled for
     def_use: list[tuple[str, str]] = field(default_factory=list)  # (definition, use) edges
     definitions: dict[str, str] = field(default_factory=dict)     # def id -> "name = expr"
     def_values: dict[str, ir.Expr] = field(default_factory=dict)  # def id -> its value, resolved

@@ -1,10 +1,13 @@
 """## What it does
 Flags a block barrier (`__syncthreads()`, `__syncthreads_count/and/or`, a cooperative-groups
 `block.sync()`) that some threads of a block never reach: it sits under a condition that
-depends on the thread index (or on values computed from it), after an early `return` that some
-threads take, or inside a loop whose trip count differs between threads. The guards are
-evaluated for every thread of sampled blocks and iterations, so a condition on `blockIdx` or on
-parameters (uniform across the block) is not a finding.
+depends on the thread index (or on values computed from it), after an early `break` or
+`continue` that some threads take, or inside a loop whose trip count differs between threads.
+The guards are evaluated for every thread of sampled blocks and iterations, so a condition on
+`blockIdx` or on parameters (uniform across the block) is not a finding. Threads that `return`
+early have exited, and exited threads count as arrived at a barrier on sm_70 and later (PTX
+`bar.sync`): an early `return` before a barrier is reported only for an older target
+(`-D __CUDA_ARCH__=600`; the default is sm_90).
 
 ## Why is this bad?
 `__syncthreads()` waits for every thread of the block. When only some threads call it the
