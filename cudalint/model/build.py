@@ -968,6 +968,8 @@ class KernelBuilder:
             self.barrier(fn, args, stmt, node)
             return _data(name)
         vals = [self.rvalue(a, stmt, node) for a in args]
+        if name in ("__mul24", "__umul24") and len(vals) == 2 and all(isinstance(v, ir.Expr) for v in vals):
+            return ir.mul(vals[0], vals[1])     # exact for the 24-bit values an index holds: a term's stride
         if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
                 all(isinstance(v, ir.Expr) for v in vals):
             return ir.Call(name, tuple(vals))
