@@ -167,11 +167,87 @@ def _read_bytes(path: str) -> bytes:
 _QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
 
 
-def read_project(paths: list[str], cfg: Config) -> tuple[list[SourceFile], list[SourceFile]]:
-    """The files to lint, each parsed once as its translation unit compiles it, and the local headers
-    they include that are not linted themselves (context: their helpers, constants and launches).
+MAX_CONTEXT_FILES = 2000           # files of the project scanned for what links to the linted ones
+_KERNEL_NAME = re.compile(r"__global__[^;{(]*?\b([A-Za-z_]\w*)\s*\(")
+_LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*<<<")
 
-    A linted file that another linted file includes (a kernel header, a `.cu` included by its
+
+def project_root(path: str) -> str | None:
+    """The project a file belongs to: the directory of its closest configuration file, else of the
+    git work tree holding it (found by looking for `.git`, never by running git); None outside both."""
+    from .config import find_config
+    here = os.path.dirname(os.path.abspath(path))
+    found = find_config(here)
+    if found is not None:
+        return str(found.parent)
+    d = here
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def context_paths(paths: list[str], cfg: Config) -> list[str]:
+    """The project's other .cu/.cuh files a linted file depends on, read but not reported: the files
+    that include it (directly or through other headers: its translation units, whose macros it is
+    compiled with) and the files that launch a kernel it defines. A header linted alone, with its
+    directory or through pre-commit gets the same launches."""
+    from .preprocess import file_key
+    roots = sorted({r for p in paths if (r := project_root(p)) is not None})
+    if not roots:
+        return []
+    linted = {file_key(p) for p in paths}
+    candidates: list[str] = []
+    for r in roots:
+        try:
+            found = collect_paths([r], cfg)
+        except UsageError:
+            continue
+        candidates += [f for f in found if file_key(f) not in linted]
+    candidates = list(dict.fromkeys(candidates))[:MAX_CONTEXT_FILES]
+    if not candidates:
+        return []
+    texts = {}
+    for c in candidates:
+        try:
+            texts[c] = decode_source(c, _read_bytes(c))[0]
+        except SourceError:
+            continue
+    kernels = set()
+    for p in paths:
+        try:
+            kernels |= set(_KERNEL_NAME.findall(decode_source(p, _read_bytes(p))[0]))
+        except SourceError:
+            continue
+    relevant: set[str] = set()
+    targets = set(linted)
+    changed = True
+    while changed:          # includers, and the includers of those
+        changed = False
+        for c, text in texts.items():
+            if c in relevant:
+                continue
+            dirs = [os.path.dirname(c), *cfg.for_file(c).include_dirs]
+            if any(file_key(os.path.join(d, name)) in targets
+                   for name in _QUOTED_INCLUDE.findall(text) for d in dirs):
+                relevant.add(c)
+                targets.add(file_key(c))
+                changed = True
+    for c, text in texts.items():
+        if c not in relevant and kernels & set(_LAUNCH_NAME.findall(text)):
+            relevant.add(c)     # launches a kernel a linted file defines (separate compilation)
+    return [c for c in candidates if c in relevant]
+
+
+def read_project(paths: list[str], cfg: Config, context: list[str] = ()) -> tuple[list[SourceFile], list[SourceFile]]:
+    """The files to lint, each parsed once as its translation unit compiles it, and the files read
+    for what they give the linted ones (the local headers they include, the `context` files that
+    include or launch them): their helpers, constants and launches.
+
+    A linted file that another file of the run includes (a kernel header, a `.cu` included by its
     runner) is read in that file's unit, with the macros in effect at its `#include`; the others
     are units of their own."""
     from .preprocess import Preprocessor, file_key
@@ -181,20 +257,27 @@ def read_project(paths: list[str], cfg: Config) -> tuple[list[SourceFile], list[
             texts[p] = decode_source(p, _read_bytes(p))
         except SourceError as exc:
             raise UsageError(str(exc)) from None
+    for p in context:
+        try:
+            texts[p] = decode_source(p, _read_bytes(p))
+        except SourceError:
+            continue
+    everything = list(texts)
     keys = {file_key(p): p for p in paths}
+    all_keys = {file_key(p): p for p in everything}
     included = set()
     for p, (text, _) in texts.items():
         dirs = [os.path.dirname(p), *cfg.for_file(p).include_dirs]
         for name in _QUOTED_INCLUDE.findall(text):
             for d in dirs:
                 k = file_key(os.path.join(d, name))
-                if k in keys and keys[k] != p:
+                if k in all_keys and all_keys[k] != p:
                     included.add(k)
                     break
     preprocessors: dict = {}
     views: dict = {}
     for standalone in (False, True):     # units first; then linted files no unit reached
-        for p in paths:
+        for p in (everything if not standalone else paths):
             k = file_key(p)
             if k in views or (not standalone and k in included):
                 continue
@@ -211,12 +294,13 @@ def read_project(paths: list[str], cfg: Config) -> tuple[list[SourceFile], list[
         if problem is not None:
             src.problems.insert(0, problem)
         sources.append(src)
-    context = [SourceFile(v.path, v.source, view=v) for k, v in views.items() if k not in keys]
-    return sources, context
+    read = [SourceFile(v.path, v.source, view=v) for k, v in views.items() if k not in keys]
+    return sources, read
 
 
 def lint_paths(paths: list[str], cfg: Config) -> Result:
-    return lint_sources(*read_project(collect_paths(paths, cfg), cfg), cfg=cfg)
+    linted = collect_paths(paths, cfg)
+    return lint_sources(*read_project(linted, cfg, context_paths(linted, cfg)), cfg=cfg)
 
 
 def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config = (), cfg: Config | None = None
