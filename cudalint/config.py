@@ -17,6 +17,7 @@ from .selection import RuleSelection, is_valid, normalize
 CONFIG_NAMES = (".cudalint.toml", "pyproject.toml")
 DEFAULT = "default"
 COMMAND_LINE = "command line"
+MAX_CONFIG_BYTES = 1 << 20
 
 
 class ConfigError(Exception):
@@ -190,10 +191,13 @@ def _flatten(raw: dict, path: str, text: str, table: tuple[str, ...]) -> dict:
 def _read(path: Path) -> tuple[dict, str, tuple[str, ...]] | None:
     """The raw cudalint table of a file, its text and the table's name; None when a pyproject.toml
     has no [tool.cudalint]."""
+    from .inputs import InputError, read_regular
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -262,15 +266,20 @@ def find_config(directory: str) -> Path | None:
     for folder in (d, *d.parents):
         for name in CONFIG_NAMES:
             p = folder / name
-            if p.is_file() and (name != "pyproject.toml" or _has_table(p)):
+            try:
+                found = p.is_file() and (name != "pyproject.toml" or _has_table(p))
+            except OSError:           # a folder we may not search (mode 000): as if it held none
+                found = False
+            if found:
                 return p
     return None
 
 
 def _has_table(p: Path) -> bool:
+    from .inputs import InputError, read_regular
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_regular(p, MAX_CONFIG_BYTES, binary_check=False).decode("utf-8", errors="replace")
+    except InputError:
         return False
     return re.search(r"^\s*\[\s*tool\s*\.\s*cudalint\s*[\].]", text, re.M) is not None or \
         re.search(r"^\s*tool\s*\.\s*cudalint\s*[.=]", text, re.M) is not None

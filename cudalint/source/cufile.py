@@ -127,34 +127,36 @@ class SourceFile:
         return {f.name: f for f in self.functions if not f.is_kernel}
 
     def _collect(self, node, host: FunctionDef | None) -> None:
-        t = node.type
-        if t in ("preproc_def", "preproc_function_def"):
-            m = parse_define(node_text(node), node.start_point[0] + 1, self.path)
-            if m:
-                self.macros.define(m)
-            return
-        if t == "preproc_include":
-            path = node.child_by_field_name("path")
-            if path is not None and path.type == "string_literal":
-                self.includes.append(node_text(path).strip('"'))
-            return
-        if t == "comment":
-            self._annotation(node)
-            return
-        if t == "function_definition":
-            fn = self._function(node)
-            if fn is not None:
-                self.functions.append(fn)
-                host = fn if not (fn.is_kernel or fn.is_device) else None
-                body = fn.body
-                if body is not None:
-                    for c in body.children:
-                        self._collect(c, host)
-            return
-        if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
-            self._launch(node, host)
-        for c in node.children:
-            self._collect(c, host)
+        # A walk with its own stack: 1,000 nested parentheses or braces must not hit Python's
+        # recursion limit. Children are pushed in reverse so that they are visited in source order.
+        stack = [(node, host)]
+        while stack:
+            node, host = stack.pop()
+            t = node.type
+            if t in ("preproc_def", "preproc_function_def"):
+                m = parse_define(node_text(node), node.start_point[0] + 1, self.path)
+                if m:
+                    self.macros.define(m)
+                continue
+            if t == "preproc_include":
+                path = node.child_by_field_name("path")
+                if path is not None and path.type == "string_literal":
+                    self.includes.append(node_text(path).strip('"'))
+                continue
+            if t == "comment":
+                self._annotation(node)
+                continue
+            if t == "function_definition":
+                fn = self._function(node)
+                if fn is not None:
+                    self.functions.append(fn)
+                    inner = fn if not (fn.is_kernel or fn.is_device) else None
+                    if fn.body is not None:
+                        stack.extend((c, inner) for c in reversed(fn.body.children))
+                continue
+            if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
+                self._launch(node, host)
+            stack.extend((c, host) for c in reversed(node.children))
 
     def _function(self, node) -> FunctionDef | None:
         decl = node.child_by_field_name("declarator")
@@ -221,15 +223,20 @@ class SourceFile:
             return
         ann = Annotation(line, m.group(1))
         directive = tree.children[0]
-        for item in directive.children:
-            if item.data == "grid":
-                ann.grid = _dims(item)
-            elif item.data == "block":
-                ann.block = _dims(item)
-            elif item.data == "smem":
-                ann.smem = int(item.children[0])
-            elif item.data == "assignment":
-                ann.params[str(item.children[0])] = int(item.children[1])
+        try:
+            for item in directive.children:
+                if item.data == "grid":
+                    ann.grid = _dims(item)
+                elif item.data == "block":
+                    ann.block = _dims(item)
+                elif item.data == "smem":
+                    ann.smem = _annotation_int(item.children[0])
+                elif item.data == "assignment":
+                    ann.params[str(item.children[0])] = _annotation_int(item.children[1])
+        except ValueError as exc:
+            self.annotation_errors.append(ParseProblem(line, node.start_point[1] + 1, line,
+                                                       f"cannot read annotation: {exc}"))
+            return
         self.annotations[line] = ann
 
     def _attach_annotations(self) -> None:
@@ -249,18 +256,18 @@ class SourceFile:
         if depth >= MAX_INCLUDE_DEPTH:
             return
         here = Path(self.path).parent
-        for inc in self.includes:
+        for inc in dict.fromkeys(self.includes):      # a header included twice is read once
             for d in (here, *include_dirs):
-                p = d / inc
-                if p.is_file():
-                    try:
-                        sub = SourceFile(str(p), p.read_text(encoding="utf-8", errors="replace"),
-                                         None, include_dirs, depth + 1)
-                    except (OSError, RecursionError):
-                        break
-                    for m in sub.macros.macros.values():
-                        self.macros.define(m)
-                    break
+                try:
+                    p = d / inc
+                    if not p.is_file():
+                        continue
+                    macros = _include_macros(str(p.resolve()), p.stat().st_mtime_ns, include_dirs, depth + 1)
+                except (OSError, ValueError):     # a name the OS refuses (too long, NUL): not there
+                    continue
+                for m in macros:
+                    self.macros.define(m)
+                break
 
     def _collect_errors(self, node) -> None:
         if len(self.problems) >= 20:
@@ -275,13 +282,35 @@ class SourceFile:
                 self._collect_errors(c)
 
 
+@functools.lru_cache(maxsize=256)
+def _include_macros(path: str, mtime_ns: int, include_dirs, depth: int) -> tuple:
+    """The macros a header defines, read once per run however often it is included (a file that
+    includes itself 30 times would otherwise be parsed 30^depth times); unreadable: none."""
+    from ..inputs import InputError, read_regular
+    try:
+        text = read_regular(path, binary_check=False).decode("utf-8", errors="replace")
+        return tuple(SourceFile(path, text, None, include_dirs, depth).macros.macros.values())
+    except (InputError, RecursionError):
+        return ()
+
+
 def _snippet(text: str, n: int = 40) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _annotation_int(token) -> int:
+    """A number written in an annotation: a 64-bit integer (int() alone refuses 4300 digits with a
+    traceback's worth of advice, and accepts values no kernel can take)."""
+    text = str(token)
+    v = int(text) if len(text) <= 20 else 1 << 64
+    if not -2**63 <= v < 2**63:
+        raise ValueError(f"`{text[:20]}{'…' if len(text) > 20 else ''}` is not a 64-bit integer")
+    return v
+
+
 def _dims(item) -> tuple[int, ...]:
-    dims = [int(t) for t in item.children[0].children]
+    dims = [_annotation_int(t) for t in item.children[0].children]
     return tuple(dims + [1] * (3 - len(dims)))[:3]
 
 
@@ -329,16 +358,13 @@ def _template_param(tp) -> TemplateParam:
 
 
 def read_source(path: str, defines: MacroTable | None = None, include_dirs=()) -> SourceFile:
-    """Read and parse one file; raise SourceError with a one-line reason when unreadable."""
-    p = Path(path)
+    """Read and parse one file; raise SourceError with a one-line reason when unreadable (not a
+    regular file, too large, binary)."""
+    from ..inputs import InputError, read_regular
     try:
-        data = p.read_bytes()
-    except IsADirectoryError:
-        raise SourceError(f"cannot read {path}: is a directory") from None
-    except FileNotFoundError:
-        raise SourceError(f"cannot read {path}: no such file") from None
-    except OSError as exc:
-        raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = read_regular(path)
+    except InputError as exc:
+        raise SourceError(str(exc)) from None
     return source_from_bytes(path, data, defines, include_dirs)
 
 
