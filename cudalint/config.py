@@ -6,6 +6,7 @@ last. Every resolved value remembers where it came from, for `cudalint config --
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -38,6 +39,8 @@ def _str_list(v, where, key):
 
 def _selectors(v, where, key):
     out = [normalize(x) for x in _str_list(v, where, key)]
+    if key == "select" and not out:
+        _fail(where, key, "'select' names no rule: it would run none (ALL runs every rule)")
     for x in out:
         if not is_valid(x):
             _fail(where, key, f"unknown rule code or category '{x}' in '{key}' (see `cudalint rule --all`)")
@@ -77,6 +80,8 @@ def _params(v, where, key):
     def check(x, k):
         if isinstance(x, bool) or not isinstance(x, int):
             _fail(where, k, f"'{k}' must be an integer")
+        if not -2**63 <= x < 2**63:
+            _fail(where, k, f"'{k}' must be a 64-bit integer")
     return _identifier_table(v, where, key, check)
 
 
@@ -102,7 +107,7 @@ def _launch(v, where, key):
 
 
 def _ratio(v, where, key):
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not (math.isfinite(v) and v > 0):   # TOML has nan, inf
         _fail(where, key, f"'{key}' must be a positive number")
     return float(v)
 
@@ -281,8 +286,12 @@ def _has_table(p: Path) -> bool:
         text = read_regular(p, MAX_CONFIG_BYTES, binary_check=False).decode("utf-8", errors="replace")
     except InputError:
         return False
-    return re.search(r"^\s*\[\s*tool\s*\.\s*cudalint\s*[\].]", text, re.M) is not None or \
-        re.search(r"^\s*tool\s*\.\s*cudalint\s*[.=]", text, re.M) is not None
+    try:
+        tool = tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError:
+        # Broken TOML that mentions cudalint is meant for it: reported (by load), not skipped.
+        return re.search(r"\bcudalint\b", text) is not None
+    return isinstance(tool, dict) and "cudalint" in tool
 
 
 # ---- resolution -----------------------------------------------------------------------------
