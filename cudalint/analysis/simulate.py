@@ -400,6 +400,8 @@ class Simulation:
             self._strides(acc, res)
         except ValueTooLarge as exc:
             res.error = str(exc)
+        except (OverflowError, ValueError):       # a float subscript (ill-formed C) that is inf or nan
+            res.error = "index is not a finite integer"
         except Unknown as exc:
             res.error = f"index depends on `{exc.sym}`, which the model does not follow"
         except MemoryError:

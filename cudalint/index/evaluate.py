@@ -5,6 +5,7 @@ Values are computed exactly in int64 (or float64); each node also carries its C 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -82,6 +83,8 @@ class Evaluator:
         match e:
             case ir.Num(value=v):
                 if isinstance(v, float):
+                    if self.exact and not math.isfinite(v):
+                        raise ValueTooLarge(f"`{e}`", "is past the range of a double")
                     return np.float64(v), "f"
                 if not INT64_MIN <= v <= INT64_MAX:
                     raise ValueTooLarge(f"the constant {v}" if v.bit_length() <= 128 else "a constant")
@@ -182,6 +185,8 @@ class Evaluator:
             res = np.asarray(lv, dtype=np.int64) ^ np.asarray(rv, dtype=np.int64)
         else:
             raise Unknown(op)
+        if self.exact and t == "f" and not np.all(np.isfinite(res)):     # inf or nan: no address to simulate
+            raise ValueTooLarge(f"`{e}`", "is not a finite number")
         if self.track_overflow and t in ("i32", "u32") and op in ("+", "*", "<<", "-"):
             self._check(e, res, t)
         return res, t

@@ -16,7 +16,7 @@ def _num(v) -> str:
     if isinstance(v, float):
         if not math.isfinite(v):          # `1e999` in the source: what <math.h> calls it
             return "NAN" if v != v else ("-INFINITY" if v < 0 else "INFINITY")
-        return repr(v) if v != int(v) else f"{int(v)}.0f"
+        return repr(v) if v != int(v) or abs(v) >= 1e16 else f"{int(v)}.0f"     # 1e+300, not 301 digits
     if abs(v) < 10 ** 20:
         return str(v)
     # Folding constants of a hostile file can give numbers far past 64 bits, and str() refuses
