@@ -281,6 +281,12 @@ def check(argv: list[str]) -> int:
     from .inputs import InputError, read_stream
     from .lint import Result, UsageError, lint_paths, lint_stdin
     from .report import RenderOptions, printable, render
+    to_terminal = args.output is None and sys.stdout.isatty()
+    fmt = _format(args, to_terminal)
+    # line formats of a large run are printed part by part (lint_paths.STREAM_FILES): a run killed
+    # at a time limit still shows what it found; what the whole report needs first cannot be
+    streamed = fmt in STREAMED_FORMATS and not (args.output or args.statistics or args.baseline or
+                                                args.write_baseline or args.confirm)
     try:
         cfg = _resolver(args).run_config()
         if args.paths == ["-"]:
@@ -297,7 +303,8 @@ def check(argv: list[str]) -> int:
                     raise _Usage(str(exc)) from None
                 result = lint_stdin(name, data, cfg)
         else:
-            result = lint_paths(args.paths, cfg)
+            result = lint_paths(args.paths, cfg, on_part=_printer(args, fmt, _color(args, to_terminal))
+                                if streamed else None)
         _warn_unknown_launches(args, result)
         if args.write_baseline:
             n = write_baseline(result, args.write_baseline)
@@ -322,9 +329,9 @@ def check(argv: list[str]) -> int:
     code = EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
     if result.errors:
         code = EXIT_ERROR       # a file went unchecked: the run cannot pass, nor read as "findings only"
-    to_terminal = args.output is None and sys.stdout.isatty()
-    fmt = _format(args, to_terminal)
-    if args.statistics:
+    if result.streamed:
+        text = ""
+    elif args.statistics:
         text = _statistics(result, fmt)
     else:
         text = render(fmt, result, RenderOptions(color=_color(args, to_terminal),
@@ -343,6 +350,23 @@ def check(argv: list[str]) -> int:
             # `cudalint src | head`: the reader left; the findings still decide the exit code
             _silence_stdout()
     return code
+
+
+STREAMED_FORMATS = ("concise", "text", "json-lines", "github")
+
+
+def _printer(args, fmt: str, color: bool):
+    """What prints one part of a large run as soon as it is done."""
+    from .report import RenderOptions, render
+    opts = RenderOptions(color=color, show_assumptions=not args.no_assumptions, quiet=args.quiet)
+
+    def print_part(part) -> None:
+        try:
+            sys.stdout.write(render(fmt, part, opts))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _silence_stdout()
+    return print_part
 
 
 def _silence_stdout() -> None:

@@ -3,8 +3,10 @@ table, simulate, and run the rules; then inline suppressions and rule selection.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import stat
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -62,6 +64,7 @@ class Result:
     tables: list = field(default_factory=list)
     lines: dict[str, list[str]] = field(default_factory=dict)    # source lines by path, for reports
     errors: list = field(default_factory=list)      # FileError: files that could not be read or analysed
+    streamed: bool = False                          # already printed part by part (lint_paths's on_part)
 
 
 def _glob_match(path: str, pattern: str, root: str | None) -> bool:
@@ -252,11 +255,27 @@ def _read_isolated(path: str, cfg: Config, errors: list[FileError], data: bytes 
     return None
 
 
-def lint_paths(paths: list[str], cfg: Config) -> Result:
+# A run over more files than this reports them in groups of this many, as each group is done, when
+# the caller can print a part (`on_part`): a run killed at a CI time limit still shows what it found.
+STREAM_FILES = 500
+
+
+def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] | None = None) -> Result:
     errors: list[FileError] = []
     files = collect_paths(paths, cfg, errors)
     sources = [s for s in (_read_isolated(p, cfg, errors) for p in files) if s is not None]
-    return _with_errors(lint_sources(sources, cfg), errors, files)
+    if on_part is None or len(sources) <= STREAM_FILES:
+        return _with_errors(lint_sources(sources, cfg), errors, files)
+    sources.sort(key=lambda s: s.path)          # the order the whole report would sort them in
+    total = Result([], [])
+    for i in range(0, len(sources), STREAM_FILES):
+        # every part still sees every file's launch sites and helpers
+        part = lint_sources(sources[i:i + STREAM_FILES], cfg, links_from=sources)
+        on_part(part)
+        total.diagnostics += part.diagnostics
+        total.files += part.files
+    total.streamed = True
+    return _with_errors(total, errors, files)
 
 
 def lint_stdin(name: str, data: bytes, cfg: Config) -> Result:
@@ -282,8 +301,8 @@ def _with_errors(result: Result, errors: list[FileError], order: list[str]) -> R
     return result
 
 
-def lint_sources(sources: list[SourceFile], cfg: Config) -> Result:
-    links = _Links(sources)
+def lint_sources(sources: list[SourceFile], cfg: Config, links_from: list[SourceFile] | None = None) -> Result:
+    links = _Links(sources if links_from is None else links_from)
     units = [(si, ki) for si, src in enumerate(sources) for ki, fn in enumerate(src.kernels) if fn.body is not None]
     analysed = _analyse_parallel(sources, links, units, cfg) if _parallel_worth_it(cfg, units) else \
         [_analyse_kernel(sources[si].kernels[ki], sources[si], links, cfg) for si, ki in units]
@@ -331,6 +350,18 @@ class _Links:
 MAX_KERNEL_NODES = 20_000
 
 
+def _quiet_numpy(analyse):
+    """numpy's RuntimeWarnings (a cast of inf, an overflow in a corner the evaluator does not check)
+    are not the user's business: the simulation already treats what it cannot compute as unknown."""
+    @functools.wraps(analyse)
+    def quiet(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return analyse(*args, **kwargs)
+    return quiet
+
+
+@_quiet_numpy
 def _analyse_kernel(fn, src: SourceFile, links: _Links, cfg: Config):
     """Two-tree table, simulation and rules of one kernel: (diagnostics, table or None)."""
     from .model.build import KernelBuilder
