@@ -293,8 +293,13 @@ def fuzz(n: int, seed: int = 0, jobs: int = 2, dirs: list[Path] | None = None, k
             for line in o.stderr.decode("utf-8", "replace").splitlines():   # what the one-line messages said
                 kind = " ".join(line.removeprefix("cudalint: ").split()[:2])
                 counts[f"message: {kind}"] += 1
-            if o.problems:
-                failures.append(o)
+            internal = b"internal error" in o.stderr       # CL902: isolated and one line, but a bug to fix
+            if o.problems or internal:
+                if o.problems:
+                    failures.append(o)
+                else:
+                    report(f"  CL902 in {o.case} [{o.fmt}]: "
+                           f"{next((ln for ln in o.stdout.decode('utf-8', 'replace').splitlines() if 'CL902' in ln), '')[:300]}")
                 if keep is not None:
                     keep.mkdir(parents=True, exist_ok=True)
                     (keep / f"{i:05d}_{src.name}").write_bytes(data)
