@@ -73,13 +73,18 @@ def write_baseline(result, file: str) -> int:
     return len(entries)
 
 
+MAX_BASELINE_BYTES = 256 << 20
+
+
 def read_baseline(file: str) -> tuple[Counter, dict[str, dict]]:
     """How many findings of each key the file records, and what each key was (path, code, ...)."""
+    from .inputs import InputError, read_regular
     try:
-        with open(file, encoding="utf-8") as f:
-            doc = json.load(f)
-    except OSError as exc:
-        raise BaselineError(f"cannot read baseline {file}: {exc.strerror or exc}") from None
+        doc = json.loads(read_regular(file, MAX_BASELINE_BYTES, binary_check=False).decode("utf-8"))
+    except InputError as exc:
+        raise BaselineError(str(exc).replace("cannot read ", "cannot read baseline ", 1)) from None
+    except RecursionError:
+        raise BaselineError(f"cannot read baseline {file}: nested too deeply") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BaselineError(f"cannot read baseline {file}: not JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("version") != FORMAT_VERSION or not isinstance(doc.get("findings"), list):

@@ -6,6 +6,7 @@ internal error (one line on stderr, no traceback).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -39,11 +40,39 @@ def _kv(text: str, what: str) -> tuple[str, str]:
     return k, v
 
 
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+
+
 def _int(text: str, what: str) -> int:
+    if len(text) > 40:                  # no 64-bit integer is written longer (and int() has a digit limit)
+        raise _Usage(f"bad {what} value `{text[:20]}…`: expected an integer from {INT64_MIN} to {INT64_MAX}")
     try:
-        return int(text, 0)
+        v = int(text, 0)
     except ValueError:
         raise _Usage(f"bad {what} value `{text}`: expected an integer") from None
+    if not INT64_MIN <= v <= INT64_MAX:
+        raise _Usage(f"bad {what} value `{text}`: expected an integer from {INT64_MIN} to {INT64_MAX}")
+    return v
+
+
+def _ratio(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not (math.isfinite(v) and v > 0):
+        raise _Usage(f"bad --min-ratio value `{text}`: expected a positive number (default 2)")
+    return v
+
+
+def _jobs(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if v < 0:
+        raise _Usage(f"bad -j value `{text}`: expected a number of processes (0: all cores)")
+    return v
 
 
 def _launch(text: str):
@@ -120,8 +149,8 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
     sel.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from standard input")
     sel.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     sel.add_argument("--write-baseline", metavar="FILE", help="record every finding in FILE and exit 0")
-    sel.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
-                     help="processes analysing kernels (default: all cores)")
+    sel.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
+                     help="processes analysing kernels (default and most: the cores this process may use)")
     ana = p.add_argument_group("analysis")
     ana.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
                      help="define a macro, as for nvcc")
@@ -131,7 +160,7 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
                      help="problem size of a kernel/host integer (default 1000)")
     ana.add_argument("--launch", action="append", default=[], metavar="KERNEL:grid=X,Y,Z:block=X,Y,Z",
                      help="launch configuration of a kernel")
-    ana.add_argument("--min-ratio", type=float, default=None,
+    ana.add_argument("--min-ratio", type=_ratio, default=None,
                      help="CL101 threshold: sectors/request at least this many times the ideal (default 2)")
     ana.add_argument("--min-ways", type=int, default=None,
                      help="CL401 threshold: report bank conflicts of at least this many ways (default 2)")
@@ -177,8 +206,10 @@ def _resolver(args):
     """Configuration files under the command line's settings."""
     from .config import Resolver
     cli: dict = {}
-    if args.select:
+    if args.select is not None:
         cli["select"] = _flat(args.select)
+        if not cli["select"]:
+            raise _Usage("--select names no rule: give codes, prefixes or categories (ALL for every rule)")
     if args.extend_select:
         cli["extend-select"] = _flat(args.extend_select)
     if args.ignore:
@@ -209,12 +240,11 @@ def _resolver(args):
         if not 2 <= args.min_ways <= 32:
             raise _Usage(f"bad --min-ways value {args.min_ways}: expected 2 to 32")
         cli["bank-conflict.min-ways"] = args.min_ways
-    if args.jobs < 0:
-        raise _Usage(f"bad -j value {args.jobs}: expected a number of processes (0: all cores)")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if args.config and not os.path.isfile(args.config):
         raise _Usage(f"cannot read configuration {args.config}: no such file")
-    return Resolver(cli, args.config, jobs=args.jobs or cores, debug=args.debug)
+    # more processes than cores only adds forks and memory
+    return Resolver(cli, args.config, jobs=min(args.jobs or cores, cores), debug=args.debug)
 
 
 def _config(argv: list[str]) -> int:
@@ -272,19 +302,18 @@ def _statistics(result, fmt: str) -> str:
 def _nothing_found(paths: list[str], cfg) -> str:
     """Why a run found no file to lint: how many .cu/.cuh files the paths hold, and how many of them
     the configuration excluded or .gitignore ignored."""
-    from .lint import EXTENSIONS, _gitignored
+    from .lint import EXTENSIONS, _GitIgnore
     excluded = sum(1 for p in paths if not os.path.isdir(p))     # a named file: dropped by force-exclude
     ignored = 0
+    gitignore = _GitIgnore()
     for p in filter(os.path.isdir, paths):
-        kept = []
         for root, dirs, files in os.walk(p):
             dirs[:] = [d for d in dirs if not d.startswith(".")]
             for path in (os.path.join(root, f) for f in files if f.endswith(EXTENSIONS)):
                 if cfg.for_file(path).excluded(path):     # globs match leading directories too
                     excluded += 1
-                else:
-                    kept.append(path)
-        ignored += len(_gitignored(kept, p))
+                elif gitignore.ignored(path):
+                    ignored += 1
     where = ", ".join(paths)
     total = excluded + ignored
     if total == 0:
@@ -312,10 +341,19 @@ def check(argv: list[str]) -> int:
         raise _Usage("no input: give one or more .cu/.cuh files or directories (or `-` for standard input)")
     if "-" in args.paths and len(args.paths) > 1:
         raise _Usage("`-` (standard input) cannot be mixed with other paths")
+    if args.output is None and sys.stdout is None:
+        raise _Usage("standard output is closed: nowhere to write the report (use -o FILE)")
     from .baseline import BaselineError, filter_baseline, write_baseline
     from .config import ConfigError
-    from .lint import Result, UsageError, lint_paths, lint_sources, read_file
-    from .report import RenderOptions, render
+    from .inputs import InputError, read_stream
+    from .lint import Result, UsageError, lint_paths, lint_stdin
+    from .report import RenderOptions, printable, render
+    to_terminal = args.output is None and sys.stdout.isatty()
+    fmt = _format(args, to_terminal)
+    # line formats of a large run are printed part by part (lint_paths.STREAM_FILES): a run killed
+    # at a time limit still shows what it found; what the whole report needs first cannot be
+    streamed = fmt in STREAMED_FORMATS and not (args.output or args.statistics or args.baseline or
+                                                args.write_baseline or args.confirm)
     try:
         cfg = _resolver(args).run_config()
         if args.paths == ["-"]:
@@ -324,15 +362,24 @@ def check(argv: list[str]) -> int:
             if fcfg.force_exclude and fcfg.excluded(name):
                 result = Result([], [])
             else:
-                result = lint_sources([read_file(name, cfg, sys.stdin.buffer.read())], cfg)
+                if sys.stdin is None:
+                    raise _Usage("cannot read standard input: it is closed")
+                try:
+                    data = read_stream(sys.stdin.buffer, name)
+                except InputError as exc:
+                    raise _Usage(str(exc)) from None
+                result = lint_stdin(name, data, cfg)
         else:
-            result = lint_paths(args.paths, cfg)
+            result = lint_paths(args.paths, cfg, on_part=_printer(args, fmt, _color(args, to_terminal))
+                                if streamed else None)
             if not result.files and any(os.path.isdir(p) for p in args.paths):   # named files: force-exclude
                 print(f"cudalint: warning: {_nothing_found(args.paths, cfg)}", file=sys.stderr)
+        _warn_unknown_launches(args, result)
         if args.write_baseline:
             n = write_baseline(result, args.write_baseline)
-            print(f"cudalint: recorded {n} finding{'s' if n != 1 else ''} in {args.write_baseline}", file=sys.stderr)
-            return EXIT_CLEAN
+            print(f"cudalint: recorded {n} finding{'s' if n != 1 else ''} in {printable(args.write_baseline)}",
+                  file=sys.stderr)
+            return EXIT_ERROR if result.errors else EXIT_CLEAN
         if args.baseline:
             _, stale = filter_baseline(result, args.baseline)
             for s in stale:
@@ -349,8 +396,8 @@ def check(argv: list[str]) -> int:
                 print(r.line(), file=sys.stderr)
         except ConfirmUnavailable as exc:
             raise _Usage(str(exc)) from None
-    to_terminal = args.output is None and sys.stdout.isatty()
-    fmt = _format(args, to_terminal)
+    for e in result.errors:                 # one line each; the other files' findings still follow
+        print(f"cudalint: {printable(e.message)}", file=sys.stderr)
     fixes = None
     if args.fix or args.diff or (fmt == "full" and not args.statistics):
         from . import fix
@@ -375,7 +422,11 @@ def check(argv: list[str]) -> int:
     levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
     failing = [d for d in result.diagnostics if d.severity in levels]
     exit_code = EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
-    if args.statistics:
+    if result.errors:
+        exit_code = EXIT_ERROR      # a file went unchecked: the run cannot pass, nor read as "findings only"
+    if result.streamed:
+        text = ""
+    elif args.statistics:
         text = _statistics(result, fmt)
     else:
         text = render(fmt, result, RenderOptions(color=_color(args, to_terminal),
@@ -388,12 +439,55 @@ def check(argv: list[str]) -> int:
         except OSError as exc:
             raise _Usage(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # `cudalint src | head`: the reader left; the findings still decide the exit code
+            _silence_stdout()
     hidden = sum(result.hidden.values())
     if hidden and not args.quiet and fmt in ("full", "concise", "text", "gcc"):
         print(f"cudalint: {hidden} analysis-limit note{'s' if hidden != 1 else ''} (CL901) not shown: "
               f"--show-limits shows {'them' if hidden != 1 else 'it'}", file=sys.stderr)
     return exit_code
+
+
+STREAMED_FORMATS = ("concise", "text", "json-lines", "github")
+
+
+def _printer(args, fmt: str, color: bool):
+    """What prints one part of a large run as soon as it is done."""
+    from .report import RenderOptions, render
+    opts = RenderOptions(color=color, show_assumptions=not args.no_assumptions, quiet=args.quiet)
+
+    def print_part(part) -> None:
+        try:
+            sys.stdout.write(render(fmt, part, opts))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _silence_stdout()
+    return print_part
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so that Python's flush at exit is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _warn_unknown_launches(args, result) -> None:
+    """A `--launch` for a kernel no linted file defines is almost always a typo: say so."""
+    from .report import printable
+    kernels = {k for f in result.files for k in f["kernels"]}
+    for x in args.launch:
+        name = x.replace(" ", "").split(":grid=")[0]
+        if name.split("::")[-1] not in kernels:
+            print(f"cudalint: warning: --launch names kernel `{printable(name)}`, which no linted file defines "
+                  f"(kernels: {', '.join(sorted(kernels)[:10]) or 'none'})", file=sys.stderr)
 
 
 def run(argv: list[str]) -> int:
@@ -412,22 +506,43 @@ def run(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     debug = "--debug" in argv
+    for stream in (sys.stdout, sys.stderr):   # a terminal that is not UTF-8 gets escapes, not a crash
+        if stream is not None and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         code = run(argv)
     except _Usage as exc:
-        print(f"cudalint: {exc}", file=sys.stderr)
+        _say(f"cudalint: {exc}")
         code = EXIT_ERROR
     except KeyboardInterrupt:
-        print("cudalint: interrupted", file=sys.stderr)
+        _say("cudalint: interrupted")
         code = EXIT_ERROR
-    except BrokenPipeError:
+    except BrokenPipeError:      # help or rule text into a closed pipe
+        _silence_stdout()
         code = EXIT_CLEAN
+    except RecursionError:
+        _say("cudalint: input nested deeper than cudalint follows")
+        code = EXIT_ERROR
+    except MemoryError:
+        _say("cudalint: out of memory")
+        code = EXIT_ERROR
     except Exception as exc:  # internal error: one line, no traceback
         if debug:
             raise
-        print(f"cudalint: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        from .lint import exception_line
+        _say(f"cudalint: internal error: {exception_line(exc)}")
         code = EXIT_ERROR
     return code
+
+
+def _say(line: str) -> None:
+    """One line on stderr, control characters escaped; nothing when stderr is closed."""
+    from .report import printable
+    if sys.stderr is not None:
+        try:
+            print(printable(line), file=sys.stderr)
+        except OSError:
+            pass
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ last. Every resolved value remembers where it came from, for `cudalint config --
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -18,6 +19,7 @@ from .selection import RuleSelection, is_valid, normalize
 CONFIG_NAMES = (".cudalint.toml", "pyproject.toml")
 DEFAULT = "default"
 COMMAND_LINE = "command line"
+MAX_CONFIG_BYTES = 1 << 20
 
 
 class ConfigError(Exception):
@@ -38,6 +40,8 @@ def _str_list(v, where, key):
 
 def _selectors(v, where, key):
     out = [normalize(x) for x in _str_list(v, where, key)]
+    if key == "select" and not out:
+        _fail(where, key, "'select' names no rule: it would run none (ALL runs every rule)")
     for x in out:
         if not is_valid(x):
             from .didyoumean import selector_hint
@@ -79,6 +83,8 @@ def _params(v, where, key):
     def check(x, k):
         if isinstance(x, bool) or not isinstance(x, int):
             _fail(where, k, f"'{k}' must be an integer")
+        if not -2**63 <= x < 2**63:
+            _fail(where, k, f"'{k}' must be a 64-bit integer")
     return _identifier_table(v, where, key, check)
 
 
@@ -104,7 +110,7 @@ def _launch(v, where, key):
 
 
 def _ratio(v, where, key):
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not (math.isfinite(v) and v > 0):   # TOML has nan, inf
         _fail(where, key, f"'{key}' must be a positive number")
     return float(v)
 
@@ -198,10 +204,13 @@ def _flatten(raw: dict, path: str, text: str, table: tuple[str, ...]) -> dict:
 def _read(path: Path) -> tuple[dict, str, tuple[str, ...]] | None:
     """The raw cudalint table of a file, its text and the table's name; None when a pyproject.toml
     has no [tool.cudalint]."""
+    from .inputs import InputError, read_regular
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -270,18 +279,27 @@ def find_config(directory: str) -> Path | None:
     for folder in (d, *d.parents):
         for name in CONFIG_NAMES:
             p = folder / name
-            if p.is_file() and (name != "pyproject.toml" or _has_table(p)):
+            try:
+                found = p.is_file() and (name != "pyproject.toml" or _has_table(p))
+            except OSError:           # a folder we may not search (mode 000): as if it held none
+                found = False
+            if found:
                 return p
     return None
 
 
 def _has_table(p: Path) -> bool:
+    from .inputs import InputError, read_regular
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_regular(p, MAX_CONFIG_BYTES, binary_check=False).decode("utf-8", errors="replace")
+    except InputError:
         return False
-    return re.search(r"^\s*\[\s*tool\s*\.\s*cudalint\s*[\].]", text, re.M) is not None or \
-        re.search(r"^\s*tool\s*\.\s*cudalint\s*[.=]", text, re.M) is not None
+    try:
+        tool = tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError:
+        # Broken TOML that mentions cudalint is meant for it: reported (by load), not skipped.
+        return re.search(r"\bcudalint\b", text) is not None
+    return isinstance(tool, dict) and "cudalint" in tool
 
 
 # ---- resolution -----------------------------------------------------------------------------

@@ -3,9 +3,11 @@ table, simulate, and run the rules; then inline suppressions and rule selection.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
-import subprocess
+import stat
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -49,6 +51,8 @@ class Config:
         return self.resolve(path) if self.resolve is not None else self
 
     def enabled(self, d: Diagnostic) -> bool:
+        if d.code == "CL902":      # cudalint's own failure is never selected away: the kernel went unchecked
+            return True
         sel = self.selection
         extra = tuple(s for pat, sels in self.per_file_ignores if _glob_match(d.path, pat, self.root) for s in sels)
         return sel.with_ignored(extra).enabled(d.code, d.category)
@@ -70,6 +74,8 @@ class Result:
     tables: list = field(default_factory=list)
     lines: dict[str, list[str]] = field(default_factory=dict)    # source lines by path, for reports
     hidden: dict[str, int] = field(default_factory=dict)         # code -> findings not printed (CL901 notes)
+    errors: list = field(default_factory=list)      # FileError: files that could not be read or analysed
+    streamed: bool = False                          # already printed part by part (lint_paths's on_part)
 
 
 def _glob_match(path: str, pattern: str, root: str | None) -> bool:
@@ -84,43 +90,122 @@ def _glob_match(path: str, pattern: str, root: str | None) -> bool:
     return any(fnmatch.fnmatchcase(x, pattern) for x in parts)
 
 
-def _gitignored(paths: list[str], directory: str) -> set[str]:
-    """The paths git would ignore, asked of the repository holding `directory`; none without git."""
-    if not paths:
-        return set()
-    absolute = {os.path.abspath(p): p for p in paths}
+class _GitIgnore:
+    """The `.gitignore` files (and `.git/info/exclude`) of the repository holding a path, read as
+    git reads them: pathspec's GitIgnoreSpec implements git's wildmatch. Git itself is never run on
+    the linted tree: it would honour that repository's own configuration (`core.fsmonitor` runs a
+    command)."""
+
+    MAX_BYTES = 1 << 20       # a larger ignore file is not read (nobody writes one by hand)
+
+    def __init__(self):
+        self._roots: dict[str, str | None] = {}
+        self._specs: dict[str, object] = {}
+        self._dirs: dict[str, bool] = {}
+
+    def _root(self, directory: str) -> str | None:
+        """The work tree holding `directory`: the closest folder with a `.git` entry; None outside one."""
+        if directory not in self._roots:
+            parent = os.path.dirname(directory)
+            self._roots[directory] = directory if os.path.lexists(os.path.join(directory, ".git")) else \
+                (None if parent == directory else self._root(parent))
+        return self._roots[directory]
+
+    def _spec(self, directory: str, root: str):
+        if directory not in self._specs:
+            lines: list[str] = []
+            if directory == root:
+                lines += _read_small(os.path.join(root, ".git", "info", "exclude"), self.MAX_BYTES)
+            lines += _read_small(os.path.join(directory, ".gitignore"), self.MAX_BYTES)
+            import pathspec
+            self._specs[directory] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+        return self._specs[directory]
+
+    def _verdict(self, path: str, root: str, is_dir: bool) -> bool:
+        """The deepest ignore file with a pattern for `path` decides (a `!pattern` re-includes)."""
+        ignored = False
+        d = root
+        rel_parts = os.path.relpath(path, root).split(os.sep)
+        for i in range(len(rel_parts)):
+            spec = self._spec(d, root)
+            if spec is not None:
+                rel = "/".join(rel_parts[i:]) + ("/" if is_dir else "")
+                got = spec.check_file(rel).include
+                if got is not None:
+                    ignored = got
+            d = os.path.join(d, rel_parts[i])
+        return ignored
+
+    def dir_ignored(self, directory: str) -> bool:
+        """Whether git ignores `directory` or a folder above it (inside the work tree)."""
+        directory = os.path.abspath(directory)
+        if directory not in self._dirs:
+            root = self._root(directory)
+            parent = os.path.dirname(directory)
+            self._dirs[directory] = root is not None and directory != root and \
+                (self.dir_ignored(parent) or self._verdict(directory, root, True))
+        return self._dirs[directory]
+
+    def ignored(self, path: str) -> bool:
+        path = os.path.abspath(path)
+        directory = os.path.dirname(path)
+        root = self._root(directory)
+        return root is not None and (self.dir_ignored(directory) or self._verdict(path, root, False))
+
+
+def _read_small(path: str, limit: int) -> list[str]:
+    """The lines of a small regular file; none when it is missing, unreadable, special or larger."""
     try:
-        p = subprocess.run(["git", "-C", directory, "check-ignore", "--stdin", "-z"],
-                           input="\0".join(absolute) + "\0", capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return set()
-    if p.returncode not in (0, 1):
-        return set()
-    return {absolute[x] for x in p.stdout.split("\0") if x in absolute}
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return []
+        with open(path, "rb") as f:
+            return f.read(limit).decode("utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
 
 
-def collect_paths(paths: list[str], cfg: Config | None = None) -> list[str]:
+def _skipped_dir(cfg: Config, directory: str, gitignore: _GitIgnore) -> bool:
+    return cfg.excluded(directory) or (cfg.respect_gitignore and gitignore.dir_ignored(directory))
+
+
+def collect_paths(paths: list[str], cfg: Config | None = None, errors: list | None = None) -> list[str]:
     """Files to lint: named files as given (unless force-exclude), directories recursed for .cu/.cuh,
-    minus excluded and git-ignored files."""
+    minus excluded and git-ignored files. With `errors`, a missing path or an unreadable directory
+    is recorded there (a FileError) and the rest is still collected; without, it raises UsageError."""
     cfg = cfg or Config()
     out: list[str] = []
+    gitignore = _GitIgnore()
+
+    def fail(path: str, reason: str) -> None:
+        if errors is None:
+            raise UsageError(f"cannot read {path}: {reason}")
+        errors.append(FileError(path, UNREADABLE, f"cannot read {path}: {reason}"))
+
+    def walk_error(exc: OSError) -> None:
+        fail(exc.filename if exc.filename is not None else "?", exc.strerror or str(exc))
+
     for p in paths:
         if os.path.isdir(p):
             found = []
-            for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".")
-                                 and not cfg.for_file(os.path.join(root, d, "_")).excluded(os.path.join(root, d)))
+            for root, dirs, files in os.walk(p, onerror=walk_error):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _skipped_dir(
+                    cfg.for_file(os.path.join(root, d, "_")), os.path.join(root, d), gitignore))
                 found.extend(os.path.join(root, f) for f in files
                              if f.endswith(EXTENSIONS) and not cfg.for_file(os.path.join(root, f)).excluded(
                                  os.path.join(root, f)))
-            gitignored = _gitignored(found, p) if cfg.respect_gitignore else set()
-            out.extend(sorted(f for f in found if f not in gitignored or not cfg.for_file(f).respect_gitignore))
-        elif os.path.exists(p):
+            out.extend(sorted(f for f in found if not (cfg.for_file(f).respect_gitignore and gitignore.ignored(f))))
+        elif os.path.lexists(p):
             fcfg = cfg.for_file(p)
             if not (fcfg.force_exclude and fcfg.excluded(p)):
-                out.append(p)
+                out.append(p)        # whatever it is (a FIFO, a dangling link), reading it says why not
         else:
-            raise UsageError(f"cannot read {p}: no such file or directory")
+            try:
+                os.stat(p)
+                reason = "no such file or directory"
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+            fail(p, reason.lower() if reason[:1].isupper() and reason[1:2].islower() else reason)
     seen, uniq = set(), []
     for p in out:
         key = os.path.normpath(p)
@@ -152,22 +237,47 @@ def read_file(path: str, cfg: Config, data: bytes | None = None) -> SourceFile:
         raise UsageError(str(exc)) from None
 
 
-def _read_bytes(path: str) -> bytes:
+# files[].status of a file that produced no analysis (the others: "ok", "parse-errors")
+UNREADABLE, INTERNAL_ERROR = "unreadable", "internal-error"
+
+
+@dataclass
+class FileError:
+    """A file the run could not use: one line for stderr, and its status in the JSON `files`."""
+    path: str
+    status: str
+    message: str
+
+
+def _read_isolated(path: str, cfg: Config, errors: list[FileError], data: bytes | None = None):
+    """One file's parse, or None with the reason recorded: one bad file never stops the others."""
     try:
-        with open(path, "rb") as f:
-            return f.read()
-    except IsADirectoryError:
-        raise SourceError(f"cannot read {path}: is a directory") from None
-    except FileNotFoundError:
-        raise SourceError(f"cannot read {path}: no such file") from None
-    except OSError as exc:
-        raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return read_file(path, cfg, data)
+    except UsageError as exc:
+        errors.append(FileError(path, UNREADABLE, str(exc)))
+    except RecursionError:
+        errors.append(FileError(path, UNREADABLE, f"cannot read {path}: nested deeper than cudalint follows"))
+    except MemoryError:
+        errors.append(FileError(path, UNREADABLE, f"cannot read {path}: out of memory"))
+    except Exception as exc:
+        if cfg.debug:
+            raise
+        errors.append(FileError(path, INTERNAL_ERROR,
+                                f"internal error reading {path}: {exception_line(exc)} (please report this)"))
+    return None
 
 
-_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+def _read_bytes(path: str) -> bytes:
+    """A file's bytes: regular files of reasonable size only (inputs.py says why)."""
+    from .inputs import InputError, read_regular
+    try:
+        return read_regular(path)
+    except InputError as exc:
+        raise SourceError(str(exc)) from None
 
 
 MAX_CONTEXT_FILES = 2000           # files of the project scanned for what links to the linted ones
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
 _KERNEL_NAME = re.compile(r"__global__[^;{(]*?\b([A-Za-z_]\w*)\s*\(")
 _LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*<<<")
 
@@ -242,21 +352,26 @@ def context_paths(paths: list[str], cfg: Config) -> list[str]:
     return [c for c in candidates if c in relevant]
 
 
-def read_project(paths: list[str], cfg: Config, context: list[str] = ()) -> tuple[list[SourceFile], list[SourceFile]]:
+def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors: list | None = None
+                 ) -> tuple[list[SourceFile], list[SourceFile]]:
     """The files to lint, each parsed once as its translation unit compiles it, and the files read
     for what they give the linted ones (the local headers they include, the `context` files that
     include or launch them): their helpers, constants and launches.
 
     A linted file that another file of the run includes (a kernel header, a `.cu` included by its
     runner) is read in that file's unit, with the macros in effect at its `#include`; the others
-    are units of their own."""
+    are units of their own. With `errors`, a file that cannot be read or parsed is recorded there
+    (a FileError) and the others are still read; without, it raises UsageError."""
     from .preprocess import Preprocessor, file_key
     texts: dict[str, tuple[str, object]] = {}
     for p in paths:
         try:
             texts[p] = decode_source(p, _read_bytes(p))
         except SourceError as exc:
-            raise UsageError(str(exc)) from None
+            if errors is None:
+                raise UsageError(str(exc)) from None
+            errors.append(FileError(p, UNREADABLE, str(exc)))
+    paths = [p for p in paths if p in texts]
     for p in context:
         try:
             texts[p] = decode_source(p, _read_bytes(p))
@@ -285,22 +400,86 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = ()) -> tupl
             dkey = (tuple(sorted(fcfg.defines.items())), tuple(fcfg.include_dirs))
             if dkey not in preprocessors:
                 preprocessors[dkey] = Preprocessor(_defines(fcfg).macros.values(), fcfg.include_dirs)
-            for vk, view in preprocessors[dkey].unit(p, texts[p][0]).items():
+            try:
+                unit = preprocessors[dkey].unit(p, texts[p][0])
+            except (RecursionError, MemoryError) as exc:
+                if errors is None or p not in paths:
+                    continue
+                errors.append(FileError(p, UNREADABLE, f"cannot read {p}: "
+                                                       f"{'nested too deeply' if isinstance(exc, RecursionError) else 'out of memory'}"))
+                continue
+            for vk, view in unit.items():
                 views.setdefault(vk, view)
     sources = []
     for p in paths:
+        if file_key(p) not in views:
+            continue        # recorded in errors
         text, problem = texts[p]
-        src = SourceFile(p, text, view=views[file_key(p)])
+        try:
+            src = SourceFile(p, text, view=views[file_key(p)])
+        except (RecursionError, MemoryError) as exc:
+            if errors is None:
+                raise UsageError(f"cannot read {p}: {type(exc).__name__}") from None
+            errors.append(FileError(p, UNREADABLE, f"cannot read {p}: nested deeper than cudalint follows"))
+            continue
         if problem is not None:
             src.problems.insert(0, problem)
         sources.append(src)
-    read = [SourceFile(v.path, v.source, view=v) for k, v in views.items() if k not in keys]
+    read = []
+    for k, v in views.items():
+        if k not in keys:
+            try:
+                read.append(SourceFile(v.path, v.source, view=v))
+            except (RecursionError, MemoryError):
+                continue
     return sources, read
 
 
-def lint_paths(paths: list[str], cfg: Config) -> Result:
-    linted = collect_paths(paths, cfg)
-    return lint_sources(*read_project(linted, cfg, context_paths(linted, cfg)), cfg=cfg)
+# A run over more files than this reports them in groups of this many, as each group is done, when
+# the caller can print a part (`on_part`): a run killed at a CI time limit still shows what it found.
+STREAM_FILES = 500
+
+
+def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] | None = None) -> Result:
+    errors: list[FileError] = []
+    files = collect_paths(paths, cfg, errors)
+    sources, read = read_project(files, cfg, context_paths(files, cfg), errors)
+    if on_part is None or len(sources) <= STREAM_FILES:
+        return _with_errors(lint_sources(sources, read, cfg), errors, files)
+    sources.sort(key=lambda s: s.path)          # the order the whole report would sort them in
+    total = Result([], [])
+    for i in range(0, len(sources), STREAM_FILES):
+        # every part still sees every file's launch sites and helpers
+        part = lint_sources(sources[i:i + STREAM_FILES], read + sources[:i] + sources[i + STREAM_FILES:], cfg)
+        on_part(part)
+        total.diagnostics += part.diagnostics
+        total.files += part.files
+        total.hidden = {k: total.hidden.get(k, 0) + part.hidden.get(k, 0) for k in {*total.hidden, *part.hidden}}
+    total.streamed = True
+    return _with_errors(total, errors, files)
+
+
+def lint_stdin(name: str, data: bytes, cfg: Config) -> Result:
+    errors: list[FileError] = []
+    src = _read_isolated(name, cfg, errors, data)
+    return _with_errors(lint_sources([src] if src else [], cfg), errors, [name])
+
+
+def _with_errors(result: Result, errors: list[FileError], order: list[str]) -> Result:
+    """Files that could not be read join `files` in the order they were found; a file with a
+    CL902 internal error gets that status."""
+    failed = {d.path for d in result.diagnostics if d.code == "CL902"}
+    for f in result.files:
+        if f["path"] in failed:
+            f["status"] = INTERNAL_ERROR
+            errors.append(FileError(f["path"], INTERNAL_ERROR, f"internal error analysing {f['path']} (CL902)"))
+    entries = {f["path"]: f for f in result.files}
+    for e in errors:
+        entries.setdefault(e.path, {"path": e.path, "kernels": [], "status": e.status, "error": e.message})
+    rank = {p: i for i, p in enumerate(order)}
+    result.files = sorted(entries.values(), key=lambda f: rank.get(f["path"], len(rank)))
+    result.errors = errors
+    return result
 
 
 def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config = (), cfg: Config | None = None
@@ -349,6 +528,23 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     return Result(shown, file_info, tables, {src.path: src.lines for src in sources}, hidden)
 
 
+# Analysis time grows with a kernel's size (about 2.5 ms a statement); the largest of 512 real kernels
+# measured has 7,812 syntax nodes. Past this bound a generated or hostile kernel would take minutes.
+MAX_KERNEL_NODES = 20_000
+
+
+def _quiet_numpy(analyse):
+    """numpy's RuntimeWarnings (a cast of inf, an overflow in a corner the evaluator does not check)
+    are not the user's business: the simulation already treats what it cannot compute as unknown."""
+    @functools.wraps(analyse)
+    def quiet(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return analyse(*args, **kwargs)
+    return quiet
+
+
+@_quiet_numpy
 def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     """Two-tree table, simulation and rules of one kernel: (diagnostics, table or None)."""
     from .model.build import KernelBuilder
@@ -359,6 +555,10 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     fcfg = cfg.for_file(src.path)
     diags: list[Diagnostic] = []
     table = None
+    size = fn.body.descendant_count if fn.body is not None else 0
+    if size > MAX_KERNEL_NODES:
+        return [_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: its body has {size} syntax nodes, "
+                                        f"more than the {MAX_KERNEL_NODES} cudalint analyses")], None
     try:
         launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
@@ -375,11 +575,16 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
             found = _hold_for_family(table, family, fcfg, found)
         diags.extend(found)
         diags.extend(_notes(table, sim))
-    except Exception as exc:  # an analysis bug must not hide the rest of the run
+    except RecursionError:     # a limit of the analysis, not a bug: say which
+        diags.append(_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: it nests expressions or "
+                                             f"statements deeper than cudalint follows"))
+    except Exception as exc:  # an analysis bug must not hide the rest of the run, nor pass as a clean kernel
         if cfg.debug:
             raise
-        diags.append(_note_raw(src.path, fn, f"cudalint could not analyse kernel `{fn.name}` "
-                                             f"({type(exc).__name__}: {exc}); please report this"))
+        r = BY_CODE["CL902"]
+        diags = [Diagnostic(src.path, fn.line, 1, fn.line, 1, r.CODE, r.NAME, r.CATEGORY, r.SEVERITY,
+                            f"cudalint failed on kernel `{fn.name}`: {exception_line(exc)}; its findings are "
+                            f"missing (please report this)", fn.name)]
     return diags, table
 
 
@@ -442,6 +647,15 @@ def _uncertain(d: Diagnostic, trials, family) -> Diagnostic:
     d.message += f" (only for some values cudalint tried, not given by the program: {shown})"
     d.metrics = {**d.metrics, "only_for": [t.describe(keep_block) for t in trials]}
     return d
+
+
+def exception_line(exc: BaseException, limit: int = 200) -> str:
+    """`Type: first line of the message`, short: an exception's text may quote a whole expression."""
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else ""
+    if len(first) > limit:
+        first = first[:limit - 1] + "…"
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
 MIN_PARALLEL_KERNELS = 8    # below this, starting processes costs more than it saves

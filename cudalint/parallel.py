@@ -6,6 +6,7 @@ built, so nothing is pickled on the way in and nothing is parsed twice."""
 from __future__ import annotations
 
 import multiprocessing
+import signal
 
 
 def available() -> bool:
@@ -17,12 +18,17 @@ def fork_map(fn, items: list, jobs: int) -> list:
     counter = ctx.Value("i", 0)          # the next item to take: slow items do not hold up the rest
     workers = []
     try:
-        for _ in range(min(jobs, len(items)) - 1):
-            recv, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_worker, args=(fn, items, counter, send), daemon=True)
-            proc.start()
-            send.close()
-            workers.append((proc, recv))
+        # SIGINT stays blocked while forking, so no child can take a Ctrl-C before it ignores it
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            for _ in range(min(jobs, len(items)) - 1):
+                recv, send = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_worker, args=(fn, items, counter, send), daemon=True)
+                proc.start()
+                send.close()
+                workers.append((proc, recv))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         done = _take(fn, items, counter)
         for proc, recv in workers:
             try:
@@ -55,6 +61,10 @@ def _take(fn, items, counter) -> dict:
 
 
 def _worker(fn, items, counter, conn) -> None:
+    # Ctrl-C reaches the whole process group: the parent reports it once and ends the workers, which
+    # must not print a traceback each.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     # Results go back in one message at the end, so a busy parent never stalls a worker on a full pipe.
     try:
         result = ("ok", _take(fn, items, counter))

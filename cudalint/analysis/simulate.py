@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown
+from ..index.evaluate import Evaluator, Unknown, ValueTooLarge
 from ..model.table import Access, Iterator, TwoTreeTable
 from .family import Family, Trial, derive
 
@@ -24,18 +24,30 @@ DEFAULT_SIZE = 1000
 ASSUMED_BLOCK_1D = (256, 1, 1)
 ASSUMED_GRID = (8, 8, 4)
 MAX_TRIPS = 1 << 22
+MAX_TRIP_LANES = 1 << 25  # lanes x iterations a trip count may evaluate (about a second)
 MAX_COMBOS = 64
 DENSE_TRIPS = 32          # loops this short are simulated at every iteration for bank conflicts
 
 
 def capped_product(samples: list[list[int]]) -> list[tuple[int, ...]]:
     """All combinations of sampled trip counters, thinned evenly to MAX_COMBOS (the last kept)."""
-    combos = list(itertools.product(*samples)) if samples else [()]
-    if len(combos) > MAX_COMBOS:
-        step = len(combos) / MAX_COMBOS
-        keep = {int(i * step) for i in range(MAX_COMBOS)} | {len(combos) - 1}
-        combos = [combos[i] for i in sorted(keep)]
-    return combos
+    total = 1
+    for s in samples:
+        total *= len(s)
+    if total <= MAX_COMBOS:
+        return list(itertools.product(*samples)) if samples else [()]
+    # The same evenly spaced combinations, picked by index without building the product (nine
+    # nested loops of seven samples each are 40 million tuples).
+    step = total / MAX_COMBOS
+    keep = sorted({int(i * step) for i in range(MAX_COMBOS)} | {total - 1})
+    out = []
+    for k in keep:
+        combo = []
+        for s in reversed(samples):       # itertools.product order: the last list varies fastest
+            k, r = divmod(k, len(s))
+            combo.append(s[r])
+        out.append(tuple(reversed(combo)))
+    return out
 
 
 def conjuncts(g: ir.Expr):
@@ -276,12 +288,14 @@ class Simulation:
         # true again later, e.g. once `s *= 2` wraps to 0); the loop runs until the last lane leaves.
         start, chunk, count, alive = 0, 64, 0, None
         while True:
-            if start >= MAX_TRIPS:
-                return None  # does not end within the bound: treated as unknown
+            # Not ended within the bound on iterations, or on lanes x iterations evaluated (a lane
+            # whose step is 0, as in `i += threadIdx.x`, never leaves): treated as unknown.
+            if start >= MAX_TRIPS or start * width >= MAX_TRIP_LANES:
+                return None
             t = np.arange(start, start + chunk)
             env[it.trip.name] = t[:, None, None] if lanes else t
             try:
-                v = np.asarray(Evaluator(env).value(cond)) != 0
+                v = np.asarray(Evaluator(env, exact=False).value(cond)) != 0
             except Unknown:
                 return None
             v = v.reshape(v.shape[0], -1) if v.ndim > 1 else np.broadcast_to(v.reshape(-1, 1), (len(t), 1))
@@ -352,6 +366,10 @@ class Simulation:
             if acc.space == "global":
                 self._coalescing(acc, res)
             self._strides(acc, res)
+        except ValueTooLarge as exc:
+            res.error = str(exc)
+        except (OverflowError, ValueError):       # a float subscript (ill-formed C) that is inf or nan
+            res.error = "index is not a finite integer"
         except Unknown as exc:
             res.error = f"index depends on `{exc.sym}`, which the model does not follow"
         except MemoryError:

@@ -49,9 +49,10 @@ def explain_expr(text: str, defines: dict[str, str], block: tuple[int, int, int]
     names = sorted(ranges)
     total = int(np.prod([ranges[n] for n in names])) if names else 1
     for i, n in enumerate(names):
-        vals = np.arange(ranges[n], dtype=np.int64)
-        if total > MAX_POINTS:   # keep each coordinate's extremes and middle
+        if total > MAX_POINTS:   # keep each coordinate's extremes and middle (never build the whole range)
             vals = np.unique(np.array([0, 1, ranges[n] // 2, ranges[n] - 2, ranges[n] - 1]).clip(0, ranges[n] - 1))
+        else:
+            vals = np.arange(ranges[n], dtype=np.int64)
         shape = [1] * len(names)
         shape[i] = len(vals)
         env[n] = vals.reshape(shape)

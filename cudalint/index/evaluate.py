@@ -5,6 +5,7 @@ Values are computed exactly in int64 (or float64); each node also carries its C 
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,6 +21,22 @@ class Unknown(Exception):
     def __init__(self, sym: str):
         super().__init__(sym)
         self.sym = sym
+
+
+class ValueTooLarge(Unknown):
+    """A value leaves the 64-bit range (or a shift its width): numpy would wrap it silently and
+    the simulation would see addresses the program never computes, so the value is not known."""
+
+    def __init__(self, what: str, reason: str = "leaves the 64-bit range cudalint simulates"):
+        what = what if len(what) <= 80 else what[:79] + "…`"
+        super().__init__(what)
+        self.sym, self.reason = what, reason
+
+    def __str__(self) -> str:
+        return f"{self.sym} {self.reason}"
+
+
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 
 
 def ctype_of_name(name: str) -> str:
@@ -55,6 +72,9 @@ class Evaluator:
     env: dict[str, np.ndarray | int]
     overflows: dict[ir.Expr, Overflow] = field(default_factory=dict)
     track_overflow: bool = False
+    # False: int64 wraps as numpy computes it, quietly (a trip count watches `s *= 2` wrap to 0 to
+    # end its loop); True: ValueTooLarge where an exact value would leave int64.
+    exact: bool = True
 
     def value(self, e: ir.Expr) -> np.ndarray:
         return self.eval(e)[0]
@@ -63,7 +83,11 @@ class Evaluator:
         match e:
             case ir.Num(value=v):
                 if isinstance(v, float):
+                    if self.exact and not math.isfinite(v):
+                        raise ValueTooLarge(f"`{e}`", "is past the range of a double")
                     return np.float64(v), "f"
+                if not INT64_MIN <= v <= INT64_MAX:
+                    raise ValueTooLarge(f"the constant {v}" if v.bit_length() <= 128 else "a constant")
                 return np.int64(v), "i32" if -2**31 <= v <= INT32_MAX else "i64"
             case ir.Sym(name=n, kind=k, ctype=ct):
                 if n not in self.env:
@@ -76,6 +100,8 @@ class Evaluator:
             case ir.Un(op=op, operand=o):
                 v, t = self.eval(o)
                 if op == "-":
+                    if t != "f" and np.any(np.asarray(v) == INT64_MIN):
+                        raise ValueTooLarge(f"`{e}`")
                     return -v, t
                 if op == "!":
                     return (v == 0).astype(np.int64), "b"
@@ -93,6 +119,9 @@ class Evaluator:
                 if ct == "f":
                     return np.asarray(v, dtype=np.float64), "f"
                 if vt == "f":
+                    v = np.asarray(v)
+                    if not np.all(np.abs(v) < 2.0**63):      # inf, nan, 1e30: no integer to convert to
+                        raise ValueTooLarge(f"`{e}`", "converts a float that no 64-bit integer holds")
                     v = np.trunc(v).astype(np.int64)
                 if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64"):
                     self._check(e, v, ct)
@@ -124,13 +153,13 @@ class Evaluator:
             t = lt if lt != "b" else "i32"
             lv = np.asarray(lv, dtype=np.int64)
             rv = np.asarray(rv, dtype=np.int64)
+            if self.exact and np.any((rv < 0) | (rv > 63)):     # undefined in C; numpy gives 0 or garbage
+                raise ValueTooLarge(f"`{e}`", "shifts by a count outside 0..63 (undefined in C)")
             res = lv << rv if op == "<<" else lv >> rv
-        elif op == "+":
-            res = lv + rv
-        elif op == "-":
-            res = lv - rv
-        elif op == "*":
-            res = lv * rv
+            if self.exact and op == "<<" and np.any((res >> rv) != lv):
+                raise ValueTooLarge(f"`{e}`")
+        elif op in ("+", "-", "*") and t != "f":
+            res = _exact(op, lv, rv, e, self.exact)
         elif op in ("/", "%"):
             if t == "f":
                 with np.errstate(divide="ignore", invalid="ignore"):
@@ -142,6 +171,12 @@ class Evaluator:
                 q = np.abs(lv) // np.abs(safe) * np.sign(lv) * np.sign(safe)
                 res = q if op == "/" else lv - safe * q
                 res = np.where(rv == 0, 0, res)
+        elif op == "+":
+            res = lv + rv
+        elif op == "-":
+            res = lv - rv
+        elif op == "*":
+            res = lv * rv
         elif op == "&":
             res = np.asarray(lv, dtype=np.int64) & np.asarray(rv, dtype=np.int64)
         elif op == "|":
@@ -150,6 +185,8 @@ class Evaluator:
             res = np.asarray(lv, dtype=np.int64) ^ np.asarray(rv, dtype=np.int64)
         else:
             raise Unknown(op)
+        if self.exact and t == "f" and not np.all(np.isfinite(res)):     # inf or nan: no address to simulate
+            raise ValueTooLarge(f"`{e}`", "is not a finite number")
         if self.track_overflow and t in ("i32", "u32") and op in ("+", "*", "<<", "-"):
             self._check(e, res, t)
         return res, t
@@ -164,8 +201,31 @@ class Evaluator:
         if name in ("abs", "llabs", "fabsf", "fabs") and len(vals) == 1:
             return np.abs(vals[0][0]), vals[0][1]
         if name in ("__mul24", "__umul24") and len(vals) == 2:
-            return vals[0][0] * vals[1][0], "i32"
+            return _exact("*", vals[0][0], vals[1][0], name, self.exact), "i32"
         raise Unknown(fn)
+
+
+def _exact(op: str, lv, rv, e, exact: bool = True) -> np.ndarray:
+    """`lv op rv` in int64, or ValueTooLarge where the exact result leaves int64 (numpy wraps
+    without a word for arrays, and warns on stderr for scalars); wrapped quietly when not `exact`."""
+    lv = np.asarray(lv, dtype=np.int64)
+    rv = np.asarray(rv, dtype=np.int64)
+    with np.errstate(over="ignore"):
+        if op == "+":
+            res = lv + rv
+            wrapped = ((lv ^ res) & (rv ^ res)) < 0
+        elif op == "-":
+            res = lv - rv
+            wrapped = ((lv ^ rv) & (lv ^ res)) < 0
+        else:
+            res = lv * rv
+            wrapped = False
+            if exact and np.any(np.abs(lv.astype(np.float64) * rv) >= 2.0**62):   # near the edge: check exactly
+                safe = np.where(lv == 0, 1, lv)
+                wrapped = (lv != 0) & ((res // safe != rv) | ((lv == -1) & (rv == INT64_MIN)))
+    if exact and np.any(wrapped):
+        raise ValueTooLarge(f"`{e}`")
+    return res
 
 
 def evaluate(e: ir.Expr, env: dict) -> np.ndarray:

@@ -9,11 +9,16 @@ import re
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError
+from lark.exceptions import LarkError, VisitError
 
 from . import ir
 
 GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammars"
+
+
+# One index or condition, macros expanded: real ones stay under 2,000 characters; a 200,000-term
+# macro body would take seconds and hundreds of MB to parse, for nothing the analysis could use.
+MAX_EXPRESSION_CHARS = 20_000
 
 
 class ExprSyntaxError(ValueError):
@@ -26,17 +31,22 @@ def _parser(name: str) -> Lark:
                 maybe_placeholders=True)
 
 
+MAX_LITERAL_BITS = 64
+
+
 def _int_literal(text: str) -> int | float:
+    if len(text) > 400:       # past any 64-bit literal; Python's int() refuses 4300 digits with an error of its own
+        raise ExprSyntaxError(f"number `{text[:20]}…` has {len(text)} characters: too large for C")
     t = text.rstrip("uUlL")
-    if t[:2] in ("0x", "0X"):
-        return int(t, 16)
-    if t[:2] in ("0b", "0B"):
-        return int(t, 2)
-    if any(c in t for c in ".eE") or text[-1:] in "fF" and not t.lower().startswith("0x"):
-        return float(t.rstrip("fF"))
-    if len(t) > 1 and t.startswith("0"):
-        return int(t, 8)
-    return int(t)
+    if t[:2] in ("0x", "0X", "0b", "0B"):
+        v = int(t, 16 if t[1] in "xX" else 2)
+    elif any(c in t for c in ".eE") or text[-1:] in "fF":
+        return float(t.rstrip("fF"))       # 1e999 is inf, as a C compiler reads it (with a warning)
+    else:
+        v = int(t, 8) if len(t) > 1 and t.startswith("0") else int(t)
+    if v >= 1 << MAX_LITERAL_BITS:     # C has no integer type for it
+        raise ExprSyntaxError(f"integer literal `{text}` does not fit in 64 bits")
+    return v
 
 
 @v_args(meta=True)
@@ -198,14 +208,23 @@ def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
     _template_args.clear()
     if "<" in src and ">" in src:
         src = _drop_template_arguments(src)
+    if len(src) > MAX_EXPRESSION_CHARS:
+        raise ExprSyntaxError(f"expression of {len(src)} characters (after macro expansion); cudalint reads up "
+                              f"to {MAX_EXPRESSION_CHARS}")
     try:
         tree = _parser("index.lark").parse(src)
+        return _TRANSFORMER.transform(tree)
+    except VisitError as exc:          # raised inside the transformer: the error it wraps is the news
+        if isinstance(exc.orig_exc, ExprSyntaxError):
+            raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise ExprSyntaxError("expression nested too deeply") from None
+        raise exc.orig_exc from None
     except LarkError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExprSyntaxError(first) from None
     except RecursionError:
         raise ExprSyntaxError("expression nested too deeply") from None
-    return _TRANSFORMER.transform(tree)
 
 
 def parse_annotation(text: str):

@@ -1,6 +1,8 @@
 """IR back to C-like text, with the minimum of parentheses."""
 from __future__ import annotations
 
+import math
+
 from . import ir
 
 _PREC = {",": 0, "=": 1, "?": 2, "||": 3, "&&": 4, "|": 5, "^": 6, "&": 7, "==": 8, "!=": 8,
@@ -12,8 +14,15 @@ _POSTFIX = 14
 
 def _num(v) -> str:
     if isinstance(v, float):
-        return repr(v) if v != int(v) else f"{int(v)}.0f"
-    return str(v)
+        if not math.isfinite(v):          # `1e999` in the source: what <math.h> calls it
+            return "NAN" if v != v else ("-INFINITY" if v < 0 else "INFINITY")
+        return repr(v) if v != int(v) or abs(v) >= 1e16 else f"{int(v)}.0f"     # 1e+300, not 301 digits
+    if abs(v) < 10 ** 20:
+        return str(v)
+    # Folding constants of a hostile file can give numbers far past 64 bits, and str() refuses
+    # ints of more than 4300 digits: hexadecimal is exact and unlimited; past 256 bits, say its size.
+    sign = "-" if v < 0 else ""
+    return f"{sign}{abs(v):#x}" if v.bit_length() <= 256 else f"{sign}/* {v.bit_length()}-bit constant */0"
 
 
 def _fmt(e: ir.Expr) -> tuple[str, int]:

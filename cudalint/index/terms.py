@@ -59,7 +59,7 @@ def _linear(e: ir.Expr) -> dict[ir.Expr, ir.Expr]:
         case ir.Bin(op="*", left=l, right=r) if not has_coord(l) or not has_coord(r):
             const, var = (l, r) if not has_coord(l) else (r, l)
             return {k: _fold_mul(const, v) for k, v in _linear(var).items()}
-        case ir.Bin(op="<<", left=l, right=ir.Num(value=int(s))):
+        case ir.Bin(op="<<", left=l, right=ir.Num(value=int(s))) if 0 <= s < 64:   # others: undefined in C
             return {k: _fold_mul(ir.Num(2 ** s), v) for k, v in _linear(l).items()}
     return {e: ir.Num(1)}
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 
 from ..source.macros import Macro, MacroTable, parse_define
@@ -31,6 +30,7 @@ PREDEFINED = {
 }
 MAX_INCLUDE_DEPTH = 40
 MAX_HEADER_BYTES = 8 << 20
+MAX_INCLUSIONS = 2000       # headers read for one unit: a file that includes itself 30 times stops here
 
 _DIRECTIVE = re.compile(r"^\s*#\s*([A-Za-z_]\w*)?(.*)$", re.DOTALL)
 _CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"}
@@ -67,20 +67,12 @@ def file_key(path: str) -> str:
 
 
 def read_header(path: str) -> str:
-    """A local header's text: regular files of reasonable size only (a FIFO or a device never blocks)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    """A local header's text: a regular file of reasonable size (a FIFO or a device never blocks)."""
+    from ..inputs import InputError, read_regular
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(f"not a regular file")
-        if st.st_size > MAX_HEADER_BYTES:
-            raise OSError(f"larger than {MAX_HEADER_BYTES >> 20} MB")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_HEADER_BYTES + 1)
-    finally:
-        os.close(fd)
-    if b"\x00" in data[:8192]:
-        raise OSError("binary file")
+        data = read_regular(path, MAX_HEADER_BYTES)
+    except InputError as exc:
+        raise OSError(str(exc).split(": ", 1)[-1]) from None
     return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
 
 
@@ -101,6 +93,7 @@ class Preprocessor:
         self._forced: set[str] = set()
         self._once: set[str] = set()
         self._changes: list[str] = []
+        self._inclusions = 0
         self._cond.reset()
         for name, body in PREDEFINED.items():
             self._define(Macro(name, body), None, 0)
@@ -246,10 +239,12 @@ class Preprocessor:
         view.includes.append(key)
         if key in self._once:
             return
-        if depth >= MAX_INCLUDE_DEPTH:
-            view.problems.append(Problem(line, 1, f"`#include \"{name}\"` nested more than {MAX_INCLUDE_DEPTH} deep: "
-                                                  f"not followed"))
+        if depth >= MAX_INCLUDE_DEPTH or self._inclusions >= MAX_INCLUSIONS:
+            why = f"nested more than {MAX_INCLUDE_DEPTH} deep" if depth >= MAX_INCLUDE_DEPTH else \
+                f"past the {MAX_INCLUSIONS} inclusions cudalint follows in one unit"
+            view.problems.append(Problem(line, 1, f"`#include \"{name}\"` {why}: not followed"))
             return
+        self._inclusions += 1
         try:
             text = self.reader(found)
         except OSError as exc:

@@ -1,8 +1,11 @@
 """Renderers of a Result, one module per output format; `render` picks one by name."""
 from __future__ import annotations
 
+import copy
+import dataclasses
 import importlib
 import os
+import re
 from dataclasses import dataclass
 
 # format name -> module under cudalint.report; `text` is the DESIGN name of `concise`.
@@ -25,7 +28,59 @@ class RenderOptions:
 
 def render(fmt: str, result, opts: RenderOptions | None = None) -> str:
     module = importlib.import_module(f".{FORMATS[fmt]}", __name__)
-    return module.render(result, opts or RenderOptions())
+    return module.render(printable_result(result), opts or RenderOptions())
+
+
+# C0 controls but tab (ESC sequences rewrite a terminal; XML 1.0 allows none of them), DEL and C1,
+# line and paragraph separators, bidirectional overrides ("trojan source"), and lone surrogates
+# (the bytes of a name or text that is not UTF-8, kept by surrogateescape).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                          "\ud800-\udfff]")
+
+
+def _escape(m: re.Match) -> str:
+    c = ord(m.group())
+    if 0xDC80 <= c <= 0xDCFF:
+        return f"\\x{c - 0xDC00:02x}"       # an undecodable byte, as Python's surrogateescape kept it
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every control character written as an escape (`\\x1b`): one line, safe on a
+    terminal, legal in XML, encodable as UTF-8."""
+    return _UNPRINTABLE.sub(_escape, text) if isinstance(text, str) else text
+
+
+def _printable_value(v):
+    if isinstance(v, str):
+        return printable(v)
+    if isinstance(v, dict):
+        return {printable(k) if isinstance(k, str) else k: _printable_value(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return type(v)(_printable_value(x) for x in v)
+    return v
+
+
+def printable_result(result):
+    """A copy of `result` that every format can print as it is: the text of paths, messages and
+    source lines comes from the linted tree, so from strangers."""
+    out = copy.copy(result)
+    out.diagnostics = [_printable_diagnostic(d) for d in result.diagnostics]
+    out.files = [_printable_value(f) for f in result.files]
+    out.lines = {printable(p): [printable(x) for x in lines] for p, lines in result.lines.items()}
+    return out
+
+
+_TEXT_FIELDS = ("path", "message", "kernel", "array", "metrics", "assumptions", "measured")
+
+
+def _printable_diagnostic(d):
+    """`d` itself when it prints as it is (the fixes planned for it are found by identity), else a
+    copy with its text escaped."""
+    fields = {k: _printable_value(getattr(d, k)) for k in _TEXT_FIELDS}
+    if all(v == getattr(d, k) for k, v in fields.items()):
+        return d
+    return dataclasses.replace(d, **fields)
 
 
 def source_line(result, path: str, line: int) -> str | None:

@@ -151,39 +151,41 @@ class SourceFile:
 
     def _collect(self, node, host: FunctionDef | None, scope: str) -> None:
         """Walk the file: functions, launch sites, annotations, and the integer constants of file,
-        namespace and struct scope (`scope` is the enclosing `ns::` / `Struct::` prefix)."""
-        t = node.type
-        if t == "comment":
-            self._annotation(node)
-            return
-        if t == "function_definition":
-            fn = self._function(node)
-            if fn is not None:
-                self.functions.append(fn)
-                host = fn if not (fn.is_kernel or fn.is_device) else None
-                body = fn.body
-                if body is not None:
-                    for c in body.children:
-                        self._collect(c, host, scope)
-            return
-        if host is None and t in ("declaration", "field_declaration"):
-            self._constant(node, scope)
-            return
-        if host is None and t == "enum_specifier":
-            self._enum(node, scope)
-        if host is None and t in ("type_definition", "alias_declaration"):
-            self._typedef(node)
-        if t == "namespace_definition":
-            name = node.child_by_field_name("name")
-            scope = scope + (node_text(name) + "::" if name is not None else "")
-        elif t in ("struct_specifier", "class_specifier") and host is None:
-            name = node.child_by_field_name("name")
-            if name is not None and node.child_by_field_name("body") is not None:
-                scope = scope + node_text(name).split("<")[0] + "::"
-        if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
-            self._launch(node, host)
-        for c in node.children:
-            self._collect(c, host, scope)
+        namespace and struct scope (`scope` is the enclosing `ns::` / `Struct::` prefix). The walk has
+        its own stack: 1,000 nested parentheses or braces must not hit Python's recursion limit;
+        children are pushed in reverse so that they are visited in source order."""
+        stack = [(node, host, scope)]
+        while stack:
+            node, host, scope = stack.pop()
+            t = node.type
+            if t == "comment":
+                self._annotation(node)
+                continue
+            if t == "function_definition":
+                fn = self._function(node)
+                if fn is not None:
+                    self.functions.append(fn)
+                    inner = fn if not (fn.is_kernel or fn.is_device) else None
+                    if fn.body is not None:
+                        stack.extend((c, inner, scope) for c in reversed(fn.body.children))
+                continue
+            if host is None and t in ("declaration", "field_declaration"):
+                self._constant(node, scope)
+                continue
+            if host is None and t == "enum_specifier":
+                self._enum(node, scope)
+            if host is None and t in ("type_definition", "alias_declaration"):
+                self._typedef(node)
+            if t == "namespace_definition":
+                name = node.child_by_field_name("name")
+                scope = scope + (node_text(name) + "::" if name is not None else "")
+            elif t in ("struct_specifier", "class_specifier") and host is None:
+                name = node.child_by_field_name("name")
+                if name is not None and node.child_by_field_name("body") is not None:
+                    scope = scope + node_text(name).split("<")[0] + "::"
+            if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
+                self._launch(node, host)
+            stack.extend((c, host, scope) for c in reversed(node.children))
 
     def _constant(self, node, scope: str) -> None:
         """`const int TILE = 32;`, `constexpr`, `static constexpr` members: integer values like `#define`s.
@@ -307,15 +309,20 @@ class SourceFile:
             return
         ann = Annotation(line, m.group(1))
         directive = tree.children[0]
-        for item in directive.children:
-            if item.data == "grid":
-                ann.grid = _dims(item)
-            elif item.data == "block":
-                ann.block = _dims(item)
-            elif item.data == "smem":
-                ann.smem = int(item.children[0])
-            elif item.data == "assignment":
-                ann.params[str(item.children[0])] = int(item.children[1])
+        try:
+            for item in directive.children:
+                if item.data == "grid":
+                    ann.grid = _dims(item)
+                elif item.data == "block":
+                    ann.block = _dims(item)
+                elif item.data == "smem":
+                    ann.smem = _annotation_int(item.children[0])
+                elif item.data == "assignment":
+                    ann.params[str(item.children[0])] = _annotation_int(item.children[1])
+        except ValueError as exc:
+            self.annotation_errors.append(ParseProblem(line, node.start_point[1] + 1, line,
+                                                       f"cannot read annotation: {exc}"))
+            return
         self.annotations[line] = ann
 
     def _attach_annotations(self) -> None:
@@ -330,16 +337,15 @@ class SourceFile:
                 line -= 1
 
     def _collect_errors(self, node) -> None:
-        if len(self.problems) >= 20:
-            return
-        if node.type == "ERROR" or node.is_missing:
-            what = f"missing `{node.type}`" if node.is_missing else f"cannot parse `{_snippet(node_text(node))}`"
-            self.problems.append(ParseProblem(node.start_point[0] + 1, node.start_point[1] + 1,
-                                              node.end_point[0] + 1, what))
-            return
-        if node.has_error:
-            for c in node.children:
-                self._collect_errors(c)
+        stack = [node]      # iterative: an error can sit under any depth of nesting
+        while stack and len(self.problems) < 20:
+            node = stack.pop()
+            if node.type == "ERROR" or node.is_missing:
+                what = f"missing `{node.type}`" if node.is_missing else f"cannot parse `{_snippet(node_text(node))}`"
+                self.problems.append(ParseProblem(node.start_point[0] + 1, node.start_point[1] + 1,
+                                                  node.end_point[0] + 1, what))
+            elif node.has_error:
+                stack.extend(reversed(node.children))
 
 
 _ALIGN = re.compile(r"__align__\s*\(\s*\w+\s*\)")
@@ -356,8 +362,18 @@ def _snippet(text: str, n: int = 40) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _annotation_int(token) -> int:
+    """A number written in an annotation: a 64-bit integer (int() alone refuses 4300 digits with a
+    traceback's worth of advice, and accepts values no kernel can take)."""
+    text = str(token)
+    v = int(text) if len(text) <= 20 else 1 << 64
+    if not -2**63 <= v < 2**63:
+        raise ValueError(f"`{text[:20]}{'…' if len(text) > 20 else ''}` is not a 64-bit integer")
+    return v
+
+
 def _dims(item) -> tuple[int, ...]:
-    dims = [int(t) for t in item.children[0].children]
+    dims = [_annotation_int(t) for t in item.children[0].children]
     return tuple(dims + [1] * (3 - len(dims)))[:3]
 
 
@@ -406,16 +422,13 @@ def _template_param(tp) -> TemplateParam:
 
 
 def read_source(path: str, defines: MacroTable | None = None, include_dirs=()) -> SourceFile:
-    """Read and parse one file; raise SourceError with a one-line reason when unreadable."""
-    p = Path(path)
+    """Read and parse one file; raise SourceError with a one-line reason when unreadable (not a
+    regular file, too large, binary)."""
+    from ..inputs import InputError, read_regular
     try:
-        data = p.read_bytes()
-    except IsADirectoryError:
-        raise SourceError(f"cannot read {path}: is a directory") from None
-    except FileNotFoundError:
-        raise SourceError(f"cannot read {path}: no such file") from None
-    except OSError as exc:
-        raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = read_regular(path)
+    except InputError as exc:
+        raise SourceError(str(exc)) from None
     return source_from_bytes(path, data, defines, include_dirs)
 
 

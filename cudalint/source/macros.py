@@ -126,12 +126,24 @@ def _split_args(tokens: list[str], start: int) -> tuple[list[list[str]], int] | 
     return None
 
 
+# Tokens one expansion may produce: real index expressions expand to a few hundred; a hostile
+# macro (a 200,000-term body, or one that doubles at every level) would otherwise take seconds and
+# hundreds of MB before the parser refuses it.
+MAX_EXPANSION_TOKENS = 20_000
+
+
 def _expand(tokens: list[str], table: MacroTable, hidden: frozenset, budget: list[int]) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(tokens):
+        if len(out) > MAX_EXPANSION_TOKENS:
+            raise MacroError(f"macro expansion longer than {MAX_EXPANSION_TOKENS} tokens")
         t = tokens[i]
-        m = table.get(t) if t not in hidden else None
+        if t in hidden and t in table:
+            # C leaves the name as it is; cudalint would look the macro up again on its own output
+            # and go round for ever (`#define A B + 1` with `#define B A + 1`)
+            raise MacroError(f"macro `{t}` refers to itself")
+        m = table.get(t)
         if m is None:
             out.append(t)
             i += 1
