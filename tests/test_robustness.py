@@ -431,3 +431,17 @@ def _children(pid: int) -> list[int]:
         except (OSError, ValueError, IndexError):
             pass
     return out
+
+
+def test_an_array_extent_that_reads_memory_and_a_loop_that_never_runs_are_no_crash(tmp_path):
+    # found by the fuzzer: an extent naming an unknown array (no statement to put the note on),
+    # and a barrier loop with no iteration around a pair of shared accesses
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(float* a, int N) {\n"
+                 "  __shared__ float s[sizes[3]];\n"
+                 "  __shared__ float t[64];\n"
+                 "  for (int j = 0; j < 0; ++j) { t[threadIdx.x] = 1.0f; __syncthreads(); }\n"
+                 "  a[threadIdx.x] = t[63 - threadIdx.x];\n"
+                 "}\nvoid run(float* a) { k<<<1, 64>>>(a, 64); }\n")
+    code, out, err = cudalint(f, "--format", "json")
+    assert code in (0, 1) and not [d for d in json.loads(out)["diagnostics"] if d["code"] == "CL902"]

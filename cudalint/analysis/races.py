@@ -142,8 +142,9 @@ def _pinned(own, barriers, acc: Access, outer: list[Iterator], x: Access, y: Acc
     for m in acc.loops:
         if any(m is o for o in outer):
             continue
-        if any(b.is_block and m.seq_start < b.seq < m.seq_end and separates(b, x, y) for b in barriers):
-            out[id(m)] = (m, own.trips(m)[-1] if first else 0)
+        trips = own.trips(m)
+        if trips and any(b.is_block and m.seq_start < b.seq < m.seq_end and separates(b, x, y) for b in barriers):
+            out[id(m)] = (m, trips[-1] if first else 0)     # a loop that never runs pins nothing
     return out
 
 

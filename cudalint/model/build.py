@@ -149,11 +149,14 @@ class KernelBuilder:
 
     # ---- helpers ---------------------------------------------------------------------------
     def note(self, node, message: str) -> None:
-        line = node.start_point[0] + 1
+        """A CL901 note at `node`, or at the line being walked when the construct has no node of its
+        own (an array extent read outside any statement)."""
+        line = node.start_point[0] + 1 if node is not None else self.line
         if any(n.line == line and n.message == message and n.path == self.path for n in self.table.notes):
             return
-        self.table.notes.append(Note("CL901", line, node.start_point[1] + 1, message,
-                                     node.end_point[0] + 1, node.end_point[1] + 1, self.path))
+        col, end = (node.start_point[1] + 1, (node.end_point[0] + 1, node.end_point[1] + 1)) if node is not None \
+            else (1, (line, 1))
+        self.table.notes.append(Note("CL901", line, col, message, end[0], end[1], self.path))
 
     @property
     def macros(self):
