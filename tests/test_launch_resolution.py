@@ -285,3 +285,16 @@ def test_a_header_kernel_is_read_with_the_macros_of_its_includer(tmp_path):
     assert not result.diagnostics
     (table,) = result.tables
     assert table.arrays["t"].dims == (128,) and table.launch.origin.endswith("runner.cu:3")
+
+
+def test_a_null_argument_turns_the_kernels_null_test_off(tmp_path):
+    # llm.c's fused classifier: `if (probs != NULL)` guards a store the only launch never runs
+    src = """__global__ void k(float *out, float *probs) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 1.0f;
+  if (probs != NULL) probs[i * 32] = 2.0f;
+}
+void run(float *o, float *p) { k<<<64, 256>>>(o, ARG); }
+"""
+    assert lint(tmp_path, src.replace("ARG", "NULL"))[0] == []
+    assert lint(tmp_path, src.replace("ARG", "p"))[0] == [(4, "CL101")]

@@ -61,7 +61,7 @@ def test_syncwarp_orders_a_warp_but_not_the_block(tmp_path):
     assert findings(tmp_path, body.replace("OTHER", "(threadIdx.x / 32) * 32 + (threadIdx.x + 1) % 32")) == {}
     got = findings(tmp_path, body.replace("OTHER", "(threadIdx.x + 32) % 256"))
     (d,) = got.values()
-    assert d.code == "CL501" and "add __syncthreads() (the __syncwarp() orders one warp only)" in d.message
+    assert d.code == "CL501" and "add __syncthreads() (the warp-level sync between them orders one warp only)" in d.message
 
 
 def test_missing_second_barrier_of_a_tiled_loop_is_a_race_across_iterations(tmp_path):

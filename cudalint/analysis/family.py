@@ -101,6 +101,9 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
     else:
         reason = "launch not found"
     uses_y, uses_z = _uses(table, "threadIdx.y"), _uses(table, "threadIdx.z")
+    if lc.block is not None:    # `dim3(bs, 1, 1)`: the launch says which axes the block has
+        uses_y = uses_y and lc.block[1] != ir.Num(1)
+        uses_z = uses_z and lc.block[2] != ir.Num(1)
     lb = table.launch_bounds
     if lb and 1 <= lb <= 1024 and not uses_y and not uses_z:
         shapes = [(lb, 1, 1)]
@@ -155,6 +158,9 @@ def _edges(dims, unknown: list[str], target, given):
 
 
 def _uses(table: TwoTreeTable, name: str) -> bool:
+    """The kernel's own text uses the axis (a group's `thread_rank()` spells every axis out)."""
+    if table.thread_axes is not None:
+        return name in table.thread_axes
     return any(isinstance(s, ir.Sym) and s.name == name for a in table.accesses for s in a.index.walk())
 
 

@@ -62,6 +62,7 @@ class KernelBuilder:
         self.types: dict[str, str] = {}           # declared C type of locals
         self.defs: dict[str, str] = {}            # variable -> current def id
         self.table = TwoTreeTable(fn.name, self.path, fn.line, launch, {}, [], [], [])
+        self.table.thread_axes = set()
         self.guards: list[ir.Expr] = []
         self.loops: list[Iterator] = []
         self.seq = 0                              # program-order counter shared by accesses and barriers
@@ -824,6 +825,8 @@ class KernelBuilder:
                     return value
                 return ir.Sym(n, "unknown")
             case ir.Member(base=ir.Name(name=b), field=f) if b in _BUILTINS and f in ("x", "y", "z"):
+                if b == "threadIdx":
+                    self.table.thread_axes.add(f"threadIdx.{f}")
                 return self._builtin(b, f)
             case ir.Member():
                 self.rvalue(e.base, stmt, node)  # records a load in `A[i].x`
@@ -971,6 +974,8 @@ class KernelBuilder:
             self.barrier(fn, args, stmt, node)
             return _data(name)
         vals = [self.rvalue(a, stmt, node) for a in args]
+        if _warp_collective(fn):
+            self._collective(fn, stmt, node)
         if name in ("__mul24", "__umul24") and len(vals) == 2 and all(isinstance(v, ir.Expr) for v in vals):
             return ir.mul(vals[0], vals[1])     # exact for the 24-bit values an index holds: a term's stride
         if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
@@ -1037,6 +1042,15 @@ class KernelBuilder:
         self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), loops,
                                            _short(node_text(where)), self._next_seq(), scope,
                                            where.start_point[1] + 1, where.end_point[1] + 1, exits, self.path))
+
+    def _collective(self, fn: str, stmt, node) -> None:
+        """A warp collective waits for the lanes of its warp (its mask): like `__syncwarp()`, it orders
+        the lanes' shared-memory accesses before it against those after it (racecheck agrees)."""
+        where = node if node is not None else stmt
+        exits = tuple(self.exits[id(g)] for g in self.guards if id(g) in self.exits and self.exits[id(g)].guard is g)
+        self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), tuple(self.loops),
+                                           f"{fn}()", self._next_seq(), "warp", where.start_point[1] + 1,
+                                           where.end_point[1] + 1, exits, self.path, collective=True))
 
     def address(self, x: ir.Expr, stmt, node):
         """`&A[i]` → pointer to element i of A (no memory access)."""
@@ -1250,6 +1264,22 @@ def _is_null(v) -> bool:
 
 def _opaque(e: ir.Expr) -> bool:
     return any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown") for s in e.walk())
+
+
+_COLLECTIVES = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+                "__all_sync", "__any_sync", "__uni_sync", "__match_any_sync", "__match_all_sync",
+                "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+                "__reduce_or_sync", "__reduce_xor_sync"}
+_CG_COLLECTIVES = {"reduce", "inclusive_scan", "exclusive_scan"}          # cg::reduce(tile, ...)
+_TILE_METHODS = {"shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "match_any", "match_all"}
+
+
+def _warp_collective(fn: str) -> bool:
+    base = fn.split("::")[-1]
+    if base in _COLLECTIVES or (fn.split("::")[0] in ("cg", "cooperative_groups") and base in _CG_COLLECTIVES):
+        return True
+    receiver, _, method = fn.rpartition(".")
+    return bool(receiver) and method in _TILE_METHODS
 
 
 def _is_barrier(fn: str) -> bool:

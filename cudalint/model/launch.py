@@ -84,6 +84,27 @@ class HostResolver:
             elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))):
                 self._branch_fact(c, stop)
                 self._walk(c, stop)
+                if c.type in ("for_statement", "while_statement", "do_statement") and c.end_byte > stop:
+                    self._loop_carried(c, stop)
+
+    def _loop_carried(self, loop, stop: int) -> None:
+        """`for (int Ns = 1; Ns < N; Ns *= R) k<<<...>>>(Ns, ...)`: what the loop's update or its body
+        after the launch assigns takes another value at each launch; it is not the initial constant."""
+        update = loop.child_by_field_name("update")
+        nodes = [update] if update is not None else []
+        stack = [loop.child_by_field_name("body")]
+        while stack:
+            n = stack.pop()
+            if n is None:
+                continue
+            if n.start_byte >= stop and n.type in ("assignment_expression", "update_expression"):
+                nodes.append(n)
+            stack.extend(n.children)
+        for n in nodes:
+            for t in _walk_types(n, ("assignment_expression", "update_expression")):
+                target = t.child_by_field_name("left") or t.child_by_field_name("argument")
+                if target is not None and target.type == "identifier":
+                    self.env.pop(node_text(target), None)
 
     def _branch_fact(self, node, stop: int) -> None:
         """`if (bs == 16) k<16><<<grid, dim3(bs, bs)>>>` and `case 16:` under `switch (bs)`: in the
@@ -212,6 +233,15 @@ class HostResolver:
         return _num3([v])
 
 
+def _walk_types(node, types):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in types:
+            yield n
+        stack.extend(n.children)
+
+
 def _fold_host(resolver: HostResolver, text: str):
     """A template value argument resolved on the host side (`sgemm<BM, BN>` with `const int BM = 64;`)."""
     from ..index.evaluate import Evaluator, Unknown
@@ -232,6 +262,10 @@ def _constant_arguments(kernel: FunctionDef, site: LaunchSite, resolver: HostRes
     `k<<<g, b>>>(out, N)` with `#define N 4096` or `const int N = 4096;` on the host."""
     out = {}
     for p, a in zip(kernel.params, site.args):
+        if p.pointers and a.strip() in ("NULL", "nullptr", "0", "(void*)0"):
+            # `if (probs != NULL)` in the kernel: this launch passes none (the model's NULL test)
+            out[f"{p.name} == NULL"], out[f"{p.name} != NULL"] = 1, 0
+            continue
         if p.pointers or not a.strip():
             continue
         v = _fold_host(resolver, a)

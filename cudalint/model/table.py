@@ -137,6 +137,7 @@ class Barrier:
     end_column: int = 0
     exits: tuple[Exit, ...] = ()       # early exits whose guard is among `guards`
     path: str = ""                     # the file it stands in (an inlined helper's own file)
+    collective: bool = False           # a warp collective (`__shfl_xor_sync`, `cg::reduce`): its lanes meet there
 
     @property
     def is_block(self) -> bool:
@@ -171,6 +172,7 @@ class TwoTreeTable:
     template_bindings: dict[str, str] = field(default_factory=dict)
     launch_bounds: int | None = None                              # __launch_bounds__(max threads)
     arch: int = 900                                               # __CUDA_ARCH__ the kernel is compiled for
+    thread_axes: set[str] | None = None                           # threadIdx axes the kernel's text names
     def_use: list[tuple[str, str]] = field(default_factory=list)  # (definition, use) edges
     definitions: dict[str, str] = field(default_factory=dict)     # def id -> "name = expr"
     def_values: dict[str, ir.Expr] = field(default_factory=dict)  # def id -> its value, resolved

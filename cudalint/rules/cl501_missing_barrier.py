@@ -4,7 +4,8 @@ stores) with no block barrier between the two on some path: in the same pass, or
 iterations of a loop (the next iteration's store overwrites what other threads still read).
 Which thread stores which element and which thread reads it come from simulating the index of
 every thread of a block; a read of an element only the same thread stored is fine, and
-`__syncwarp()` orders the lanes of one warp only. It reports at the read, naming the store and
+`__syncwarp()` and the warp collectives (`__shfl_*_sync`, `__reduce_*_sync`, votes,
+`cg::reduce`) order the lanes of one warp only. It reports at the read, naming the store and
 the loop.
 
 ## Why is this bad?
@@ -65,7 +66,7 @@ def check(ctx: Context):
             inside = f" in one `{loop.var}` iteration" if loop else ""
             when = f"with no barrier between{inside}; add {barrier}"
         if race.warp_barrier:
-            when += " (the __syncwarp() orders one warp only)"
+            when += " (the warp-level sync between them orders one warp only)"
         what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(r.text, 40)}`"   # (1,): a scalar
         msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line} {when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
