@@ -195,9 +195,30 @@ def _drop_template_arguments(src: str) -> str:
     return _TEMPLATE_CALL.sub(blank, src)
 
 
+_PARSED: dict = {}          # (text, type names) -> IR or the error: one parse per distinct text a run
+_PARSED_MAX = 50_000
+
+
 def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
     """Parse one C expression. `type_names` are identifiers known to name types
-    (template type parameters, typedefs) so that `(T)x` parses as a cast."""
+    (template type parameters, typedefs) so that `(T)x` parses as a cast. The IR is immutable, so
+    a text parsed once (a loop body read again for every loop around it) is not parsed again."""
+    key = (text, type_names)
+    got = _PARSED.get(key)
+    if got is None:
+        try:
+            got = _parse_expr(text, type_names)
+        except ExprSyntaxError as exc:
+            got = exc
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = got
+    if isinstance(got, ExprSyntaxError):
+        raise ExprSyntaxError(str(got))
+    return got
+
+
+def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
     text = strip_comments(text)
     src = text
     if type_names:
