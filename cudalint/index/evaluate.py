@@ -5,6 +5,7 @@ Values are computed exactly in int64 (or float64); each node also carries its C 
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -39,6 +40,7 @@ class ValueTooLarge(Unknown):
 INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 
 
+@functools.lru_cache(maxsize=None)
 def ctype_of_name(name: str) -> str:
     name = name.replace("const ", "").strip()
     if name in ir.FLOAT_TYPES or name.startswith(("float", "double")):
@@ -75,11 +77,22 @@ class Evaluator:
     # False: int64 wraps as numpy computes it, quietly (a trip count watches `s *= 2` wrap to 0 to
     # end its loop); True: ValueTooLarge where an exact value would leave int64.
     exact: bool = True
+    # nodes met more than once in the expressions evaluated (a DAG): their values are kept
+    _shared: frozenset = frozenset()
+    _memo: dict = field(default_factory=dict)
 
     def value(self, e: ir.Expr) -> np.ndarray:
+        shared = ir.shared_nodes(e)
+        if shared and not shared <= self._shared:
+            self._shared = self._shared | shared
         return self.eval(e)[0]
 
     def eval(self, e: ir.Expr) -> tuple[np.ndarray, str]:
+        shared = id(e) in self._shared
+        if shared:
+            got = self._memo.get(id(e))
+            if got is not None:
+                return got[0], got[1]
         match e:
             case ir.Num(value=v):
                 if isinstance(v, float):
@@ -96,39 +109,46 @@ class Evaluator:
             case ir.Name(name=n):
                 raise Unknown(n)
             case ir.Bin(op=op, left=l, right=r):
-                return self._bin(e, op, l, r)
+                out = self._bin(e, op, l, r)
             case ir.Un(op=op, operand=o):
                 v, t = self.eval(o)
                 if op == "-":
                     if t != "f" and np.any(np.asarray(v) == INT64_MIN):
                         raise ValueTooLarge(f"`{e}`")
-                    return -v, t
-                if op == "!":
-                    return (v == 0).astype(np.int64), "b"
-                return ~np.asarray(v, dtype=np.int64), t
+                    out = -v, t
+                elif op == "!":
+                    out = (v == 0).astype(np.int64), "b"
+                else:
+                    out = ~np.asarray(v, dtype=np.int64), t
             case ir.Cond(cond=c, then=a, other=b):
                 cv = self.eval(c)[0]
                 av, at = self.eval(a)
                 bv, bt = self.eval(b)
-                return np.where(cv != 0, av, bv), _promote(at, bt)
+                out = np.where(cv != 0, av, bv), _promote(at, bt)
             case ir.Cast(type=t, expr=x):
                 v, vt = self.eval(x)
                 if t.pointers:
-                    return v, "u64"
-                ct = ctype_of_name(t.name)
-                if ct == "f":
-                    return np.asarray(v, dtype=np.float64), "f"
-                if vt == "f":
-                    v = np.asarray(v)
-                    if not np.all(np.abs(v) < 2.0**63):      # inf, nan, 1e30: no integer to convert to
-                        raise ValueTooLarge(f"`{e}`", "converts a float that no 64-bit integer holds")
-                    v = np.trunc(v).astype(np.int64)
-                if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64"):
-                    self._check(e, v, ct)
-                return v, ct
+                    out = v, "u64"
+                else:
+                    ct = ctype_of_name(t.name)
+                    if ct == "f":
+                        out = np.asarray(v, dtype=np.float64), "f"
+                    else:
+                        if vt == "f":
+                            v = np.asarray(v)
+                            if not np.all(np.abs(v) < 2.0**63):      # inf, nan, 1e30: no integer to convert to
+                                raise ValueTooLarge(f"`{e}`", "converts a float that no 64-bit integer holds")
+                            v = np.trunc(v).astype(np.int64)
+                        if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64"):
+                            self._check(e, v, ct)
+                        out = v, ct
             case ir.Call(fn=fn, args=args):
-                return self._call(fn, args)
-        raise Unknown(str(e))
+                out = self._call(fn, args)
+            case _:
+                raise Unknown(str(e))
+        if shared:
+            self._memo[id(e)] = (out[0], out[1], e)     # held: no other node can take its id meanwhile
+        return out
 
     def _check(self, node: ir.Expr, v, ct: str) -> None:
         top = int(np.max(v)) if np.size(v) else 0
@@ -146,9 +166,7 @@ class Evaluator:
         rv, rt = self.eval(r)
         t = _promote(lt, rt)
         if op in ir.COMPARISONS:
-            res = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
-                   "==": np.equal, "!=": np.not_equal}[op](lv, rv)
-            return res.astype(np.int64), "b"
+            return _COMPARE[op](lv, rv).astype(np.int64), "b"
         if op in ("<<", ">>"):
             t = lt if lt != "b" else "i32"
             lv = np.asarray(lv, dtype=np.int64)
@@ -205,11 +223,36 @@ class Evaluator:
         raise Unknown(fn)
 
 
+_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal,
+            "!=": np.not_equal}
+
+
+def _max_abs(v: np.ndarray) -> int:
+    return max(int(v.max()), -int(v.min()))
+
+
 def _exact(op: str, lv, rv, e, exact: bool = True) -> np.ndarray:
     """`lv op rv` in int64, or ValueTooLarge where the exact result leaves int64 (numpy wraps
     without a word for arrays, and warns on stderr for scalars); wrapped quietly when not `exact`."""
     lv = np.asarray(lv, dtype=np.int64)
     rv = np.asarray(rv, dtype=np.int64)
+    if lv.ndim == 0 and rv.ndim == 0:         # two numbers: Python's integers say whether it fits
+        a, b = int(lv), int(rv)
+        r = a + b if op == "+" else a - b if op == "-" else a * b
+        if INT64_MIN <= r <= INT64_MAX:
+            return np.int64(r)
+        if exact:
+            raise ValueTooLarge(f"`{e}`")
+        return np.int64((r - INT64_MIN) % 2**64 + INT64_MIN)      # as numpy wraps it
+    if not lv.size or not rv.size:
+        return lv + rv if op == "+" else lv - rv if op == "-" else lv * rv
+    # The operands are small where the result is large (a column of blocks times a row of threads):
+    # bounding them first spares the exact check on the result in all but extreme cases.
+    if op == "*":
+        if not exact or _max_abs(lv) * _max_abs(rv) < 2**62:
+            return lv * rv
+    elif not exact or _max_abs(lv) + _max_abs(rv) <= INT64_MAX:
+        return lv + rv if op == "+" else lv - rv
     with np.errstate(over="ignore"):
         if op == "+":
             res = lv + rv
