@@ -7,7 +7,6 @@ and stores that two threads make to one element.
 """
 from __future__ import annotations
 
-import functools
 import itertools
 from dataclasses import dataclass, field
 
@@ -168,6 +167,15 @@ class Simulation:
         bx, by, _ = self.block
         self.tid = {"threadIdx.x": lin % bx, "threadIdx.y": (lin // bx) % by, "threadIdx.z": lin // (bx * by)}
         self._trips: dict[int, list[int] | None] = {}
+        # What several accesses, rules and modes ask for again: an access's instances (by access and
+        # mode), the rows of those instances (by loops and samples: accesses of one loop nest share
+        # them), the value of a guard's part over those rows (guards are shared by the accesses under
+        # them, loop conditions by every access of the loop), and each access's result.
+        self._results: dict[int, tuple[Access, AccessResult]] = {}
+        self._instances: dict[tuple[int, str], tuple] = {}
+        self._rows: dict[tuple, dict] = {}
+        self._conjuncts: dict[tuple, tuple] = {}
+        self._masks: dict[tuple[int, str], np.ndarray] = {}
 
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:
@@ -241,10 +249,10 @@ class Simulation:
     def _params_env(self, e_list) -> dict:
         env = {}
         for e in e_list:
-            for s in e.walk():
-                if isinstance(s, ir.Sym) and s.kind == "param":
+            for s in ir.symbols(e):
+                if s.kind == "param":
                     env[s.name] = np.int64(self.param(s.name))
-                elif isinstance(s, ir.Sym) and s.kind == "uniform" and s.name in self.params:
+                elif s.kind == "uniform" and s.name in self.params:
                     env[s.name] = np.int64(self.params[s.name])     # `p != NULL` where the launch passes NULL
         return env
 
@@ -315,7 +323,15 @@ class Simulation:
         return count
 
     def instances(self, acc: Access, mode: str):
-        """Environment arrays of shape (instances, threads) for an access."""
+        """Environment arrays of shape (instances, threads) for an access (a dict of its own: callers
+        may add to it)."""
+        got = self._instances.get((id(acc), mode))
+        if got is None:
+            got = self._instances[(id(acc), mode)] = (*self._instances_of(acc, mode), acc)
+        return dict(got[0]), got[1]
+
+    def _instances_of(self, acc: Access, mode: str):
+        """(env, instances, rows key): the key names the rows, which accesses of one loop nest share."""
         exprs = [acc.index, *acc.dims, *acc.guards]
         iter_samples = []
         for it in acc.loops:
@@ -326,10 +342,16 @@ class Simulation:
                 s = list(range(s[-1] + 1))   # bank patterns change from one iteration to the next
             iter_samples.append(s)
         blocks = self._block_samples(mode)
-        if mode == "banks" and not any(isinstance(s, ir.Sym) and s.kind == "block" for e in exprs for s in e.walk()):
+        if mode == "banks" and not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
             blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
-        rows = [(b, c) for b in blocks for c in capped_product(iter_samples)]
-        return self.lane_env(exprs, acc.loops, rows), len(rows)
+        key = (tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks))
+        base = self._rows.get(key)
+        if base is None:
+            rows = [(b, c) for b in blocks for c in capped_product(iter_samples)]
+            base = self._rows[key] = (self.lane_env((), acc.loops, rows), len(rows), acc.loops)
+        env = self._params_env(exprs)
+        env.update(base[0])          # as lane_env binds them: a loop counter hides a parameter of its name
+        return env, base[1], key
 
     def loop_samples(self, it: Iterator) -> list[int]:
         s = self.trip_samples(it, self.base_env())
@@ -356,18 +378,57 @@ class Simulation:
                 m &= v
         return m
 
+    def instance_mask(self, acc: Access, mode: str) -> np.ndarray:
+        """Where the access runs over its instances (read-only: it is shared)."""
+        got = self._masks.get((id(acc), mode))
+        if got is None:
+            self.instances(acc, mode)
+            env, n, key, _ = self._instances[(id(acc), mode)]
+            shape = (n, self.nthreads)
+            got = np.ones(shape, dtype=bool)
+            for g in acc.guards:
+                v = self._guard_value(env, g, shape, key)
+                if v is not None:
+                    got &= v
+            got.flags.writeable = False
+            self._masks[(id(acc), mode)] = got
+        return got
+
+    def _guard_value(self, env: dict, g: ir.Expr, shape, key) -> np.ndarray | None:
+        """guard_value over the rows `key` names, each part of the guard evaluated once for them: its
+        value depends on the rows and on which of its names the access's environment binds."""
+        out = None
+        for c in conjuncts(g):
+            ck = (id(c), key, tuple(s.name in env for s in ir.symbols(c)))
+            got = self._conjuncts.get(ck)
+            if got is None:
+                try:
+                    v = np.asarray(Evaluator(env).value(c)) != 0
+                except Unknown:
+                    v = None  # data-dependent: may hold
+                got = self._conjuncts[ck] = (v, c)
+            if got[0] is None:
+                continue
+            v = np.broadcast_to(got[0], shape)
+            out = v if out is None else out & v
+        return out
+
     # ---- analyses --------------------------------------------------------------------------
-    @functools.lru_cache(maxsize=None)
     def result(self, acc: Access) -> AccessResult:
+        got = self._results.get(id(acc))
+        if got is None:
+            got = self._results[id(acc)] = (self._result(acc), acc)
+        return got[0]
+
+    def _result(self, acc: Access) -> AccessResult:
         res = AccessResult()
         if acc.unresolved:
             res.error = acc.unresolved
             return res
         try:
             self._ranges(acc, res)
-            if acc.space == "global":
-                self._coalescing(acc, res)
-            self._strides(acc, res)
+            index = self._coalescing(acc, res) if acc.space == "global" else None
+            self._strides(acc, res, index)
         except ValueTooLarge as exc:
             res.error = str(exc)
         except (OverflowError, ValueError):       # a float subscript (ill-formed C) that is inf or nan
@@ -381,7 +442,7 @@ class Simulation:
     def _values(self, acc: Access, mode: str, exprs):
         env, n = self.instances(acc, mode)
         shape = (n, self.nthreads)
-        mask = self.mask(acc, env, shape)
+        mask = self.instance_mask(acc, mode)
         ev = Evaluator(env, track_overflow=True)
         vals = [np.broadcast_to(ev.value(e), shape) for e in exprs]
         return env, shape, mask, vals, ev
@@ -411,7 +472,7 @@ class Simulation:
         if acc.kind == "store" and not acc.atomic:
             self._overlap(acc, env, shape, mask, np.asarray(vals[0]), res)
         if acc.space == "global":
-            self._excess(acc, env, shape, mask, res)
+            self._excess(acc, env, shape, mask, res, vals[0])
 
     def _point(self, env, acc: Access, idx) -> dict[str, int]:
         i, t = int(idx[0]), int(idx[1])
@@ -426,10 +487,10 @@ class Simulation:
 
     def instance_env(self, acc: Access, mode: str = "range"):
         """(env, mask) of the simulated instances of an access, shape (instances, threads): what the
-        range analysis sees; explain evaluates the pieces of an index in it, for display."""
-        env, n = self.instances(acc, mode)
-        env.update(self._params_env(acc.guards))
-        return env, self.mask(acc, env, (n, self.nthreads))
+        range analysis sees; explain evaluates the pieces of an index in it, for display. The mask
+        is shared, the environment the caller's own."""
+        env, _ = self.instances(acc, mode)
+        return env, self.instance_mask(acc, mode)
 
     def warp_lanes(self, acc: Access, point: dict[str, int], warp: int = 0):
         """(threadIdx per lane, flat index per lane, active mask) of one warp at one block and
@@ -480,7 +541,7 @@ class Simulation:
             res.overlap = Overlap((a, b), int(v[k]), writers)
             return
 
-    def _excess(self, acc, env, shape, mask, res) -> None:
+    def _excess(self, acc, env, shape, mask, res, index) -> None:
         """Threads that exist only because the grid rounds the problem size up (ceil-div), executing
         this access with an index beyond every index the in-range threads use."""
         lc = self.table.launch
@@ -498,8 +559,8 @@ class Simulation:
             # the index must hold the axis' global coordinate (blockIdx steps blockDim times what
             # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
             # its threads past the edge along y load elements inside the matrix
-            st = self._step(acc, env, f"threadIdx.{axis}", shape)
-            sb = self._step(acc, env, f"blockIdx.{axis}", shape)
+            st = self._step(acc, env, f"threadIdx.{axis}", shape, index)
+            sb = self._step(acc, env, f"blockIdx.{axis}", shape, index)
             if not st or sb != self.block[axis_i] * st:
                 continue
             gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
@@ -508,7 +569,7 @@ class Simulation:
             if not bad.any():
                 continue
             if flat is None:
-                flat = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+                flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
             ok = mask & ~over
             limit = flat[ok].max() if ok.any() else np.iinfo(np.int64).min
             beyond = bad & (flat > limit) & (flat >= extent)
@@ -518,12 +579,13 @@ class Simulation:
                                     self.grid[axis_i] * self.block[axis_i])
                 return
 
-    def _step(self, acc: Access, env: dict, name: str, shape) -> int | None:
-        """How far the index moves when `name` grows by one (the most common difference)."""
+    def _step(self, acc: Access, env: dict, name: str, shape, index) -> int | None:
+        """How far the index moves when `name` grows by one (the most common difference); `index`: its
+        value over `env`."""
         moved = dict(env)
         moved[name] = np.asarray(env[name]) + 1
         try:
-            a = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+            a = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
             b = np.broadcast_to(np.asarray(Evaluator(moved).value(acc.index), dtype=np.int64), shape)
         except (Unknown, ValueError, TypeError, OverflowError):
             return None
@@ -550,10 +612,11 @@ class Simulation:
                     best = (str(sub), v)
         return best
 
-    def _coalescing(self, acc: Access, res: AccessResult) -> None:
+    def _coalescing(self, acc: Access, res: AccessResult):
+        """Sectors per request; returns the index over the coalescing instances."""
         env, shape, mask, vals, _ = self._values(acc, "coalescing", [acc.index])
         if not mask.any():
-            return
+            return vals[0]
         es = acc.array.elem_size
         addr = np.asarray(vals[0], dtype=np.int64) * es
         n, t = shape
@@ -566,7 +629,7 @@ class Simulation:
         live = mask.any(axis=1)
         addr, mask = addr[live], mask[live]
         if not len(addr):
-            return
+            return vals[0]
         first = addr // SECTOR
         last = (addr + acc.width - 1) // SECTOR
         sentinel = np.iinfo(np.int64).max
@@ -590,11 +653,13 @@ class Simulation:
             vals_, counts = np.unique(d, return_counts=True)
             stride = int(vals_[np.argmax(counts)])
         res.coalescing = Coalescing(float(sectors.mean()), float(ideal.mean()), int(len(sectors)), stride)
+        return vals[0]
 
-    def _strides(self, acc: Access, res: AccessResult) -> None:
-        """Element stride carried by each threadIdx axis (index(t+1) - index(t), most common)."""
+    def _strides(self, acc: Access, res: AccessResult, index=None) -> None:
+        """Element stride carried by each threadIdx axis (index(t+1) - index(t), most common);
+        `index`: its value over the coalescing instances, when already computed."""
         env, n = self.instances(acc, "coalescing")
-        base = np.broadcast_to(Evaluator(env).value(acc.index), (n, self.nthreads))
+        base = np.broadcast_to(Evaluator(env).value(acc.index) if index is None else index, (n, self.nthreads))
         for axis_i, axis in enumerate("xyz"):
             if self.block[axis_i] < 2:
                 continue
