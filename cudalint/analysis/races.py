@@ -9,6 +9,7 @@ thread of a block, the bytes each access touches; a race is a byte stored by one
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -77,21 +78,69 @@ class Ownership:
         combos = capped_product([self.trips(it) for it in free])
         head = tuple(t for _, t in fixed.values())
         n = len(combos)
-        env = sim.lane_env([acc.index, *acc.guards], fixed_loops + free, [(block, head + c) for c in combos])
+        loops = fixed_loops + free
+        rows = [(block, head + c) for c in combos]
+        env = sim.lane_env([acc.index, *acc.guards], loops, rows)
         shape = (n, sim.nthreads)
         try:
             index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
         except Unknown:
             self._cache[key] = None
             return None
-        mask = sim.mask(acc, env, shape)
+        mask = np.ones(shape, dtype=bool)
+        rows_key = (tuple(map(id, loops)), tuple(rows))
+        for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
+            v = sim._guard_value(env, g, shape, rows_key)
+            if v is not None:
+                mask &= v
         start = index[mask] * acc.array.elem_size // unit
         threads = np.broadcast_to(np.arange(sim.nthreads)[None, :], shape)[mask]
         pieces = max(1, acc.width // unit)
         units = (start[:, None] + np.arange(pieces)[None, :]).reshape(-1)
         threads = np.repeat(threads, pieces)
-        self._cache[key] = (units, threads)
-        return units, threads
+        got = self._cache[key] = Footprint(units, threads)
+        return got
+
+
+class Footprint(tuple):
+    """(units, threads) of an access, with the owner of each unit for a quick test of a pair: most
+    pairs of a kernel do not race, and showing that for a whole block costs one comparison."""
+
+    def __new__(cls, units, threads):
+        return super().__new__(cls, (units, threads))
+
+    @functools.cached_property
+    def owners(self):
+        """(first unit, owner of each unit from there: its only thread, -1 untouched, -2 several)."""
+        units, threads = self
+        if not units.size:
+            return 0, np.zeros(0, dtype=np.int64)
+        lo, hi = int(units.min()), int(units.max())
+        if hi - lo >= DENSE_UNITS:
+            return None
+        first = np.full(hi - lo + 1, np.iinfo(np.int64).max)
+        last = np.full(hi - lo + 1, -1)
+        np.minimum.at(first, units - lo, threads)
+        np.maximum.at(last, units - lo, threads)
+        own = np.where(last < 0, -1, np.where(first == last, first, -2))
+        return lo, own
+
+
+DENSE_UNITS = 1 << 16       # past this span of units a footprint has no owner table (48 KiB of shared memory in bytes)
+
+
+def _no_thread_shares(fx: Footprint, fy: Footprint) -> bool:
+    """No unit touched by an x-thread and a different y-thread (then no warp does either)."""
+    ox, oy = fx.owners, fy.owners
+    if ox is None or oy is None:
+        return False
+    (lx, ax), (ly, ay) = ox, oy
+    lo, hi = max(lx, ly), min(lx + len(ax), ly + len(ay))
+    if lo >= hi:
+        return True
+    a, b = ax[lo - lx:hi - lx], ay[lo - ly:hi - ly]
+    both = (a != -1) & (b != -1)
+    return not (both & ((a != b) | (a == -2))).any()
 
 
 def _shared_pair(fx, fy, by_warp: bool):
@@ -215,6 +264,8 @@ def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
                 if f_later is None or f_earlier is None:
                     continue
                 fw, fr = (f_later, f_earlier) if later is w else (f_earlier, f_later)
+                if _no_thread_shares(fw, fr):
+                    continue
                 for by_warp in ((True,) if warp_barrier else (True, False)):
                     hit = _shared_pair(fw, fr, by_warp)
                     if hit is None:
