@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown, ValueTooLarge
+from ..index.evaluate import Evaluator, Unknown, ValueTooLarge, ctype_of_name
 from ..model.table import Access, Iterator, TwoTreeTable
 from .family import Family, Trial, derive
 
@@ -76,6 +76,119 @@ def guards_followed(guards) -> bool:
     which threads run the access is known, not a guess."""
     return not any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown")
                    for g in guards for c in conjuncts(g) for s in c.walk())
+
+
+# ---- trip counts in closed form ------------------------------------------------------------------
+# A loop whose condition compares an affine function of its trip counter with bounds that do not
+# move (`tid + t * blockDim.x < n`, `k < K`) leaves, in each lane, at the first t where the
+# comparison fails: a division, not a scan of every iteration. The count is the scan's own answer
+# (the scan stays for the other loops, and decides where it would have given up).
+_NEVER = 1 << 62          # a lane that never leaves
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_INT_CALLS = {"min", "max", "umin", "umax", "llmin", "llmax", "abs", "llabs", "__mul24", "__umul24"}
+
+
+def _closed_trips(cond: ir.Expr, trip: str, env: dict) -> int | None:
+    """The most iterations any lane runs (_NEVER or more: some lane never leaves), or None where
+    the condition is not of the form this reads; any doubt falls back to the scan."""
+    try:
+        first = None
+        for c in conjuncts(cond):
+            leave = _first_false(c, trip, env)
+            if leave is None:
+                return None
+            first = leave if first is None else np.minimum(first, leave)
+    except Exception:      # whatever stops the evaluation here, the scan meets and handles as it does
+        return None
+    return int(np.max(first)) if np.size(first) else 0
+
+
+def _first_false(c: ir.Expr, trip: str, env: dict):
+    """Per lane, the first trip counter value at which `c` is false."""
+    names = {s.name for s in ir.symbols(c)}
+    if trip not in names:
+        v = np.asarray(Evaluator(env, exact=False).value(c))
+        return np.where(v != 0, _NEVER, 0) if v.dtype.kind in "iub" else None
+    if not (isinstance(c, ir.Bin) and c.op in _FLIP):
+        return None
+    left = trip in {s.name for s in ir.symbols(c.left)}
+    right = trip in {s.name for s in ir.symbols(c.right)}
+    if left == right:
+        return None
+    f, g, op = (c.left, c.right, c.op) if left else (c.right, c.left, _FLIP[c.op])
+    if not _affine(f, trip) or not _int_only(f):
+        return None
+    at = []
+    for t in (0, 1):
+        e = dict(env)
+        e[trip] = np.int64(t)
+        at.append(np.atleast_1d(np.asarray(Evaluator(e, exact=False).value(f))))
+    bound = np.atleast_1d(np.asarray(Evaluator(env, exact=False).value(g)))
+    if any(x.dtype.kind not in "iu" for x in (*at, bound)):
+        return None
+    b, a = at[0].astype(np.int64), (at[1].astype(np.int64) - at[0].astype(np.int64))    # wraps as the scan does
+    # Within these bounds a * t + b is exact for every t the scan evaluates (up to 2^23), and so is
+    # the comparison with the bound.
+    if np.abs(a).max(initial=0) > 1 << 38 or np.abs(b).max(initial=0) > 1 << 60 or \
+            np.abs(bound).max(initial=0) > 1 << 61:
+        return None
+    g = bound.astype(np.int64)
+    if op in (">", ">="):          # f > g is -f < -g
+        a, b, g, op = -a, -b, -g, "<" if op == ">" else "<="
+    holds = b < g if op == "<" else b <= g
+    safe = np.where(a > 0, a, 1)
+    reach = -((b - g) // safe) if op == "<" else (g - b) // safe + 1     # first t with a t + b past g
+    return np.where(a > 0, np.maximum(reach, 0), np.where(holds, _NEVER, 0))
+
+
+def _affine(e: ir.Expr, trip: str) -> bool:
+    """`e` is a + b * trip with a, b free of it: sums, products by what does not hold it, shifts by a
+    constant, conversions between integer types (which the evaluator does not narrow)."""
+    if trip not in {s.name for s in ir.symbols(e)}:
+        return True
+    match e:
+        case ir.Sym(name=n):
+            return n == trip
+        case ir.Bin(op="+" | "-", left=l, right=r):
+            return _affine(l, trip) and _affine(r, trip)
+        case ir.Bin(op="*", left=l, right=r):
+            return (_affine(l, trip) and trip not in {s.name for s in ir.symbols(r)}) or \
+                (_affine(r, trip) and trip not in {s.name for s in ir.symbols(l)})
+        case ir.Bin(op="<<", left=l, right=ir.Num(value=int(k))) if 0 <= k < 63:
+            return _affine(l, trip)
+        case ir.Cast(type=t, expr=x) if not t.pointers:
+            return _affine(x, trip)
+    return False
+
+
+def _int_only(e: ir.Expr) -> bool:
+    """Nothing in `e` is a floating-point value (a conversion to int would cut it: not affine)."""
+    for n in e.walk():
+        match n:
+            case ir.Num(value=v) if not isinstance(v, int):
+                return False
+            case ir.Sym(ctype=ct) if ctype_of_name(ct) == "f":
+                return False
+            case ir.Cast(type=t) if t.pointers or ctype_of_name(t.name) == "f":
+                return False
+            case ir.Call(fn=fn) if fn.split("::")[-1] not in _INT_CALLS:
+                return False
+            case ir.Str() | ir.Name() | ir.Member() | ir.Subscript() | ir.Deref() | ir.AddrOf() | ir.Assign():
+                return False
+    return True
+
+
+def _scanned(count: int, width: int, max_chunk: int) -> int | None:
+    """What the scan of `_trip_count` returns for a loop whose last lane leaves at `count`: it gives
+    up (None) where its chunks would reach its bounds first."""
+    start, chunk = 0, 64
+    while True:
+        if start >= MAX_TRIPS or start * width >= MAX_TRIP_LANES:
+            return None
+        if count < start + chunk:
+            return count
+        start += chunk
+        chunk = min(chunk * 4, max_chunk)
 
 
 class AnalysisLimit(Exception):
@@ -284,7 +397,7 @@ class Simulation:
         cond = it.cond
         env = dict(outer_env)
         env.update(self._params_env([cond]))
-        lanes = any(isinstance(s, ir.Sym) and s.kind in ("thread", "block") for s in cond.walk())
+        lanes = any(s.kind in ("thread", "block") for s in ir.symbols(cond))
         width = 1
         if lanes:
             blocks = self._block_samples("range")
@@ -294,6 +407,9 @@ class Simulation:
                 env[k] = v[None, None, :]
             width = len(blocks) * self.nthreads
         max_chunk = max(64, (1 << 22) // width)
+        closed = _closed_trips(cond, it.trip.name, env)
+        if closed is not None:
+            return _scanned(closed, width, max_chunk)
         # Each lane leaves at the first iteration whose condition is false (a condition can turn
         # true again later, e.g. once `s *= 2` wraps to 0); the loop runs until the last lane leaves.
         start, chunk, count, alive = 0, 64, 0, None
