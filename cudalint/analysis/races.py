@@ -210,14 +210,16 @@ def _common_loops(x: Access, y: Access) -> list[Iterator]:
     return out
 
 
-def find_races(sim: Simulation) -> list[Race]:
+def find_races(sim: Simulation, wanted=None) -> list[Race]:
+    """Races, each at the read (or later store) `second` of its pair; `wanted(access)`: only those
+    reported at such accesses (a pair's search does not depend on the other seconds)."""
     table = sim.table
     shared = [a for a in table.accesses
               if a.space == "shared" and not a.unresolved and not sim.result(a).error]
     own = Ownership(sim)
     out: list[Race] = []
     reported: set[int] = set()
-    seconds = sorted(shared, key=lambda a: (a.kind != "load", a.seq))
+    seconds = sorted((a for a in shared if wanted is None or wanted(a)), key=lambda a: (a.kind != "load", a.seq))
     for second in seconds:
         for first in shared:
             if id(second) in reported:

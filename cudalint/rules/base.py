@@ -20,6 +20,18 @@ class Context:
     table: TwoTreeTable
     sim: Simulation | None
     options: Options
+    # ids of the accesses whose findings are asked for (None: all): a family trial re-checks only
+    # the findings its first trial made
+    only: frozenset[int] | None = None
+
+    def accesses(self) -> list[Access]:
+        """The accesses a rule that judges each access on its own looks at."""
+        if self.only is None:
+            return self.table.accesses
+        return [a for a in self.table.accesses if id(a) in self.only]
+
+    def wants(self, acc: Access) -> bool:
+        return self.only is None or id(acc) in self.only
 
     def diagnostic(self, rule, acc: Access | None, message: str, line: int | None = None,
                    column: int | None = None, metrics: dict | None = None, assumptions: list[str] | None = None,

@@ -44,7 +44,7 @@ def lane_term(acc, sim):
 
 def check(ctx: Context):
     sim = ctx.sim
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.space != "global" or acc.unresolved:
             continue
         res = sim.result(acc)

@@ -63,7 +63,7 @@ def _where(point: dict[str, int], terms) -> str:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.space == "global" or acc.unresolved:
             continue
         dims = acc.array.dims

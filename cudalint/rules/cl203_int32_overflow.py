@@ -52,8 +52,11 @@ def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
     seen = set()
+    # a finding stands for the accesses of its line with the same overflowing node: those of a
+    # wanted access's line are read too
+    lines = {a.line for a in ctx.accesses()}
     for acc in ctx.table.accesses:
-        if acc.unresolved:
+        if acc.unresolved or acc.line not in lines:
             continue
         res = sim.result(acc)
         for ov in sorted(res.overflows, key=lambda o: -o.value)[:1]:

@@ -30,7 +30,7 @@ SEVERITY = "error"
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.kind != "store" or acc.atomic or acc.unresolved or acc.space == "local":
             continue
         if not guards_followed(acc.guards):

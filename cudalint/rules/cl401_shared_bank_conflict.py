@@ -94,7 +94,7 @@ def _loop_values(sim, acc, worst: dict[str, int]) -> str:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.space != "shared" or acc.unresolved or (acc.atomic and acc.kind == "store"):
             continue
         if sim.result(acc).error:

@@ -51,7 +51,7 @@ SEVERITY = "error"
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    for race in find_races(sim):
+    for race in find_races(sim, ctx.wants):
         w, r = race.first, race.second
         a, b = race.threads
         keep = {k for k in a if (k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1)}
