@@ -289,6 +289,9 @@ class Simulation:
         self._rows: dict[tuple, dict] = {}
         self._conjuncts: dict[tuple, tuple] = {}
         self._masks: dict[tuple[int, str], np.ndarray] = {}
+        self._expr_params: dict[int, tuple[dict, ir.Expr]] = {}
+        self._blocks: dict[str, list] = {}
+        self._base: dict | None = None
 
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:
@@ -343,14 +346,22 @@ class Simulation:
 
     # ---- environments ----------------------------------------------------------------------
     def base_env(self) -> dict:
-        env: dict = {}
-        for a, v in zip("xyz", self.block):
-            env[f"blockDim.{a}"] = np.int64(v)
-        for a, v in zip("xyz", self.grid):
-            env[f"gridDim.{a}"] = np.int64(v)
-        return env
+        if self._base is None:
+            env: dict = {}
+            for a, v in zip("xyz", self.block):
+                env[f"blockDim.{a}"] = np.int64(v)
+            for a, v in zip("xyz", self.grid):
+                env[f"gridDim.{a}"] = np.int64(v)
+            self._base = env
+        return dict(self._base)
 
     def _block_samples(self, mode: str) -> list[tuple[int, int, int]]:
+        got = self._blocks.get(mode)
+        if got is None:
+            got = self._blocks[mode] = self._block_samples_of(mode)
+        return list(got)
+
+    def _block_samples_of(self, mode: str) -> list[tuple[int, int, int]]:
         gx, gy, gz = self.grid
         if mode in ("coalescing", "banks"):   # interior blocks: the pattern, not the ragged edge
             out = {(0, 0, 0), (gx // 2, gy // 2, gz // 2)}
@@ -362,11 +373,20 @@ class Simulation:
     def _params_env(self, e_list) -> dict:
         env = {}
         for e in e_list:
-            for s in ir.symbols(e):
-                if s.kind == "param":
-                    env[s.name] = np.int64(self.param(s.name))
-                elif s.kind == "uniform" and s.name in self.params:
-                    env[s.name] = np.int64(self.params[s.name])     # `p != NULL` where the launch passes NULL
+            got = self._expr_params.get(id(e))
+            if got is None:
+                got = self._expr_params[id(e)] = (self._params_of(e), e)     # e held: its id stays its own
+            env.update(got[0])
+        return env
+
+    def _params_of(self, e: ir.Expr) -> dict:
+        """The sizes an expression names, with their values (a value, once given or chosen, stays)."""
+        env = {}
+        for s in ir.symbols(e):
+            if s.kind == "param":
+                env[s.name] = np.int64(self.param(s.name))
+            elif s.kind == "uniform" and s.name in self.params:
+                env[s.name] = np.int64(self.params[s.name])     # `p != NULL` where the launch passes NULL
         return env
 
     def trip_samples(self, it: Iterator, outer_env: dict) -> list[int] | None:
@@ -470,7 +490,7 @@ class Simulation:
         return env, base[1], key
 
     def loop_samples(self, it: Iterator) -> list[int]:
-        s = self.trip_samples(it, self.base_env())
+        s = self._trips[id(it)] if id(it) in self._trips else self.trip_samples(it, self.base_env())
         return s if s is not None else [0, 1]   # reported as CL901 by the lint stage
 
     def lane_env(self, exprs, loops, rows) -> dict:
