@@ -32,7 +32,7 @@ class Race:
 
 
 def thread_dependent(e: ir.Expr) -> bool:
-    return any(isinstance(s, ir.Sym) and s.kind == "thread" for s in e.walk())
+    return any(s.kind == "thread" for s in ir.symbols(e))
 
 
 def _is_loop_cond(g: ir.Expr, b: Barrier) -> bool:
@@ -198,7 +198,7 @@ def _pinned(own, barriers, acc: Access, outer: list[Iterator], x: Access, y: Acc
 
 
 def _block_dependent(acc: Access) -> bool:
-    return any(isinstance(s, ir.Sym) and s.kind == "block" for e in (acc.index, *acc.guards) for s in e.walk())
+    return any(s.kind == "block" for e in (acc.index, *acc.guards) for s in ir.symbols(e))
 
 
 def _common_loops(x: Access, y: Access) -> list[Iterator]:

@@ -74,8 +74,7 @@ def guard_value(env: dict, g: ir.Expr, shape) -> np.ndarray | None:
 def guards_followed(guards) -> bool:
     """Every part of every guard is followed, or has one value across the launch (a NULL test):
     which threads run the access is known, not a guess."""
-    return not any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown")
-                   for g in guards for c in conjuncts(g) for s in c.walk())
+    return not any(s.kind in ("data", "unknown") for g in guards for c in conjuncts(g) for s in ir.symbols(c))
 
 
 # ---- trip counts in closed form ------------------------------------------------------------------
@@ -307,8 +306,8 @@ class Simulation:
 
     def _scalar(self, e: ir.Expr, extra: dict | None = None) -> int | None:
         env = dict(extra or {})
-        for s in e.walk():
-            if isinstance(s, ir.Sym) and s.kind == "param":
+        for s in ir.symbols(e):
+            if s.kind == "param":
                 env[s.name] = self.param(s.name)
         try:
             return int(Evaluator(env).value(e))
@@ -690,7 +689,7 @@ class Simulation:
                 continue
             text, extent = ext
             names = (f"threadIdx.{axis}", f"blockIdx.{axis}")
-            if not any(isinstance(s, ir.Sym) and s.name in names for s in acc.index.walk()):
+            if not any(s.name in names for s in ir.symbols(acc.index)):
                 continue
             # the index must hold the axis' global coordinate (blockIdx steps blockDim times what
             # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
@@ -736,7 +735,7 @@ class Simulation:
         and X < gridDim * blockDim, among the grid expression's pieces and the kernel's int parameters
         (so `(n + 255) / 256` and a literal `grid=(3907)` for n = 1000000 both give n)."""
         block, grid = self.block[axis_i], self.grid[axis_i]
-        cands = [sub for sub in g.walk() if any(isinstance(s, ir.Sym) and s.kind == "param" for s in sub.walk())]
+        cands = [sub for sub in g.walk() if any(s.kind == "param" for s in ir.symbols(sub))]
         cands += [ir.Sym(p, "param") for p in self.table.params]
         best = None
         for sub in cands:

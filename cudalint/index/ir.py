@@ -305,6 +305,15 @@ def shared_nodes(e: Expr) -> frozenset[int]:
     return got
 
 
+def of_type(e: Expr, cls: type) -> tuple:
+    """The distinct nodes of a class in an expression, as a walk meets them (kept on the node)."""
+    key = "_of_" + cls.__name__
+    got = e.__dict__.get(key)
+    if got is None:
+        got = e.__dict__[key] = tuple(n for n in e.walk() if isinstance(n, cls))
+    return got
+
+
 def symbols(e: Expr) -> tuple[Sym, ...]:
     """The distinct symbols of an expression, in the order a walk meets them (kept on the node:
     the simulation asks for them at every evaluation)."""

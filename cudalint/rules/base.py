@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from ..analysis.simulate import Simulation
 from ..diagnostic import Diagnostic
+from ..index import ir
 from ..model.table import Access, TwoTreeTable
 
 
@@ -58,11 +59,11 @@ class Context:
         if self.sim is None:
             return []
         out = list(self.sim.assumptions)
-        names = {s.name for s in acc.index.walk() if getattr(s, "kind", None) == "param"}
+        names = {s.name for s in ir.symbols(acc.index) if s.kind == "param"}
         for g in self.table.launch.grid or ():
-            names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
+            names |= {s.name for s in ir.symbols(g) if s.kind == "param"}
         for g in acc.guards:
-            names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
+            names |= {s.name for s in ir.symbols(g) if s.kind == "param"}
         defaulted = [n for n in self.sim.defaulted_params if n in names and n not in self.sim.family.block_names]
         text = self.sim.family.size_text(defaulted)
         if text is not None:

@@ -56,7 +56,7 @@ def _where(point: dict[str, int], terms) -> str:
     """The coordinates of the extreme thread that the index's terms use; all of them (blocks aside)
     when the terms name none."""
     kept = {k: v for k, v in point.items() if not k.startswith("blockIdx")}
-    used = {s.name for t in terms for s in t.coord.walk() if isinstance(s, ir.Sym)}
+    used = {s.name for t in terms for s in ir.symbols(t.coord)}
     return fmt_point({k: v for k, v in kept.items() if k in used} or kept)
 
 
@@ -70,7 +70,7 @@ def check(ctx: Context):
         res = sim.result(acc)
         if not res.ranges or not dims:
             continue
-        thread_dependent = any(isinstance(s, ir.Sym) and s.kind == "thread" for s in acc.index.walk())
+        thread_dependent = any(s.kind == "thread" for s in ir.symbols(acc.index))
         if not sim.launch_known and thread_dependent:
             continue  # extents depend on a block size we only assumed
         per_dim = len(res.ranges) == len(dims) and len(dims) > 1

@@ -70,13 +70,13 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
 
 
 def _params_in(e: ir.Expr) -> frozenset[str]:
-    return frozenset(s.name for s in e.walk() if isinstance(s, ir.Sym) and s.kind == "param")
+    return frozenset(s.name for s in ir.symbols(e) if s.kind == "param")
 
 
 def _numeric(sim, e: ir.Expr, ones: bool) -> int | None:
     env = sim.base_env()
-    for s in e.walk():
-        if isinstance(s, ir.Sym) and s.kind == "param":
+    for s in ir.symbols(e):
+        if s.kind == "param":
             env[s.name] = 1 if ones else sim.param(s.name)
     try:
         v = np.asarray(Evaluator(env).value(e))
@@ -269,7 +269,7 @@ def _whole_block(sim, acc) -> bool:
 
 
 def _leading_dims(acc) -> frozenset[str] | None:
-    keys = {frozenset(s.name for s in t.stride.walk() if isinstance(s, ir.Sym) and s.kind == "param")
+    keys = {frozenset(s.name for s in ir.symbols(t.stride) if s.kind == "param")
             for t in acc.terms if not t.is_offset and isinstance(t.coord, ir.Sym)
             and t.coord.kind in ("block", "thread")}
     keys = {k for k in keys if len(k) == 1}
