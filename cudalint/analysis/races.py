@@ -90,7 +90,7 @@ class Ownership:
         mask = np.ones(shape, dtype=bool)
         rows_key = (tuple(map(id, loops)), tuple(rows))
         for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
-            v = sim._guard_value(env, g, shape, rows_key)
+            v = sim._guard_value(env, g, rows_key)
             if v is not None:
                 mask &= v
         start = index[mask] * acc.array.elem_size // unit

@@ -190,6 +190,15 @@ def _scanned(count: int, width: int, max_chunk: int) -> int | None:
         chunk = min(chunk * 4, max_chunk)
 
 
+def _most_common(d: np.ndarray) -> int:
+    """The most common value (the smallest among ties); mostly there is only one."""
+    lo = d.min()
+    if lo == d.max():
+        return int(lo)
+    vals, counts = np.unique(d, return_counts=True)
+    return int(vals[np.argmax(counts)])
+
+
 class AnalysisLimit(Exception):
     """The simulation cannot be set up (e.g. a block of more than 1024 threads)."""
 
@@ -291,6 +300,7 @@ class Simulation:
         self._expr_params: dict[int, tuple[dict, ir.Expr]] = {}
         self._blocks: dict[str, list] = {}
         self._base: dict | None = None
+        self._extents: dict[int, tuple[str, int] | None] = {}
 
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:
@@ -522,16 +532,17 @@ class Simulation:
             shape = (n, self.nthreads)
             got = np.ones(shape, dtype=bool)
             for g in acc.guards:
-                v = self._guard_value(env, g, shape, key)
+                v = self._guard_value(env, g, key)
                 if v is not None:
                     got &= v
             got.flags.writeable = False
             self._masks[(id(acc), mode)] = got
         return got
 
-    def _guard_value(self, env: dict, g: ir.Expr, shape, key) -> np.ndarray | None:
+    def _guard_value(self, env: dict, g: ir.Expr, key) -> np.ndarray | None:
         """guard_value over the rows `key` names, each part of the guard evaluated once for them: its
-        value depends on the rows and on which of its names the access's environment binds."""
+        value depends on the rows and on which of its names the access's environment binds. Not
+        broadcast: the caller ANDs it into a mask of the instances' shape."""
         out = None
         for c in conjuncts(g):
             ck = (id(c), key, tuple(s.name in env for s in ir.symbols(c)))
@@ -544,8 +555,7 @@ class Simulation:
                 got = self._conjuncts[ck] = (v, c)
             if got[0] is None:
                 continue
-            v = np.broadcast_to(got[0], shape)
-            out = v if out is None else out & v
+            out = got[0] if out is None else out & got[0]
         return out
 
     # ---- analyses --------------------------------------------------------------------------
@@ -654,27 +664,26 @@ class Simulation:
         element are lanes of one warp) are no finding."""
         if acc.value_scope >= 2 or acc.width < acc.array.elem_size:
             return      # one value for all; or bytes of one element, which the index does not tell apart
-        for i in range(shape[0]):
-            m = mask[i]
-            if m.sum() < 2:
-                continue
-            lanes = np.nonzero(m)[0]
-            vals = flat[i][m]
-            order = np.argsort(vals, kind="stable")
-            v, ln = vals[order], lanes[order]
-            same = v[1:] == v[:-1]
-            if acc.value_scope == 1:
-                same &= (ln[1:] // WARP) != (ln[:-1] // WARP)
-            if not same.any():
-                continue
-            k = int(np.argmax(same))
-            t1, t2 = int(ln[k]), int(ln[k + 1])
-            writers = int((vals == v[k]).sum())
-            pt = {k_: int(np.asarray(env[k_])[i, 0]) for k_ in ("blockIdx.x", "blockIdx.y", "blockIdx.z")}
-            a = {**pt, **{k_: int(x[t1]) for k_, x in self.tid.items()}}
-            b = {**pt, **{k_: int(x[t2]) for k_, x in self.tid.items()}}
-            res.overlap = Overlap((a, b), int(v[k]), writers)
+        # every instance at once: sorted by instance, value and thread, the first two neighbours of
+        # one instance with one value are the pair the instance-by-instance search finds first
+        rows, lanes = np.nonzero(mask)
+        if rows.size < 2:
             return
+        vals = flat[rows, lanes]
+        order = np.lexsort((lanes, vals, rows))
+        r, v, ln = rows[order], vals[order], lanes[order]
+        same = (r[1:] == r[:-1]) & (v[1:] == v[:-1])
+        if acc.value_scope == 1:
+            same &= (ln[1:] // WARP) != (ln[:-1] // WARP)
+        if not same.any():
+            return
+        k = int(np.argmax(same))
+        i, t1, t2 = int(r[k]), int(ln[k]), int(ln[k + 1])
+        writers = int((flat[i][mask[i]] == v[k]).sum())
+        pt = {k_: int(np.asarray(env[k_])[i, 0]) for k_ in ("blockIdx.x", "blockIdx.y", "blockIdx.z")}
+        a = {**pt, **{k_: int(x[t1]) for k_, x in self.tid.items()}}
+        b = {**pt, **{k_: int(x[t2]) for k_, x in self.tid.items()}}
+        res.overlap = Overlap((a, b), int(v[k]), writers)
 
     def _excess(self, acc, env, shape, mask, res, index) -> None:
         """Threads that exist only because the grid rounds the problem size up (ceil-div), executing
@@ -684,7 +693,9 @@ class Simulation:
             return
         flat = None
         for axis_i, axis in enumerate("xyz"):
-            ext = self._grid_extent(lc.grid[axis_i], axis_i)
+            if axis_i not in self._extents:
+                self._extents[axis_i] = self._grid_extent(lc.grid[axis_i], axis_i)
+            ext = self._extents[axis_i]
             if ext is None:
                 continue
             text, extent = ext
@@ -727,8 +738,7 @@ class Simulation:
         d = (b - a).ravel()
         if not d.size:
             return None
-        vals, counts = np.unique(d, return_counts=True)
-        return int(vals[np.argmax(counts)])
+        return _most_common(d)
 
     def _grid_extent(self, g: ir.Expr, axis_i: int) -> tuple[str, int] | None:
         """The problem size a grid dimension was computed from: X with ceil(X / blockDim) == gridDim
@@ -785,8 +795,7 @@ class Simulation:
         d = np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
         stride = None
         if d.size:
-            vals_, counts = np.unique(d, return_counts=True)
-            stride = int(vals_[np.argmax(counts)])
+            stride = _most_common(d)
         res.coalescing = Coalescing(float(sectors.mean()), float(ideal.mean()), int(len(sectors)), stride)
         return vals[0]
 
@@ -808,5 +817,4 @@ class Simulation:
             valid = (self.tid[name] + 1 < self.block[axis_i])[None, :]
             d = (np.asarray(shifted, dtype=np.int64) - np.asarray(base, dtype=np.int64))[np.broadcast_to(valid, base.shape)]
             if d.size:
-                vals_, counts = np.unique(d, return_counts=True)
-                res.strides[axis] = int(vals_[np.argmax(counts)])
+                res.strides[axis] = _most_common(d)
