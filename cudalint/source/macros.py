@@ -1,6 +1,7 @@
 """`#define` macros (object- and function-like) and their expansion inside expression text."""
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -66,6 +67,14 @@ class MacroTable:
         view = MacroTable.__new__(MacroTable)
         view.events, view.forced, view.line = self.events, self.forced, line
         return view
+
+    def epoch(self, line: int) -> int:
+        """How many of the lines where a macro changes come at or before `line`: two lines of one
+        epoch see the same macros (for a table whose preprocessing is done)."""
+        lines = getattr(self, "_event_lines", None)
+        if lines is None:
+            lines = self._event_lines = sorted({ln for evs in self.events.values() for ln, _ in evs})
+        return bisect.bisect_right(lines, line)
 
     def get(self, name: str) -> Macro | None:
         evs = self.events.get(name)
