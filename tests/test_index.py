@@ -67,19 +67,18 @@ def test_sympy_conversion_agrees_with_term_decomposition():
 
 
 def _brute_sectors(index_fn, bx, by, es):
-    """Sectors per warp request by direct enumeration of lanes (x fastest); the ideal packs the
-    bytes of each block row in the warp on its own (a 16-wide block puts two rows in a warp)."""
+    """Sectors per warp request by direct enumeration of lanes (x fastest)."""
     out = []
     for w in range(bx * by // 32):
-        secs, rows = set(), {}
+        secs, addrs = set(), set()
         for lane in range(32):
             lin = w * 32 + lane
             x, y = lin % bx, lin // bx
             a = index_fn(x, y) * es
-            rows.setdefault(y if bx < 32 else 0, set()).add(a)
+            addrs.add(a)
             secs.add(a // 32)
             secs.add((a + es - 1) // 32)
-        out.append((len(secs), sum(-(-len(addrs) * es // 32) for addrs in rows.values())))
+        out.append((len(secs), -(-len(addrs) * es // 32)))
     return np.mean([s for s, _ in out]), np.mean([i for _, i in out])
 
 

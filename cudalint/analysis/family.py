@@ -10,6 +10,7 @@ overruns its own tile is not one the program launches), guards such as
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -99,7 +100,7 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
             return [], "", False
         reason = "block size " + ", ".join(f"`{n}`" for n in unknown) + " not given"
     else:
-        reason = "launch not found"
+        reason = "launch not found" if lc.origin == "assumed" else "block size of the launch not computed"
     uses_y, uses_z = _uses(table, "threadIdx.y"), _uses(table, "threadIdx.z")
     if lc.block is not None:    # `dim3(bs, 1, 1)`: the launch says which axes the block has
         uses_y = uses_y and lc.block[1] != ir.Num(1)
@@ -124,37 +125,36 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
     return (fitting or tried[:1]), reason, bool(unknown)
 
 
-EDGE_VALUES = tuple(1 << i for i in range(11))   # 1..1024
+EDGE_VALUES = tuple(1 << i for i in range(11))     # 1..1024
+SHIFT_EDGE_VALUES = tuple(range(11))                 # an edge given as a shift count: `(1 << log2N) / 4`
 MAX_EDGES = 3
 
 
 def _edges(dims, unknown: list[str], target, given):
     """A block whose edges depend on values not given (`dim3 block(bs, bs)` with `bs` a host
-    parameter): the unknowns take the powers of two that bring the block closest to `target`, so
-    dimensions the launch fixes are kept. (block, ((name, value), ...)) or None."""
+    parameter, `N / 4` with `N = 1 << log2N`): the unknowns take the values (powers of two, and
+    small counts for a shift) that bring the block closest to `target`, so dimensions the launch
+    fixes are kept. (block, ((name, value), ...)) or None."""
     if len(unknown) > MAX_EDGES:
         return None
-    grids = np.meshgrid(*[np.array(EDGE_VALUES, dtype=np.int64)] * len(unknown), indexing="ij")
-    env = {n: g.ravel() for n, g in zip(unknown, grids)}
-    env.update({k: np.int64(v) for k, v in given.items()})
-    n = len(EDGE_VALUES) ** len(unknown)
-    cols = []
-    for d in dims:
+    shifted = {x.name for d in dims for n in d.walk() if isinstance(n, ir.Bin) and n.op in ("<<", ">>")
+               for x in n.right.walk() if isinstance(x, ir.Sym)}
+    choices = [SHIFT_EDGE_VALUES if name in shifted else EDGE_VALUES for name in unknown]
+    best = None
+    for combo in itertools.product(*choices):
+        env = {**{k: np.int64(v) for k, v in given.items()}, **dict(zip(unknown, map(np.int64, combo)))}
         try:
-            cols.append(np.broadcast_to(np.asarray(Evaluator(env).value(d), dtype=np.int64), (n,)))
-        except (Unknown, ValueError, TypeError, OverflowError, ZeroDivisionError):
-            return None
-    vals = np.stack(cols, axis=1)
-    ok = (vals.min(axis=1) >= 1) & (vals.prod(axis=1) <= 1024)
-    if not ok.any():
-        return None
-    logs = np.log2(np.maximum(vals, 1))
-    goal = np.log2(target)
-    shape_err = np.abs(logs - goal).sum(axis=1)
-    size_err = np.abs(logs.sum(axis=1) - goal.sum())
-    order = np.lexsort((size_err, shape_err))         # shape first, then thread count
-    best = next(int(i) for i in order if ok[i])
-    return tuple(int(v) for v in vals[best]), tuple((name, int(env[name][best])) for name in unknown)
+            vals = [int(np.asarray(Evaluator(env).value(d)).reshape(-1)[0]) for d in dims]
+        except (Unknown, ArithmeticError, ValueError, TypeError, IndexError):
+            continue        # this value makes no block (a shift past 63, a division by 0)
+        if min(vals) < 1 or vals[0] * vals[1] * vals[2] > 1024:
+            continue
+        logs = np.log2(vals)
+        goal = np.log2(target)
+        score = (float(np.abs(logs - goal).sum()), float(abs(logs.sum() - goal.sum())))   # shape, then size
+        if best is None or score < best[0]:
+            best = (score, tuple(vals), tuple(zip(unknown, map(int, combo))))
+    return None if best is None else (best[1], best[2])
 
 
 def _uses(table: TwoTreeTable, name: str) -> bool:
@@ -298,6 +298,6 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
                 for side in (n.left, n.right):      # `i & (n - 1)`, `i & (stride / 128 - 1)`
                     if isinstance(side, ir.Bin) and side.op == "-" and side.right == ir.Num(1):
                         masks |= {s.name for s in ir.symbols(side.left) if s.kind == "param"}
-            if isinstance(n, ir.Bin) and n.op in ("<<", ">>") and isinstance(n.right, ir.Sym):
-                shifts.add(n.right.name)
+            if isinstance(n, ir.Bin) and n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
+                shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
     return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES for n in sorted(names)}

@@ -782,15 +782,10 @@ class Simulation:
         sec.sort(axis=1)
         distinct = (np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)
         sectors = distinct.sum(axis=1) + (sec[:, 0] != sentinel)
-        # the ideal: the bytes the lanes ask for, packed; a block narrower than a warp puts several of
-        # its rows in one warp, and rows are where the kernel puts them, so each row is packed alone
-        # (two rows of a broadcast need two sectors)
-        bx = self.block[0]
-        rows = WARP // bx if bx < WARP and WARP % bx == 0 and self.nthreads > bx else 1
-        a = np.where(mask, addr, sentinel).reshape(len(addr), rows, WARP // rows)
-        a.sort(axis=2)
-        uniq = ((np.diff(a, axis=2) != 0) & (a[:, :, 1:] != sentinel)).sum(axis=2) + (a[:, :, 0] != sentinel)
-        ideal = np.ceil(uniq * acc.width / SECTOR).sum(axis=1)
+        a = np.where(mask, addr, sentinel)
+        a.sort(axis=1)
+        uniq_addr = ((np.diff(a, axis=1) != 0) & (a[:, 1:] != sentinel)).sum(axis=1) + (a[:, 0] != sentinel)
+        ideal = np.ceil(uniq_addr * acc.width / SECTOR)
         # most common byte distance between adjacent active lanes
         d = np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
         stride = None

@@ -258,6 +258,8 @@ class HostResolver:
             return None
         if isinstance(v, tuple):
             return _num3(v[1])
+        if isinstance(v, ir.Sym) and v.kind == "unknown":
+            return None     # `block[d][fp]`: a dim3 the host code hides; not (?, 1, 1)
         return _num3([v])
 
 

@@ -2,6 +2,9 @@
 Simulates each warp of the launch on a global load or store and counts the 32-byte sectors a
 request touches (lanes linearized x-fastest, element size and vector width included). It flags
 the access when that is at least 2x the ideal: the bytes the active lanes ask for, divided by 32.
+An access every lane of a row reads at one address (a broadcast along threadIdx.x) is not
+flagged: in a block narrower than a warp its two or four rows cost one sector each, and no term
+of the index spreads the lanes.
 
 ## Why is this bad?
 Global memory is served in 32-byte sectors. When adjacent lanes are far apart, every lane pulls
@@ -51,6 +54,9 @@ def check(ctx: Context):
         c = res.coalescing
         if c is None or c.ratio < ctx.options.min_ratio:
             continue
+        if res.strides.get("x") == 0 and sim.block[0] > 1:
+            continue    # a broadcast along each row: a block narrower than a warp puts several rows in it
+
         term = lane_term(acc, sim)
         why = ""
         if c.lane_stride_bytes is not None and c.lane_stride_bytes != 0:

@@ -32,6 +32,7 @@ import sys
 
 import numpy as np
 
+from ..analysis.simulate import guards_followed
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from .base import Context, short
@@ -175,11 +176,13 @@ def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
                         return ("gap", t, below, c, span, holes, len(starts) > 1)
                     if len(starts) > 1:
                         starts = [0]   # the offsets filled this level; above it the range is contiguous
-                if c < span_run and mixed and acc.kind == "store" and \
+                if c < span_run and mixed and acc.kind == "store" and guards_followed(acc.guards) and \
                         all(x.coord.kind in ("block", "thread") for x in [t, *below]):
                     return ("overlap", t, below, c, span_run, 0, False)
-                span = max(span, c * (m + 1))
-                span_run = max(span_run, c * (r + 1))
+                # the terms below reach up to the sum of their largest steps: two unit-stride terms
+                # over 128 values each span 255 elements, not 128
+                span = max(span + c * m, c * (m + 1))
+                span_run = max(span_run + c * r, c * (r + 1))
     return None
 
 
