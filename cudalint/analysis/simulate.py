@@ -664,21 +664,27 @@ class Simulation:
         element are lanes of one warp) are no finding."""
         if acc.value_scope >= 2 or acc.width < acc.array.elem_size:
             return      # one value for all; or bytes of one element, which the index does not tell apart
-        # every instance at once: sorted by instance, value and thread, the first two neighbours of
-        # one instance with one value are the pair the instance-by-instance search finds first
-        rows, lanes = np.nonzero(mask)
-        if rows.size < 2:
-            return
-        vals = flat[rows, lanes]
-        order = np.lexsort((lanes, vals, rows))
-        r, v, ln = rows[order], vals[order], lanes[order]
-        same = (r[1:] == r[:-1]) & (v[1:] == v[:-1])
-        if acc.value_scope == 1:
-            same &= (ln[1:] // WARP) != (ln[:-1] // WARP)
-        if not same.any():
+        # instances in growing batches (the first mostly decides): sorted by instance, value and
+        # thread, the first two neighbours of one instance with one value are the pair an
+        # instance-by-instance search finds first
+        start, size = 0, 1
+        while start < shape[0]:
+            rows, lanes = np.nonzero(mask[start:start + size])
+            start, size = start + size, size * 8
+            if rows.size < 2:
+                continue
+            vals = flat[rows + (start - size // 8), lanes]
+            order = np.lexsort((lanes, vals, rows))
+            r, v, ln = rows[order], vals[order], lanes[order]
+            same = (r[1:] == r[:-1]) & (v[1:] == v[:-1])
+            if acc.value_scope == 1:
+                same &= (ln[1:] // WARP) != (ln[:-1] // WARP)
+            if same.any():
+                break
+        else:
             return
         k = int(np.argmax(same))
-        i, t1, t2 = int(r[k]), int(ln[k]), int(ln[k + 1])
+        i, t1, t2 = int(r[k]) + start - size // 8, int(ln[k]), int(ln[k + 1])
         writers = int((flat[i][mask[i]] == v[k]).sum())
         pt = {k_: int(np.asarray(env[k_])[i, 0]) for k_ in ("blockIdx.x", "blockIdx.y", "blockIdx.z")}
         a = {**pt, **{k_: int(x[t1]) for k_, x in self.tid.items()}}

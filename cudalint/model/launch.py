@@ -103,8 +103,13 @@ class HostResolver:
         if c.type == "declaration":
             self._declaration(c)
         elif c.type == "expression_statement" and c.named_children:
+            text = node_text(c.named_children[0])
             try:
-                e = self._parse(node_text(c.named_children[0]))
+                if self.macros.uses_macro(text):
+                    text = self.macros.expand(text)
+                # only an assignment (`=`, `+=`, `++`) changes a host value: calls and the like are
+                # not parsed
+                e = parse_expr(text) if "=" in text or "++" in text or "--" in text else None
             except (ExprSyntaxError, MacroError):
                 return
             if isinstance(e, ir.Assign):
