@@ -493,7 +493,7 @@ class Simulation:
         base = self._rows.get(key)
         if base is None:
             rows = [(b, c) for b in blocks for c in capped_product(iter_samples)]
-            base = self._rows[key] = (self.lane_env((), acc.loops, rows), len(rows), acc.loops)
+            base = self._rows[key] = (self.lane_env((), acc.loops, rows), len(rows), acc.loops, rows)
         env = self._params_env(exprs)
         env.update(base[0])          # as lane_env binds them: a loop counter hides a parameter of its name
         return env, base[1], key
@@ -571,8 +571,8 @@ class Simulation:
             res.error = acc.unresolved
             return res
         try:
-            self._ranges(acc, res)
-            index = self._coalescing(acc, res) if acc.space == "global" else None
+            index = self._ranges(acc, res)
+            index = self._coalescing(acc, res, index) if acc.space == "global" else None
             self._strides(acc, res, index)
         except ValueTooLarge as exc:
             res.error = str(exc)
@@ -600,12 +600,14 @@ class Simulation:
         addr = np.asarray(vals[0], dtype=np.int64) * acc.array.elem_size
         return LaneAddresses(addr, mask, acc.width, env)
 
-    def _ranges(self, acc: Access, res: AccessResult) -> None:
+    def _ranges(self, acc: Access, res: AccessResult):
+        """Index ranges, overlapping stores, threads past the problem; returns the index over the
+        range instances."""
         env, shape, mask, vals, ev = self._values(acc, "range", [acc.index, *acc.dims])
         res.overflows = list(ev.overflows.values())
         if not mask.any():
             res.executed = False
-            return
+            return vals[0]
         for v in vals[1:] if len(acc.dims) > 1 else vals[:1]:
             v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
             big = np.where(mask, v, np.iinfo(np.int64).min)
@@ -618,6 +620,7 @@ class Simulation:
             self._overlap(acc, env, shape, mask, np.asarray(vals[0]), res)
         if acc.space == "global":
             self._excess(acc, env, shape, mask, res, vals[0])
+        return vals[0]
 
     def _point(self, env, acc: Access, idx) -> dict[str, int]:
         i, t = int(idx[0]), int(idx[1])
@@ -763,9 +766,32 @@ class Simulation:
                     best = (str(sub), v)
         return best
 
-    def _coalescing(self, acc: Access, res: AccessResult):
-        """Sectors per request; returns the index over the coalescing instances."""
-        env, shape, mask, vals, _ = self._values(acc, "coalescing", [acc.index])
+    def _within(self, acc: Access, mode: str, of: str) -> list[int] | None:
+        """Where the instances of `mode` stand among those of `of`, when all of them do (the first
+        and middle blocks and first iterations are among the sampled corners and iterations, unless
+        the combinations of the loops were thinned)."""
+        self.instances(acc, mode)
+        self.instances(acc, of)
+        rows = self._rows[self._instances[(id(acc), mode)][2]][3]
+        among = {r: i for i, r in enumerate(self._rows[self._instances[(id(acc), of)][2]][3])}
+        at = [among.get(r) for r in rows]
+        return None if None in at else at
+
+    def _coalescing(self, acc: Access, res: AccessResult, index=None):
+        """Sectors per request; returns the index over the coalescing instances. `index`: over the
+        range instances, which mostly hold the coalescing ones: those rows are taken, not computed."""
+        at = self._within(acc, "coalescing", "range") if index is not None else None
+        if at is not None:
+            shape = (len(at), self.nthreads)
+            key = (id(acc), "coalescing")
+            if key not in self._masks:
+                mask = self.instance_mask(acc, "range")[at]
+                mask.flags.writeable = False
+                self._masks[key] = mask
+            mask = self._masks[key]
+            vals = [index[at]]
+        else:
+            _, shape, mask, vals, _ = self._values(acc, "coalescing", [acc.index])
         if not mask.any():
             return vals[0]
         es = acc.array.elem_size
