@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 from .macros import MacroTable, parse_define
@@ -167,7 +168,7 @@ class SourceFile:
                     self.functions.append(fn)
                     inner = fn if not (fn.is_kernel or fn.is_device) else None
                     if fn.body is not None:
-                        stack.extend((c, inner, scope) for c in reversed(fn.body.children))
+                        stack.extend(zip(reversed(fn.body.named_children), repeat(inner), repeat(scope)))
                 continue
             if host is None and t in ("declaration", "field_declaration"):
                 self._constant(node, scope)
@@ -185,7 +186,10 @@ class SourceFile:
                     scope = scope + node_text(name).split("<")[0] + "::"
             if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
                 self._launch(node, host)
-            stack.extend((c, host, scope) for c in reversed(node.children))
+            # what the walk looks for are named nodes (tokens, the anonymous ones, have no children)
+            kids = node.named_children
+            if kids:
+                stack.extend(zip(reversed(kids), repeat(host), repeat(scope)))
 
     def _constant(self, node, scope: str) -> None:
         """`const int TILE = 32;`, `constexpr`, `static constexpr` members: integer values like `#define`s.
