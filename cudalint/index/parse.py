@@ -27,8 +27,30 @@ class ExprSyntaxError(ValueError):
 
 @functools.lru_cache(maxsize=None)
 def _parser(name: str) -> Lark:
-    return Lark((GRAMMAR_DIR / name).read_text(), parser="lalr", propagate_positions=True,
+    lark = Lark((GRAMMAR_DIR / name).read_text(), parser="lalr", propagate_positions=True,
                 maybe_placeholders=True)
+    _pass_through(lark)
+    return lark
+
+
+def _pass_through(lark: Lark) -> None:
+    """Most reductions of an expression are precedence levels handing their one child up
+    (`?additive: multiplicative`): the child is the result, and its positions are already its own,
+    so lark's wrappers (positions, child filter, single-child expansion: three calls each) are
+    skipped there. Where lark keeps its callbacks elsewhere, nothing is changed."""
+    parser = getattr(getattr(getattr(lark, "parser", None), "parser", None), "parser", None)
+    callbacks = getattr(parser, "callbacks", None)
+    if not isinstance(callbacks, dict):
+        return
+    for rule in callbacks:
+        expansion = getattr(rule, "expansion", ())
+        if getattr(rule.options, "expand1", False) and not rule.alias and len(expansion) == 1 and \
+                not expansion[0].is_term:
+            callbacks[rule] = _first_child
+
+
+def _first_child(children):
+    return children[0]
 
 
 MAX_LITERAL_BITS = 64
