@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..analysis.simulate import Simulation
 from ..diagnostic import Diagnostic
 from ..index import ir
 from ..model.table import Access, TwoTreeTable
+
+if TYPE_CHECKING:     # the rules' metadata is read without the simulation (and numpy) loaded
+    from ..analysis.simulate import Simulation
 
 
 @dataclass

@@ -22,10 +22,7 @@ acc += As[k][sharedCol];
 """
 import sys
 
-import numpy as np
-
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown
 from .base import Context, fmt_point, short
 
 CODE = "CL201"
@@ -36,6 +33,8 @@ SEVERITY = "error"
 
 def max_check(sim, acc, dim_expr, terms, point, value) -> str:
     """`7*32 + 3 = 227`: each term's coordinate times its stride at the extreme thread."""
+    import numpy as np
+    from ..index.evaluate import Evaluator, Unknown
     env = sim.point_env(acc, point)
     parts = []
     try:

@@ -22,13 +22,13 @@ out[(size_t)row * N + col] = v;     // 64-bit multiply
 import sys
 
 from ..index import ir
-from ..index.evaluate import INT32_MAX
 from .base import Context, short
 
 CODE = "CL203"
 NAME = "int32-index-overflow"
 CATEGORY = "range"
 SEVERITY = "error"
+INT32_MAX = 2**31 - 1
 
 
 def _given(sim, acc, node) -> bool:

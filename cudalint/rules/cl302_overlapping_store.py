@@ -18,7 +18,6 @@ out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 """
 import sys
 
-from ..analysis.simulate import guards_followed
 from .base import Context, fmt_thread, short
 
 CODE = "CL302"
@@ -28,6 +27,7 @@ SEVERITY = "error"
 
 
 def check(ctx: Context):
+    from ..analysis.simulate import guards_followed
     sim = ctx.sim
     me = sys.modules[__name__]
     for acc in ctx.accesses():

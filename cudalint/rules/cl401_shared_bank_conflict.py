@@ -38,7 +38,6 @@ transposed) or swizzling the column (`tile[row][col ^ row]` on every store and l
 """
 import sys
 
-from ..analysis.banks import bank_conflict
 from .base import Context, short
 
 CODE = "CL401"
@@ -92,6 +91,7 @@ def _loop_values(sim, acc, worst: dict[str, int]) -> str:
 
 
 def check(ctx: Context):
+    from ..analysis.banks import bank_conflict
     sim = ctx.sim
     me = sys.modules[__name__]
     for acc in ctx.accesses():
