@@ -190,6 +190,23 @@ def _scanned(count: int, width: int, max_chunk: int) -> int | None:
         chunk = min(chunk * 4, max_chunk)
 
 
+def _no_repeat(values: np.ndarray, mask: np.ndarray) -> bool:
+    """No instance (row) holds one integer value twice among its masked lanes: one sort of all of
+    them, each value keyed by its row. False: not shown (a repeat, floats, or values too large to
+    key), and the search goes on."""
+    if values.dtype.kind not in "iu" or not mask.any():
+        return not mask.any()
+    rows = np.nonzero(mask)[0]
+    v = values[mask]
+    n = mask.shape[0]
+    lo, hi = int(v.min()), int(v.max())
+    if (hi - lo + 1) * n >= 1 << 62:
+        return False
+    key = (v - lo) * n + rows
+    key.sort()
+    return not (key[1:] == key[:-1]).any()
+
+
 def _most_common(d: np.ndarray) -> int:
     """The most common value (the smallest among ties); mostly there is only one."""
     lo = d.min()
@@ -667,6 +684,8 @@ class Simulation:
         element are lanes of one warp) are no finding."""
         if acc.value_scope >= 2 or acc.width < acc.array.elem_size:
             return      # one value for all; or bytes of one element, which the index does not tell apart
+        if _no_repeat(flat, mask):
+            return
         # instances in growing batches (the first mostly decides): sorted by instance, value and
         # thread, the first two neighbours of one instance with one value are the pair an
         # instance-by-instance search finds first
