@@ -10,6 +10,8 @@ thread of a block, the bytes each access touches; a race is a byte stored by one
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,6 +64,7 @@ class Ownership:
         self.table = sim.table
         self.blocks = sim._block_samples("coalescing")
         self._cache: dict = {}
+        self._tables: dict = {}
 
     def trips(self, it: Iterator) -> list[int]:
         return self.sim.loop_samples(it)
@@ -77,22 +80,25 @@ class Ownership:
         free = [it for it in acc.loops if id(it) not in fixed]
         combos = capped_product([self.trips(it) for it in free])
         head = tuple(t for _, t in fixed.values())
-        n = len(combos)
-        loops = fixed_loops + free
-        rows = [(block, head + c) for c in combos]
-        env = sim.lane_env([acc.index, *acc.guards], loops, rows)
-        shape = (n, sim.nthreads)
-        try:
-            index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
-        except Unknown:
-            self._cache[key] = None
-            return None
-        mask = np.ones(shape, dtype=bool)
-        rows_key = (tuple(map(id, loops)), tuple(rows))
-        for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
-            v = sim._guard_value(env, g, rows_key)
-            if v is not None:
-                mask &= v
+        shape = (len(combos), sim.nthreads)
+        got = self._from_table(acc, block, fixed, free, combos)
+        if got is not None:
+            index, mask = got
+        else:
+            loops = fixed_loops + free
+            rows = [(block, head + c) for c in combos]
+            env = sim.lane_env([acc.index, *acc.guards], loops, rows)
+            try:
+                index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+            except Unknown:
+                self._cache[key] = None
+                return None
+            mask = np.ones(shape, dtype=bool)
+            rows_key = (tuple(map(id, loops)), tuple(rows))
+            for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
+                v = sim._guard_value(env, g, rows_key)
+                if v is not None:
+                    mask &= v
         start = index[mask] * acc.array.elem_size // unit
         threads = np.broadcast_to(np.arange(sim.nthreads)[None, :], shape)[mask]
         pieces = max(1, acc.width // unit)
@@ -100,6 +106,60 @@ class Ownership:
         threads = np.repeat(threads, pieces)
         got = self._cache[key] = Footprint(units, threads)
         return got
+
+
+    TABLE_ROWS = 512
+
+    def _from_table(self, acc: Access, block, fixed: dict, free: list, combos):
+        """(index, mask) of a footprint's rows, taken from the access's table: its index and guards
+        evaluated once for a block over every combination of its loops' samples and the iteration
+        after each (the footprints of its pairs are slices of it). None: not held there (thinned
+        combinations, a loop too many), and the footprint is evaluated on its own."""
+        table = self._table(acc, block)
+        if table is None:
+            return None
+        index, mask, at = table
+        position = {id(it): i for i, it in enumerate(acc.loops)}
+        if any(k not in position for k in fixed):
+            return None
+        trips = [0] * len(acc.loops)
+        for k, (_, t) in fixed.items():
+            trips[position[k]] = t
+        free_at = [position[id(it)] for it in free]
+        rows = []
+        for c in combos:
+            for i, t in zip(free_at, c):
+                trips[i] = t
+            row = at.get(tuple(trips))
+            if row is None:
+                return None
+            rows.append(row)
+        return index[rows], mask[rows]
+
+    def _table(self, acc: Access, block):
+        key = (id(acc), block)
+        if key not in self._tables:
+            self._tables[key] = None
+            names = [it.trip.name for it in acc.loops]
+            samples = [sorted(set(s) | {t + 1 for t in s}) for s in (self.trips(it) for it in acc.loops)]
+            if len(set(names)) == len(names) and math.prod(len(s) for s in samples) <= self.TABLE_ROWS:
+                combos = list(itertools.product(*samples))
+                rows = [(block, c) for c in combos]
+                sim = self.sim
+                try:
+                    env = sim.lane_env([acc.index, *acc.guards], list(acc.loops), rows)
+                    shape = (len(rows), sim.nthreads)
+                    index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+                    mask = np.ones(shape, dtype=bool)
+                    rows_key = (tuple(map(id, acc.loops)), tuple(rows))
+                    for g in acc.guards:
+                        v = sim._guard_value(env, g, rows_key)
+                        if v is not None:
+                            mask &= v
+                except Exception:      # what fails over all of them is found footprint by footprint
+                    return None
+                self._tables[key] = (index, mask, {c: i for i, c in enumerate(combos)})
+        return self._tables[key]
 
 
 class Footprint(tuple):
