@@ -270,7 +270,7 @@ class LaneAddresses:
 @dataclass
 class AccessResult:
     coalescing: Coalescing | None = None
-    ranges: list[DimRange] = field(default_factory=list)
+    ranges: list[DimRange] = field(default_factory=list)   # per dimension, for arrays with declared extents
     overflows: list = field(default_factory=list)
     overlap: Overlap | None = None
     excess: Excess | None = None
@@ -625,7 +625,8 @@ class Simulation:
         if not mask.any():
             res.executed = False
             return vals[0]
-        for v in vals[1:] if len(acc.dims) > 1 else vals[:1]:
+        # ranges are read against declared extents (CL201): a global pointer has none
+        for v in (vals[1:] if len(acc.dims) > 1 else vals[:1]) if acc.array.dims else ():
             v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
             big = np.where(mask, v, np.iinfo(np.int64).min)
             small = np.where(mask, v, np.iinfo(np.int64).max)
