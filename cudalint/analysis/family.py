@@ -286,6 +286,7 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
     for b in table.barriers:
         exprs += list(b.guards)
     exprs += [g for g in (lc.grid or ())]
+    exprs = list({id(e): e for e in exprs}.values())     # a guard is shared by the accesses under it
     block_names = {s.name for b in (lc.block or ()) for s in ir.symbols(b)}
     names = {s.name for e in exprs for s in ir.symbols(e) if s.kind == "param"}
     names -= set(given) | set(lc.params) | block_names
@@ -293,11 +294,11 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
         return {}
     masks, shifts = set(), set()
     for e in exprs:
-        for n in e.walk():
-            if isinstance(n, ir.Bin) and n.op == "&":
+        for n in ir.of_type(e, ir.Bin):
+            if n.op == "&":
                 for side in (n.left, n.right):      # `i & (n - 1)`, `i & (stride / 128 - 1)`
                     if isinstance(side, ir.Bin) and side.op == "-" and side.right == ir.Num(1):
                         masks |= {s.name for s in ir.symbols(side.left) if s.kind == "param"}
-            if isinstance(n, ir.Bin) and n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
+            if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
                 shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
     return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES for n in sorted(names)}
