@@ -204,3 +204,36 @@ def test_a_cache_file_others_may_write_or_a_broken_one_is_not_read(fresh_cache):
     finally:
         parse.Lark.load = real_load
     assert not loaded
+
+
+# ---- the source walk -------------------------------------------------------------------------
+def structure(path):
+    from cudalint.source.cufile import SourceFile
+    src = SourceFile(str(path), path.read_text(errors="replace"))
+    return ([(f.name, f.line, f.is_kernel) for f in src.functions], [(s.kernel, s.line, s.config) for s in src.launches],
+            sorted(src.constants), sorted(src.typedefs), sorted(src.prototypes), sorted(src.annotations))
+
+
+LAUNCHES = """\
+__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }
+void run(float* a) {
+  int n = 4;
+  k<<<1, 32>>>(a);
+  k< < <1, 32> > >(a);
+  k<<
+    <2, 64>>>(a);
+  auto f = [&]() { k<<<3, 32>>>(a); };
+  n = n * 2;   // cudalint: param n=8
+}
+"""
+
+
+def test_statements_the_source_walk_passes_over_hold_no_launch_or_annotation(tmp_path, monkeypatch):
+    from pathlib import Path
+    from cudalint.source import cufile
+    (tmp_path / "l.cu").write_text(LAUNCHES)
+    files = [tmp_path / "l.cu"] + sorted(Path(__file__).parent.parent.glob("samples/**/*.cu*"))
+    fast = [structure(p) for p in files]
+    assert len(fast[0][1]) == 4
+    monkeypatch.setattr(cufile, "_plain", lambda node: False)      # every statement walked
+    assert [structure(p) for p in files] == fast

@@ -106,6 +106,20 @@ class Constant:
     line: int
 
 
+# A statement holds nothing the walk looks for when its text has no launch (`<<<`, which may be
+# spelt `< < <`), no annotation (`cudalint`) and no braces (a lambda's body, a struct, an
+# initializer list); most statements of a file are such, and their nodes are not walked.
+_PLAIN_STATEMENTS = {"expression_statement", "declaration", "return_statement"}
+_LAUNCH_BRACKETS = re.compile(rb"<\s*<\s*<")
+
+
+def _plain(node) -> bool:
+    if node.has_error:           # what error recovery put inside is walked as before
+        return False
+    text = node.text
+    return b"{" not in text and b"cudalint" not in text and not _LAUNCH_BRACKETS.search(text)
+
+
 _ANNOTATION = re.compile(r"^\s*(?://+|/\*+)\s*cudalint\s*:\s*(launch|param)\b(.*?)(\*/)?\s*$", re.DOTALL)
 
 
@@ -186,6 +200,8 @@ class SourceFile:
                     scope = scope + node_text(name).split("<")[0] + "::"
             if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
                 self._launch(node, host)
+            if t in _PLAIN_STATEMENTS and _plain(node):
+                continue
             # what the walk looks for are named nodes (tokens, the anonymous ones, have no children)
             kids = node.named_children
             if kids:
