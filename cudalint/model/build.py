@@ -53,6 +53,7 @@ class KernelBuilder:
         self.src = fn.file                        # the file of the code being walked (a helper's, inside it)
         self.path = fn.file.path if fn.file else ""
         self.line = fn.line                       # the line being walked: macros are those in effect there
+        self._macro_views: dict = {}               # (file, line) -> the macros there
         self.constants = constants or {}
         self.typedefs = typedefs or {}            # file-scope `typedef` / `using` names -> the type they stand for
         self._resolving: set[str] = set()         # constants being resolved (a cycle is not followed)
@@ -161,7 +162,11 @@ class KernelBuilder:
 
     @property
     def macros(self):
-        return self.src.macros.at(self.line)
+        key = (id(self.src), self.line)
+        view = self._macro_views.get(key)
+        if view is None:
+            view = self._macro_views[key] = self.src.macros.at(self.line)
+        return view
 
     def _parse(self, text: str) -> ir.Expr:
         if self.macros.uses_macro(text):
