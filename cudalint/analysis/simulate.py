@@ -509,8 +509,9 @@ class Simulation:
         key = (tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks))
         base = self._rows.get(key)
         if base is None:
-            rows = [(b, c) for b in blocks for c in capped_product(iter_samples)]
-            base = self._rows[key] = (self.lane_env((), acc.loops, rows), len(rows), acc.loops, rows)
+            combos = capped_product(iter_samples)
+            rows = [(b, c) for b in blocks for c in combos]
+            base = self._rows[key] = (self._product_env(acc.loops, blocks, combos), len(rows), acc.loops, rows)
         env = self._params_env(exprs)
         env.update(base[0])          # as lane_env binds them: a loop counter hides a parameter of its name
         return env, base[1], key
@@ -518,6 +519,20 @@ class Simulation:
     def loop_samples(self, it: Iterator) -> list[int]:
         s = self._trips[id(it)] if id(it) in self._trips else self.trip_samples(it, self.base_env())
         return s if s is not None else [0, 1]   # reported as CL901 by the lint stage
+
+    def _product_env(self, loops, blocks, combos) -> dict:
+        """lane_env((), loops, rows) for the rows of every block with every combination, in that
+        order (blocks outer), built by repeating columns."""
+        env = self.base_env()
+        b = np.array(blocks, dtype=np.int64).reshape(len(blocks), 3)
+        for axis_i, axis in enumerate("xyz"):
+            env[f"blockIdx.{axis}"] = np.repeat(b[:, axis_i], len(combos))[:, None]
+        c = np.array(combos, dtype=np.int64).reshape(len(combos), len(loops))
+        for k, it in enumerate(loops):
+            env[it.trip.name] = np.tile(c[:, k], len(blocks))[:, None]
+        for k, v in self.tid.items():
+            env[k] = v[None, :]
+        return env
 
     def lane_env(self, exprs, loops, rows) -> dict:
         """Environment for (instances, threads) arrays: one row per (block, trip counters of `loops`),
