@@ -311,18 +311,18 @@ def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
     for loop, warp_barrier in cases:
         outer = common if loop is None else common[:common.index(loop) + 1]
         samples = capped_product([own.trips(it) for it in outer])
+        # the access met first on the path: `later` when crossing into the next iteration
+        later_first = loop is not None
+        pin_later = _pinned(own, barriers, later, outer, w, r, later_first)
+        pin_earlier = _pinned(own, barriers, earlier, outer, w, r, not later_first)
         for block in own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]:
             for trips in samples:
                 fixed = {id(it): (it, t) for it, t in zip(outer, trips)}
                 fixed_next = dict(fixed)
                 if loop is not None:
                     fixed_next[id(loop)] = (loop, fixed[id(loop)][1] + 1)
-                # the access met first on the path: `later` when crossing into the next iteration
-                later_first = loop is not None
-                f_later = own.footprint(later, block, {**fixed, **_pinned(own, barriers, later, outer, w, r,
-                                                                           later_first)}, unit)
-                f_earlier = own.footprint(earlier, block, {**fixed_next, **_pinned(own, barriers, earlier, outer,
-                                                                                  w, r, not later_first)}, unit)
+                f_later = own.footprint(later, block, {**fixed, **pin_later}, unit)
+                f_earlier = own.footprint(earlier, block, {**fixed_next, **pin_earlier}, unit)
                 if f_later is None or f_earlier is None:
                     continue
                 fw, fr = (f_later, f_earlier) if later is w else (f_earlier, f_later)
