@@ -338,13 +338,49 @@ def _race_explained(s: Site, diags: list[Diagnostic], table) -> bool:
     return s.array is not None and any(d.code in ("CL501", "CL302") and d.array == s.array.name for d in mine)
 
 
+def doubts(table, sim, job, sites: list[Site]) -> dict[int, str]:
+    """Sites whose measurement says nothing about the program: their index or guard is read from a
+    buffer the run filled with random data, or depends on a value cudalint chose (a size, the block
+    shape, the grid) where the program gives none, or their buffer got a default size."""
+    from ..index import ir
+    chosen: set[str] = {n.split("=")[0] for n in job.invented if not n.startswith(("blockDim", "gridDim"))}
+    if any(n.startswith("blockDim") for n in job.invented) or sim.family.block_names:
+        chosen |= {f"{b}.{a}" for b in ("threadIdx", "blockDim") for a in "xyz"}
+    if any(n.startswith("gridDim") for n in job.invented):
+        chosen |= {f"{b}.{a}" for b in ("blockIdx", "gridDim") for a in "xyz"}
+    defaulted = {a.name for a in job.args if a.kind == "buffer" and a.origin.startswith("no index")}
+    mine = set(map(id, table.accesses))
+    out: dict[int, str] = {}
+    for s in sites:
+        accs = [a for a in s.accesses if id(a) in mine]
+        exprs = [e for a in accs for e in (a.index, *a.guards)]
+        exprs += [e for a in accs for it in a.loops for e in (it.cond, it.value) if e is not None]
+        syms = {x for e in exprs for x in e.walk() if isinstance(x, ir.Sym)}
+        data = sorted({x.name for x in syms if x.kind == "data"} | {"memory" for a in accs if a.unresolved
+                                                                    and not any(x.kind == "data" for x in syms)})
+        used = sorted({x.name for x in syms if x.kind != "data"} & chosen)
+        if data:
+            out[s.id] = (f"the index is read from {', '.join(f'`{n}`' for n in data)}, which the run filled with "
+                         f"random data")
+        elif used:
+            given = [v for v in job.invented if v.split("=")[0] in used or
+                     (v.startswith("blockDim") and any(u.startswith(("threadIdx", "blockDim")) for u in used)) or
+                     (v.startswith("gridDim") and any(u.startswith(("blockIdx", "gridDim")) for u in used))]
+            out[s.id] = f"measured only under values cudalint chose ({', '.join(given or job.invented)})"
+        elif s.array is not None and s.array.name in defaulted:
+            out[s.id] = f"`{s.array.name}` got a default size in the run (no index of it is followed)"
+    return out
+
+
 def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures: dict[int, SiteMeasure],
-                     min_ratio: float, rules: dict) -> list[Diagnostic]:
-    """Measured inefficiencies and errors at sites that no static finding of the kind covers."""
+                     min_ratio: float, rules: dict, doubt: dict[int, str] | None = None) -> list[Diagnostic]:
+    """Measured inefficiencies and errors at sites that no static finding of the kind covers. A
+    measurement `doubt` speaks against (invented values, random indexes) is listed as info with why."""
     out = []
+    mine = set(map(id, table.accesses))
     for s in sites:
         m = measures.get(s.id)
-        if m is None:
+        if m is None or not any(id(a) in mine for a in s.accesses):
             continue
         covered = {d.code for d in diags for a in s.accesses if _same(d, a, table)}
         # an overflowing index expression is reported once, on one of the accesses sharing it
@@ -371,9 +407,12 @@ def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures
             rule = rules.get(code)
             if rule is None:        # a rule this version does not ship
                 continue
-            d = Diagnostic(table.path if not s.accesses else (s.accesses[0].path or table.path), s.line, s.column,
-                           s.end_line, s.end_column, rule.CODE, rule.NAME, rule.CATEGORY, rule.SEVERITY,
-                           msg + " (not predicted by the static analysis)", table.kernel)
+            why = (doubt or {}).get(s.id)
+            severity = "info" if why else rule.SEVERITY
+            tail = f" (not a finding: {why})" if why else " (not predicted by the static analysis)"
+            d = Diagnostic(s.path or table.path, s.line, s.column,
+                           s.end_line, s.end_column, rule.CODE, rule.NAME, rule.CATEGORY, severity,
+                           msg + tail, table.kernel)
             if s.array is not None:
                 d.array, d.access, d.space = s.array.name, s.accesses[0].kind, s.array.space
             d.confirmed, d.source = True, "dynamic"

@@ -64,6 +64,11 @@ __device__ __forceinline__ void __cl_syncwarp(unsigned mask = 0xffffffffu) {
   __cl_counters()[__cl_u32(CL_NSITES)] += CL_WARP_EPOCH;
 }
 
+// a cooperative-groups tile's sync(): the warp-level epoch, as __syncwarp()
+__device__ __forceinline__ void __cl_warp_epoch() {
+  __cl_counters()[__cl_u32(CL_NSITES)] += CL_WARP_EPOCH;
+}
+
 __device__ __forceinline__ void __cl_sync() {
   __syncthreads();
   __cl_epoch();
