@@ -452,6 +452,15 @@ def test_out_of_range_overlapping_stores_and_races():
     assert (m[2].race_words, m[3].race_words) == (1, 1)
 
 
+def test_threads_writing_different_bytes_of_one_word_do_not_race():
+    bytes_ = [(0, 0, t, 0, 0, 2, 1, 64 + t, 0) for t in range(4)]            # 4 threads, a byte each
+    word = [(1, 0, 40, 0, 0, 2, 4, 64, 0)]                                   # a warp-1 thread reads the word
+    sites = [_site(0, "store"), _site(1)]
+    assert measure(_log(bytes_), sites, (64, 1, 1))[0].race_words == 0
+    m = measure(_log(bytes_ + word), sites, (64, 1, 1))
+    assert (m[0].race_words, m[1].race_words) == (1, 1)
+
+
 def test_syncwarp_orders_lanes_of_one_warp_but_not_two_warps():
     W = 1 << 20                                                                 # one __syncwarp() in the epoch
     lanes = [(0, 0, 0, 0, 0, 2, 4, 8, 0), (1, 0, 5, 0, W, 2, 4, 8, 0)]          # store by 0, load by 5 after it

@@ -86,14 +86,15 @@ __device__ __forceinline__ unsigned __cl_total_smem() {
   return v;
 }
 
-// kind: 0 global buffer `buf`, 1 shared or local array [base, base + bytes), 2 unknown (any buffer)
-template <typename T>
-__device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, const void* base,
-                                        unsigned long long bytes) {
+// kind: 0 global buffer `buf`, 1 shared or local array [base, base + bytes), 2 unknown (any buffer).
+// Not inlined: a kernel has hundreds of accesses once its loops are unrolled, and one call each
+// keeps the compile as fast as the original's.
+__device__ __noinline__ void* __cl_log(unsigned site, void* p, unsigned size, int kind, int buf, const void* base,
+                                       unsigned long long bytes) {
   const void* vp = (const void*)p;
   unsigned long long a = (unsigned long long)vp;
   unsigned long long rec = a;
-  unsigned width = sizeof(T) < 255 ? (unsigned)sizeof(T) : 255u;
+  unsigned width = size < 255 ? size : 255u;
   unsigned flags = width << 8;
   bool ok = true;
   long long off = 0;
@@ -114,12 +115,12 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
       unsigned n = __cl_u32(CL_NBUF);
       for (unsigned k = 0; k < n; ++k) {
         unsigned long long lo = __cl_ctl[CL_BASE + k];
-        if (a >= lo && a + sizeof(T) <= lo + __cl_ctl[CL_BYTES + k]) { buf = (int)k; break; }
+        if (a >= lo && a + size <= lo + __cl_ctl[CL_BYTES + k]) { buf = (int)k; break; }
       }
       ok = buf >= 0;
       base = ok ? (const void*)__cl_ctl[CL_BASE + buf] : vp;
     } else if (flags & CL_F_SHARED) {
-      ok = rec + sizeof(T) <= (unsigned long long)__cl_total_smem() + 1024;   // the block's window
+      ok = rec + size <= (unsigned long long)__cl_total_smem() + 1024;   // the block's window
       base = vp;
     } else {
       base = vp;
@@ -127,7 +128,7 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
   }
   if (kind != 2) {
     off = (long long)(a - (unsigned long long)base);
-    ok = off >= 0 && (unsigned long long)off + sizeof(T) <= bytes;
+    ok = off >= 0 && (unsigned long long)off + size <= bytes;
   } else if (buf >= 0) {
     off = (long long)(a - (unsigned long long)base);
   }
@@ -136,7 +137,7 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
   if (!ok) flags |= CL_F_OOR;
   unsigned* cnt = __cl_counters();
   unsigned inst = cnt[site]++;
-  bool sampled = inst < 8 || (inst & (inst - 1)) == 0;   // instances 0-7 and every power of two
+  bool sampled = inst < 4 || (inst & (inst - 1)) == 0;   // instances 0-3 and every power of two
   if (!ok || sampled) {
     unsigned* count = (unsigned*)__cl_ctl[CL_COUNT];
     unsigned i = atomicAdd(count, 1u);
@@ -153,9 +154,15 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
   }
   if (!ok) {
     atomicAdd((unsigned*)__cl_ctl[CL_COUNT] + 1, 1u);
-    return (T*)(void*)__cl_scratch;
+    return (void*)__cl_scratch;
   }
   return p;
+}
+
+template <typename T>
+__device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, const void* base,
+                                        unsigned long long bytes) {
+  return (T*)__cl_log(site, (void*)p, (unsigned)sizeof(T), kind, buf, base, bytes);
 }
 
 #define blockIdx (__cl_block_idx())

@@ -35,12 +35,13 @@ def hardware_figures(project, root, tables, job: Job, fcfg, timeout: float) -> d
     with tempfile.TemporaryDirectory(prefix="cudalint-ncu-") as tmp:
         report = Path(tmp) / "ncu.csv"
         cmd = [ncu, "--clock-control", "none", "--csv", "--log-file", str(report), "--metrics", ",".join(names),
-               "-k", f"regex:{re.escape(job.kernel)}"]
+               "-k", f"regex:^(.*::)?{re.escape(job.kernel)}([<(].*)?$"]
         done = run_unit(unit.sources, unit.options, [job.to_json()], timeout * 4, plain=True, runner=cmd)
         err = done.results.get(0)
         if isinstance(err, RunError):
             raise RunError(f"the profiled run failed ({err})")
         text = report.read_text(errors="replace") if report.exists() else ""
+        text = text if '"Metric Name"' in text else "\n".join(done.other)
     values = parse_csv(text)
     if not values:
         raise RunError("ncu gave no metrics (is the GPU's performance counter access allowed?)")

@@ -51,6 +51,10 @@ class RunError(Exception):
     """The instrumented run did not produce a log (compile error, timeout, fault); one line."""
 
 
+class CompileFailed(RunError):
+    """The unit does not compile (the compiler's first errors)."""
+
+
 @dataclass
 class Log:
     """The records of one run (numpy arrays, one entry per record) and what the run reported."""
@@ -75,6 +79,10 @@ class UnitRun:
     compile_s: float = 0.0
     backend: str = ""
     wall_s: float = 0.0
+    other: list = None            # lines on the child's stdout that are not its reports (a profiler's)
+
+    def __post_init__(self):
+        self.other = [] if self.other is None else self.other
 
 
 def cache_dir() -> str:
@@ -128,7 +136,7 @@ def _child_pass(d: Path, pending: list[int], out: UnitRun, timeout: float, runne
             if not compiled:
                 msg = f"the copy did not compile within {max(COMPILE_TIMEOUT, timeout):g} s"
                 for k in list(pending):
-                    out.results[k] = RunError(msg)
+                    out.results[k] = CompileFailed(msg)
                 pending.clear()
             else:
                 k = pending.pop(0)
@@ -141,6 +149,8 @@ def _child_pass(d: Path, pending: list[int], out: UnitRun, timeout: float, runne
         if word == "compiled":
             backend, seconds = rest.split()
             out.backend, out.compile_s, compiled = backend, float(seconds), True
+            deadline = time.monotonic() + timeout         # now the kernels' own limit
+            job_start = time.perf_counter()
         elif word == "ran":
             k = int(rest)
             out.results[k] = _read_log(d, k, out, time.perf_counter() - job_start)
@@ -148,6 +158,7 @@ def _child_pass(d: Path, pending: list[int], out: UnitRun, timeout: float, runne
             k, _, msg = rest.partition(" ")
             out.results[int(k)] = RunError(msg)
         else:
+            out.other.append(line)
             continue
         if word in ("ran", "failed"):
             pending.remove(int(rest.split()[0]))
@@ -158,9 +169,9 @@ def _child_pass(d: Path, pending: list[int], out: UnitRun, timeout: float, runne
         return
     reason = _last_line(d, err_path)
     if code == EXIT_COMPILE or not compiled:
-        msg = reason if code == EXIT_COMPILE else f"confirm mode could not start on the GPU ({reason})"
         for k in list(pending):
-            out.results[k] = RunError(msg)
+            out.results[k] = CompileFailed(reason) if code == EXIT_COMPILE else \
+                RunError(f"confirm mode could not start on the GPU ({reason})")
         pending.clear()
         return
     k = pending.pop(0)
@@ -306,8 +317,7 @@ def _nvcc(cp, d: Path, spec: dict, names: list[str], options: tuple):
             nvcc = None
     if not nvcc:
         raise CompileError("nvcc is not on PATH")
-    major, minor = cp.cuda.Device().compute_capability[:1], cp.cuda.Device().compute_capability[1:]
-    arch = f"sm_{major}{minor}"
+    arch = f"sm_{cp.cuda.Device().compute_capability}"
     code = (d / "nvcc.cu").read_text(encoding="utf-8")
     code += "\nvoid __cl_instantiate() {\n" + "".join(f"  (void)&{n};\n" for n in names) + "}\n"
     key = hashlib.sha256(json.dumps([code, options, arch, "nvcc-1"]).encode()).hexdigest()[:32]

@@ -16,7 +16,7 @@ from ..source.project import Project
 from . import KernelRun
 from .compare import confirm_diagnostics, doubts, dynamic_findings, kernel_totals, measure
 from .plan import NotRunnable, plan
-from .runner import Log, RunError, run_unit
+from .runner import CompileFailed, Log, RunError, run_unit
 from .unit import CompileUnit, build_unit
 
 
@@ -140,14 +140,18 @@ def units(project: Project, tables) -> dict[str, list]:
 
 def _reason(err: RunError, table, root: str) -> str:
     msg = str(err)
-    if "does not compile" in msg or "error" in msg.lower() and "stopped" not in msg:
+    if isinstance(err, CompileFailed):
         hint = ""
         if "cannot open source file" in msg or "No such file" in msg:
             hint = " (give -I DIR for the header it names)"
-        elif "undefined" in msg:
+        elif "undefined" in msg or "no operator" in msg or "no instance" in msg:
             hint = " (a name from a header cudalint did not find? give -I DIR or -D NAME=VALUE)"
         return f"{os.path.basename(root)} does not compile for the run: {msg}{hint}"
-    return f"kernel `{table.kernel}` {msg}" if msg.startswith("did not finish") else msg
+    if msg.startswith("did not finish"):
+        return f"kernel `{table.kernel}` {msg}"
+    if msg.startswith(("the run stopped", "confirm mode", "the compiler")):
+        return msg
+    return f"the run of `{table.kernel}` failed on the GPU ({msg})"
 
 
 def _compare(run: KernelRun, result, table, sim, job, unit, log: Log, found: list, cfg) -> None:

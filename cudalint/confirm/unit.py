@@ -29,6 +29,8 @@ from .instrument import Edit, FileEdits, Site, bind_checks, check_args, instrume
 _NVRTC_HEADERS = ("cuda_fp16", "cuda_bf16", "curand_kernel", "curand_mtgp32", "curand_philox", "curand_normal", "cuda_fp8", "cuda_fp6", "cuda_fp4", "mma.h", "cooperative_groups",
                   "cuda/", "cub/", "cuda_pipeline", "cuda_awbarrier", "sm_", "vector_types.h", "vector_functions.h",
                   "math_constants.h", "cuda_texture_types.h", "surface_types.h", "texture_types.h")
+# CUDA libraries' host headers: what device code takes from them is the half and bfloat16 types
+_LIBRARY_HEADERS = ("cublas", "cudnn", "cusparse", "cufft", "curand.h", "cusolver", "nccl", "cuda_runtime", "cuda.h")
 _DEVICE_WORDS = {"__device__", "__constant__", "__shared__", "__managed__", "__global__", "constexpr", "typedef",
                  "const"}
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
@@ -146,6 +148,8 @@ class _Writer:
             return original if angled else ""      # a quoted header cudalint did not find: nvcc will not either
         if name.startswith(_NVRTC_HEADERS):
             return f"#include <{name}>"
+        if name.startswith(_LIBRARY_HEADERS):       # they bring half and bfloat16 into the real build
+            return "#include <cuda_fp16.h>\n#include <cuda_bf16.h>"
         return ""                                  # host or C library: nvrtc_std.cuh stands for the C parts
 
 
