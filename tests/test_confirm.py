@@ -304,6 +304,27 @@ def test_kernels_that_cannot_run_say_what_to_give(tmp_path):
     assert "template parameter of the host function" in reasons["fill"]
 
 
+VIEWS = """#define FETCH_FLOAT4(p) (reinterpret_cast<float4*>(&(p))[0])
+// cudalint: launch grid=(4,1,1) block=(64,1,1)
+__global__ void copy4(float* out, const float* in) {
+  __shared__ float s[256];
+  int i = blockIdx.x * 64 + threadIdx.x;
+  FETCH_FLOAT4(s[4 * threadIdx.x]) = FETCH_FLOAT4(in[4 * i]);
+  __syncthreads();
+  out[i] = s[threadIdx.x];
+}
+"""
+
+
+def test_an_element_read_through_a_wider_view_is_logged_at_the_views_width(tmp_path):
+    f = tmp_path / "v.cu"
+    f.write_text(VIEWS)
+    res, runs, work = _prepared(f)
+    widths = {s.text: s.width for s in work[0].unit.sites}
+    assert widths == {"s[4 * threadIdx.x]": 16, "in[4 * i]": 16, "out[i]": 0, "s[threadIdx.x]": 0}
+    assert _code(_body(work[0].unit.sources["nvrtc"])).count(", 16u)") == 2
+
+
 def test_sampled_blocks_are_first_middle_last_along_each_axis():
     assert sampled_blocks((4, 2, 1)) == [(x, y, 0) for y in range(2) for x in range(4)]
     big = sampled_blocks((100, 10, 3))

@@ -392,7 +392,7 @@ def _race_explained(s: Site, diags: list[Diagnostic], table) -> bool:
     return s.array is not None and any(d.code in ("CL501", "CL302") and d.array == s.array.name for d in mine)
 
 
-def doubts(table, sim, job, sites: list[Site]) -> dict[int, str]:
+def doubts(table, sim, job, sites: list[Site]) -> dict:
     """Sites whose measurement says nothing about the program: their index or guard is read from a
     buffer the run filled with random data, or depends on a value cudalint chose (a size, the block
     shape, the grid) where the program gives none, or their buffer got a default size."""
@@ -423,6 +423,11 @@ def doubts(table, sim, job, sites: list[Site]) -> dict[int, str]:
             out[s.id] = f"measured only under values cudalint chose ({', '.join(given or job.invented)})"
         elif s.array is not None and s.array.name in defaulted:
             out[s.id] = f"`{s.array.name}` got a default size in the run (no index of it is followed)"
+        unfollowed = [it.var for a in accs for it in a.loops if sim.trip_count(it) is None]
+        if unfollowed and s.array is not None and s.array.space == "global":
+            # the buffer was sized from the iterations the model follows: an index past it says nothing
+            out[(s.id, "range")] = (f"the run sized `{s.array.name}` without the bound of the loop over "
+                                    f"`{unfollowed[0]}`, which the model does not follow")
     return out
 
 
@@ -464,7 +469,8 @@ def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures
             rule = rules.get(code)
             if rule is None:        # a rule this version does not ship
                 continue
-            why = (doubt or {}).get(s.id)
+            why = (doubt or {}).get(s.id) or \
+                ((doubt or {}).get((s.id, "range")) if code in ("CL201", "CL202", "CL203") else None)
             severity = "info" if why else rule.SEVERITY
             tail = f" (not a finding: {why})" if why else " (not predicted by the static analysis)"
             d = Diagnostic(s.path or table.path, s.line, s.column,

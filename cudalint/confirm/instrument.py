@@ -46,6 +46,7 @@ class Site:
     array_bytes: int = 0           # check == array: bytes of the shared/local array `root`
     accesses: list = field(default_factory=list)
     path: str = ""
+    width: int = 0                 # bytes the access moves where more than the element (a float4 view of floats)
 
     @property
     def array(self):
@@ -124,6 +125,10 @@ def instrument_file(src: SourceFile, accesses: list, barriers: list, first_id: i
         fn = _enclosing(bodies, node)
         site = Site(first_id + len(out.sites), fn.name if fn is not None else "?", *_span(node), node_text(node),
                     kind, c.root, c.pointer_arg, accesses=accs, path=src.path)
+        # the model reads `FETCH_FLOAT4(b[i])` as a 16-byte access of `b`; the syntax wraps the element
+        wide = max(a.width for a in accs)
+        if not c.pointer_arg and wide > accs[0].array.elem_size:
+            site.width = wide
         out.sites.append(site)
         depth = _depth(node)
         check = f"__CL_CHECK_{site.id}__"
@@ -360,14 +365,15 @@ def bind_checks(sites: list[Site], tables, kernels: dict) -> None:
             pointers = [p.name for p in fn.params if p.pointers]
             if arr.name in pointers:
                 s.check, s.buffer = "buffer", pointers.index(arr.name)
-        elif arr.extent:
+        elif arr.extent and not arr.size_assumed:   # a struct of unknown size (`cg::block_tile_memory`): any
             s.check, s.array_bytes = "array", arr.extent * arr.elem_size
 
 
 def check_args(s: Site) -> str:
+    width = f", {s.width}u" if s.width else ""
     if s.check == "buffer":
-        return f"0, {s.buffer}, (const void*)0, 0ull"
+        return f"0, {s.buffer}, (const void*)0, 0ull{width}"
     if s.check == "array":
         base = f"&({s.root})" if s.text.strip() == s.root else s.root    # a shared scalar is its own buffer
-        return f"1, -1, (const void*)({base}), {s.array_bytes}ull"
-    return "2, -1, (const void*)0, 0ull"
+        return f"1, -1, (const void*)({base}), {s.array_bytes}ull{width}"
+    return f"2, -1, (const void*)0, 0ull{width}"

@@ -159,10 +159,12 @@ __device__ __noinline__ void* __cl_log(unsigned site, void* p, unsigned size, in
   return p;
 }
 
+// `width`: the bytes the statement really moves where the model reads a wider view of the element
+// (`FETCH_FLOAT4(b[i])`); 0: the element's own size
 template <typename T>
 __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, const void* base,
-                                        unsigned long long bytes) {
-  return (T*)__cl_log(site, (void*)p, (unsigned)sizeof(T), kind, buf, base, bytes);
+                                        unsigned long long bytes, unsigned width = 0) {
+  return (T*)__cl_log(site, (void*)p, width ? width : (unsigned)sizeof(T), kind, buf, base, bytes);
 }
 
 #define blockIdx (__cl_block_idx())

@@ -96,6 +96,9 @@ def run_unit(sources: dict[str, str], options: list[str], jobs: list[dict], time
     costs only itself. `runner`: the command that starts the child (ncu wraps it)."""
     out = UnitRun({})
     t0 = time.perf_counter()
+    threads = max([int(np.prod(j["block"])) for j in jobs] + [1])
+    if threads > 256:     # the log's call needs registers too: leave room for the largest block launched
+        options = list(options) + [f"--maxrregcount={min(255, 65536 // threads // 8 * 8)}"]
     with tempfile.TemporaryDirectory(prefix="cudalint-confirm-") as tmp:
         d = Path(tmp)
         for variant, text in sources.items():
@@ -331,7 +334,8 @@ def _nvcc(cp, d: Path, spec: dict, names: list[str], options: tuple):
         for _ in range(8):        # a header this machine lacks is dropped and the compile tried again
             src.write_text(code, encoding="utf-8")
             p = subprocess.run([nvcc, "-cubin", f"-arch={arch}", "-std=c++17", "--expt-relaxed-constexpr", "-w",
-                                *options, "-o", str(out), str(src)], capture_output=True, text=True)
+                                *[o.replace("--maxrregcount=", "-maxrregcount=") for o in options],
+                                "-o", str(out), str(src)], capture_output=True, text=True)
             if p.returncode == 0:
                 break
             missing = re.search(r'cannot open source file "([^"]+)"|fatal error: ([^:]+): No such file', p.stdout + p.stderr)
