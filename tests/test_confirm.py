@@ -594,6 +594,12 @@ def test_confirm_without_a_gpu_exits_2_saying_so(tmp_path):
     assert "--confirm needs an NVIDIA GPU" in p.stderr and "no CUDA-capable device" in p.stderr
 
 
+def test_a_bad_smem_value_is_a_usage_error():
+    p = _cli("--confirm", str(SAMPLES / "matmul_naive_bad.cu"), "--smem", "matmul=lots")
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == "cudalint: bad --smem value `matmul=lots`: give KERNEL=BYTES, e.g. --smem reduce0=4096\n"
+
+
 def test_plain_run_never_imports_cupy(tmp_path):
     fake = _fake_cupy(tmp_path, "raise SystemExit('cupy was imported')\n")
     p = _cli(str(SAMPLES / "matmul_naive_bad.cu"), "--format", "json", pythonpath=fake)

@@ -87,9 +87,9 @@ __device__ __forceinline__ unsigned __cl_total_smem() {
 }
 
 // kind: 0 global buffer `buf`, 1 shared or local array [base, base + bytes), 2 unknown (any buffer).
-// Not inlined: a kernel has hundreds of accesses once its loops are unrolled, and one call each
-// keeps the compile as fast as the original's.
-__device__ __noinline__ void* __cl_log(unsigned site, void* p, unsigned size, int kind, int buf, const void* base,
+// Inlined: out of line (__noinline__), the compiler loaded some redirected shared accesses as
+// shared at the scratch slot's address (Rodinia srad_v2 faulted on an H100).
+__device__ __forceinline__ void* __cl_log(unsigned site, void* p, unsigned size, int kind, int buf, const void* base,
                                        unsigned long long bytes) {
   const void* vp = (const void*)p;
   unsigned long long a = (unsigned long long)vp;
