@@ -199,14 +199,14 @@ def test_instrumented_copy_compiles_with_nvcc(tmp_path, name):
 def test_control_block_layout_matches_the_runner(tmp_path):
     from cudalint.confirm.unit import runtime_header
     prog = tmp_path / "layout.cu"
-    prog.write_text(runtime_header() + "\n#include <cstdio>\nint main() { printf(\"%d %d %d %d %d %d\\n\", "
-                    "CL_COUNTERS, CL_GRID, CL_BASE, CL_BYTES, CL_BLOCKS, CL_WORDS); return 0; }\n")
+    prog.write_text(runtime_header() + "\n#include <cstdio>\nint main() { printf(\"%d %d %d %d %d %d %d\\n\", "
+                    "CL_COUNTERS, CL_GRID, CL_BASE, CL_BYTES, CL_BLOCKS, CL_REQUESTS, CL_WORDS); return 0; }\n")
     p = subprocess.run([NVCC, "-arch=sm_90", str(prog), "-o", str(tmp_path / "layout")], capture_output=True,
                        text=True)
     assert p.returncode == 0, p.stderr[-2000:]
     out = subprocess.run([str(tmp_path / "layout")], capture_output=True, text=True).stdout.split()
     assert [int(x) for x in out] == [runner.CL_COUNTERS, runner.CL_GRID, runner.CL_BASE, runner.CL_BYTES,
-                                     runner.CL_BLOCKS, runner.CL_WORDS]
+                                     runner.CL_BLOCKS, runner.CL_REQUESTS, runner.CL_WORDS]
 
 
 def test_user_file_is_never_written(tmp_path):

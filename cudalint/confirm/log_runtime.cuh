@@ -18,7 +18,8 @@ enum {
   CL_BASE = CL_GRID + 3,                 // CL_MAX_BUF buffer base addresses
   CL_BYTES = CL_BASE + CL_MAX_BUF,       // CL_MAX_BUF buffer sizes
   CL_BLOCKS = CL_BYTES + CL_MAX_BUF,     // 3 * CL_MAX_BLOCKS logical block coordinates
-  CL_WORDS = CL_BLOCKS + 3 * CL_MAX_BLOCKS
+  CL_REQUESTS = CL_BLOCKS + 3 * CL_MAX_BLOCKS,   // unsigned int[slots * warps * sites]: each warp's requests
+  CL_WORDS = CL_REQUESTS + 1
 };
 __device__ unsigned long long __cl_ctl[CL_WORDS];
 __device__ __align__(16) unsigned char __cl_scratch[1024];
@@ -49,6 +50,23 @@ __device__ __forceinline__ unsigned __cl_thread() {
 __device__ __forceinline__ unsigned* __cl_counters() {
   unsigned n = __cl_u32(CL_NSITES) + 1;
   return (unsigned*)__cl_ctl[CL_COUNTERS] + ((size_t)blockIdx.x * __cl_u32(CL_NTHREADS) + __cl_thread()) * n;
+}
+
+// The warp request a thread's access belongs to: counted per warp and site by the first active lane,
+// so lanes that skip iterations (`if (tx <= m)` in a loop) are grouped by the request they made
+// together, not by how many times each ran the site.
+__device__ __forceinline__ unsigned __cl_request(unsigned site) {
+  unsigned mask = __activemask();
+  unsigned lane = __cl_thread() & 31u;
+  int leader = __ffs(mask) - 1;
+  unsigned req = 0;
+  if ((int)lane == leader) {
+    unsigned warps = (__cl_u32(CL_NTHREADS) + 31u) / 32u;
+    unsigned* reqs = (unsigned*)__cl_ctl[CL_REQUESTS] + ((size_t)blockIdx.x * warps + __cl_thread() / 32u) *
+                     __cl_u32(CL_NSITES);
+    req = atomicAdd(reqs + site, 1u);
+  }
+  return __shfl_sync(mask, req, leader);
 }
 
 // A thread's barrier epoch: block barriers in the low 20 bits, __syncwarp()s above them, so
@@ -91,6 +109,7 @@ __device__ __forceinline__ unsigned __cl_total_smem() {
 // shared at the scratch slot's address (Rodinia srad_v2 faulted on an H100).
 __device__ __forceinline__ void* __cl_log(unsigned site, void* p, unsigned size, int kind, int buf, const void* base,
                                        unsigned long long bytes) {
+  unsigned inst = __cl_request(site);     // before any lane leaves: every active lane takes part
   const void* vp = (const void*)p;
   unsigned long long a = (unsigned long long)vp;
   unsigned long long rec = a;
@@ -136,8 +155,8 @@ __device__ __forceinline__ void* __cl_log(unsigned site, void* p, unsigned size,
   if (buf >= 0) flags |= (unsigned)(buf + 1) << 16;
   if (!ok) flags |= CL_F_OOR;
   unsigned* cnt = __cl_counters();
-  unsigned inst = cnt[site]++;
-  bool sampled = inst < 4 || (inst & (inst - 1)) == 0;   // instances 0-3 and every power of two
+  cnt[site]++;                                          // the thread's own instances: the requests' weights
+  bool sampled = inst < 4 || (inst & (inst - 1)) == 0;   // requests 0-3 and every power of two, whole warps
   if (!ok || sampled) {
     unsigned* count = (unsigned*)__cl_ctl[CL_COUNT];
     unsigned i = atomicAdd(count, 1u);

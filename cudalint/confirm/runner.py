@@ -37,7 +37,8 @@ CL_MAX_BUF, CL_MAX_BLOCKS = 64, 64
 CL_BASE = CL_GRID + 3
 CL_BYTES = CL_BASE + CL_MAX_BUF
 CL_BLOCKS = CL_BYTES + CL_MAX_BUF
-CL_WORDS = CL_BLOCKS + 3 * CL_MAX_BLOCKS
+CL_REQUESTS = CL_BLOCKS + 3 * CL_MAX_BLOCKS
+CL_WORDS = CL_REQUESTS + 1
 FIELDS = (("site", "uint32"), ("slot", "uint32"), ("tid", "uint32"), ("inst", "uint32"), ("epoch", "uint32"),
           ("flags", "uint32"), ("addr", "uint64"), ("off", "int64"))
 EXIT_NO_GPU = 3
@@ -502,11 +503,13 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
     log = {name: cp.zeros(cap, dtype=t) for name, t in FIELDS}
     count = cp.zeros(2, dtype=cp.uint32)
     counters = cp.zeros(slots * nthreads * (job["nsites"] + 1), dtype=cp.uint32)
+    requests = cp.zeros(slots * (-(-nthreads // 32)) * max(job["nsites"], 1), dtype=cp.uint32)
     ctl = np.zeros(CL_WORDS, dtype=np.uint64)
     ctl[CL_COUNT] = count.data.ptr
     for i, (name, _) in enumerate(FIELDS):
         ctl[CL_SITE + i] = log[name].data.ptr
     ctl[CL_COUNTERS] = counters.data.ptr
+    ctl[CL_REQUESTS] = requests.data.ptr
     ctl[CL_CAPACITY], ctl[CL_NSITES], ctl[CL_NBUF], ctl[CL_NTHREADS] = cap, job["nsites"], len(buffers), nthreads
     ctl[CL_GRID:CL_GRID + 3] = job["grid"]
     for i, b in enumerate(buffers[:CL_MAX_BUF]):
@@ -524,7 +527,7 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
     counts = counters.get().reshape(slots, nthreads, job["nsites"] + 1)[:, :, :-1]
     np.savez(d / f"log_{k}.npz", counts=counts, **{name: log[name][:n].get() for name, _ in FIELDS})
     (d / f"meta_{k}.json").write_text(json.dumps({"asked": asked, "out_of_range": oor, "run_s": run_s}))
-    del log, counters, buffers, args
+    del log, counters, requests, buffers, args
     cp.get_default_memory_pool().free_all_blocks()
 
 
