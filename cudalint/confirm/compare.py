@@ -2,8 +2,8 @@
 
 Per site: sectors per request (distinct 32-byte sectors of the real device addresses of one warp's
 lanes at one dynamic instance, averaged over requests), the ideal (bytes of the distinct addresses
-/ 32, rounded up), shared-memory wavefronts per request (32 banks of 4 bytes, one word read by many
-lanes is a broadcast; 8- and 16-byte accesses in half- and quarter-warp phases), the address step
+/ 32, rounded up), shared-memory wavefronts per request (the bank model CL401 uses, on the logged
+lane addresses), the address step
 between neighbouring threads along x and y, out-of-range accesses, elements stored by two threads
 at one instance, and shared words written and accessed by two threads within one barrier interval.
 
@@ -110,7 +110,8 @@ def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
             if space == F_GLOBAL:
                 m.sectors_per_request, m.ideal_sectors = _sectors(group, addr, w, gw)
             elif space == F_SHARED:
-                m.wavefronts_per_request, m.ideal_wavefronts = _wavefronts(group, tid % WARP, addr, w, gw)
+                m.wavefronts_per_request, m.ideal_wavefronts = _wavefronts(
+                    group, tid % WARP, addr, w, gw, "store" if s.kind == "store" else "load")
             m.x_step_bytes, m.y_step_bytes = _steps(slot, inst, tid, addr, block, inst_span)
             if s.stores and s.kind != "atomic":
                 m.overlapping_stores = _overlaps(slot, inst, tid, addr)
@@ -167,26 +168,17 @@ def _sectors(group, addr, width, weights) -> tuple[float, float]:
     return float(np.average(sectors, weights=weights)), float(np.average(ideal, weights=weights))
 
 
-def _wavefronts(group, lane, addr, width, weights) -> tuple[float, float]:
-    """Per request: the sum over its phases (a full warp for 4-byte words, half-warps for 8 bytes,
-    quarter-warps for 16) of the most distinct words any one bank must serve."""
-    words_per_lane = max(width // 4, 1)
-    phase = lane // max(WARP // words_per_lane, 1)
-    key = np.tile(group * 4 + phase, words_per_lane)
-    words = np.concatenate([addr // 4 + j for j in range(words_per_lane)])
-    order, first = _distinct_rows(key, words)                            # distinct words per phase
-    k, w = key[order][first], words[order][first]
-    bank = w % 32
-    o = np.lexsort((bank, k))
-    k, bank = k[o], bank[o]
-    starts, per_bank = _runs(k, bank)                                    # words per (phase, bank)
-    kb = k[starts]
-    pstarts, _ = _runs(kb)
-    phase_keys, phase_max = kb[pstarts], np.maximum.reduceat(per_bank, pstarts)   # worst bank per phase
-    req = phase_keys // 4
-    rstarts, ideal = _runs(req)
-    wave = np.add.reduceat(phase_max, rstarts)
-    return float(np.average(wave, weights=weights)), float(np.average(ideal, weights=weights))
+def _wavefronts(group, lane, addr, width, weights, kind="load") -> tuple[float, float]:
+    """Per request (one warp's lanes at one instance), the wavefronts and the ideal of CL401's bank
+    model (analysis/banks.py), averaged with the requests' weights."""
+    from ..analysis.banks import count_wavefronts
+    groups, row = np.unique(group, return_inverse=True)
+    req_addr = np.zeros((len(groups), WARP), dtype=np.int64)
+    req_mask = np.zeros((len(groups), WARP), dtype=bool)
+    req_addr[row, lane] = addr
+    req_mask[row, lane] = True
+    wf = count_wavefronts(req_addr, req_mask, width, kind)
+    return float(np.average(wf.wavefronts, weights=weights)), float(np.average(wf.ideal, weights=weights))
 
 
 def _steps(slot, inst, tid, addr, block, inst_span) -> tuple[int | None, int | None]:
@@ -363,11 +355,27 @@ def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measu
             d.measured = {"requests": 0, "summary": "the access did not run in the sampled blocks"}
             continue
         m = _merge(ms)
+        merged = _merged(hits, table) if d.code == "CL401" else None
+        if merged:
+            d.measured = {**m.metrics(), "summary": f"not measured: {merged}"}
+            continue
         verdict = CONFIRMERS[d.code](m, min_ratio)
         if verdict is None:
             continue
         d.confirmed, summary = verdict
         d.measured = {**m.metrics(), "summary": summary}
+
+
+def _merged(sites: list[Site], table) -> str | None:
+    """Why the log cannot speak to the banks of these sites: nvcc merges (or may merge) their
+    accesses into wider requests, while the log sees them one by one."""
+    for s in sites:
+        for a in s.accesses:
+            m = table.merges.get(a) or table.possible_merges.get(a)
+            if m is not None:
+                return (f"nvcc {'merges' if a in table.merges else 'may merge'} this access with its neighbours "
+                        f"into {m.width}-byte requests, and the log sees them one by one")
+    return None
 
 
 def _of(d: Diagnostic, table) -> bool:
@@ -459,7 +467,7 @@ def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures
         if m.overlapping_stores and "CL302" not in covered and not same_value:
             found.append(("CL302", f"`{s.text}`: {m.overlapping_stores} elements stored by two threads of a block "
                                    f"at one step measured", _overlap(m, min_ratio)[1]))
-        if m.ways is not None and m.ways >= 2 and "CL401" not in covered:
+        if m.ways is not None and m.ways >= 2 and "CL401" not in covered and not _merged([s], table):
             found.append(("CL401", f"{_kind(s)} of `{s.text}` measured {m.wavefronts_per_request:.1f} shared-memory "
                                    f"wavefronts per request ({m.ways:.1f}-way bank conflict)", _banks(m, min_ratio)[1]))
         if m.race_words and "CL501" not in covered and not same_value and not _race_explained(s, diags, table):
