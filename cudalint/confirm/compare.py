@@ -320,9 +320,13 @@ def _overlap(m: SiteMeasure, min_ratio: float):
 
 
 def _banks(m: SiteMeasure, min_ratio: float):
+    """A bank finding names its worst request; the log keeps the mean over requests, so any excess
+    over the ideal shows conflicting requests (a sorting network conflicts at some strides only)."""
     if m.wavefronts_per_request is None:
         return None
-    return (m.ways or 1) >= 2, f"{m.wavefronts_per_request:.1f} wavefronts/request measured"
+    excess = m.wavefronts_per_request - (m.ideal_wavefronts or 0)
+    return excess > 0.005, (f"{m.wavefronts_per_request:.2f} wavefronts/request measured, ideal "
+                            f"{m.ideal_wavefronts:.2f}")
 
 
 def _race(m: SiteMeasure, min_ratio: float):
