@@ -1212,6 +1212,8 @@ def _short(text: str, n: int = 60) -> str:
 def _unroll_pragma(node) -> int | None:
     """`#pragma unroll` (0) or `#pragma unroll N` (N) right before a loop; None without one."""
     prev = node.prev_sibling
+    while prev is not None and prev.type == "comment":
+        prev = prev.prev_sibling
     if prev is None or prev.type != "preproc_call":
         return None
     words = node_text(prev).split()
