@@ -170,6 +170,8 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
                           "Compute")
     gpu.add_argument("--confirm-timeout", type=float, default=30.0, metavar="SECONDS",
                      help="stop a confirm run after this long (default 30)")
+    gpu.add_argument("--smem", action="append", default=[], metavar="KERNEL=BYTES",
+                     help="dynamic shared memory of a kernel's launch, where confirm mode cannot compute it")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--version", action="version", version=f"cudalint {__version__}")
     return p
@@ -391,8 +393,14 @@ def check(argv: list[str]) -> int:
         raise _Usage(str(exc)) from None
     if args.confirm:
         from .confirm import ConfirmUnavailable, confirm_result
+        smem = {}
+        for item in args.smem:
+            name, _, value = item.partition("=")
+            if not name or not value.strip().isdigit():
+                raise _Usage(f"bad --smem value `{item}`: give KERNEL=BYTES, e.g. --smem reduce0=4096")
+            smem[name.strip()] = int(value)
         try:
-            for r in confirm_result(result, cfg, args.confirm, args.confirm_timeout):
+            for r in confirm_result(result, cfg, args.confirm, args.confirm_timeout, smem):
                 print(r.line(), file=sys.stderr)
         except ConfirmUnavailable as exc:
             raise _Usage(str(exc)) from None

@@ -286,18 +286,13 @@ def project_root(path: str) -> str | None:
     """The project a file belongs to: the directory of its closest configuration file, else of the
     git work tree holding it (found by looking for `.git`, never by running git); None outside both."""
     from .config import find_config
+    from .report import repo_root
     here = os.path.dirname(os.path.abspath(path))
     found = find_config(here)
     if found is not None:
         return str(found.parent)
-    d = here
-    while True:
-        if os.path.exists(os.path.join(d, ".git")):
-            return d
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent
+    root = repo_root(here)
+    return root if os.path.exists(os.path.join(root, ".git")) else None
 
 
 def context_paths(paths: list[str], cfg: Config) -> list[str]:

@@ -1,6 +1,6 @@
-// float2 and float4 tiles read down a column: 8-byte requests run in two
-// half-warp phases, 16-byte ones in four quarter-warp phases, and within a phase
-// the lanes still land on one group of banks.
+// float2 and float4 tiles read down a column: 8-byte requests run in half-warp
+// phases, 16-byte ones in quarter-warp phases, and within a phase the lanes
+// still land on one group of banks.
 #define TILE 32
 
 // cudalint: param n=4096

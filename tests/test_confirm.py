@@ -1,9 +1,12 @@
-"""Confirm mode without a GPU: the instrumented copy (every Access wrapped, host code gone, compiles
-with nvcc, user file untouched), the launch plan, the measurements computed from a log, and the
+"""Confirm mode without a GPU: the copy it compiles (the user's translation unit as the compiler
+sees it: the `#if` arms taken, includes kept, local headers inlined, host code blanked line for
+line, every Access and barrier of the model instrumented at its own place), the launch plan, the
+child process that never shows a traceback, the measurements computed from a log, and the
 command line when CuPy or a GPU is missing."""
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,99 +15,179 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, SAMPLES, sample_files
-from cudalint.analysis.simulate import Simulation
 from cudalint.confirm import runner
-from cudalint.confirm.compare import (SiteMeasure, confirm_diagnostics, dynamic_findings, kernel_totals,
+from cudalint.confirm.compare import (SiteMeasure, confirm_diagnostics, doubts, dynamic_findings, kernel_totals,
                                       measure)
-from cudalint.confirm.instrument import Site, instrument
-from cudalint.confirm.plan import plan, sampled_blocks
-from cudalint.lint import Config, lint_sources
+from cudalint.confirm.instrument import Site
+from cudalint.confirm.plan import sampled_blocks
+from cudalint.confirm.session import prepare
+from cudalint.lint import Config, lint_paths
 from cudalint.rules import BY_CODE
-from cudalint.source.cufile import read_source, source_from_bytes
 
 NVCC = shutil.which("nvcc")
 
 
-def _instrumented(path):
-    src = read_source(str(path))
-    res = lint_sources([src], Config())
-    return src, res, instrument(src, res.tables)
+def _prepared(*paths, params=None, smem=None):
+    cfg = Config(params=params or {})
+    res = lint_paths([str(p) for p in paths], cfg)
+    runs, work, _ = prepare(res, cfg, smem)
+    return res, runs, work
 
 
-def _kernel_job(src, res, inst, params=None):
-    table = res.tables[0]
-    fn = next(f for f in src.kernels if f.name == table.kernel)
-    return plan(fn, table, Simulation(table, params or {}), len(inst.sites))
+def _body(text: str) -> str:
+    """The user's part of a copy: what follows the runtime header."""
+    return text.split("#line 1 ", 1)[1]
+
+
+def _code(text: str) -> str:
+    """Without comments."""
+    return re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
+
+
+def _where(text: str, needle: str) -> tuple[str, int]:
+    """The file and line a compiler gives the line of `text` that starts with `needle` (#line honoured)."""
+    path, line = "", 0
+    for raw in text.split("\n"):
+        m = re.match(r'#line (\d+) "(.*)"$', raw)
+        if m:
+            path, line = m.group(2), int(m.group(1))
+            continue
+        if raw.startswith(needle):
+            return path, line
+        line += 1
+    return "", 0
+
+
+def _job(work, kernel):
+    return next(job for item in work for run, table, sim, job in item.pending if table.kernel == kernel)
 
 
 @pytest.mark.parametrize("path", sample_files(), ids=lambda p: p.name)
-def test_every_access_of_every_sample_is_wrapped(path):
-    src, res, inst = _instrumented(path)
-    assert inst.unwrapped == []
+def test_every_access_and_barrier_of_every_sample_is_instrumented(path):
+    res, runs, work = _prepared(path)
+    sites = [s for item in work for s in item.unit.sites]
+    for item in work:
+        assert item.unit.unwrapped == [] and item.unit.missed_barriers == []
+        for variant in ("nvrtc", "nvcc"):
+            body = _code(_body(item.unit.sources[variant]))
+            assert body.count("__cl_addr(") == len(item.unit.sites)
+            assert "<<<" not in body and "__syncthreads()" not in body
     for table in res.tables:
         for acc in table.accesses:
-            assert any(acc in s.accesses for s in inst.sites), acc.text
-    body = inst.source.split("(device code, instrumented)", 1)[1]
-    assert body.count("__cl_addr(") == len(inst.sites)
-    assert "<<<" not in body
+            assert any(acc in s.accesses for s in sites), acc.text
 
 
-def test_copy_drops_host_code_and_rewrites_each_access_form(tmp_path):
-    f = tmp_path / "k.cu"
-    text = ("#include <cstdio>\n#include <cuda_fp16.h>\n#define TILE 32\n"
-            "__device__ float twice(const float* p, int i) { return 2.0f * p[i]; }\n"
-            "__global__ void k(float* a, const float* b, int n) {\n"
-            "  __shared__ float s[TILE][TILE + 1];\n"
-            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-            "  s[threadIdx.y][threadIdx.x] = __ldg(&b[i]);\n"
-            "  __syncthreads();\n"
-            "  float4 v = reinterpret_cast<const float4*>(&b[4 * i])[0];\n"
-            "  a[i] += *(b + i) + s[threadIdx.x][threadIdx.y] + twice(b, i) + v.x;\n"
-            "  atomicAdd(&a[0], 1.0f);\n"
-            "  float x = sizeof(a[0]);\n"
-            "}\n"
-            "int main() { float* d; k<<<1, 32>>>(d, d, 32); printf(\"%p\", d); return 0; }\n")
-    f.write_text(text)
-    src, res, inst = _instrumented(f)
-    body = inst.source.split("(device code, instrumented)", 1)[1]
-    assert "main" not in body and "printf" not in body and "<cstdio>" not in body
-    assert "#include <cuda_fp16.h>" in body and "#define TILE 32" in body
-    texts = {s.text: s for s in inst.sites}
-    assert set(texts) == {"p[i]", "s[threadIdx.y][threadIdx.x]", "&b[i]",
-                          "reinterpret_cast<const float4*>(&b[4 * i])[0]", "a[i]", "*(b + i)",
-                          "s[threadIdx.x][threadIdx.y]", "&a[0]"}
-    assert texts["a[i]"].kind == "update" and texts["&a[0]"].kind == "atomic"
-    assert texts["s[threadIdx.y][threadIdx.x]"].check == "array"
-    assert texts["s[threadIdx.y][threadIdx.x]"].array_bytes == 32 * 33 * 4
-    assert texts["a[i]"].check == "buffer" and texts["a[i]"].buffer == 0
-    assert texts["p[i]"].check == "any"                   # inside a helper: checked against every buffer
-    assert "__cl_sync()" in body and "__syncthreads()" not in body
-    assert "sizeof(a[0])" in body                         # not evaluated: not an access
-    assert f.read_text() == text
+def test_shared_scalar_passed_by_reference_is_logged_in_the_helper():
+    res, runs, work = _prepared(SAMPLES / "shared_ref_bad.cu")
+    helper = [s for s in work[0].unit.sites if s.function == "accumulate"]
+    assert [(s.line, s.text, s.kind) for s in helper] == [(2, "total", "update")]
+    assert "__device__ void accumulate(float& total, float v) { (*__cl_addr(" in work[0].unit.sources["nvrtc"]
 
 
-def test_user_file_is_never_written(tmp_path):
-    f = tmp_path / "m.cu"
-    shutil.copy(SAMPLES / "sgemm_2d_vec_bad.cu", f)
-    before = (hashlib.sha256(f.read_bytes()).hexdigest(), os.stat(f).st_mtime_ns)
-    _instrumented(f)
-    assert (hashlib.sha256(f.read_bytes()).hexdigest(), os.stat(f).st_mtime_ns) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.cu"]
+def test_barriers_come_from_the_model_in_each_spelling():
+    res, runs, work = _prepared(SAMPLES / "cg_block_sync_good.cu")
+    body = _body(work[0].unit.sources["nvrtc"])
+    assert work[0].unit.barriers == 3
+    assert "(cg::sync(block), __cl_epoch())" in body and "(block.sync(), __cl_epoch())" in body
+    assert "(cg::this_thread_block().sync(), __cl_epoch())" in body
+
+
+PROGRAM = """#include <cstdio>
+#include <vector>
+#include <stdint.h>
+#include <float.h>
+#include <cuda_bf16.h>
+#include "ops.h"
+#if defined(ENABLE_BF16)
+typedef __nv_bfloat16 floatX;
+#else
+typedef float floatX;
+#endif
+static float* d_scratch;
+const char* names[] = {"max"};
+__global__ void row_max(const floatX* in, float* out, const uint8_t* mask, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float m = -FLT_MAX;
+  if (i < n && mask[i]) m = fmaxf(m, twice((float)in[i]));
+  out[i] = m;
+}
+void run(int n) {
+  std::vector<float> h(n);
+  floatX* in; float* out; uint8_t* mask;
+  row_max<<<(n + 127) / 128, 128>>>(in, out, mask, n);
+  printf("%f\\n", h[0]);
+}
+int main() { run(4096); return 0; }
+"""
+
+
+def _program(tmp_path):
+    (tmp_path / "ops.h").write_text("#pragma once\n__device__ inline float twice(float x) { return 2.0f * x; }\n"
+                                    "inline void host_only(std::vector<int>& v) { v.clear(); }\n")
+    f = tmp_path / "prog.cu"
+    f.write_text(PROGRAM)
+    return f
+
+
+def test_copy_is_the_translation_unit_the_compiler_builds(tmp_path):
+    f = _program(tmp_path)
+    res, runs, work = _prepared(f)
+    unit = work[0].unit
+    nvrtc, nvcc = unit.sources["nvrtc"], unit.sources["nvcc"]
+    for text in (nvrtc, nvcc):                                   # only the arm the preprocessor takes
+        assert text.count("typedef float floatX;") == 1 and "__nv_bfloat16 floatX" not in text
+    assert "#include <cuda_bf16.h>" in nvrtc and "#include <vector>" not in nvrtc and "<cstdio>" not in nvrtc
+    assert "#include <vector>" in nvcc and "#include <stdint.h>" in nvcc and "#include <float.h>" in nvcc
+    for text in (nvrtc, nvcc):
+        body = _body(text)
+        assert "main" not in body and "printf" not in body and "d_scratch" not in body and "names[]" not in body
+        assert "host_only" not in body and "#pragma once" not in body
+        # compiler messages point at the original files' lines
+        assert _where(text, "__global__ void row_max") == (str(f), 14)
+        assert _where(text, "__device__ inline float twice") == (str(tmp_path / "ops.h"), 2)
+    assert {s.text for s in unit.sites} == {"mask[i]", "in[i]", "out[i]"}
+    assert f.read_text() == PROGRAM                              # the user's file is only read
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+def test_copy_of_a_program_compiles_with_nvcc(tmp_path):
+    f = _program(tmp_path)
+    res, runs, work = _prepared(f)
+    job = _job(work, "row_max")
+    out = tmp_path / "copy.cu"
+    out.write_text(work[0].unit.sources["nvcc"] + f"\nvoid __cl_instantiate() {{ (void)&{job.name_expression}; }}\n")
+    p = subprocess.run([NVCC, "-cubin", "-std=c++17", "-arch=sm_90", "-w", str(out), "-o", str(tmp_path / "k.cubin")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-2000:]
+    entries = runner.cubin_entries((tmp_path / "k.cubin").read_bytes())
+    assert runner.match_entry(job.name_expression, entries) == "_Z7row_maxPKfPfPKhi"
+
+
+def test_kernel_in_a_header_runs_in_its_runners_unit():
+    res, runs, work = _prepared(SAMPLES / "headers")
+    item = next(i for i in work if i.pending)
+    assert item.root.path.endswith("saxpy_runner.cu")
+    assert [t.kernel for _, t, _, _ in item.pending] == ["saxpy"]
+    body = _body(item.unit.sources["nvrtc"])
+    assert "saxpy_kernel.cuh" in body and "__global__ void saxpy" in body and "run_saxpy" not in body
+    assert {s.path.split("/")[-1] for s in item.unit.sites} == {"saxpy_kernel.cuh"}
 
 
 # A representative set: template + float4 views, shared tiles, a helper, atomics, half, 3D, a header.
 COMPILED = ["sgemm_2d_vec_bad.cu", "matmul_tiled_good.cu", "reduce_shared_bad.cu", "warp_sum_bad.cu",
-            "half_scale_good.cu", "stencil3d_bad.cu", "template_scale_good.cu", "complex_abs_bad.cu"]
+            "half_scale_good.cu", "stencil3d_bad.cu", "template_scale_good.cu", "complex_abs_bad.cu",
+            "cg_block_sync_good.cu", "shared_ref_bad.cu"]
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
 @pytest.mark.parametrize("name", COMPILED)
 def test_instrumented_copy_compiles_with_nvcc(tmp_path, name):
-    src, res, inst = _instrumented(SAMPLES / name)
-    exprs = [_kernel_job(src, res, inst).name_expression]
+    res, runs, work = _prepared(SAMPLES / name)
+    exprs = [job.name_expression for _, _, _, job in work[0].pending]
     out = tmp_path / "copy.cu"
     # taking the kernel's address instantiates a template, as NVRTC's name expression does
-    out.write_text(inst.source + "\nvoid instantiate() { " + " ".join(f"(void)&{e};" for e in exprs) + " }\n")
+    out.write_text(work[0].unit.sources["nvcc"] + "\nvoid instantiate() { " + " ".join(f"(void)&{e};" for e in exprs)
+                   + " }\n")
     p = subprocess.run([NVCC, "--ptx", "-std=c++17", "-arch=sm_90", str(out), "-o", str(tmp_path / "k.ptx")],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr[-2000:]
@@ -114,25 +197,34 @@ def test_instrumented_copy_compiles_with_nvcc(tmp_path, name):
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
 def test_control_block_layout_matches_the_runner(tmp_path):
-    from cudalint.confirm.instrument import runtime_header
+    from cudalint.confirm.unit import runtime_header
     prog = tmp_path / "layout.cu"
-    prog.write_text(runtime_header() + "\n#include <cstdio>\nint main() { printf(\"%d %d %d %d %d %d\\n\", "
-                    "CL_COUNTERS, CL_GRID, CL_BASE, CL_BYTES, CL_BLOCKS, CL_WORDS); return 0; }\n")
+    prog.write_text(runtime_header() + "\n#include <cstdio>\nint main() { printf(\"%d %d %d %d %d %d %d\\n\", "
+                    "CL_COUNTERS, CL_GRID, CL_BASE, CL_BYTES, CL_BLOCKS, CL_REQUESTS, CL_WORDS); return 0; }\n")
     p = subprocess.run([NVCC, "-arch=sm_90", str(prog), "-o", str(tmp_path / "layout")], capture_output=True,
                        text=True)
     assert p.returncode == 0, p.stderr[-2000:]
     out = subprocess.run([str(tmp_path / "layout")], capture_output=True, text=True).stdout.split()
     assert [int(x) for x in out] == [runner.CL_COUNTERS, runner.CL_GRID, runner.CL_BASE, runner.CL_BYTES,
-                                     runner.CL_BLOCKS, runner.CL_WORDS]
+                                     runner.CL_BLOCKS, runner.CL_REQUESTS, runner.CL_WORDS]
+
+
+def test_user_file_is_never_written(tmp_path):
+    f = tmp_path / "m.cu"
+    shutil.copy(SAMPLES / "sgemm_2d_vec_bad.cu", f)
+    before = (hashlib.sha256(f.read_bytes()).hexdigest(), os.stat(f).st_mtime_ns)
+    _prepared(f)
+    assert (hashlib.sha256(f.read_bytes()).hexdigest(), os.stat(f).st_mtime_ns) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.cu"]
 
 
 def test_plan_sizes_buffers_from_the_in_range_threads():
-    src, res, inst = _instrumented(SAMPLES / "vecadd_bad.cu")
-    job = _kernel_job(src, res, inst)
+    res, runs, work = _prepared(SAMPLES / "vecadd_bad.cu")
+    job = _job(work, "vecadd")
     assert {a.name: a.elements for a in job.args if a.kind == "buffer"} == {"a": 1000, "b": 1000, "c": 1000}
     assert job.grid == (4, 1, 1) and job.whole_grid
-    src, res, inst = _instrumented(SAMPLES / "sgemm_2d_vec_bad.cu")
-    job = _kernel_job(src, res, inst)
+    res, runs, work = _prepared(SAMPLES / "sgemm_2d_vec_bad.cu")
+    job = work[0].pending[0][3]
     assert job.name_expression == "sgemm2d_vec<128, 128, 8, 8, 8>"
     assert {a.name: a.elements for a in job.args if a.kind == "buffer"} == {"A": 4096 * 4096, "B": 4096 * 4096,
                                                                              "C": 4096 * 4096}
@@ -145,21 +237,161 @@ def test_plan_sizes_buffers_from_the_in_range_threads():
 def test_buffers_cover_every_block_the_run_launches():
     # a grid-stride reduction over n=1000 with 64 blocks of 512 elements: block 1 reads 512..999,
     # which the simulation's sampled blocks skip; the buffer must still hold all 1000
-    src, res, inst = _instrumented(SAMPLES / "reduce_two_loads_good.cu")
-    job = _kernel_job(src, res, inst)
+    res, runs, work = _prepared(SAMPLES / "reduce_two_loads_good.cu")
+    job = work[0].pending[0][3]
     assert {a.name: a.elements for a in job.args if a.kind == "buffer"} == {"in": 1000, "out": 64}
 
 
-def test_a_launch_with_an_unknown_block_edge_runs_as_the_static_pass_assumed():
-    src, res, inst = _instrumented(SAMPLES / "block_param_bad.cu")
-    job = _kernel_job(src, res, inst)
+def test_a_launch_with_an_unknown_block_edge_runs_as_the_static_pass_assumed_and_says_so():
+    res, runs, work = _prepared(SAMPLES / "block_param_bad.cu")
+    job = work[0].pending[0][3]
     assert job.block == (16, 16, 1)
+    assert job.invented and all("=" in v for v in job.invented)
+
+
+REDUCE = """template <class T>
+__global__ void reduce0(T* g_idata, T* g_odata, unsigned int n) {
+  extern __shared__ char smem[];
+  T* sdata = (T*)smem;
+  unsigned int tid = threadIdx.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = (i < n) ? g_idata[i] : 0;
+  __syncthreads();
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+template <class T>
+void reduce(int size, int threads, int blocks, T* d_idata, T* d_odata) {
+  dim3 dimBlock(threads, 1, 1);
+  dim3 dimGrid(blocks, 1, 1);
+  int smemSize = (threads <= 32) ? 2 * threads * sizeof(T) : threads * sizeof(T);
+  reduce0<T><<<dimGrid, dimBlock, smemSize>>>(d_idata, d_odata, size);
+}
+template void reduce<double>(int size, int threads, int blocks, double* d_idata, double* d_odata);
+"""
+
+
+def test_dynamic_shared_memory_comes_from_the_launch_expression(tmp_path):
+    f = tmp_path / "reduction.cu"
+    f.write_text(REDUCE)
+    res, runs, work = _prepared(f, params={"threads": 256, "blocks": 64, "size": 16384})
+    job = _job(work, "reduce0")
+    assert job.name_expression == "reduce0<double>"              # the host template's instantiation
+    assert (job.smem, job.smem_origin) == (256 * 8, "launch")      # sizeof(double), threads = 256
+    res, runs, work = _prepared(f, params={"threads": 16, "blocks": 64, "size": 1024})
+    assert _job(work, "reduce0").smem == 2 * 16 * 8
+
+
+def test_dynamic_shared_memory_from_the_largest_extern_index_or_the_option(tmp_path):
+    f = tmp_path / "ext.cu"
+    f.write_text("// cudalint: launch grid=(4,1,1) block=(256,1,1)\n"
+                 "__global__ void k(float* out) {\n  extern __shared__ float s[];\n"
+                 "  s[threadIdx.x] = 1.0f;\n  __syncthreads();\n  out[threadIdx.x] = s[255 - threadIdx.x];\n}\n")
+    res, runs, work = _prepared(f)
+    job = _job(work, "k")
+    assert (job.smem, job.smem_origin) == (256 * 4, "largest extern __shared__ index")
+    res, runs, work = _prepared(f, smem={"k": 4096})
+    assert (_job(work, "k").smem, _job(work, "k").smem_origin) == (4096, "--smem")
+
+
+def test_kernels_that_cannot_run_say_what_to_give(tmp_path):
+    f = tmp_path / "lib.cu"
+    f.write_text("__global__ void orphan(float* a) { a[threadIdx.x] = 0.0f; }\n"
+                 "template <class T> __global__ void fill(T* a) { a[threadIdx.x] = T(0); }\n"
+                 "template <class T> void launch(T* a) { fill<T><<<1, 32>>>(a); }\n")
+    res, runs, work = _prepared(f)
+    reasons = {r.kernel: r.reason for r in runs}
+    assert "--launch orphan:grid=X,Y,Z:block=X,Y,Z" in reasons["orphan"]
+    assert "template parameter of the host function" in reasons["fill"]
+
+
+VIEWS = """#define FETCH_FLOAT4(p) (reinterpret_cast<float4*>(&(p))[0])
+// cudalint: launch grid=(4,1,1) block=(64,1,1)
+__global__ void copy4(float* out, const float* in) {
+  __shared__ float s[256];
+  int i = blockIdx.x * 64 + threadIdx.x;
+  FETCH_FLOAT4(s[4 * threadIdx.x]) = FETCH_FLOAT4(in[4 * i]);
+  __syncthreads();
+  out[i] = s[threadIdx.x];
+}
+"""
+
+
+def test_an_element_read_through_a_wider_view_is_logged_at_the_views_width(tmp_path):
+    f = tmp_path / "v.cu"
+    f.write_text(VIEWS)
+    res, runs, work = _prepared(f)
+    widths = {s.text: s.width for s in work[0].unit.sites}
+    assert widths == {"s[4 * threadIdx.x]": 16, "in[4 * i]": 16, "out[i]": 0, "s[threadIdx.x]": 0}
+    assert _code(_body(work[0].unit.sources["nvrtc"])).count(", 16u)") == 2
 
 
 def test_sampled_blocks_are_first_middle_last_along_each_axis():
     assert sampled_blocks((4, 2, 1)) == [(x, y, 0) for y in range(2) for x in range(4)]
     big = sampled_blocks((100, 10, 3))
     assert len(big) == 27 and {b[0] for b in big} == {0, 50, 99} and {b[2] for b in big} == {0, 1, 2}
+
+
+def test_mangled_names_of_a_cubin_are_matched_to_name_expressions():
+    entries = ["_Z5sgemmILi32ELi64ELi8EEvPfS0_i", "_Z5sgemmILi64ELi64ELi8EEvPfS0_i", "_ZN2ns1kIfLj256EEEvPT_",
+               "_ZN2ns1kIdLj256EEEvPT_", "plain_c_kernel", "_Z6reduceI13__nv_bfloat16Li4EEvPT_"]
+    assert runner.match_entry("sgemm<64, 64, 8>", entries) == "_Z5sgemmILi64ELi64ELi8EEvPfS0_i"
+    assert runner.match_entry("ns::k<double, 256>", entries) == "_ZN2ns1kIdLj256EEEvPT_"
+    assert runner.match_entry("plain_c_kernel", entries) == "plain_c_kernel"
+    assert runner.match_entry("reduce<floatX, 4>", entries) == "_Z6reduceI13__nv_bfloat16Li4EEvPT_"
+    assert runner.match_entry("missing", entries) is None
+
+
+# ---- the child process: a fault, a hang or an error costs one kernel, never a traceback ---------
+FAKE_CUPY = """import os, signal, time
+import numpy as _np
+class _Runtime:
+    @staticmethod
+    def getDeviceCount(): return 1
+    @staticmethod
+    def memGetInfo(): return (1 << 34, 1 << 34)
+class _Device:
+    compute_capability = "90"
+    def synchronize(self): pass
+class cuda:
+    runtime = _Runtime
+    Device = _Device
+class _Kernel:
+    def __call__(self, grid, block, args, shared_mem=0):
+        if grid[0] == 1: os.kill(os.getpid(), signal.SIGSEGV)
+        if grid[0] == 2: raise RuntimeError("cudaErrorIllegalAddress: an illegal memory access was encountered\\nmore")
+        if grid[0] == 3: time.sleep(60)
+class RawModule:
+    def __init__(self, code=None, options=(), name_expressions=(), path=None):
+        if "does_not_compile" in code: raise RuntimeError("kernel.cu(3): error: identifier \\"nope\\" is undefined")
+    def get_function(self, name): return _Kernel()
+class random:
+    seed = staticmethod(lambda s: None)
+    random = staticmethod(lambda n, dtype=None: _np.zeros(n, dtype))
+    randint = staticmethod(lambda lo, hi, n, dtype=None: _np.zeros(n, dtype))
+uint32 = _np.uint32
+"""
+
+
+def _fake_job(grid):
+    return {"kernel": "k", "name_expression": "k", "grid": [grid, 1, 1], "block": [32, 1, 1], "smem": 0,
+            "blocks": [[0, 0, 0]], "args": [{"name": "a", "kind": "buffer", "dtype": "float32", "elements": 32}],
+            "nsites": 1, "capacity": 16}
+
+
+def test_a_kernel_that_faults_hangs_or_raises_costs_only_itself(tmp_path, monkeypatch):
+    fake = _fake_cupy(tmp_path, FAKE_CUPY)
+    monkeypatch.setenv("PYTHONPATH", fake + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("CUDALINT_CACHE_DIR", str(tmp_path / "cache"))
+    jobs = [_fake_job(1), _fake_job(4), _fake_job(2), _fake_job(3), _fake_job(5)]
+    done = runner.run_unit({"nvrtc": "__global__ void k(float* a) {}"}, [], jobs, timeout=3, plain=True)
+    r = done.results
+    assert isinstance(r[0], runner.RunError) and str(r[0]).startswith("the run stopped")
+    assert isinstance(r[1], runner.Log) and isinstance(r[4], runner.Log)
+    assert str(r[2]) == "RuntimeError: cudaErrorIllegalAddress: an illegal memory access was encountered"
+    assert str(r[3]).startswith("did not finish within 3 s")
+    assert not any("Traceback" in str(x) or "\n" in str(x) for x in r.values())
+    done = runner.run_unit({"nvrtc": "does_not_compile"}, [], jobs[:2], timeout=3, plain=True)
+    assert [str(x) for x in done.results.values()] == ['kernel.cu(3): error: identifier "nope" is undefined'] * 2
 
 
 # ---- measurements from a log ---------------------------------------------------------------------
@@ -241,6 +473,15 @@ def test_out_of_range_overlapping_stores_and_races():
     assert (m[2].race_words, m[3].race_words) == (1, 1)
 
 
+def test_threads_writing_different_bytes_of_one_word_do_not_race():
+    bytes_ = [(0, 0, t, 0, 0, 2, 1, 64 + t, 0) for t in range(4)]            # 4 threads, a byte each
+    word = [(1, 0, 40, 0, 0, 2, 4, 64, 0)]                                   # a warp-1 thread reads the word
+    sites = [_site(0, "store"), _site(1)]
+    assert measure(_log(bytes_), sites, (64, 1, 1))[0].race_words == 0
+    m = measure(_log(bytes_ + word), sites, (64, 1, 1))
+    assert (m[0].race_words, m[1].race_words) == (1, 1)
+
+
 def test_syncwarp_orders_lanes_of_one_warp_but_not_two_warps():
     W = 1 << 20                                                                 # one __syncwarp() in the epoch
     lanes = [(0, 0, 0, 0, 0, 2, 4, 8, 0), (1, 0, 5, 0, W, 2, 4, 8, 0)]          # store by 0, load by 5 after it
@@ -258,28 +499,28 @@ def test_syncwarp_calls_are_instrumented(tmp_path):
                  "__global__ void k(float* out) {\n  __shared__ float s[32];\n"
                  "  s[threadIdx.x] = threadIdx.x;\n  __syncwarp();\n"
                  "  out[threadIdx.x] = s[31 - threadIdx.x];\n  __syncwarp(0xffffffffu);\n}\n")
-    src = read_source(str(f))
-    inst = instrument(src, lint_sources([src], Config()).tables)
-    body = inst.source.split("(device code, instrumented)")[1]
+    res, runs, work = _prepared(f)
+    body = _body(work[0].unit.sources["nvrtc"])
     assert body.count("__cl_syncwarp(") == 2 and "__syncwarp(" not in body
 
 
 def test_findings_confirmed_refuted_and_found_by_measurement_alone():
-    src, res, inst = _instrumented(SAMPLES / "matmul_naive_bad.cu")
+    res, runs, work = _prepared(SAMPLES / "matmul_naive_bad.cu")
     table = res.tables[0]
-    site = {s.text: s for s in inst.sites}
+    sites = work[0].unit.sites
+    site = {s.text: s for s in sites}
     def m(i, sectors, **steps):
         return SiteMeasure(i, requests=10, weight=10, sectors_per_request=sectors, ideal_sectors=4.0, **steps)
     measures = {site["left[row * K + i]"].id: m(0, 32.0, x_step_bytes=4000, y_step_bytes=0),
                 site["out[row * N + col]"].id: m(1, 4.0, x_step_bytes=4, y_step_bytes=4000),
                 site["right[i * N + col]"].id: m(2, 32.0)}
     diags = res.diagnostics
-    confirm_diagnostics(diags, table, inst.sites, measures, 2.0)
+    confirm_diagnostics(diags, table, sites, measures, 2.0)
     by = {(d.line, d.code): d for d in diags}
     assert by[(12, "CL101")].confirmed is True
     assert by[(12, "CL101")].measured["summary"] == "32.0 sectors/request measured (ideal 4.0)"
     assert by[(16, "CL101")].confirmed is False and by[(16, "CL102")].confirmed is False
-    new = dynamic_findings(diags, table, inst.sites, measures, 2.0, BY_CODE)
+    new = dynamic_findings(diags, table, sites, measures, 2.0, BY_CODE)
     assert [(d.line, d.code, d.source, d.confirmed) for d in new] == [(13, "CL101", "dynamic", True)]
     doc = new[0].to_json()
     assert doc["source"] == "dynamic" and doc["measured"]["sectors_per_request"] == 32.0
@@ -289,9 +530,35 @@ def test_findings_confirmed_refuted_and_found_by_measurement_alone():
     assert "[not confirmed: 4.0 sectors/request measured (ideal 4.0)]" in text
 
 
+GATHER = """// cudalint: launch grid=(4,1,1) block=(256,1,1)
+__global__ void gather(float* out, const float* in, const int* idx, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[idx[i]];
+  if (i < n) out[i + n] = 2.0f;
+}
+"""
+
+
+def test_what_is_measured_through_random_indexes_or_invented_sizes_is_info(tmp_path):
+    f = tmp_path / "g.cu"
+    f.write_text(GATHER)
+    res, runs, work = _prepared(f)
+    run, table, sim, job = work[0].pending[0]
+    sites = work[0].unit.sites
+    site = {s.text: s for s in sites}
+    why = doubts(table, sim, job, sites)
+    assert why[site["in[idx[i]]"].id] == "the index is read from `idx`, which the run filled with random data"
+    assert why[site["out[i + n]"].id] == "measured only under values cudalint chose (n=1000)"
+    assert site["idx[i]"].id not in why and "n=1000" in job.invented
+    bad = SiteMeasure(0, requests=8, weight=8, sectors_per_request=32.0, ideal_sectors=4.0, out_of_range=3,
+                      min_index=1024, max_index=4294967494)
+    measures = {site["in[idx[i]]"].id: bad, site["out[i + n]"].id: bad}
+    new = dynamic_findings(res.diagnostics, table, sites, measures, 2.0, BY_CODE, why)
+    assert new and all(d.severity == "info" and "(not a finding: " in d.message for d in new)
+
+
 def test_json_without_confirm_has_no_measured_or_source_keys():
-    src = source_from_bytes("k.cu", (SAMPLES / "matmul_naive_bad.cu").read_bytes())
-    for d in lint_sources([src], Config()).diagnostics:
+    for d in lint_paths([str(SAMPLES / "matmul_naive_bad.cu")], Config()).diagnostics:
         doc = d.to_json()
         assert "measured" not in doc and "source" not in doc and doc["confirmed"] is None
 
@@ -325,6 +592,12 @@ def test_confirm_without_a_gpu_exits_2_saying_so(tmp_path):
     p = _cli(str(SAMPLES / "matmul_naive_bad.cu"), "--confirm=ncu", pythonpath=fake)
     assert p.returncode == 2 and len(p.stderr.splitlines()) == 1
     assert "--confirm needs an NVIDIA GPU" in p.stderr and "no CUDA-capable device" in p.stderr
+
+
+def test_a_bad_smem_value_is_a_usage_error():
+    p = _cli("--confirm", str(SAMPLES / "matmul_naive_bad.cu"), "--smem", "matmul=lots")
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr == "cudalint: bad --smem value `matmul=lots`: give KERNEL=BYTES, e.g. --smem reduce0=4096\n"
 
 
 def test_plain_run_never_imports_cupy(tmp_path):

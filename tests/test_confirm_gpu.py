@@ -55,7 +55,10 @@ def test_static_findings_confirmed_and_clean_samples_stay_clean(path):
     assert runs and all(r.ran for r in runs), [r.line() for r in runs]
     assert all(r.seconds < 10 for r in runs), [r.line() for r in runs]     # compile included
     static = [d for d in res.diagnostics if d.source == "static" and d.code in CONFIRMABLE]
-    unconfirmed = [(d.line, d.code, d.measured) for d in static if d.confirmed is not True]
+    # a bank count of accesses nvcc merges into one wider request cannot be read off the log,
+    # which sees them one by one: said so, not confirmed either way
+    unconfirmed = [(d.line, d.code, d.measured) for d in static if d.confirmed is not True and
+                   not (d.code == "CL401" and (d.measured or {}).get("summary", "").startswith("not measured: nvcc"))]
     assert not unconfirmed
     if not expected_findings(path):
         assert [d for d in res.diagnostics if d.confirmed] == []
@@ -102,6 +105,7 @@ def test_cli_text_marks_findings_confirmed():
     lines = [x for x in p.stdout.splitlines() if "CL101" in x]
     assert lines and all("[confirmed: " in x and "sectors/request measured" in x for x in lines)
     assert "cudalint confirm:" in p.stderr and "matmul: ran 9 of 1024 blocks" in p.stderr
+    assert "Traceback" not in p.stderr
 
 
 TRANSPOSE_TILE = """// cudalint: launch grid=(8,8,1) block=(32,32,1)
@@ -146,3 +150,72 @@ def test_shared_words_touched_by_two_threads_between_barriers(tmp_path, barrier,
     by_text = {s.text: m for s, m in runs[0].sites}
     assert (by_text["s[(threadIdx.x + 1) % 64]"].race_words > 0) is raced
     assert (by_text["s[threadIdx.x]"].race_words > 0) is raced
+
+
+PROGRAM = """#include <cstdio>
+#include <vector>
+#include <stdint.h>
+#include <float.h>
+#include <cuda_runtime.h>
+#define ENABLE_BF16
+#include "ops.h"
+#if defined(ENABLE_BF16)
+typedef __nv_bfloat16 floatX;
+#else
+typedef float floatX;
+#endif
+static float* d_scratch;
+__global__ void row_max(const floatX* in, float* out, const uint8_t* mask, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float m = -FLT_MAX;
+  if (i < n && mask[i]) m = fmaxf(m, twice((float)in[i]));
+  if (i < n) out[i] = m;
+}
+template <class T>
+__global__ void block_sum(const T* in, T* out, int n) {
+  extern __shared__ char smem[];
+  T* s = (T*)smem;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? in[i] : T(0);
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0] + s[blockDim.x - 1];
+}
+int main() {
+  int n = 4096, threads = 128;
+  std::vector<float> h(n);
+  floatX* in; float* out; uint8_t* mask; double* d;
+  row_max<<<(n + threads - 1) / threads, threads>>>(in, out, mask, n);
+  block_sum<double><<<n / threads, threads, threads * sizeof(double)>>>(d, d, n);
+  printf("%f\\n", h[0]);
+  return 0;
+}
+"""
+
+
+def test_a_program_with_c_and_cuda_headers_and_host_code_runs_as_its_build_compiles_it(tmp_path):
+    (tmp_path / "ops.h").write_text("#pragma once\n#include <cuda_bf16.h>\n"
+                                    "__device__ inline float twice(float x) { return 2.0f * x; }\n")
+    f = tmp_path / "prog.cu"
+    f.write_text(PROGRAM)
+    res, runs = _confirm([f])
+    assert sorted(r.kernel for r in runs if r.ran) == ["block_sum", "row_max"], [r.line() for r in runs]
+    run = next(r for r in runs if r.kernel == "block_sum")
+    assert "dynamic shared 1024 bytes (launch)" in run.line() and run.out_of_range == 0
+    assert all(d.severity == "info" for d in res.diagnostics if d.source == "dynamic")
+
+
+GATHER = """// cudalint: launch grid=(4,1,1) block=(256,1,1)
+__global__ void gather(float* out, const float* in, const int* idx) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[idx[i] * 65536];
+}
+"""
+
+
+def test_findings_measured_through_random_indexes_are_not_warnings(tmp_path):
+    f = tmp_path / "gather.cu"
+    f.write_text(GATHER)
+    res, runs = _confirm([f])
+    assert runs[0].ran and runs[0].out_of_range > 0
+    dynamic = [d for d in res.diagnostics if d.source == "dynamic"]
+    assert dynamic and all(d.severity == "info" and "random data" in d.message for d in dynamic)

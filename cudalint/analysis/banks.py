@@ -1,11 +1,23 @@
 """Shared-memory bank wavefronts of a warp request, from the simulated lane addresses.
 
-Model: 32 banks of 4-byte words; a word's bank is `word % 32`. Lanes reading the same word are
-served together (broadcast). A request of 4 bytes or less per lane is one phase of 32 lanes; the
-hardware splits 8-byte requests into 2 phases of 16 lanes (half-warps) and 16-byte requests into
-4 phases of 8 lanes (quarter-warps). A phase takes as many wavefronts as the most distinct words
-any one bank must deliver; a request takes the sum over its phases that have an active lane.
-The ideal is one wavefront per active phase.
+Model: 32 banks of 4-byte words; a word's bank is `word % 32`; a wavefront delivers one word from
+each bank (128 bytes), and lanes reading the same word share it (broadcast).
+
+- Up to 4 bytes per lane: one phase of 32 lanes, costing the most distinct words one bank serves.
+- 8 bytes per lane: phases of 16 lanes (half-warps); 16 bytes: phases of 8 lanes (quarter-warps),
+  each costing the most distinct words one bank serves. A store costs the sum over its phases,
+  ideal one per phase. A load serves two neighbouring phases in one wavefront when together they
+  fit it (no bank asked for two words, at most 128 bytes of distinct addresses per phase), and its
+  ideal is the data the pair delivers, in 128-byte wavefronts.
+
+This vector model is measured, not documented: ncu on an H100 reports exactly these wavefronts
+(and `bank_conflicts` = wavefronts - ideal) for 18 lane patterns of LDS.128/LDS.64 and of
+STS.128/STS.64 (bench/bank_patterns.py). For example 16 lanes loading one address cost 1
+wavefront, two groups of 8 lanes loading the same 128 bytes cost 2, and every STS.128 costs 4.
+
+A thread's accesses that nvcc merges into one wider request (model/vector.py) are counted as that
+request, at the first access's addresses; the other accesses of the merge make no request of their
+own.
 """
 from __future__ import annotations
 
@@ -16,7 +28,7 @@ import numpy as np
 from ..index import ir
 from ..index.terms import Term
 from ..model.table import Access
-from .simulate import WARP, Simulation
+from .simulate import WARP, LaneAddresses, Simulation
 
 BANKS = 32
 WORD = 4
@@ -34,9 +46,10 @@ class Wavefronts:
     wavefronts: np.ndarray
     ideal: np.ndarray
     ways: np.ndarray
+    ways_per_phase: np.ndarray | None = None
 
 
-def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int) -> Wavefronts:
+def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str = "load") -> Wavefronts:
     """`addr`, `mask`: (requests, 32) byte addresses and active lanes of warp requests.
 
     Shifting every lane of a request by whole words rotates the banks and changes no count, so
@@ -52,14 +65,40 @@ def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int) -> Wavefron
     inverse = inverse.reshape(-1)
     uniq = shape[first]
     if not np.array_equal(uniq[inverse], shape):
-        return _count(addr, mask, width)
-    wf = _count(np.maximum(uniq, 0), uniq >= 0, width)
+        return _count(addr, mask, width, kind)
+    wf = _count(np.maximum(uniq, 0), uniq >= 0, width, kind)
     return Wavefronts(wf.wavefronts[inverse], wf.ideal[inverse], wf.ways[inverse])
 
 
-def _count(addr: np.ndarray, mask: np.ndarray, width: int) -> Wavefronts:
+def _count(addr: np.ndarray, mask: np.ndarray, width: int, kind: str = "load") -> Wavefronts:
+    if width not in (8, 16):
+        return _count_words(addr, mask, width)
     r = addr.shape[0]
-    phases = phases_of(width)
+    lanes = WORD * BANKS // width            # lanes whose data fills one wavefront: 16 (8 B), 8 (16 B)
+    phases = WARP // lanes
+    per = _count_words(addr, mask, width, phases).ways_per_phase                  # (r, phases)
+    if kind != "load":
+        return Wavefronts(per.sum(axis=1), (per > 0).sum(axis=1), per.max(axis=1))
+    sentinel = np.iinfo(np.int64).max
+    a = np.sort(np.where(mask, addr, sentinel).reshape(r, phases, lanes), axis=2)
+    first = np.ones(a.shape, dtype=bool)
+    first[:, :, 1:] = a[:, :, 1:] != a[:, :, :-1]
+    data = (first & (a != sentinel)).sum(axis=2) * width                           # bytes per phase
+    pairs = phases // 2
+    data = data.reshape(r, pairs, 2).sum(axis=2)
+    both = per.reshape(r, pairs, 2)
+    union = _count_words(addr, mask, width, pairs).ways_per_phase                 # (r, pairs)
+    # two phases share one wavefront when together they fit it: no bank twice, at most 128 bytes
+    shared = (both.max(axis=2) <= 1) & (union <= 1) & (data <= WORD * BANKS)
+    cost = np.where(shared, union, both.sum(axis=2))
+    ideal = -(-data // (WORD * BANKS))
+    ways = np.where(ideal > 0, -(-cost // np.maximum(ideal, 1)), 0)
+    return Wavefronts(cost.sum(axis=1), ideal.sum(axis=1), ways.max(axis=1))
+
+
+def _count_words(addr: np.ndarray, mask: np.ndarray, width: int, phases: int = 1):
+    """Most distinct words one bank serves in each phase (lanes split into `phases` equal groups)."""
+    r = addr.shape[0]
     lanes = WARP // phases
     words_per_lane = max(1, -(-width // WORD))
     first = addr // WORD
@@ -76,7 +115,9 @@ def _count(addr: np.ndarray, mask: np.ndarray, width: int) -> Wavefronts:
     key = np.arange(r * phases).reshape(r, phases, 1) * BANKS + np.where(distinct, w % BANKS, 0)
     counts = np.bincount(key.ravel(), weights=distinct.ravel(), minlength=r * phases * BANKS)
     per_phase = counts.reshape(r, phases, BANKS).max(axis=2).astype(np.int64)      # (r, phases)
-    return Wavefronts(per_phase.sum(axis=1), (per_phase > 0).sum(axis=1), per_phase.max(axis=1))
+    wf = Wavefronts(per_phase.sum(axis=1), (per_phase > 0).sum(axis=1), per_phase.max(axis=1))
+    wf.ways_per_phase = per_phase
+    return wf
 
 
 def warp_requests(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -107,14 +148,46 @@ class BankConflict:
     term: Term | None                  # the index term that alone gives the worst figure
     term_ways: int = 0
     padding: tuple[int, int] | None = None   # (elements added to the inner dimension, ways then)
+    merge: object | None = None        # the vector.Merge the request stands for
+    maybe: object | None = None        # a vector.Merge nvcc may make (an outer loop it unrolls by itself)
+    maybe_ways: int = 0                # the worst n-way under that merge (< 2: the conflict is uncertain)
+
+
+def request_width(sim: Simulation, acc: Access) -> int | None:
+    """Bytes per lane of the request the access is served in; None where another access of its
+    merge makes the request."""
+    merge = sim.table.merges.get(acc)
+    if merge is None:
+        return acc.width
+    return merge.width if merge.head is acc else None
+
+
+_SURE = object()
+
+
+def _requests(sim: Simulation, acc: Access, index: ir.Expr | None = None, merge=_SURE):
+    """The warp requests of an access (or of one index term over its instances): addresses, active
+    lanes, instance rows and the lane addresses; the iterations a merge serves together are
+    represented by their first."""
+    lanes = sim.lane_addresses(acc, "banks", index=index)
+    addr, mask = lanes.addr, lanes.mask
+    if merge is _SURE:
+        merge = sim.table.merges.get(acc)
+    if merge is not None and merge.loop is not None and merge.loop.trip.name in lanes.env:
+        trips = np.broadcast_to(np.asarray(lanes.env[merge.loop.trip.name]).reshape(-1, 1), (addr.shape[0], 1))
+        mask = mask & (trips % merge.count == 0)
+    reqs, m, rows = warp_requests(addr, mask)
+    return reqs, m, rows, LaneAddresses(addr, mask, lanes.width, lanes.env)
 
 
 def bank_conflict(sim: Simulation, acc: Access) -> BankConflict | None:
-    lanes = sim.lane_addresses(acc, "banks")
-    addr, mask, rows = warp_requests(lanes.addr, lanes.mask)
+    width = request_width(sim, acc)
+    if width is None:
+        return None
+    addr, mask, rows, lanes = _requests(sim, acc)
     if not len(addr):
         return None
-    wf = count_wavefronts(addr, mask, acc.width)
+    wf = count_wavefronts(addr, mask, width, acc.kind)
     n_rows = lanes.addr.shape[0]
     per_row = np.zeros(n_rows, dtype=np.int64)
     np.maximum.at(per_row, rows, wf.ways)
@@ -122,20 +195,35 @@ def bank_conflict(sim: Simulation, acc: Access) -> BankConflict | None:
     worst = {it.trip.name: int(np.asarray(lanes.env[it.trip.name]).reshape(-1)[worst_row]) for it in acc.loops}
     conflicting = per_row[per_row >= 2]
     ways = int(wf.ways.max())
-    term, term_ways = _responsible_term(sim, acc, ways)
+    term, term_ways = _responsible_term(sim, acc, ways, width)
     return BankConflict(ways, int(conflicting.min()) if conflicting.size else 1,
                         float(wf.wavefronts.mean()), float(wf.ideal.mean()), int(len(addr)),
-                        phases_of(acc.width), worst, term, term_ways,
-                        _padding(sim, acc) if ways >= 2 else None)
+                        phases_of(width), worst, term, term_ways,
+                        _padding(sim, acc, width) if ways >= 2 else None, sim.table.merges.get(acc),
+                        *(_maybe(sim, acc) if ways >= 2 else (None, 0)))
 
 
-def _padding(sim: Simulation, acc: Access) -> tuple[int, int] | None:
+def _maybe(sim: Simulation, acc: Access):
+    """The merge nvcc may make (an outer loop it unrolls on its own) and the worst n-way under it."""
+    merge = sim.table.possible_merges.get(acc)
+    if merge is None:
+        return None, 0
+    addr, mask, _, _ = _requests(sim, acc, merge=merge)
+    if not len(addr):
+        return None, 0
+    return merge, int(count_wavefronts(addr, mask, merge.width, acc.kind).ways.max())
+
+
+def _padding(sim: Simulation, acc: Access, width: int) -> tuple[int, int] | None:
     """The smallest padding of a tile's inner dimension (in elements, up to one bank row) that makes
     this access conflict-free, or failing that the one with the fewest ways."""
     dims = acc.array.dims
     if len(dims) < 2 or not all(dims) or len(acc.dims) != len(dims) or acc.width != acc.array.elem_size:
         return None
-    _, _, mask, vals, _ = sim._values(acc, "banks", acc.dims)
+    env, _, mask, vals, _ = sim._values(acc, "banks", acc.dims)
+    merge = sim.table.merges.get(acc)
+    if merge is not None and merge.loop is not None and merge.loop.trip.name in env:
+        mask = mask & (np.asarray(env[merge.loop.trip.name]).reshape(-1, 1) % merge.count == 0)
     idx = [np.asarray(v, dtype=np.int64) for v in vals]
     best = None
     for pad in range(1, BANKS + 1):
@@ -146,7 +234,7 @@ def _padding(sim: Simulation, acc: Access) -> tuple[int, int] | None:
         addr, m, _ = warp_requests(flat * acc.array.elem_size, mask)
         if not len(addr):
             return None
-        w = int(count_wavefronts(addr, m, acc.width).ways.max())
+        w = int(count_wavefronts(addr, m, width, acc.kind).ways.max())
         if best is None or w < best[1]:
             best = (pad, w)
         if w == 1:
@@ -154,7 +242,7 @@ def _padding(sim: Simulation, acc: Access) -> tuple[int, int] | None:
     return best
 
 
-def _responsible_term(sim: Simulation, acc: Access, ways: int) -> tuple[Term | None, int]:
+def _responsible_term(sim: Simulation, acc: Access, ways: int, width: int) -> tuple[Term | None, int]:
     """The thread-dependent index term whose lanes alone conflict the most (ties: the earlier term)."""
     if ways < 2:
         return None, 0
@@ -162,11 +250,10 @@ def _responsible_term(sim: Simulation, acc: Access, ways: int) -> tuple[Term | N
     for term in acc.terms:
         if not any(isinstance(s, ir.Sym) and s.kind == "thread" for s in term.coord.walk()):
             continue
-        lanes = sim.lane_addresses(acc, "banks", index=ir.mul(term.coord, term.stride))
-        addr, mask, _ = warp_requests(lanes.addr, lanes.mask)
+        addr, mask, _, _ = _requests(sim, acc, ir.mul(term.coord, term.stride))
         if not len(addr):
             continue
-        w = int(count_wavefronts(addr, mask, acc.width).ways.max())
+        w = int(count_wavefronts(addr, mask, width, acc.kind).ways.max())
         if w > best_ways:
             best, best_ways = term, w
     return best, best_ways
@@ -182,12 +269,12 @@ class BankPicture:
 
 
 def bank_picture(sim: Simulation, acc: Access) -> BankPicture | None:
-    lanes = sim.lane_addresses(acc, "banks")
+    width = request_width(sim, acc) or acc.width
+    addr, mask, rows, lanes = _requests(sim, acc)
     n, t = lanes.addr.shape
-    addr, mask, rows = warp_requests(lanes.addr, lanes.mask)
     if not len(addr):
         return None
-    wf = count_wavefronts(addr, mask, acc.width)
+    wf = count_wavefronts(addr, mask, width, acc.kind)
     i = int(np.argmax(wf.wavefronts))
     # the request's first thread: its position among the live warps of its instance row
     per_row = -(-t // WARP)
@@ -195,4 +282,4 @@ def bank_picture(sim: Simulation, acc: Access) -> BankPicture | None:
     base = int(live[i] % per_row) * WARP
     out = [(lane, base + lane, int(addr[i, lane] // WORD), int(addr[i, lane] // WORD % BANKS))
            for lane in range(WARP) if mask[i, lane]]
-    return BankPicture(out, phases_of(acc.width), int(wf.wavefronts[i]), int(wf.ways[i]))
+    return BankPicture(out, phases_of(width), int(wf.wavefronts[i]), int(wf.ways[i]))

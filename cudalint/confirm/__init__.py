@@ -34,14 +34,20 @@ class KernelRun:
     hardware: dict = field(default_factory=dict)
     buffers: list[str] = field(default_factory=list)
     sites: list = field(default_factory=list)       # (Site, SiteMeasure) of each access that ran
+    backend: str = ""             # nvrtc | nvcc
+    invented: list[str] = field(default_factory=list)   # values cudalint chose for the run
+    unit_s: float = 0.0           # the whole unit: compile (once) and every kernel's run
+    unit_kernels: int = 0
 
     def line(self) -> str:
         head = f"cudalint confirm: {self.path}: {self.kernel}:"
         if not self.ran:
             return f"{head} not run: {self.reason}"
+        shared = f", shared by the file's {self.unit_kernels} kernels" if self.unit_kernels > 1 else ""
         parts = [f"ran {self.blocks}", f"{self.records} accesses logged" +
                  (" (log full: later records counted, not kept)" if self.truncated else ""),
-                 f"{self.seconds:.2f} s (compile {self.compile_s:.2f} s, kernel {self.run_s:.3f} s)"]
+                 f"{self.seconds:.2f} s (compile {self.compile_s:.2f} s with {self.backend or 'nvrtc'}{shared}; "
+                 f"kernel {self.run_s:.3f} s)"]
         if self.totals:
             parts.append(", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in self.totals.items()))
         if self.hardware:
@@ -50,6 +56,11 @@ class KernelRun:
             parts.append(self.reason)
         if self.buffers:
             parts.append("buffers " + ", ".join(self.buffers))
+        if self.invented:
+            names = [v.split("=")[0] for v in self.invented if not v.startswith(("blockDim", "gridDim"))]
+            hint = " ".join(f"--param {n}=VALUE" for n in names[:3]) or f"--launch {self.kernel}:grid=X,Y,Z:block=X,Y,Z"
+            parts.append(f"values cudalint chose: {', '.join(self.invented)} (give {hint}); what is measured "
+                         f"only under them is info, not a finding")
         return f"{head} " + "; ".join(parts)
 
 
@@ -69,10 +80,11 @@ def available() -> None:
         raise ConfirmUnavailable("--confirm needs an NVIDIA GPU, and none is available")
 
 
-def confirm_result(result, cfg, mode: str = "log", timeout: float = DEFAULT_TIMEOUT) -> list[KernelRun]:
+def confirm_result(result, cfg, mode: str = "log", timeout: float = DEFAULT_TIMEOUT,
+                   smem: dict[str, int] | None = None) -> list[KernelRun]:
     """Run every linted kernel that has a known launch, confirm or refute its findings in place
     (`confirmed`, `measured`), add the measured findings the static pass missed (`source: dynamic`),
-    and return what was run."""
+    and return what was run (`smem`: dynamic shared memory bytes by kernel, where not computed)."""
     available()
     from .session import confirm_tables
-    return confirm_tables(result, cfg, mode, timeout)
+    return confirm_tables(result, cfg, mode, timeout, smem)

@@ -2,8 +2,8 @@
 
 Per site: sectors per request (distinct 32-byte sectors of the real device addresses of one warp's
 lanes at one dynamic instance, averaged over requests), the ideal (bytes of the distinct addresses
-/ 32, rounded up), shared-memory wavefronts per request (32 banks of 4 bytes, one word read by many
-lanes is a broadcast; 8- and 16-byte accesses in half- and quarter-warp phases), the address step
+/ 32, rounded up), shared-memory wavefronts per request (the bank model CL401 uses, on the logged
+lane addresses), the address step
 between neighbouring threads along x and y, out-of-range accesses, elements stored by two threads
 at one instance, and shared words written and accessed by two threads within one barrier interval.
 
@@ -110,7 +110,8 @@ def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
             if space == F_GLOBAL:
                 m.sectors_per_request, m.ideal_sectors = _sectors(group, addr, w, gw)
             elif space == F_SHARED:
-                m.wavefronts_per_request, m.ideal_wavefronts = _wavefronts(group, tid % WARP, addr, w, gw)
+                m.wavefronts_per_request, m.ideal_wavefronts = _wavefronts(
+                    group, tid % WARP, addr, w, gw, "store" if s.kind == "store" else "load")
             m.x_step_bytes, m.y_step_bytes = _steps(slot, inst, tid, addr, block, inst_span)
             if s.stores and s.kind != "atomic":
                 m.overlapping_stores = _overlaps(slot, inst, tid, addr)
@@ -127,11 +128,37 @@ def _executed_requests(counts: np.ndarray, slot_weight: np.ndarray) -> float:
     return float((per_warp * slot_weight[:slots]).sum())
 
 
+def _distinct_rows(*cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows sorted by the columns (the first most significant): (order, mask of the first row of each
+    distinct row). A lexsort, not np.unique(axis=0), which is slow on millions of records."""
+    order = np.lexsort(tuple(reversed(cols)))
+    first = np.zeros(len(order), dtype=bool)
+    if len(order):
+        first[0] = True
+    for c in cols:
+        sc = c[order]
+        first[1:] |= sc[1:] != sc[:-1]
+    return order, first
+
+
+def _runs(*cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Already sorted columns: (start index of each run of equal rows, run lengths)."""
+    n = len(cols[0])
+    new = np.zeros(n, dtype=bool)
+    if n:
+        new[0] = True
+    for c in cols:
+        new[1:] |= c[1:] != c[:-1]
+    starts = np.nonzero(new)[0]
+    return starts, np.diff(np.r_[starts, n])
+
+
 def _per_group_distinct(group: np.ndarray, value: np.ndarray) -> np.ndarray:
     """Distinct values per group, in the order of np.unique(group)."""
-    pairs = np.unique(np.stack([group, value], axis=1), axis=0)
-    _, counts = np.unique(pairs[:, 0], return_counts=True)
-    return counts
+    order, first = _distinct_rows(group, value)
+    g = group[order][first]
+    starts = np.r_[True, g[1:] != g[:-1]]
+    return np.diff(np.r_[np.nonzero(starts)[0], len(g)])
 
 
 def _sectors(group, addr, width, weights) -> tuple[float, float]:
@@ -141,26 +168,17 @@ def _sectors(group, addr, width, weights) -> tuple[float, float]:
     return float(np.average(sectors, weights=weights)), float(np.average(ideal, weights=weights))
 
 
-def _wavefronts(group, lane, addr, width, weights) -> tuple[float, float]:
-    """Per request: the sum over its phases (a full warp for 4-byte words, half-warps for 8 bytes,
-    quarter-warps for 16) of the most distinct words any one bank must serve."""
-    words_per_lane = max(width // 4, 1)
-    phase = lane // max(WARP // words_per_lane, 1)
-    key = group * 4 + phase
-    words = np.concatenate([addr // 4 + j for j in range(words_per_lane)])
-    key = np.tile(key, words_per_lane)
-    pairs = np.unique(np.stack([key, words], axis=1), axis=0)           # distinct words per phase
-    kb = np.unique(np.stack([pairs[:, 0], pairs[:, 1] % 32], axis=1), axis=0, return_counts=True)
-    (keys_banks, per_bank) = kb
-    order = np.lexsort((per_bank, keys_banks[:, 0]))
-    k_sorted, c_sorted = keys_banks[order, 0], per_bank[order]
-    last = np.r_[k_sorted[1:] != k_sorted[:-1], True]
-    phase_keys, phase_max = k_sorted[last], c_sorted[last]               # worst bank per phase
-    req = phase_keys // 4
-    uniq, inv = np.unique(req, return_inverse=True)
-    wave = np.bincount(inv, weights=phase_max)
-    ideal = np.bincount(inv)
-    return float(np.average(wave, weights=weights)), float(np.average(ideal, weights=weights))
+def _wavefronts(group, lane, addr, width, weights, kind="load") -> tuple[float, float]:
+    """Per request (one warp's lanes at one instance), the wavefronts and the ideal of CL401's bank
+    model (analysis/banks.py), averaged with the requests' weights."""
+    from ..analysis.banks import count_wavefronts
+    groups, row = np.unique(group, return_inverse=True)
+    req_addr = np.zeros((len(groups), WARP), dtype=np.int64)
+    req_mask = np.zeros((len(groups), WARP), dtype=bool)
+    req_addr[row, lane] = addr
+    req_mask[row, lane] = True
+    wf = count_wavefronts(req_addr, req_mask, width, kind)
+    return float(np.average(wf.wavefronts, weights=weights)), float(np.average(wf.ideal, weights=weights))
 
 
 def _steps(slot, inst, tid, addr, block, inst_span) -> tuple[int | None, int | None]:
@@ -189,41 +207,61 @@ def _steps(slot, inst, tid, addr, block, inst_span) -> tuple[int | None, int | N
 
 
 def _overlaps(slot, inst, tid, addr) -> int:
-    rows = np.unique(np.stack([slot, inst, addr, tid], axis=1), axis=0)
-    _, counts = np.unique(rows[:, :3], axis=0, return_counts=True)
-    return int((counts > 1).sum())
+    """Elements (slot, instance, address) stored by more than one thread."""
+    order, first = _distinct_rows(slot, inst, addr, tid)
+    rows = [c[order][first] for c in (slot, inst, addr)]
+    _, sizes = _runs(*rows)
+    return int((sizes > 1).sum())
 
 
 def _race_records(r, oor, sites: list[Site]) -> np.ndarray:
-    """Records on a shared word that another thread of the block also touched in the same barrier
-    interval, with at least one of them a (non-atomic) store."""
+    """Records on shared bytes that another thread of the block also touched in the same barrier
+    interval, with at least one of them a (non-atomic) store. Bytes, not words: four threads that
+    each write one byte of a word do not race."""
     shared = ((r["flags"] & F_SHARED) != 0) & ~oor
     out = np.zeros(len(r["site"]), dtype=bool)
     if not shared.any():
         return out
     storing = np.array([s.stores and s.kind != "atomic" for s in sites] + [False])
     idx = np.nonzero(shared)[0]
-    epoch = r["epoch"][idx].astype(np.int64)
+    width = np.maximum((r["flags"][idx] >> 8) & 0xFF, 1).astype(np.int64)
+    unit = int(min(width.min(), 4))
+    reps = np.minimum(np.maximum(width // unit, 1), 16)
+    owner = np.repeat(np.arange(len(idx)), reps)                         # each record over its units
+    step = np.arange(len(owner)) - np.repeat(np.cumsum(reps) - reps, reps)
+    epoch = r["epoch"][idx].astype(np.int64)[owner]
     block_epoch, warp_epoch = epoch % WARP_EPOCH, epoch // WARP_EPOCH
-    tid = r["tid"][idx].astype(np.int64)
-    word = r["addr"][idx].astype(np.int64) // 4
-    slot = r["slot"][idx].astype(np.int64)
-    store = storing[np.minimum(r["site"][idx], len(sites))]
+    tid = r["tid"][idx].astype(np.int64)[owner]
+    word = r["addr"][idx].astype(np.int64)[owner] // unit + step
+    slot = r["slot"][idx].astype(np.int64)[owner]
+    store = storing[np.minimum(r["site"][idx], len(sites))][owner]
     # two warps are ordered only by a block barrier; two lanes of one warp also by __syncwarp()
-    across = _racing(np.stack([slot, block_epoch, word], axis=1), tid // WARP, store)
-    within = _racing(np.stack([slot, block_epoch, tid // WARP, warp_epoch, word], axis=1), tid, store)
-    out[idx] = across | within
+    across = _racing([slot, block_epoch, word], tid // WARP, store)
+    within = _racing([slot, block_epoch, tid // WARP, warp_epoch, word], tid, store)
+    hit = np.bincount(owner, weights=(across | within), minlength=len(idx)) > 0
+    out[idx] = hit
     return out
 
 
-def _racing(key: np.ndarray, who: np.ndarray, store: np.ndarray) -> np.ndarray:
-    """Records whose group (rows of `key`) holds a store and more than one distinct `who`."""
-    uniq, inv = np.unique(key, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    pairs = np.unique(np.stack([inv, who], axis=1), axis=0)
-    distinct = np.bincount(pairs[:, 0], minlength=len(uniq))
-    stores = np.bincount(inv, weights=store, minlength=len(uniq)) > 0
-    return (distinct[inv] > 1) & stores[inv]
+def _racing(key: list[np.ndarray], who: np.ndarray, store: np.ndarray) -> np.ndarray:
+    """Rows whose group (equal `key` columns) holds a store and more than one distinct `who`."""
+    order = np.lexsort(tuple(reversed(key + [who])))
+    n = len(order)
+    gnew = np.zeros(n, dtype=bool)
+    if n:
+        gnew[0] = True
+    for c in key:
+        sc = c[order]
+        gnew[1:] |= sc[1:] != sc[:-1]
+    ws = who[order]
+    wnew = gnew.copy()
+    wnew[1:] |= ws[1:] != ws[:-1]
+    gid = np.cumsum(gnew) - 1
+    distinct = np.bincount(gid, weights=wnew)
+    stores = np.bincount(gid, weights=store[order]) > 0
+    res = np.zeros(n, dtype=bool)
+    res[order] = (distinct[gid] > 1) & stores[gid]
+    return res
 
 
 def kernel_totals(measures: dict[int, SiteMeasure], sites: list[Site]) -> dict:
@@ -282,9 +320,13 @@ def _overlap(m: SiteMeasure, min_ratio: float):
 
 
 def _banks(m: SiteMeasure, min_ratio: float):
+    """A bank finding names its worst request; the log keeps the mean over requests, so any excess
+    over the ideal shows conflicting requests (a sorting network conflicts at some strides only)."""
     if m.wavefronts_per_request is None:
         return None
-    return (m.ways or 1) >= 2, f"{m.wavefronts_per_request:.1f} wavefronts/request measured"
+    excess = m.wavefronts_per_request - (m.ideal_wavefronts or 0)
+    return excess > 0.005, (f"{m.wavefronts_per_request:.2f} wavefronts/request measured, ideal "
+                            f"{m.ideal_wavefronts:.2f}")
 
 
 def _race(m: SiteMeasure, min_ratio: float):
@@ -304,10 +346,11 @@ def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measu
                         min_ratio: float) -> None:
     """Set `confirmed`, `measured` on each finding of this kernel that a measurement speaks to."""
     for d in diags:
-        if d.kernel != table.kernel or d.code not in CONFIRMERS:
+        if d.code not in CONFIRMERS or not _of(d, table):
             continue
         hits = [s for s in sites if any(_same(d, a, table) for a in s.accesses)] or \
-            [s for s in sites if s.line == d.line and (s.array is None or s.array.name == d.array)]
+            [s for s in sites if s.line == d.line and s.path == d.path and
+             any(a in table.accesses for a in s.accesses) and (s.array is None or s.array.name == d.array)]
         ms = [measures[s.id] for s in hits if s.id in measures]
         if not hits:
             continue
@@ -316,11 +359,34 @@ def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measu
             d.measured = {"requests": 0, "summary": "the access did not run in the sampled blocks"}
             continue
         m = _merge(ms)
+        merged = _merged(hits, table) if d.code == "CL401" else None
+        if merged:
+            d.measured = {**m.metrics(), "summary": f"not measured: {merged}"}
+            continue
         verdict = CONFIRMERS[d.code](m, min_ratio)
         if verdict is None:
             continue
         d.confirmed, summary = verdict
         d.measured = {**m.metrics(), "summary": summary}
+
+
+def _merged(sites: list[Site], table) -> str | None:
+    """Why the log cannot speak to the banks of these sites: nvcc merges (or may merge) their
+    accesses into wider requests, while the log sees them one by one."""
+    for s in sites:
+        for a in s.accesses:
+            m = table.merges.get(a) or table.possible_merges.get(a)
+            if m is not None:
+                return (f"nvcc {'merges' if a in table.merges else 'may merge'} this access with its neighbours "
+                        f"into {m.width}-byte requests, and the log sees them one by one")
+    return None
+
+
+def _of(d: Diagnostic, table) -> bool:
+    """A finding of this kernel (two programs of one directory may each have a `kernel1`)."""
+    if d.kernel != table.kernel:
+        return False
+    return d.path == table.path or any((a.path or table.path) == d.path for a in table.accesses)
 
 
 def _same(d: Diagnostic, acc, table) -> bool:
@@ -332,23 +398,67 @@ def _race_explained(s: Site, diags: list[Diagnostic], table) -> bool:
     """A measured race the static findings already account for: another access of the same array
     has a CL501 (its write and read are named there) or a CL302 (two threads store one element), or
     a barrier of the kernel is divergent (CL502), so barrier epochs no longer line up between threads."""
-    mine = [d for d in diags if d.kernel == table.kernel]
+    mine = [d for d in diags if _of(d, table)]
     if any(d.code == "CL502" for d in mine):
         return True
     return s.array is not None and any(d.code in ("CL501", "CL302") and d.array == s.array.name for d in mine)
 
 
+def doubts(table, sim, job, sites: list[Site]) -> dict:
+    """Sites whose measurement says nothing about the program: their index or guard is read from a
+    buffer the run filled with random data, or depends on a value cudalint chose (a size, the block
+    shape, the grid) where the program gives none, or their buffer got a default size."""
+    from ..index import ir
+    chosen: set[str] = {n.split("=")[0] for n in job.invented if not n.startswith(("blockDim", "gridDim"))}
+    if any(n.startswith("blockDim") for n in job.invented) or sim.family.block_names:
+        chosen |= {f"{b}.{a}" for b in ("threadIdx", "blockDim") for a in "xyz"}
+    if any(n.startswith("gridDim") for n in job.invented):
+        chosen |= {f"{b}.{a}" for b in ("blockIdx", "gridDim") for a in "xyz"}
+    defaulted = {a.name for a in job.args if a.kind == "buffer" and a.origin.startswith("no index")}
+    mine = set(map(id, table.accesses))
+    out: dict[int, str] = {}
+    for s in sites:
+        accs = [a for a in s.accesses if id(a) in mine]
+        exprs = [e for a in accs for e in (a.index, *a.guards)]
+        exprs += [e for a in accs for it in a.loops for e in (it.cond, it.value) if e is not None]
+        syms = {x for e in exprs for x in e.walk() if isinstance(x, ir.Sym)}
+        data = sorted({x.name for x in syms if x.kind == "data"} | {"memory" for a in accs if a.unresolved
+                                                                    and not any(x.kind == "data" for x in syms)})
+        used = sorted({x.name for x in syms if x.kind != "data"} & chosen)
+        if data:
+            out[s.id] = (f"the index is read from {', '.join(f'`{n}`' for n in data)}, which the run filled with "
+                         f"random data")
+        elif used:
+            given = [v for v in job.invented if v.split("=")[0] in used or
+                     (v.startswith("blockDim") and any(u.startswith(("threadIdx", "blockDim")) for u in used)) or
+                     (v.startswith("gridDim") and any(u.startswith(("blockIdx", "gridDim")) for u in used))]
+            out[s.id] = f"measured only under values cudalint chose ({', '.join(given or job.invented)})"
+        elif s.array is not None and s.array.name in defaulted:
+            out[s.id] = f"`{s.array.name}` got a default size in the run (no index of it is followed)"
+        unfollowed = [it.var for a in accs for it in a.loops if sim.trip_count(it) is None]
+        if unfollowed and s.array is not None and s.array.space == "global":
+            # the buffer was sized from the iterations the model follows: an index past it says nothing
+            out[(s.id, "range")] = (f"the run sized `{s.array.name}` without the bound of the loop over "
+                                    f"`{unfollowed[0]}`, which the model does not follow")
+    return out
+
+
 def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures: dict[int, SiteMeasure],
-                     min_ratio: float, rules: dict) -> list[Diagnostic]:
-    """Measured inefficiencies and errors at sites that no static finding of the kind covers."""
+                     min_ratio: float, rules: dict, doubt: dict[int, str] | None = None) -> list[Diagnostic]:
+    """Measured inefficiencies and errors at sites that no static finding of the kind covers. A
+    measurement `doubt` speaks against (invented values, random indexes) is listed as info with why."""
     out = []
+    mine = set(map(id, table.accesses))
     for s in sites:
         m = measures.get(s.id)
-        if m is None:
+        if m is None or not any(id(a) in mine for a in s.accesses):
             continue
         covered = {d.code for d in diags for a in s.accesses if _same(d, a, table)}
         # an overflowing index expression is reported once, on one of the accesses sharing it
-        covered |= {d.code for d in diags if d.code == "CL203" and d.kernel == table.kernel and d.line == s.line}
+        covered |= {d.code for d in diags if d.code == "CL203" and _of(d, table) and d.line == s.line}
+        # every thread stores the same value (the static side's reading of the store): not a race
+        same_value = any(a.kind == "store" for a in s.accesses) and \
+            all(a.value_scope >= 1 for a in s.accesses if a.kind == "store" and id(a) in mine)
         found = []
         if m.out_of_range and not covered & {"CL201", "CL202", "CL203"}:
             code = "CL202" if (s.array is None or s.array.space == "global") else "CL201"
@@ -358,25 +468,29 @@ def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures
             found.append(("CL101", f"{_kind(s)} of `{s.text}` measured {m.sectors_per_request:.2f} sectors per warp "
                                    f"request where {m.ideal_sectors:.2f} would do ({m.ratio:.1f}x)",
                           _coalescing(m, min_ratio)[1]))
-        if m.overlapping_stores and "CL302" not in covered:
+        if m.overlapping_stores and "CL302" not in covered and not same_value:
             found.append(("CL302", f"`{s.text}`: {m.overlapping_stores} elements stored by two threads of a block "
                                    f"at one step measured", _overlap(m, min_ratio)[1]))
-        if m.ways is not None and m.ways >= 2 and "CL401" not in covered:
+        if m.ways is not None and m.ways >= 2 and "CL401" not in covered and not _merged([s], table):
             found.append(("CL401", f"{_kind(s)} of `{s.text}` measured {m.wavefronts_per_request:.1f} shared-memory "
                                    f"wavefronts per request ({m.ways:.1f}-way bank conflict)", _banks(m, min_ratio)[1]))
-        if m.race_words and "CL501" not in covered and not _race_explained(s, diags, table):
+        if m.race_words and "CL501" not in covered and not same_value and not _race_explained(s, diags, table):
             found.append(("CL501", f"`{s.text}`: {m.race_words} shared words written and accessed by two threads "
                                    f"with no barrier between them measured", _race(m, min_ratio)[1]))
         for code, msg, summary in found:
             rule = rules.get(code)
             if rule is None:        # a rule this version does not ship
                 continue
-            d = Diagnostic(table.path if not s.accesses else (s.accesses[0].path or table.path), s.line, s.column,
-                           s.end_line, s.end_column, rule.CODE, rule.NAME, rule.CATEGORY, rule.SEVERITY,
-                           msg + " (not predicted by the static analysis)", table.kernel)
+            why = (doubt or {}).get(s.id) or \
+                ((doubt or {}).get((s.id, "range")) if code in ("CL201", "CL202", "CL203") else None)
+            severity = "info" if why else rule.SEVERITY
+            tail = f" (not a finding: {why})" if why else " (not predicted by the static analysis)"
+            d = Diagnostic(s.path or table.path, s.line, s.column,
+                           s.end_line, s.end_column, rule.CODE, rule.NAME, rule.CATEGORY, severity,
+                           msg + tail, table.kernel)
             if s.array is not None:
                 d.array, d.access, d.space = s.array.name, s.accesses[0].kind, s.array.space
-            d.confirmed, d.source = True, "dynamic"
+            d.confirmed, d.source = (None if why else True), "dynamic"
             d.measured = {**m.metrics(), "summary": summary}
             out.append(d)
     return out

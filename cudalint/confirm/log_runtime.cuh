@@ -18,7 +18,8 @@ enum {
   CL_BASE = CL_GRID + 3,                 // CL_MAX_BUF buffer base addresses
   CL_BYTES = CL_BASE + CL_MAX_BUF,       // CL_MAX_BUF buffer sizes
   CL_BLOCKS = CL_BYTES + CL_MAX_BUF,     // 3 * CL_MAX_BLOCKS logical block coordinates
-  CL_WORDS = CL_BLOCKS + 3 * CL_MAX_BLOCKS
+  CL_REQUESTS = CL_BLOCKS + 3 * CL_MAX_BLOCKS,   // unsigned int[slots * warps * sites]: each warp's requests
+  CL_WORDS = CL_REQUESTS + 1
 };
 __device__ unsigned long long __cl_ctl[CL_WORDS];
 __device__ __align__(16) unsigned char __cl_scratch[1024];
@@ -51,6 +52,23 @@ __device__ __forceinline__ unsigned* __cl_counters() {
   return (unsigned*)__cl_ctl[CL_COUNTERS] + ((size_t)blockIdx.x * __cl_u32(CL_NTHREADS) + __cl_thread()) * n;
 }
 
+// The warp request a thread's access belongs to: counted per warp and site by the first active lane,
+// so lanes that skip iterations (`if (tx <= m)` in a loop) are grouped by the request they made
+// together, not by how many times each ran the site.
+__device__ __forceinline__ unsigned __cl_request(unsigned site) {
+  unsigned mask = __activemask();
+  unsigned lane = __cl_thread() & 31u;
+  int leader = __ffs(mask) - 1;
+  unsigned req = 0;
+  if ((int)lane == leader) {
+    unsigned warps = (__cl_u32(CL_NTHREADS) + 31u) / 32u;
+    unsigned* reqs = (unsigned*)__cl_ctl[CL_REQUESTS] + ((size_t)blockIdx.x * warps + __cl_thread() / 32u) *
+                     __cl_u32(CL_NSITES);
+    req = atomicAdd(reqs + site, 1u);
+  }
+  return __shfl_sync(mask, req, leader);
+}
+
 // A thread's barrier epoch: block barriers in the low 20 bits, __syncwarp()s above them, so
 // two lanes of one warp are ordered by either and two warps only by a block barrier.
 #define CL_WARP_EPOCH (1u << 20)
@@ -61,6 +79,11 @@ __device__ __forceinline__ void __cl_epoch() {
 
 __device__ __forceinline__ void __cl_syncwarp(unsigned mask = 0xffffffffu) {
   __syncwarp(mask);
+  __cl_counters()[__cl_u32(CL_NSITES)] += CL_WARP_EPOCH;
+}
+
+// a cooperative-groups tile's sync(): the warp-level epoch, as __syncwarp()
+__device__ __forceinline__ void __cl_warp_epoch() {
   __cl_counters()[__cl_u32(CL_NSITES)] += CL_WARP_EPOCH;
 }
 
@@ -81,14 +104,16 @@ __device__ __forceinline__ unsigned __cl_total_smem() {
   return v;
 }
 
-// kind: 0 global buffer `buf`, 1 shared or local array [base, base + bytes), 2 unknown (any buffer)
-template <typename T>
-__device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, const void* base,
-                                        unsigned long long bytes) {
+// kind: 0 global buffer `buf`, 1 shared or local array [base, base + bytes), 2 unknown (any buffer).
+// Inlined: out of line (__noinline__), the compiler loaded some redirected shared accesses as
+// shared at the scratch slot's address (Rodinia srad_v2 faulted on an H100).
+__device__ __forceinline__ void* __cl_log(unsigned site, void* p, unsigned size, int kind, int buf, const void* base,
+                                       unsigned long long bytes) {
+  unsigned inst = __cl_request(site);     // before any lane leaves: every active lane takes part
   const void* vp = (const void*)p;
   unsigned long long a = (unsigned long long)vp;
   unsigned long long rec = a;
-  unsigned width = sizeof(T) < 255 ? (unsigned)sizeof(T) : 255u;
+  unsigned width = size < 255 ? size : 255u;
   unsigned flags = width << 8;
   bool ok = true;
   long long off = 0;
@@ -109,12 +134,12 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
       unsigned n = __cl_u32(CL_NBUF);
       for (unsigned k = 0; k < n; ++k) {
         unsigned long long lo = __cl_ctl[CL_BASE + k];
-        if (a >= lo && a + sizeof(T) <= lo + __cl_ctl[CL_BYTES + k]) { buf = (int)k; break; }
+        if (a >= lo && a + size <= lo + __cl_ctl[CL_BYTES + k]) { buf = (int)k; break; }
       }
       ok = buf >= 0;
       base = ok ? (const void*)__cl_ctl[CL_BASE + buf] : vp;
     } else if (flags & CL_F_SHARED) {
-      ok = rec + sizeof(T) <= (unsigned long long)__cl_total_smem() + 1024;   // the block's window
+      ok = rec + size <= (unsigned long long)__cl_total_smem() + 1024;   // the block's window
       base = vp;
     } else {
       base = vp;
@@ -122,7 +147,7 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
   }
   if (kind != 2) {
     off = (long long)(a - (unsigned long long)base);
-    ok = off >= 0 && (unsigned long long)off + sizeof(T) <= bytes;
+    ok = off >= 0 && (unsigned long long)off + size <= bytes;
   } else if (buf >= 0) {
     off = (long long)(a - (unsigned long long)base);
   }
@@ -130,8 +155,8 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
   if (buf >= 0) flags |= (unsigned)(buf + 1) << 16;
   if (!ok) flags |= CL_F_OOR;
   unsigned* cnt = __cl_counters();
-  unsigned inst = cnt[site]++;
-  bool sampled = inst < 8 || (inst & (inst - 1)) == 0;   // instances 0-7 and every power of two
+  cnt[site]++;                                          // the thread's own instances: the requests' weights
+  bool sampled = inst < 4 || (inst & (inst - 1)) == 0;   // requests 0-3 and every power of two, whole warps
   if (!ok || sampled) {
     unsigned* count = (unsigned*)__cl_ctl[CL_COUNT];
     unsigned i = atomicAdd(count, 1u);
@@ -148,9 +173,17 @@ __device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, 
   }
   if (!ok) {
     atomicAdd((unsigned*)__cl_ctl[CL_COUNT] + 1, 1u);
-    return (T*)(void*)__cl_scratch;
+    return (void*)__cl_scratch;
   }
   return p;
+}
+
+// `width`: the bytes the statement really moves where the model reads a wider view of the element
+// (`FETCH_FLOAT4(b[i])`); 0: the element's own size
+template <typename T>
+__device__ __forceinline__ T* __cl_addr(unsigned site, T* p, int kind, int buf, const void* base,
+                                        unsigned long long bytes, unsigned width = 0) {
+  return (T*)__cl_log(site, (void*)p, width ? width : (unsigned)sizeof(T), kind, buf, base, bytes);
 }
 
 #define blockIdx (__cl_block_idx())

@@ -3,16 +3,14 @@ own sectors per request beside the logged figures."""
 from __future__ import annotations
 
 import csv
-import json
+import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from .instrument import plain_copy
 from .plan import Job
-from .runner import RunError, child_env
+from .runner import RunError, run_unit
+from .unit import build_unit
 
 # figure -> (numerator, denominator), named as kernel_totals names the logged figures
 METRICS = {
@@ -27,25 +25,26 @@ METRICS = {
 }
 
 
-def hardware_figures(src, job: Job, timeout: float) -> dict:
+def hardware_figures(project, root, tables, job: Job, fcfg, timeout: float) -> dict:
+    """The uninstrumented unit (the same text, no log), its kernel on the whole grid under ncu."""
     ncu = shutil.which("ncu")
     if ncu is None:
         raise RunError("ncu is not on PATH (install Nsight Compute)")
     names = sorted({m for pair in METRICS.values() for m in pair})
+    unit = build_unit(project, root, tables, dict(fcfg.defines), fcfg.include_dirs, instrumented=False)
     with tempfile.TemporaryDirectory(prefix="cudalint-ncu-") as tmp:
-        d = Path(tmp)
-        (d / "kernel.cu").write_text(plain_copy(src), encoding="utf-8")
-        (d / "job.json").write_text(json.dumps(job.to_json()), encoding="utf-8")
-        cmd = [ncu, "--clock-control", "none", "--csv", "--metrics", ",".join(names), "-k", f"regex:^{job.kernel}",
-               sys.executable, "-m", "cudalint.confirm.runner", str(d), "--plain"]
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout * 4, env=child_env())
-        except subprocess.TimeoutExpired:
-            raise RunError(f"the profiled run of `{job.kernel}` did not finish within {timeout * 4:g} s") from None
-    values = parse_csv(p.stdout) if p.returncode == 0 else {}
+        report = Path(tmp) / "ncu.csv"
+        cmd = [ncu, "--clock-control", "none", "--csv", "--log-file", str(report), "--metrics", ",".join(names),
+               "-k", f"regex:^(.*::)?{re.escape(job.kernel)}([<(].*)?$"]
+        done = run_unit(unit.sources, unit.options, [job.to_json()], timeout * 4, plain=True, runner=cmd)
+        err = done.results.get(0)
+        if isinstance(err, RunError):
+            raise RunError(f"the profiled run failed ({err})")
+        text = report.read_text(errors="replace") if report.exists() else ""
+        text = text if '"Metric Name"' in text else "\n".join(done.other)
+    values = parse_csv(text)
     if not values:
-        tail = [x for x in (p.stderr + p.stdout).splitlines() if x.strip()]
-        raise RunError(f"ncu gave no metrics ({tail[-1] if tail else 'exit ' + str(p.returncode)})")
+        raise RunError("ncu gave no metrics (is the GPU's performance counter access allowed?)")
     return figures(values)
 
 

@@ -1,9 +1,11 @@
 """What one confirm run launches: the kernel's name expression, the logical grid and the sampled
-blocks that stand for it, and each argument (buffers at their logical size, integer sizes from
---param / annotations / defaults). Pure numpy: nothing here touches the GPU."""
+blocks that stand for it, the dynamic shared memory, and each argument (buffers at their logical
+size, integer sizes from the program, --param or annotations, else invented and said so). Pure
+numpy: nothing here touches the GPU."""
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -11,7 +13,7 @@ import numpy as np
 from ..analysis.simulate import Simulation, capped_product
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
-from ..source.cufile import FunctionDef
+from ..source.cufile import FunctionDef, node_text
 
 ALL_BLOCKS_UP_TO = 64          # grids this small run whole
 DEFAULT_BUFFER_ELEMENTS = 1 << 20
@@ -23,7 +25,8 @@ _DTYPES = {
     "uint": "uint32", "uint32_t": "uint32", "long": "int64", "long long": "int64", "int64_t": "int64",
     "unsigned long": "uint64", "unsigned long long": "uint64", "size_t": "uint64", "uint64_t": "uint64",
     "short": "int16", "unsigned short": "uint16", "char": "int8", "signed char": "int8", "unsigned char": "uint8",
-    "int8_t": "int8", "uint8_t": "uint8", "bool": "bool",
+    "int8_t": "int8", "uint8_t": "uint8", "bool": "bool", "ptrdiff_t": "int64", "ssize_t": "int64",
+    "long int": "int64", "unsigned long int": "uint64", "int16_t": "int16", "uint16_t": "uint16",
 }
 
 
@@ -54,6 +57,8 @@ class Job:
     nsites: int
     capacity: int = DEFAULT_CAPACITY
     notes: list[str] = field(default_factory=list)
+    smem_origin: str = ""
+    invented: list[str] = field(default_factory=list)   # values cudalint chose, as `N=1000`
 
     @property
     def whole_grid(self) -> bool:
@@ -83,38 +88,53 @@ def sampled_blocks(grid: tuple[int, int, int]) -> list[tuple[int, int, int]]:
     return [(x, y, z) for z, y, x in itertools.product(axes[2], axes[1], axes[0])]
 
 
-def name_expression(fn: FunctionDef, table) -> str:
+def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = frozenset(),
+                    host_values: dict[str, str] | None = None) -> str:
+    """`ns::sgemm<64, 64, 8>`: the kernel as NVRTC names it, with the launch's template arguments."""
+    scope = ""
+    node = fn.node.parent
+    while node is not None:
+        if node.type == "namespace_definition":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                scope = node_text(name) + "::" + scope
+        node = node.parent
     if not fn.template_params:
-        return fn.name
+        return scope + fn.name
     args = []
     for tp in fn.template_params:
         v = table.template_bindings.get(tp.name) or tp.default
+        v = (host_values or {}).get(str(v).strip(), v) if v is not None else None
         if v is None:
-            raise NotRunnable(f"template argument `{tp.name}` of `{fn.name}` is not known (no launch gives it)")
+            raise NotRunnable(f"template argument `{tp.name}` of `{fn.name}` is not known: no launch in the files "
+                              f"linted instantiates it (lint the file that launches it too)")
+        if str(v).strip() in host_templates:
+            raise NotRunnable(f"template argument `{tp.name}` of `{fn.name}` is `{v}`, a template parameter of the "
+                              f"host function that launches it, whose instantiations are not followed")
         args.append(str(v))
-    return f"{fn.name}<{', '.join(args)}>"
+    return f"{scope}{fn.name}<{', '.join(args)}>"
 
 
-def plan(fn: FunctionDef, table, sim: Simulation, nsites: int) -> Job:
+def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int | None = None,
+         host_templates: frozenset[str] = frozenset(), host_values: dict[str, str] | None = None,
+         typedefs: dict[str, str] | None = None) -> Job:
+    """The run of one kernel. `host_values`: the host template's arguments where the launch sits in a
+    host template (`reduce<T>` instantiated `reduce<int>`); `typedefs`: the unit's type names."""
     if not sim.launch_known and not sim.block_chosen:
-        raise NotRunnable(f"the launch of `{fn.name}` is not known (give `// cudalint: launch grid=(...) "
-                          f"block=(...)` or --launch)")
+        raise NotRunnable(f"no launch of `{fn.name}` in the files linted (lint its runner too, or give "
+                          f"`--launch {fn.name}:grid=X,Y,Z:block=X,Y,Z`)")
     if table.launch.grid is None:
-        raise NotRunnable(f"the grid of `{fn.name}` is not known")
-    smem = 0
-    if table.launch.smem is not None:
-        try:
-            smem = int(Evaluator({s.name: sim.param(s.name) for s in table.launch.smem.walk()
-                                  if isinstance(s, ir.Sym) and s.kind == "param"}).value(table.launch.smem))
-        except (Unknown, TypeError, ValueError):
-            raise NotRunnable(f"the dynamic shared memory size of `{fn.name}`'s launch is not known") from None
+        raise NotRunnable(f"the grid of `{fn.name}`'s launch is not known (give `--launch {fn.name}:grid=X,Y,Z:"
+                          f"block=X,Y,Z`)")
+    bindings = {k: (host_values or {}).get(str(v).strip(), v) for k, v in table.template_bindings.items()}
+    smem, smem_origin = dynamic_shared(table, sim, smem_given, bindings)
     sizes = logical_sizes(table, sim)
     args, notes = [], []
     for p in fn.params:
         if p.pointers:
             arr = table.arrays.get(p.name)
             if arr is None:
-                raise NotRunnable(f"pointer parameter `{p.name}` is not modelled")
+                raise NotRunnable(f"pointer parameter `{p.name}` of `{fn.name}` is not modelled")
             n, origin = sizes.get(p.name, (DEFAULT_BUFFER_ELEMENTS, "no index of it is followed; default size"))
             dtype = _DTYPES.get(arr.elem_type)
             if dtype is None:   # vector and struct element types travel as raw bytes
@@ -122,11 +142,17 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int) -> Job:
             else:
                 args.append(Arg(p.name, "buffer", dtype, n, arr.elem_size, origin=origin))
             continue
-        t = table.template_bindings.get(p.type_name, p.type_name)
+        t = bindings.get(p.type_name, p.type_name)
+        t = (typedefs or {}).get(t, t)
+        macro = fn.file.macros.at(fn.line).get(t) if fn.file is not None and t.isidentifier() else None
+        t = macro.body.strip() if macro is not None and not macro.params and macro.body.strip() else t
         t = " ".join(w for w in t.split() if w not in ("const", "volatile"))
         dtype = _DTYPES.get(t)
         if dtype is None:
-            raise NotRunnable(f"parameter `{p.name}` of type `{p.type_name}` cannot be passed by confirm mode")
+            raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` has type `{p.type_name}`, which confirm mode "
+                              f"cannot pass (it passes pointers and integer or floating-point scalars)")
+        if p.reference:
+            raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` is a reference, which confirm mode cannot pass")
         if p.name in table.params:
             value = sim.param(p.name)
             origin = "default" if p.name in sim.defaulted_params else "given"
@@ -136,8 +162,74 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int) -> Job:
     for a in args:
         if a.kind == "buffer" and a.origin.startswith("no index"):
             notes.append(f"`{a.name}`: {a.origin} ({a.elements} elements)")
-    return Job(fn.name, name_expression(fn, table), tuple(int(g) for g in sim.grid), tuple(int(b) for b in sim.block),
-               smem, sampled_blocks(tuple(int(g) for g in sim.grid)), args, nsites, notes=notes)
+    grid = tuple(int(g) for g in sim.grid)
+    job = Job(fn.name, name_expression(fn, table, host_templates, host_values), grid, tuple(int(b) for b in sim.block),
+              smem, sampled_blocks(grid), args, nsites, notes=notes, smem_origin=smem_origin)
+    job.invented = invented_values(sim)
+    return job
+
+
+def invented_values(sim: Simulation) -> list[str]:
+    """The values of the run the program does not give and the user did not either."""
+    out = []
+    if not sim.launch_known:
+        names = sim.family.block_names
+        if names:
+            out += [f"{n}={sim.param(n)}" for n in names]
+        else:
+            out.append("blockDim=(" + ", ".join(map(str, sim.block)) + ")")
+    if not sim.grid_known:
+        out.append("gridDim=(" + ", ".join(map(str, sim.grid)) + ")")
+    out += [f"{n}={sim.param(n)}" for n in sim.defaulted_params if n not in sim.family.block_names]
+    return list(dict.fromkeys(out))
+
+
+_SIZEOF = re.compile(r"^sizeof\s*\(?\s*(.*?)\s*\)?$")
+
+
+def dynamic_shared(table, sim: Simulation, given: int | None, bindings: dict | None = None) -> tuple[int, str]:
+    """Bytes of dynamic shared memory: the launch's own expression with the values of the grid
+    and block; else the largest `extern __shared__` index the model computes; else `--smem`."""
+    extern = [a for a in table.accesses if a.space == "shared" and a.array.extern]
+    if given is not None:
+        return given, "--smem"
+    if table.launch.smem is not None:
+        env = {}
+        for s in table.launch.smem.walk():
+            if not isinstance(s, ir.Sym):
+                continue
+            m = _SIZEOF.match(s.name)
+            if m is not None:
+                t = (bindings or table.template_bindings).get(m.group(1), m.group(1))
+                size = ir.type_size(t) or (8 if t.endswith("*") else None)
+                if size is not None:
+                    env[s.name] = size
+            elif s.kind == "param":
+                env[s.name] = sim.param(s.name)
+        try:
+            return int(Evaluator(env).value(table.launch.smem)), "launch"
+        except (Unknown, TypeError, ValueError, OverflowError):
+            pass
+    if not extern:
+        return 0, ""
+    top = 0
+    run_blocks = sampled_blocks(tuple(int(g) for g in sim.grid))
+    for acc in extern:
+        try:
+            rows = [(b, c) for b in run_blocks for c in capped_product([sim.loop_samples(it) for it in acc.loops])]
+            env = sim.lane_env([acc.index, *acc.guards], acc.loops, rows)
+            shape = (len(rows), sim.nthreads)
+            mask = sim.mask(acc, env, shape)
+            idx = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index)), shape)
+        except (Unknown, TypeError, ValueError, MemoryError, OverflowError):
+            raise NotRunnable(f"the dynamic shared memory of `{table.kernel}`'s launch is not known (give "
+                              f"`--smem {table.kernel}=BYTES`)") from None
+        if mask.any():
+            top = max(top, (int(idx[mask].max()) + 1) * acc.array.elem_size + max(acc.width - acc.array.elem_size, 0))
+    if top <= 0:
+        raise NotRunnable(f"the dynamic shared memory of `{table.kernel}`'s launch is not known (give "
+                          f"`--smem {table.kernel}=BYTES`)")
+    return top, "largest extern __shared__ index"
 
 
 def logical_sizes(table, sim: Simulation) -> dict[str, tuple[int, str]]:

@@ -1,25 +1,34 @@
-"""Compile, allocate and launch one instrumented kernel with CuPy, in a child process with a
-timeout, and read the access log back.
+"""Compile a translation unit once and run each of its kernels' jobs, in a child process with a
+timeout, and read the access logs back.
 
-The parent (`run_job`) never imports CuPy; the child (`python -m cudalint.confirm.runner DIR`)
-does: it compiles the copy with cupy.RawModule (NVRTC), fills each buffer with random data at its
-logical size, writes the log's control block, launches the sampled blocks and saves the log as
-`DIR/log.npz`.
+The parent (`run_unit`) never imports CuPy; the child (`python -m cudalint.confirm.runner DIR`)
+does: it compiles the unit with NVRTC (cupy.RawModule, the kernels' name expressions), or where
+NVRTC cannot, with `nvcc -cubin` and the real headers (compiled modules are cached on disk, keyed
+on the text, the options and the GPU), then for each job fills the buffers with random data at
+their logical size, writes the log's control block, launches the sampled blocks and saves the log
+as `DIR/log_K.npz`. It reports each step on stdout (`compiled`, `ran K`, `failed K ...`); its
+stderr goes to a file the parent reads one line of, so no traceback of the child ever reaches the
+user. A kernel that faults or hangs ends its child; the jobs after it run in a fresh one.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import queue
+import re
+import shutil
+import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
-from .plan import Job
 
 # Word offsets of the control block `__cl_ctl`; they mirror the enum in log_runtime.cuh.
 CL_COUNT, CL_SITE, CL_SLOT, CL_TID, CL_INST, CL_EPOCH, CL_FLAGS, CL_ADDR, CL_OFF, CL_COUNTERS = range(10)
@@ -28,16 +37,23 @@ CL_MAX_BUF, CL_MAX_BLOCKS = 64, 64
 CL_BASE = CL_GRID + 3
 CL_BYTES = CL_BASE + CL_MAX_BUF
 CL_BLOCKS = CL_BYTES + CL_MAX_BUF
-CL_WORDS = CL_BLOCKS + 3 * CL_MAX_BLOCKS
+CL_REQUESTS = CL_BLOCKS + 3 * CL_MAX_BLOCKS
+CL_WORDS = CL_REQUESTS + 1
 FIELDS = (("site", "uint32"), ("slot", "uint32"), ("tid", "uint32"), ("inst", "uint32"), ("epoch", "uint32"),
           ("flags", "uint32"), ("addr", "uint64"), ("off", "int64"))
 EXIT_NO_GPU = 3
 EXIT_COMPILE = 4
-EXIT_TOO_BIG = 5
+EXIT_JOB = 5
+EXIT_INTERNAL = 6
+COMPILE_TIMEOUT = 300.0
 
 
 class RunError(Exception):
-    """The instrumented run did not produce a log (compile error, timeout, no GPU); one line."""
+    """The instrumented run did not produce a log (compile error, timeout, fault); one line."""
+
+
+class CompileFailed(RunError):
+    """The unit does not compile (the compiler's first errors)."""
 
 
 @dataclass
@@ -50,37 +66,150 @@ class Log:
     run_s: float
     wall_s: float
     counts: np.ndarray | None = None   # [block slot, thread, site]: instances each thread ran
+    backend: str = ""
 
     @property
     def truncated(self) -> bool:
         return self.asked > len(self.records["site"])
 
 
-def run_job(source: str, job: Job, timeout: float) -> Log:
-    """Run the instrumented copy in a child process; RunError with a one-line reason on failure."""
+@dataclass
+class UnitRun:
+    """What the child made of a unit: per job a Log or a RunError, and the compile."""
+    results: dict
+    compile_s: float = 0.0
+    backend: str = ""
+    wall_s: float = 0.0
+    other: list = None            # lines on the child's stdout that are not its reports (a profiler's)
+
+    def __post_init__(self):
+        self.other = [] if self.other is None else self.other
+
+
+def cache_dir() -> str:
+    return os.environ.get("CUDALINT_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "cudalint", "confirm")
+
+
+def run_unit(sources: dict[str, str], options: list[str], jobs: list[dict], timeout: float,
+             plain: bool = False, runner: list[str] | None = None) -> UnitRun:
+    """Compile the unit once and run `jobs` (Job.to_json()) in order; a job that hangs or faults
+    costs only itself. `runner`: the command that starts the child (ncu wraps it)."""
+    out = UnitRun({})
+    t0 = time.perf_counter()
+    threads = max([int(np.prod(j["block"])) for j in jobs] + [1])
+    if threads > 256:     # the log's call needs registers too: leave room for the largest block launched
+        options = list(options) + [f"--maxrregcount={min(255, 65536 // threads // 8 * 8)}"]
     with tempfile.TemporaryDirectory(prefix="cudalint-confirm-") as tmp:
         d = Path(tmp)
-        (d / "kernel.cu").write_text(source, encoding="utf-8")
-        (d / "job.json").write_text(json.dumps(job.to_json()), encoding="utf-8")
-        t0 = time.perf_counter()
+        for variant, text in sources.items():
+            (d / f"{variant}.cu").write_text(text, encoding="utf-8")
+        spec = {"variants": sorted(sources), "options": options, "jobs": jobs, "plain": plain,
+                "names": list(dict.fromkeys(j["name_expression"] for j in jobs)), "cache": cache_dir()}
+        (d / "unit.json").write_text(json.dumps(spec), encoding="utf-8")
+        pending = list(range(len(jobs)))
+        while pending:
+            _child_pass(d, pending, out, timeout, runner)
+    out.wall_s = time.perf_counter() - t0
+    return out
+
+
+def _child_pass(d: Path, pending: list[int], out: UnitRun, timeout: float, runner) -> None:
+    """One child: compile (or load the cached module), then the pending jobs until one fails."""
+    (d / "todo.json").write_text(json.dumps(pending))
+    err_path = d / f"stderr-{pending[0]}.txt"
+    cmd = (runner or []) + [sys.executable, "-m", "cudalint.confirm.runner", str(d)]
+    with open(err_path, "w") as err:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, env=child_env(),
+                             start_new_session=True)
+    lines: queue.Queue = queue.Queue()
+
+    def read():
+        for raw in p.stdout:
+            lines.put(raw.decode("utf-8", errors="replace").rstrip("\n"))
+        lines.put(None)
+    threading.Thread(target=read, daemon=True).start()
+    compiled = out.backend != ""
+    deadline = time.monotonic() + (timeout if compiled else max(COMPILE_TIMEOUT, timeout))
+    job_start = time.perf_counter()
+    while True:
         try:
-            p = subprocess.run([sys.executable, "-m", "cudalint.confirm.runner", str(d)], capture_output=True,
-                               text=True, timeout=timeout, env=child_env())
-        except subprocess.TimeoutExpired:
-            raise RunError(f"kernel `{job.kernel}` did not finish within {timeout:g} s (it may loop forever); "
-                           f"stopped (raise the limit with --confirm-timeout)") from None
-        wall = time.perf_counter() - t0
-        if p.returncode != 0:
-            lines = [x for x in (p.stderr or p.stdout).strip().splitlines() if x.strip()]
-            if p.returncode == EXIT_COMPILE:
-                raise RunError(f"the instrumented copy of `{job.kernel}` does not compile: "
-                               + " | ".join(lines[-6:]))
-            raise RunError(lines[-1] if lines else f"the confirm run of `{job.kernel}` failed (exit {p.returncode})")
-        meta = json.loads((d / "meta.json").read_text())
-        with np.load(d / "log.npz") as z:
-            records = {k: z[k] for k, _ in FIELDS}
-            counts = z["counts"]
-        return Log(records, meta["asked"], meta["out_of_range"], meta["compile_s"], meta["run_s"], wall, counts)
+            line = lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+        except queue.Empty:
+            _kill(p)
+            if not compiled:
+                msg = f"the copy did not compile within {max(COMPILE_TIMEOUT, timeout):g} s"
+                for k in list(pending):
+                    out.results[k] = CompileFailed(msg)
+                pending.clear()
+            else:
+                k = pending.pop(0)
+                out.results[k] = RunError(f"did not finish within {timeout:g} s (it may loop forever); stopped "
+                                          f"(raise the limit with --confirm-timeout)")
+            return
+        if line is None:
+            break
+        word, _, rest = line.partition(" ")
+        if word == "compiled":
+            backend, seconds = rest.split()
+            out.backend, out.compile_s, compiled = backend, float(seconds), True
+            deadline = time.monotonic() + timeout         # now the kernels' own limit
+            job_start = time.perf_counter()
+        elif word == "ran":
+            k = int(rest)
+            out.results[k] = _read_log(d, k, out, time.perf_counter() - job_start)
+        elif word == "failed":
+            k, _, msg = rest.partition(" ")
+            out.results[int(k)] = RunError(msg)
+        else:
+            out.other.append(line)
+            continue
+        if word in ("ran", "failed"):
+            pending.remove(int(rest.split()[0]))
+            job_start = time.perf_counter()
+            deadline = time.monotonic() + timeout
+    code = p.wait()
+    if not pending or code == EXIT_JOB:     # the job that failed said so; the rest go to a fresh child
+        return
+    reason = _last_line(d, err_path)
+    if code == EXIT_COMPILE or not compiled:
+        for k in list(pending):
+            out.results[k] = CompileFailed(reason) if code == EXIT_COMPILE else \
+                RunError(f"confirm mode could not start on the GPU ({reason})")
+        pending.clear()
+        return
+    k = pending.pop(0)
+    out.results[k] = RunError(f"the run stopped ({reason or f'exit {code}'})")
+
+
+def _kill(p: subprocess.Popen) -> None:
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    p.wait()
+
+
+def _last_line(d: Path, err_path: Path) -> str:
+    """The child's one-line reason: its compile report, else the last line of its stderr that is
+    not part of a traceback."""
+    compile_err = d / "compile_error.txt"
+    if compile_err.exists():
+        return compile_err.read_text().strip()
+    try:
+        text = err_path.read_text(errors="replace")
+    except OSError:
+        return ""
+    keep = [x.strip() for x in text.splitlines() if x.strip() and not x.startswith((" ", "\t", "Traceback"))]
+    return keep[-1][:300] if keep else ""
+
+
+def _read_log(d: Path, k: int, out: UnitRun, wall: float) -> Log:
+    meta = json.loads((d / f"meta_{k}.json").read_text())
+    with np.load(d / f"log_{k}.npz") as z:
+        records = {name: z[name] for name, _ in FIELDS}
+        counts = z["counts"]
+    return Log(records, meta["asked"], meta["out_of_range"], out.compile_s, meta["run_s"], wall, counts, out.backend)
 
 
 def child_env() -> dict:
@@ -92,7 +221,16 @@ def child_env() -> dict:
 
 
 # ---- the child process --------------------------------------------------------------------------
-def _child(d: Path, plain: bool = False) -> int:
+class CompileError(Exception):
+    pass
+
+
+def _say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _child(d: Path) -> int:
     try:
         import cupy as cp
     except ImportError:
@@ -104,26 +242,242 @@ def _child(d: Path, plain: bool = False) -> int:
     except Exception as exc:   # CUDARuntimeError without a driver
         print(f"no CUDA GPU is available ({exc})", file=sys.stderr)
         return EXIT_NO_GPU
-    job = json.loads((d / "job.json").read_text())
-    source = (d / "kernel.cu").read_text(encoding="utf-8")
+    spec = json.loads((d / "unit.json").read_text())
+    todo = json.loads((d / "todo.json").read_text())
     t0 = time.perf_counter()
-    expr = job["name_expression"]
     try:
-        mod = cp.RawModule(code=source, options=("--std=c++17",), name_expressions=[expr])
-        kernel = mod.get_function(expr)
-    except Exception as exc:   # NVRTC's log: keep the error lines
-        msg = str(exc)
-        errs = [x for x in msg.splitlines() if "error" in x] or msg.splitlines()[-3:]
-        print("\n".join(errs[:6]), file=sys.stderr)
+        module, kernels, backend = compile_unit(cp, d, spec)
+    except CompileError as exc:
+        (d / "compile_error.txt").write_text(str(exc))
         return EXIT_COMPILE
-    compile_s = time.perf_counter() - t0
+    _say(f"compiled {backend} {time.perf_counter() - t0:.3f}")
+    for k in todo:
+        job = spec["jobs"][k]
+        if job["name_expression"] not in kernels:
+            _say(f"failed {k} the compiler cannot instantiate `{job['name_expression']}` (its template arguments "
+                 f"are not values this file gives)")
+            continue
+        try:
+            _run_job(cp, d, k, job, module, kernels[job["name_expression"]], spec["plain"])
+        except Exception as exc:     # a fault ends the CUDA context: the next job needs a fresh child
+            _say(f"failed {k} {_first_line(exc)}")
+            return EXIT_JOB
+        _say(f"ran {k}")
+    return 0
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:300]
+
+
+def compile_unit(cp, d: Path, spec: dict):
+    """NVRTC first; nvcc with the real headers where NVRTC cannot. (module, {expr: kernel}, backend)."""
+    names = list(spec["names"])
+    options = tuple(spec["options"])
+    errors = []
+    if "nvrtc" in spec["variants"]:
+        code = (d / "nvrtc.cu").read_text(encoding="utf-8")
+        for _ in range(len(names) + 1):
+            try:
+                mod = cp.RawModule(code=code, options=("--std=c++17",) + options, name_expressions=names)
+                return mod, {n: mod.get_function(n) for n in names}, "nvrtc"
+            except Exception as exc:   # NVRTC's log: keep the error lines
+                log = str(exc)
+                bad = re.search(r'Input name expression was: "\s*(.*?)\s*"', log)
+                name = _same_name(bad.group(1), names) if bad else None
+                if name is None:
+                    errors.append(_errors(log))
+                    break
+                names.remove(name)      # one kernel NVRTC cannot name: the others still run
+        else:
+            errors.append("no kernel could be named")
+    if "nvcc" in spec["variants"]:
+        try:
+            return _nvcc(cp, d, spec, names, options)
+        except CompileError as exc:
+            errors.append(str(exc))
+    raise CompileError(errors[-1] if errors else "nothing to compile")
+
+
+def _same_name(shown: str, names: list[str]) -> str | None:
+    """The name expression NVRTC quotes (`" k < T >"`) among ours (`k<T>`)."""
+    want = re.sub(r"\s+", "", shown)
+    return next((n for n in names if re.sub(r"\s+", "", n) == want), None)
+
+
+def _errors(log: str) -> str:
+    lines = [x.strip() for x in log.splitlines()]
+    errs = [x for x in lines if re.search(r"\berror\b", x) and not x.startswith(("nvcc", "`nvcc`"))]
+    return " | ".join(errs[:2]) if errs else (lines[-1] if lines else "unknown error")
+
+
+def _nvcc(cp, d: Path, spec: dict, names: list[str], options: tuple):
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        try:
+            nvcc = cp.cuda.get_nvcc_path()
+        except Exception:
+            nvcc = None
+    if not nvcc:
+        raise CompileError("nvcc is not on PATH")
+    arch = f"sm_{cp.cuda.Device().compute_capability}"
+    code = (d / "nvcc.cu").read_text(encoding="utf-8")
+    code += "\nvoid __cl_instantiate() {\n" + "".join(f"  (void)&{n};\n" for n in names) + "}\n"
+    key = hashlib.sha256(json.dumps([code, options, arch, "nvcc-1"]).encode()).hexdigest()[:32]
+    cache = Path(spec["cache"])
+    cubin, table = cache / f"{key}.cubin", cache / f"{key}.json"
+    if not (cubin.exists() and table.exists()):
+        cubin.parent.mkdir(parents=True, exist_ok=True)
+        src = d / "unit_nvcc.cu"
+        out = d / "unit.cubin"
+        dropped: list[str] = []
+        for _ in range(8):        # a header this machine lacks is dropped and the compile tried again
+            src.write_text(code, encoding="utf-8")
+            p = subprocess.run([nvcc, "-cubin", f"-arch={arch}", "-std=c++17", "--expt-relaxed-constexpr", "-w",
+                                *[o.replace("--maxrregcount=", "-maxrregcount=") for o in options],
+                                "-o", str(out), str(src)], capture_output=True, text=True)
+            if p.returncode == 0:
+                break
+            missing = re.search(r'cannot open source file "([^"]+)"|fatal error: ([^:]+): No such file', p.stdout + p.stderr)
+            if missing is None:
+                raise CompileError(_errors(p.stdout + p.stderr))
+            name = missing.group(1) or missing.group(2)
+            dropped.append(name)
+            code = re.sub(r'^\s*#\s*include\s*[<"]' + re.escape(name) + r'[>"].*$', "", code, flags=re.MULTILINE)
+        else:
+            raise CompileError(_errors(p.stdout + p.stderr))
+        entries = cubin_entries(out.read_bytes())
+        mangled = {n: match_entry(n, entries) for n in names}
+        missing_names = [n for n, m in mangled.items() if m is None]
+        if missing_names:
+            raise CompileError(f"kernel `{missing_names[0]}` not found in the compiled module")
+        tmp = cubin.with_suffix(f".tmp{os.getpid()}")
+        shutil.copyfile(out, tmp)
+        os.replace(tmp, cubin)
+        table.write_text(json.dumps(mangled))
+    mangled = json.loads(table.read_text())
+    mod = cp.RawModule(path=str(cubin))
+    return mod, {n: mod.get_function(mangled[n]) for n in names}, "nvcc"
+
+
+def cubin_entries(data: bytes) -> list[str]:
+    """The kernel entry points of a cubin (ELF64): functions with an `.nv.info.NAME` section."""
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        return []
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+
+    def name_at(table_off: int, off: int) -> str:
+        end = data.index(b"\x00", table_off + off)
+        return data[table_off + off:end].decode("utf-8", errors="replace")
+    strtab_off = sections[shstrndx][4]
+    names = [name_at(strtab_off, s[0]) for s in sections]
+    return [n[len(".nv.info."):] for n in names if n.startswith(".nv.info.")]
+
+
+_BUILTIN_TYPES = {"void": "v", "bool": "b", "char": "c", "signed char": "a", "unsigned char": "h", "short": "s",
+                  "unsigned short": "t", "int": "i", "unsigned": "j", "unsigned int": "j", "long": "l",
+                  "unsigned long": "m", "long long": "x", "unsigned long long": "y", "float": "f", "double": "d",
+                  "size_t": "m", "int64_t": "l", "uint64_t": "m", "int32_t": "i", "uint32_t": "j", "uint": "j"}
+
+
+def _itanium_name(symbol: str) -> tuple[str, str]:
+    """(function name, raw template arguments) of a mangled name: `_Z5sgemmILi64EEvPf` -> (sgemm, Li64E)."""
+    if not symbol.startswith("_Z"):
+        return symbol, ""          # extern "C"
+    s, i = symbol, 2
+    nested = i < len(s) and s[i] == "N"
+    i += nested
+    name = ""
+    while i < len(s):
+        if s[i] == "L" and nested:       # an internal-linkage prefix
+            i += 1
+            continue
+        m = re.match(r"\d+", s[i:])
+        if m is None:
+            break
+        n = int(m.group(0))
+        i += len(m.group(0))
+        name = s[i:i + n]
+        i += n
+        if not nested:
+            break
+    if i >= len(s) or s[i] != "I":
+        return name, ""
+    depth, j = 1, i + 1
+    while j < len(s) and depth:
+        c = s[j]
+        if c == "L":                      # a literal: L<type><value>E
+            k = s.find("E", j)
+            j = len(s) if k < 0 else k + 1
+            continue
+        if c.isdigit():                   # a source name: <length><identifier>
+            m = re.match(r"\d+", s[j:])
+            j += len(m.group(0)) + int(m.group(0))
+            continue
+        if c in "IN":
+            depth += 1
+        elif c == "E":
+            depth -= 1
+        j += 1
+    return name, s[i + 1:j - 1]
+
+
+def match_entry(expr: str, entries: list[str]) -> str | None:
+    """The entry point a name expression (`ns::sgemm<64, 64, 8>`) compiled to: by name, then, among
+    several instantiations, by the mangled template arguments."""
+    base = expr.split("<", 1)[0].split("::")[-1].strip()
+    found = [(e, _itanium_name(e)) for e in entries]
+    same = [(e, targs) for e, (name, targs) in found if name == base]
+    if len(same) == 1:
+        return same[0][0]
+    if not same:
+        return None
+    args = [a.strip() for a in _template_args(expr)]
+    pattern = "".join(_mangled_arg(a) for a in args)
+    hits = [e for e, targs in same if re.fullmatch(pattern, targs)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _template_args(expr: str) -> list[str]:
+    if "<" not in expr:
+        return []
+    inner = expr[expr.index("<") + 1:expr.rindex(">")]
+    out, depth, cur = [], 0, ""
+    for ch in inner:
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        depth += ch in "<(" 
+        depth -= ch in ">)"
+        cur += ch
+    return out + [cur]
+
+
+def _mangled_arg(a: str) -> str:
+    a = re.sub(r"\s+", " ", a.replace("const ", "")).strip()
+    if re.fullmatch(r"-?\d+[uUlL]*", a):
+        v = int(re.sub(r"[uUlL]", "", a))
+        return f"L[a-z]{'n' if v < 0 else ''}{abs(v)}E"
+    if a in ("true", "false"):
+        return f"Lb{1 if a == 'true' else 0}E"
+    if a in _BUILTIN_TYPES:
+        return _BUILTIN_TYPES[a]
+    if re.fullmatch(r"[A-Za-z_]\w*", a):
+        return f"(?:{len(a)}{a}|.+?)"
+    return ".*?"
+
+
+def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> None:
     need = sum(max(int(a["elements"]), 1) * np.dtype(a["dtype"]).itemsize for a in job["args"]
-               if a["kind"] == "buffer") + int(job["capacity"]) * 40
+               if a["kind"] == "buffer") + (0 if plain else int(job["capacity"]) * 40)
     free = cp.cuda.runtime.memGetInfo()[0]
     if need > 0.8 * free:
-        print(f"its buffers and log need {need / 2**30:.1f} GiB and the GPU has {free / 2**30:.1f} GiB free; "
-              f"give smaller sizes with --param", file=sys.stderr)
-        return EXIT_TOO_BIG
+        raise MemoryError(f"its buffers and log need {need / 2**30:.1f} GiB and the GPU has {free / 2**30:.1f} GiB "
+                          f"free; give smaller sizes with --param")
     cp.random.seed(0)
     args, buffers = [], []
     for a in job["args"]:
@@ -133,21 +487,29 @@ def _child(d: Path, plain: bool = False) -> int:
         buf = _random(cp, max(int(a["elements"]), 1), np.dtype(a["dtype"]))
         buffers.append(buf)
         args.append(buf)
+    smem = int(job["smem"])
+    if smem > 48 * 1024:
+        kernel.max_dynamic_shared_size_bytes = smem
     if plain:   # the original kernel on its whole grid, for a profiler to count
-        kernel(tuple(job["grid"]), tuple(job["block"]), tuple(args), shared_mem=int(job["smem"]))
+        kernel(tuple(job["grid"]), tuple(job["block"]), tuple(args), shared_mem=smem)
         cp.cuda.Device().synchronize()
-        return 0
+        (d / f"meta_{k}.json").write_text(json.dumps({"asked": 0, "out_of_range": 0, "run_s": 0.0}))
+        np.savez(d / f"log_{k}.npz", counts=np.zeros((0, 0, 0), np.uint32),
+                 **{name: np.zeros(0, t) for name, t in FIELDS})
+        return
     nthreads = int(np.prod(job["block"]))
     slots = len(job["blocks"])
     cap = int(job["capacity"])
-    log = {k: cp.zeros(cap, dtype=t) for k, t in FIELDS}
+    log = {name: cp.zeros(cap, dtype=t) for name, t in FIELDS}
     count = cp.zeros(2, dtype=cp.uint32)
     counters = cp.zeros(slots * nthreads * (job["nsites"] + 1), dtype=cp.uint32)
+    requests = cp.zeros(slots * (-(-nthreads // 32)) * max(job["nsites"], 1), dtype=cp.uint32)
     ctl = np.zeros(CL_WORDS, dtype=np.uint64)
     ctl[CL_COUNT] = count.data.ptr
-    for i, (k, _) in enumerate(FIELDS):
-        ctl[CL_SITE + i] = log[k].data.ptr
+    for i, (name, _) in enumerate(FIELDS):
+        ctl[CL_SITE + i] = log[name].data.ptr
     ctl[CL_COUNTERS] = counters.data.ptr
+    ctl[CL_REQUESTS] = requests.data.ptr
     ctl[CL_CAPACITY], ctl[CL_NSITES], ctl[CL_NBUF], ctl[CL_NTHREADS] = cap, job["nsites"], len(buffers), nthreads
     ctl[CL_GRID:CL_GRID + 3] = job["grid"]
     for i, b in enumerate(buffers[:CL_MAX_BUF]):
@@ -155,18 +517,18 @@ def _child(d: Path, plain: bool = False) -> int:
         ctl[CL_BYTES + i] = b.nbytes
     for i, blk in enumerate(job["blocks"][:CL_MAX_BLOCKS]):
         ctl[CL_BLOCKS + 3 * i:CL_BLOCKS + 3 * i + 3] = blk
-    mod.get_global("__cl_ctl").copy_from_host(ctl.ctypes.data, ctl.nbytes)
+    module.get_global("__cl_ctl").copy_from_host(ctl.ctypes.data, ctl.nbytes)
     t1 = time.perf_counter()
-    kernel((min(slots, CL_MAX_BLOCKS), 1, 1), tuple(job["block"]), tuple(args), shared_mem=int(job["smem"]))
+    kernel((min(slots, CL_MAX_BLOCKS), 1, 1), tuple(job["block"]), tuple(args), shared_mem=smem)
     cp.cuda.Device().synchronize()
     run_s = time.perf_counter() - t1
     asked, oor = (int(x) for x in count.get())
     n = min(asked, cap)
     counts = counters.get().reshape(slots, nthreads, job["nsites"] + 1)[:, :, :-1]
-    np.savez(d / "log.npz", counts=counts, **{k: log[k][:n].get() for k, _ in FIELDS})
-    (d / "meta.json").write_text(json.dumps({"asked": asked, "out_of_range": oor, "compile_s": compile_s,
-                                             "run_s": run_s}))
-    return 0
+    np.savez(d / f"log_{k}.npz", counts=counts, **{name: log[name][:n].get() for name, _ in FIELDS})
+    (d / f"meta_{k}.json").write_text(json.dumps({"asked": asked, "out_of_range": oor, "run_s": run_s}))
+    del log, counters, requests, buffers, args
+    cp.get_default_memory_pool().free_all_blocks()
 
 
 def _random(cp, n: int, dt: np.dtype):
@@ -177,5 +539,14 @@ def _random(cp, n: int, dt: np.dtype):
     return cp.random.randint(0, 2 if dt.kind == "b" else 64, n, dtype=np.int32).astype(dt, copy=False)
 
 
+def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)     # the parent gone: end quietly, no BrokenPipeError
+    try:
+        return _child(Path(argv[0]))
+    except BaseException as exc:    # never a traceback: one line for the parent to read
+        print(_first_line(exc), file=sys.stderr)
+        return EXIT_INTERNAL
+
+
 if __name__ == "__main__":
-    sys.exit(_child(Path(sys.argv[1]), "--plain" in sys.argv[2:]))
+    sys.exit(main(sys.argv[1:]))

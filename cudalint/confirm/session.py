@@ -1,68 +1,176 @@
-"""One confirm pass over a lint result: per file, one instrumented copy; per kernel, one run."""
+"""One confirm pass over a lint result: per translation unit, one instrumented copy compiled once;
+per kernel, one run."""
 from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
 
 from ..analysis.simulate import AnalysisLimit, Simulation
 from ..diagnostic import Diagnostic
-from ..lint import UsageError, _defines
+from ..lint import UsageError, read_project
+from ..preprocess import file_key
 from ..rules import BY_CODE
-from ..source.cufile import SourceError, read_source
+from ..source.cufile import SourceError, SourceFile
+from ..source.project import Project
 from . import KernelRun
-from .compare import confirm_diagnostics, dynamic_findings, kernel_totals, measure
-from .instrument import instrument
+from .compare import confirm_diagnostics, doubts, dynamic_findings, kernel_totals, measure
 from .plan import NotRunnable, plan
-from .runner import RunError, run_job
+from .runner import CompileFailed, Log, RunError, run_unit
+from .unit import CompileUnit, build_unit
 
 
-def confirm_tables(result, cfg, mode: str, timeout: float) -> list[KernelRun]:
+@dataclass
+class UnitWork:
+    """One translation unit to compile, and the kernels of it to run."""
+    root: SourceFile
+    unit: CompileUnit
+    tables: list                                   # every kernel the unit holds (instrumented)
+    pending: list = field(default_factory=list)    # (KernelRun, table, Simulation, Job) to run
+
+
+def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[KernelRun], list[UnitWork], Project | None]:
+    """Per translation unit, the instrumented copy and the jobs; kernels that cannot run get their
+    reason. Nothing here touches the GPU."""
     runs: list[KernelRun] = []
-    found: list[Diagnostic] = []
-    by_path: dict[str, list] = {}
-    for t in result.tables:
-        by_path.setdefault(t.path, []).append(t)
-    for path, tables in by_path.items():
-        try:
-            src = read_source(path, _defines(cfg), cfg.include_dirs)
-        except (SourceError, UsageError) as exc:
-            runs.extend(KernelRun(path, t.kernel, False, str(exc)) for t in tables)
-            continue
-        inst = instrument(src, tables)
+    work: list[UnitWork] = []
+    paths = [f["path"] for f in result.files]
+    if not result.tables:
+        return runs, work, None
+    if "-" in paths or any(not os.path.isfile(p) for p in paths):
+        return [KernelRun(t.path, t.kernel, False, "confirm mode runs files, not standard input")
+                for t in result.tables], work, None
+    try:
+        sources, context = read_project(paths, cfg)
+    except (SourceError, UsageError) as exc:
+        return [KernelRun(t.path, t.kernel, False, str(exc)) for t in result.tables], work, None
+    project = Project(sources, context)
+    for root, tables in units(project, result.tables).items():
+        src = project.files[root]
+        files = project.unit_files(src)
+        keys = {f.key for f in files}
+        present = [t for t in result.tables if file_key(t.path) in keys]
+        fcfg = cfg.for_file(src.path)
+        item = UnitWork(src, build_unit(project, src, present, dict(fcfg.defines), fcfg.include_dirs), present)
+        work.append(item)
+        kernels = {(fn.name, fn.line, fn.file.key): fn for f in files for fn in f.kernels}
+        host_templates = frozenset(tp.name for f in files for fn in f.functions
+                                   if not (fn.is_kernel or fn.is_device) for tp in fn.template_params)
+        host_values = host_instantiations(files)
+        typedefs = project.typedefs_for(src)
         for table in tables:
-            fn = next((f for f in src.kernels if f.name == table.kernel and f.line == table.line), None)
-            run = KernelRun(path, table.kernel, False)
+            run = KernelRun(table.path, table.kernel, False)
             runs.append(run)
+            fn = kernels.get((table.kernel, table.line, file_key(table.path)))
             try:
                 if fn is None:
                     raise NotRunnable("kernel not found again in its file")
-                sim = Simulation(table, cfg.params)
-                job = plan(fn, table, sim, len(inst.sites))
-                log = run_job(inst.source, job, timeout)
-            except (NotRunnable, AnalysisLimit, RunError) as exc:
+                sim = Simulation(table, cfg.for_file(table.path).params)
+                job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
+                           host_values, typedefs)
+            except (NotRunnable, AnalysisLimit) as exc:
                 run.reason = str(exc)
                 continue
-            measures = measure(log, inst.sites, job.block, job.block_weights())
-            confirm_diagnostics(result.diagnostics, table, inst.sites, measures, cfg.min_ratio)
-            found.extend(dynamic_findings(result.diagnostics, table, inst.sites, measures, cfg.min_ratio, BY_CODE))
-            run.ran = True
-            n_grid = job.grid[0] * job.grid[1] * job.grid[2]
-            run.blocks = (f"all {n_grid} blocks" if job.whole_grid else
-                          f"{len(job.blocks)} of {n_grid} blocks (first, middle and last along each axis)")
-            run.records, run.truncated, run.out_of_range = len(log.records["site"]), log.truncated, log.out_of_range
-            run.seconds, run.compile_s, run.run_s = log.wall_s, log.compile_s, log.run_s
-            run.totals = kernel_totals(measures, inst.sites)
-            run.sites = [(s, measures[s.id]) for s in inst.sites if s.id in measures]
-            run.buffers = [f"{a.name}[{a.elements}]" + ("" if a.origin.startswith("largest") else f" ({a.origin})")
-                           for a in job.args if a.kind == "buffer"]
-            run.buffers += [f"{a.name}={a.value} ({a.origin})" for a in job.args
-                            if a.kind == "scalar" and a.origin == "default"]
+            item.pending.append((run, table, sim, job))
+    return runs, work, project
+
+
+def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] | None = None) -> list[KernelRun]:
+    runs, work, project = prepare(result, cfg, smem)
+    found: list[Diagnostic] = []
+    for item in work:
+        if not item.pending:
+            continue
+        unit = item.unit
+        done = run_unit(unit.sources, unit.options, [job.to_json() for _, _, _, job in item.pending], timeout)
+        for k, (run, table, sim, job) in enumerate(item.pending):
+            log = done.results.get(k, RunError("not run"))
+            if isinstance(log, RunError):
+                run.reason = _reason(log, table, unit.root)
+                continue
+            _compare(run, result, table, sim, job, unit, log, found, cfg)
+            run.unit_s, run.unit_kernels = done.wall_s, len(item.pending)
             if mode == "ncu":
                 from .ncu import hardware_figures
                 if log.out_of_range:
                     run.reason = "ncu: not run, the instrumented run logged out-of-range indexes"
                 else:
                     try:
-                        run.hardware = hardware_figures(src, job, timeout)
+                        fcfg = cfg.for_file(item.root.path)
+                        run.hardware = hardware_figures(project, item.root, item.tables, job, fcfg, timeout)
                     except RunError as exc:
                         run.reason = f"ncu: {exc}"
     result.diagnostics.extend(found)
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return runs
+
+
+def host_instantiations(files) -> dict[str, str]:
+    """The first value each host template parameter takes in the unit: `template void reduce<int>(...)`
+    or a call `runTest<float>(...)` gives `T` of `template <class T> void reduce(...)` / `runTest`."""
+    out: dict[str, str] = {}
+    text = "\n".join(f.text for f in files)
+    for f in files:
+        for fn in f.functions:
+            if fn.is_kernel or fn.is_device or not fn.template_params:
+                continue
+            m = re.search(r"\b" + re.escape(fn.name) + r"\s*<\s*([^<>;{}]*?)\s*>\s*\(", text)
+            if m is None:
+                continue
+            for tp, arg in zip(fn.template_params, m.group(1).split(",")):
+                out.setdefault(tp.name, arg.strip())
+    return out
+
+
+def units(project: Project, tables) -> dict[str, list]:
+    """The translation unit each kernel runs in: one that holds both the kernel and its launch
+    (a kernel in a header runs in its runner's unit), else the kernel's own file."""
+    out: dict[str, list] = {}
+    for t in tables:
+        kkey = file_key(t.path)
+        roots = [r for r in project.units_of.get(kkey, [kkey]) if r in project.files] or [kkey]
+        launch = t.launch.origin.rsplit(":", 1)[0] if ":" in t.launch.origin else ""
+        lkey = file_key(launch) if launch and os.path.isfile(launch) else None
+        root = next((r for r in roots if lkey is not None and lkey in project.files[r].reached), roots[0])
+        if root not in project.files:
+            continue
+        out.setdefault(root, []).append(t)
+    return out
+
+
+def _reason(err: RunError, table, root: str) -> str:
+    msg = str(err)
+    if isinstance(err, CompileFailed):
+        hint = ""
+        if "cannot open source file" in msg or "No such file" in msg:
+            hint = " (give -I DIR for the header it names)"
+        elif "undefined" in msg or "no operator" in msg or "no instance" in msg:
+            hint = " (a name from a header cudalint did not find? give -I DIR or -D NAME=VALUE)"
+        return f"{os.path.basename(root)} does not compile for the run: {msg}{hint}"
+    if msg.startswith("did not finish"):
+        return f"kernel `{table.kernel}` {msg}"
+    if msg.startswith(("the run stopped", "confirm mode", "the compiler")):
+        return msg
+    return f"the run of `{table.kernel}` failed on the GPU ({msg})"
+
+
+def _compare(run: KernelRun, result, table, sim, job, unit, log: Log, found: list, cfg) -> None:
+    sites = unit.sites
+    measures = measure(log, sites, job.block, job.block_weights())
+    fcfg = cfg.for_file(table.path)
+    confirm_diagnostics(result.diagnostics, table, sites, measures, fcfg.min_ratio)
+    why = doubts(table, sim, job, sites)
+    found.extend(dynamic_findings(result.diagnostics, table, sites, measures, fcfg.min_ratio, BY_CODE, why))
+    run.ran = True
+    n_grid = job.grid[0] * job.grid[1] * job.grid[2]
+    run.blocks = (f"all {n_grid} blocks" if job.whole_grid else
+                  f"{len(job.blocks)} of {n_grid} blocks (first, middle and last along each axis)")
+    run.records, run.truncated, run.out_of_range = len(log.records["site"]), log.truncated, log.out_of_range
+    run.seconds, run.compile_s, run.run_s, run.backend = log.wall_s, log.compile_s, log.run_s, log.backend
+    run.totals = kernel_totals(measures, [s for s in sites if any(a in table.accesses for a in s.accesses)])
+    run.sites = [(s, measures[s.id]) for s in sites if s.id in measures]
+    run.buffers = [f"{a.name}[{a.elements}]" + ("" if a.origin.startswith("largest") else f" ({a.origin})")
+                   for a in job.args if a.kind == "buffer"]
+    run.invented = list(job.invented)
+    if job.smem:
+        run.buffers.append(f"dynamic shared {job.smem} bytes ({job.smem_origin})")

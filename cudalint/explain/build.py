@@ -428,7 +428,7 @@ class KernelExplainer:
             # the same count CL401 makes: phases for 8/16-byte accesses, broadcast of one word
             lane_addr = np.array([[ln.address if ln.address is not None else 0 for ln in lanes]], dtype=np.int64)
             lane_mask = np.array([[ln.address is not None for ln in lanes]])
-            wf = count_wavefronts(lane_addr, lane_mask, width)
+            wf = count_wavefronts(lane_addr, lane_mask, width, a.kind)
             n_units, ideal = int(wf.wavefronts[0]), int(wf.ideal[0])
         avg = avg_ideal = None
         res = sim.result(a)

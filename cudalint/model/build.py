@@ -13,7 +13,7 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
 from ..source.macros import MacroError
-from . import uniform
+from . import uniform, vector
 from .table import (AREA, SLIDE, Access, Barrier, Exit, Iterator, LaunchConfig, MemoryArray, Note,
                     TwoTreeTable)
 
@@ -73,6 +73,7 @@ class KernelBuilder:
         self.grid_groups: set[str] = set()        # `cg::grid_group g = cg::this_grid();`
         self.shared_scalars: dict[str, Ptr] = {}  # `__shared__ float total;`: a one-element shared array
         self.var_scope: dict[str, int] = {}       # which threads share a local's value (uniform.py)
+        self.volatile: set[str] = set()           # names declared `volatile` (each access stays its own)
         self.call_scope: dict[str, int] = {}      # ... a helper's result
         self.return_scopes: list[int] | None = None   # the returns of the helper being walked
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
@@ -129,6 +130,8 @@ class KernelBuilder:
         for p in self.fn.params:
             if not p.name:
                 continue
+            if p.volatile:
+                self.volatile.add(p.name)
             if p.pointers:
                 t, size, assumed = self._elem_type(p.type_name)
                 arr = MemoryArray(p.name, "global", t, size, (), self.fn.line, size_assumed=assumed)
@@ -196,6 +199,7 @@ class KernelBuilder:
         if self.fn.body is not None:
             self.stmt(self.fn.body)
         self._classify_phases()
+        self._vector_merges()
         return self.table
 
     def stmt(self, node) -> str | None:
@@ -333,6 +337,8 @@ class KernelBuilder:
         type_node = node.child_by_field_name("type")
         type_name = node_text(type_node) if type_node is not None else "int"
         storage = {node_text(c) for c in node.children if c.type in ("storage_class_specifier", "type_qualifier")}
+        if "volatile" in storage or "volatile" in type_name.split():
+            type_name = "volatile " + type_name
         is_shared = "__shared__" in text.split("=")[0]
         is_extern = "extern" in storage or text.lstrip().startswith("extern")
         for decl in node.children_by_field_name("declarator"):
@@ -356,6 +362,10 @@ class KernelBuilder:
             return
         name = node_text(decl)
         line = stmt.start_point[0] + 1
+        if "volatile" in type_name.split():
+            self.volatile.add(name)
+        else:
+            self.volatile.discard(name)
         base_type = " ".join(w for w in type_name.split() if w not in ("const", "volatile", "__restrict__"))
         self._group(name, type_name + " " + (node_text(value) if value is not None else ""))
         if value is not None and pointers and not dims and _SHARED_MEMORY_IDIOM.fullmatch(node_text(value)):
@@ -568,6 +578,7 @@ class KernelBuilder:
         trip = ir.Sym(var if unit else f"iter({var or 'loop@' + str(line)})", "iter", "int")
         parent = self.loops[-1] if self.loops else None
         it = Iterator(var or f"loop@{line}", trip, trip, None, line, AREA, parent)
+        it.unroll = _unroll_pragma(node)
         for name, (op, inc) in carried.items():
             cur = self.env.get(name)
             if self._is_data(name, cur):
@@ -785,8 +796,10 @@ class KernelBuilder:
             self.rvalue(a, stmt, None)
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
-                 dict(self.shared_scalars))
+                 dict(self.shared_scalars), set(self.volatile))
         self.env = dict(self.env)
+        self.volatile = {n for n in self.volatile if n not in {p.name for p in fn.params}} | \
+            {p.name for p in fn.params if p.volatile}
         self.types = dict(self.types)
         self.defs = dict(self.defs)
         self._bind_call_template(fn, targs)
@@ -809,7 +822,8 @@ class KernelBuilder:
         finally:
             self.depth -= 1
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
-             self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars) = saved
+             self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
+             self.volatile) = saved
 
     def rvalue(self, e: ir.Expr, stmt, node):
         """Resolve names and record loads; returns an IR expression or a Ptr."""
@@ -953,8 +967,10 @@ class KernelBuilder:
             ret = _single_return(f)
             vals = [self.rvalue(a, stmt, node) for a in args]
             if ret is not None:
-                saved = self.env, self.types, self.src, self.line, self.path
+                saved = self.env, self.types, self.src, self.line, self.path, self.volatile
                 self.env, self.types = dict(self.env), dict(self.types)
+                self.volatile = {n for n in self.volatile if n not in {p.name for p in f.params}} | \
+                    {p.name for p in f.params if p.volatile}
                 if f.file is not None:      # its accesses stand in the helper's own file
                     self.src, self.line, self.path = f.file, ret.start_point[0] + 1, f.file.path
                 self._bind_call_template(f, targs)
@@ -967,7 +983,7 @@ class KernelBuilder:
                     return self.rvalue(expr, ret.parent, ret if exact else None)
                 finally:
                     self.depth -= 1
-                    self.env, self.types, self.src, self.line, self.path = saved
+                    self.env, self.types, self.src, self.line, self.path, self.volatile = saved
             saved_returns, self.return_scopes = self.return_scopes, []
             try:
                 self.inline(f, args, stmt, targs)
@@ -1166,9 +1182,14 @@ class KernelBuilder:
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
                          atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(), dim_texts=dim_texts,
                          reaching={n: self.defs[n] for n in _names(e) if n in self.defs},
-                         value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD)
+                         value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
+                         volatile=_base_name(e) in self.volatile)
             self.table.accesses.append(acc)
         return _data(arr.name)
+
+    def _vector_merges(self) -> None:
+        self.table.merges = vector.merges(self.table)
+        self.table.possible_merges = vector.possible_merges(self.table, self.table.merges)
 
     def _classify_phases(self) -> None:
         """load: global reads and the shared/register stores they feed; store: global writes;
@@ -1191,6 +1212,42 @@ class KernelBuilder:
 def _short(text: str, n: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _unroll_pragma(node) -> int | None:
+    """`#pragma unroll` (0) or `#pragma unroll N` (N) right before a loop; None without one."""
+    prev = node.prev_sibling
+    while prev is not None and prev.type == "comment":
+        prev = prev.prev_sibling
+    if prev is None or prev.type != "preproc_call":
+        return None
+    words = node_text(prev).split()
+    if words[:1] == ["#pragma"] and words[1:2] == ["unroll"]:
+        words = words[2:]
+    elif words[:2] == ["#", "pragma"] and words[2:3] == ["unroll"]:
+        words = words[3:]
+    else:
+        return None
+    if not words:
+        return 0
+    try:
+        return max(1, int(words[0].strip("()"), 0))
+    except ValueError:
+        return 0        # a count nvcc reads from a constant: unrolled, count unknown here
+
+
+def _base_name(e: ir.Expr) -> str | None:
+    """The pointer or array name an access goes through: `s` in `s[i][j]`, `*(s + i)`, `s->x`."""
+    while True:
+        match e:
+            case ir.Name(name=n):
+                return n
+            case ir.Subscript(base=b) | ir.Member(base=b) | ir.Cast(expr=b) | ir.Deref(expr=b) | ir.AddrOf(expr=b):
+                e = b
+            case ir.Bin(op="+" | "-", left=l):
+                e = l
+            case _:
+                return None
 
 
 def _names(e: ir.Expr) -> set[str]:

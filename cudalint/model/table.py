@@ -72,6 +72,7 @@ class Iterator:
     seq_end: int = 0
     moves_global: bool = False   # body copies global data into shared/registers
     grid_stride: bool = False
+    unroll: int | None = None    # `#pragma unroll` before it: 0 without a count, else the count
 
     @property
     def name(self) -> str:
@@ -104,6 +105,7 @@ class Access:
     seq: int = 0                       # position in program order (barriers share the counter)
     dim_texts: tuple[str, ...] = ()    # the subscripts as written, outermost first
     value_scope: int = 0               # a store: 2 the same value in every thread of the block, 1 in a warp
+    volatile: bool = False             # made through a `volatile` name: never merged with its neighbours
 
     @property
     def space(self) -> str:
@@ -176,6 +178,8 @@ class TwoTreeTable:
     def_use: list[tuple[str, str]] = field(default_factory=list)  # (definition, use) edges
     definitions: dict[str, str] = field(default_factory=dict)     # def id -> "name = expr"
     def_values: dict[str, ir.Expr] = field(default_factory=dict)  # def id -> its value, resolved
+    merges: dict = field(default_factory=dict)                    # Access -> vector.Merge (shared requests nvcc fuses)
+    possible_merges: dict = field(default_factory=dict)           # Access -> vector.Merge nvcc may or may not make
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

@@ -37,6 +37,7 @@ class Param:
     pointers: int
     node: object = None
     reference: bool = False   # `float& total`: the argument itself, not a copy
+    volatile: bool = False    # `volatile float *s`: every access through it is its own load or store
 
 
 @dataclass
@@ -424,8 +425,9 @@ def _param(p) -> Param:
             name = node_text(ids[0]) if ids else name
             break
         decl = nxt
-    words = [w for w in (" ".join(extra) + " " + base).split() if w not in _QUALIFIERS]
-    return Param(name, " ".join(words) or "int", pointers, p, reference)
+    all_words = (" ".join(extra) + " " + base).split()
+    words = [w for w in all_words if w not in _QUALIFIERS]
+    return Param(name, " ".join(words) or "int", pointers, p, reference, "volatile" in all_words)
 
 
 def _template_param(tp) -> TemplateParam:

@@ -1,0 +1,236 @@
+"""The shared-memory requests nvcc merges: one thread's accesses of consecutive elements served as
+one 8- or 16-byte load or store (LDS.64/LDS.128, STS.64/STS.128).
+
+The compiler merges them only where it proves at compile time that the first address is aligned
+to the merged width. Two shapes are common in real kernels:
+
+- the iterations `i, i + 1, ...` of a loop with a constant count that it unrolls fully, over
+  `s[base + i]` (a register-tiled GEMM reading its `TM` values of a row);
+- accesses written side by side at `base`, `base + 1`, ... (`s[2 * t]` and `s[2 * t + 1]`).
+
+nvcc unrolls an innermost loop of constant count by itself, and any loop under `#pragma unroll`.
+An outer loop without the pragma is often unrolled too (by 4 or 8, when its body is small) and its
+iterations merged, but not always: such a merge is only possible (`possible_merges`); the bank
+count is made without it and the finding says what it would change.
+
+`base` counts as aligned only from its own arithmetic: constants and the factors they multiply.
+A size the program passes at run time (a kernel argument) proves nothing, whatever value cudalint
+tries for it, and a `volatile` access is never merged. The bank model counts the merged request
+the hardware serves: 8 bytes per lane in 2 phases, 16 bytes in 4.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..index import ir
+from ..index.evaluate import Evaluator, Unknown
+from ..index.terms import Term, decompose
+from .table import Access, Iterator, TwoTreeTable
+
+MAX_REQUEST = 16          # bytes per lane of the widest shared-memory request
+MAX_UNROLLED = 64         # iterations nvcc unrolls fully without being asked
+_BIG = 1 << 20
+
+
+@dataclass(frozen=True, eq=False)
+class Merge:
+    """Accesses served as one request of `width` bytes per lane, first address from `head`."""
+    width: int
+    count: int                         # elements merged
+    head: Access
+    members: tuple[Access, ...]        # the accesses merged (the head alone for a loop)
+    loop: Iterator | None = None       # the unrolled loop whose iterations are merged
+
+    def describe(self) -> str:
+        what = f"{self.count} iterations of `{self.loop.var}`" if self.loop is not None else \
+            " and ".join(f"`{m.text}`" for m in self.members)
+        verb = "loads" if self.head.kind == "load" else "stores"
+        return f"nvcc merges {what} into {self.width}-byte {verb}"
+
+
+def alignment(e: ir.Expr) -> int:
+    """The largest power of two (up to 2^20) that divides `e` for every value of its symbols, from
+    its arithmetic alone: a symbol is only known to be a multiple of 1."""
+    match e:
+        case ir.Num(value=v) if isinstance(v, int):
+            return _BIG if v == 0 else min(_BIG, v & -v)
+        case ir.Bin(op="+" | "-", left=a, right=b):
+            return min(alignment(a), alignment(b))
+        case ir.Bin(op="*", left=a, right=b):
+            return min(_BIG, alignment(a) * alignment(b))
+        case ir.Bin(op="<<", left=a, right=ir.Num(value=n)) if isinstance(n, int) and 0 <= n < 32:
+            return min(_BIG, alignment(a) << n)
+        case ir.Bin(op="&", left=a, right=b):
+            return max(alignment(a), alignment(b))
+        case ir.Un(op="-", operand=a) | ir.Cast(expr=a):
+            return alignment(a)
+        case ir.Cond(then=a, other=b):
+            return min(alignment(a), alignment(b))
+    return 1
+
+
+def _term_alignment(t: Term) -> int:
+    return alignment(t.stride) if t.is_offset else min(_BIG, alignment(t.coord) * alignment(t.stride))
+
+
+def _mergeable(acc: Access) -> bool:
+    return (acc.space == "shared" and not acc.unresolved and not acc.atomic and not acc.volatile
+            and acc.width == acc.array.elem_size and acc.width in (2, 4, 8))
+
+
+def _trip_count(it: Iterator) -> int | None:
+    """The loop's iteration count when it is a compile-time constant nvcc unrolls fully."""
+    if it.cond is None or it.has_barrier or not ir.free_syms(it.cond) <= {it.trip}:
+        return None
+    try:
+        holds = Evaluator({it.trip.name: np.arange(MAX_UNROLLED + 1, dtype=np.int64)}).value(it.cond)
+    except (Unknown, ArithmeticError, ValueError, TypeError):
+        return None
+    holds = np.broadcast_to(np.asarray(holds, dtype=bool), (MAX_UNROLLED + 1,))
+    if holds.all():
+        return None
+    return int(np.argmin(holds))
+
+
+def _widest(count: int, elem: int, align: int) -> int:
+    """Elements per merged request: the largest power of two that fits 16 bytes, divides the
+    count and divides the alignment of the first element."""
+    k = MAX_REQUEST // elem
+    while k > 1 and (count % k or align % k):
+        k //= 2
+    return k
+
+
+def _loop_merge(table: TwoTreeTable, acc: Access, unrolled=None) -> Merge | None:
+    """Iterations of an unrolled loop at consecutive elements. nvcc unrolls an innermost loop of
+    constant count by itself (unless `#pragma unroll 1`); an outer loop, and every loop between
+    it and the access, only under `#pragma unroll`."""
+    terms = decompose(acc.index)
+    last = len(acc.loops) - 1
+    for depth in range(last, -1, -1):
+        it = acc.loops[depth]
+        counts = [_trip_count(inner) for inner in acc.loops[depth:]]
+        if not all(counts) or not all((unrolled or _unrolled)(x, c, k == last - depth)
+                                      for k, (x, c) in enumerate(zip(acc.loops[depth:], counts))):
+            return None
+        own = [t for t in terms if it.trip in ir.free_syms(t.coord) or it.trip in ir.free_syms(t.stride)]
+        if len(own) != 1 or own[0].coord != it.trip or own[0].stride != ir.Num(1):
+            continue
+        if counts[0] < 2 or not _straight_body(table, acc, depth):
+            return None
+        align = min((_term_alignment(t) for t in terms if t is not own[0]), default=_BIG)
+        k = _widest(counts[0] if not it.unroll else min(counts[0], it.unroll), acc.width, align)
+        return Merge(k * acc.width, k, acc, (acc,), it) if k > 1 else None
+    return None
+
+
+def _unrolled(it: Iterator, count: int, innermost: bool) -> bool:
+    """Surely unrolled far enough to merge neighbouring iterations."""
+    if it.unroll is None:
+        return innermost
+    return it.unroll == 0 or it.unroll >= count or (it.unroll > 1 and innermost)
+
+
+def _maybe_unrolled(it: Iterator, count: int, innermost: bool) -> bool:
+    return it.unroll != 1
+
+
+def _straight_body(table: TwoTreeTable, acc: Access, depth: int) -> bool:
+    """The loop at `depth` unrolls into one straight run of this access: no condition inside it
+    but the tests of the loops it holds, no barrier, and no access of the array the other way
+    (a load between two stores keeps them apart)."""
+    it = acc.loops[depth]
+    inner = {id(x.cond) for x in acc.loops[depth:]}
+    try:
+        start = next(i for i, g in enumerate(acc.guards) if g is it.cond or g == it.cond)
+    except StopIteration:
+        return False
+    if any(id(g) not in inner and not any(g == x.cond for x in acc.loops[depth:]) for g in acc.guards[start:]):
+        return False
+    if any(x.has_barrier for x in acc.loops[depth:]):
+        return False
+    return not any(it.seq_start <= b.seq <= it.seq_end and b.array is acc.array and b.kind != acc.kind
+                   for b in table.accesses)
+
+
+def _split(acc: Access) -> tuple[tuple, int] | None:
+    """The index as (its non-constant terms, its constant offset)."""
+    terms = decompose(acc.index)
+    offset = 0
+    rest = []
+    for t in terms:
+        if t.is_offset:
+            if not isinstance(t.stride, ir.Num) or not isinstance(t.stride.value, int):
+                return None
+            offset += t.stride.value
+        else:
+            rest.append((t.coord, t.stride))
+    return tuple(sorted(rest, key=repr)), offset
+
+
+def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
+    """Accesses of one array side by side in the code (same loops, guards and kind, no barrier or
+    opposite access of the array between them) at offsets base, base + 1, ...: nvcc merges them
+    where `base` is aligned to the merged width."""
+    groups: dict[tuple, list[tuple[int, Access]]] = {}
+    for acc in table.accesses:
+        if acc in out or not _mergeable(acc):
+            continue
+        split = _split(acc)
+        if split is None:
+            continue
+        key = (acc.array.name, acc.kind, acc.width, tuple(id(it) for it in acc.loops), acc.guards, split[0])
+        groups.setdefault(key, []).append((split[1], acc))
+    for (_, _, width, _, _, rest), members in groups.items():
+        if len(members) < 2:
+            continue
+        align = min((_term_alignment(Term(c, s)) for c, s in rest), default=_BIG)
+        at = {}
+        for off, acc in members:
+            at.setdefault(off, acc)
+        for off in sorted(at):
+            if at[off] in out:
+                continue
+            k = MAX_REQUEST // width
+            while k > 1:
+                run = [at.get(off + j) for j in range(k)]
+                if (min(align, alignment(ir.Num(off))) % k == 0 and all(a is not None and a not in out for a in run)
+                        and _side_by_side(table, run)):
+                    merge = Merge(k * width, k, run[0], tuple(run))
+                    for a in run:
+                        out[a] = merge
+                    break
+                k //= 2
+
+
+def _side_by_side(table: TwoTreeTable, run: list[Access]) -> bool:
+    lo, hi = min(a.seq for a in run), max(a.seq for a in run)
+    if any(lo < b.seq < hi for b in table.barriers):
+        return False
+    arr, kind = run[0].array, run[0].kind
+    return not any(lo < a.seq < hi and a.array is arr and a.kind != kind for a in table.accesses)
+
+
+def merges(table: TwoTreeTable) -> dict[Access, Merge]:
+    """Every shared access nvcc serves as part of a wider request, with that request."""
+    out: dict[Access, Merge] = {}
+    for acc in table.accesses:
+        if _mergeable(acc):
+            m = _loop_merge(table, acc)
+            if m is not None:
+                out[acc] = m
+    _sibling_merges(table, out)
+    return out
+
+
+def possible_merges(table: TwoTreeTable, sure: dict[Access, Merge]) -> dict[Access, Merge]:
+    """Merges nvcc may make or not: iterations of an outer loop it is not told to unroll."""
+    out: dict[Access, Merge] = {}
+    for acc in table.accesses:
+        if acc not in sure and _mergeable(acc):
+            m = _loop_merge(table, acc, _maybe_unrolled)
+            if m is not None:
+                out[acc] = m
+    return out
