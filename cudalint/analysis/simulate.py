@@ -128,8 +128,7 @@ def _first_false(c: ir.Expr, trip: str, env: dict):
     b, a = at[0].astype(np.int64), (at[1].astype(np.int64) - at[0].astype(np.int64))    # wraps as the scan does
     # Within these bounds a * t + b is exact for every t the scan evaluates (up to 2^23), and so is
     # the comparison with the bound.
-    if np.abs(a).max(initial=0) > 1 << 38 or np.abs(b).max(initial=0) > 1 << 60 or \
-            np.abs(bound).max(initial=0) > 1 << 61:
+    if _beyond(a, 1 << 38) or _beyond(b, 1 << 60) or _beyond(bound, 1 << 61):
         return None
     g = bound.astype(np.int64)
     if op in (">", ">="):          # f > g is -f < -g
@@ -138,6 +137,11 @@ def _first_false(c: ir.Expr, trip: str, env: dict):
     safe = np.where(a > 0, a, 1)
     reach = -((b - g) // safe) if op == "<" else (g - b) // safe + 1     # first t with a t + b past g
     return np.where(a > 0, np.maximum(reach, 0), np.where(holds, _NEVER, 0))
+
+
+def _beyond(v: np.ndarray, limit: int) -> bool:
+    """Some |value| exceeds `limit` (compared on each side: np.abs(INT64_MIN) is negative)."""
+    return bool(((v > limit) | (v < -limit)).any())
 
 
 def _affine(e: ir.Expr, trip: str) -> bool:
