@@ -583,9 +583,10 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     return diags, table
 
 
-def _check(table, sim, fcfg: Config, codes=None) -> list[Diagnostic]:
-    """The rules' findings for one simulation (`codes`: only these rules)."""
-    ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params, fcfg.min_ways))
+def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:
+    """The rules' findings for one simulation (`codes`: only these rules; `only`: ids of the
+    accesses whose findings are wanted, the rules that weigh accesses together aside)."""
+    ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params, fcfg.min_ways), only)
     return [d for rule in CHECKS if codes is None or rule.CODE in codes for d in rule.check(ctx)]
 
 
@@ -611,8 +612,15 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
             sim = Simulation(table, fcfg.params, trial, family)
         except AnalysisLimit:
             continue
-        codes = None if fcfg.show_uncertain else {k[0] for k in first}    # the other rules cannot confirm
-        got = {key(d): d for d in _check(table, sim, fcfg, codes) if d.severity != "info"}
+        codes = only = None
+        if not fcfg.show_uncertain:
+            # only what still holds in every trial so far can stand: its rules, at its accesses
+            alive = [k for k, t in holds.items() if len(t) + idle[k] == n - 1]
+            codes = {k[0] for k in alive}
+            places = {k[1:] for k in alive}
+            only = frozenset(id(a) for a in table.accesses if (a.path or table.path, a.line, a.column, a.kind)
+                             in places)
+        got = {key(d): d for d in _check(table, sim, fcfg, codes, only) if d.severity != "info"}
         for k in holds:
             if k in got:
                 holds[k].append(trial)

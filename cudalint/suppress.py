@@ -120,7 +120,6 @@ def _misspelt(comment: str) -> str | None:
 
 def read_suppressions(src) -> FileSuppressions:
     """Every suppression comment of a parsed SourceFile, in line order."""
-    from .index.parse import ExprSyntaxError, parse_annotation
     from .source.cufile import node_text
 
     out = FileSuppressions(src.path)
@@ -138,6 +137,7 @@ def read_suppressions(src) -> FileSuppressions:
             continue
         shown = "cudalint: " + m.group(1) + m.group(2).rstrip()
         shown = shown.split("//", 1)[0].rstrip()    # a second comment on the line is not part of it
+        from .index.parse import ExprSyntaxError, parse_annotation     # lark only for a file that has one
         try:
             tree = parse_annotation(shown)
         except ExprSyntaxError:

@@ -49,8 +49,8 @@ def unfollowed_guard(b: Barrier) -> tuple[ir.Expr, ir.Sym] | None:
     if not b.is_block:
         return None
     for g in b.guards:
-        for s in g.walk():
-            if isinstance(s, ir.Sym) and s.kind in ("data", "unknown") and s.name not in BLOCK_UNIFORM:
+        for s in ir.symbols(g):
+            if s.kind in ("data", "unknown") and s.name not in BLOCK_UNIFORM:
                 return g, s
     return None
 

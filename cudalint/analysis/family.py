@@ -90,11 +90,11 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
     """[(block, values chosen for the launch's unknown block edges)], why, whether edges are chosen."""
     lc = table.launch
     unknown: list[str] = []
-    if lc.block is not None and any(isinstance(x, ir.Sym) and x.kind == "unknown" for b in lc.block for x in b.walk()):
+    if lc.block is not None and any(x.kind == "unknown" for b in lc.block for x in ir.symbols(b)):
         reason = "block size of the launch not computed"     # `block[d][fp]`, a value the host code hides
     elif lc.block is not None:
-        unknown = sorted({s.name for b in lc.block for s in b.walk()
-                          if isinstance(s, ir.Sym) and s.kind == "param" and s.name not in given
+        unknown = sorted({s.name for b in lc.block for s in ir.symbols(b)
+                          if s.kind == "param" and s.name not in given
                           and s.name not in lc.params})
         if not unknown:
             return [], "", False
@@ -161,11 +161,11 @@ def _uses(table: TwoTreeTable, name: str) -> bool:
     """The kernel's own text uses the axis (a group's `thread_rank()` spells every axis out)."""
     if table.thread_axes is not None:
         return name in table.thread_axes
-    return any(isinstance(s, ir.Sym) and s.name == name for a in table.accesses for s in a.index.walk())
+    return any(s.name == name for a in table.accesses for s in ir.symbols(a.index))
 
 
 def _thread_only(e: ir.Expr) -> bool:
-    return all(not isinstance(s, ir.Sym) or s.kind in ("thread", "blockdim") for s in e.walk()) and \
+    return all(s.kind in ("thread", "blockdim") for s in ir.symbols(e)) and \
         not any(isinstance(s, (ir.Name, ir.Subscript, ir.Deref, ir.Call)) and not
                 (isinstance(s, ir.Call) and s.fn in ("min", "max")) for s in e.walk())
 
@@ -185,7 +185,7 @@ def _fits(table: TwoTreeTable, block) -> bool:
     ev = Evaluator(env)
     runs = False
     for acc in table.accesses:
-        uniform = [g for g in acc.guards if all(not isinstance(s, ir.Sym) or s.kind == "blockdim" for s in g.walk())]
+        uniform = [g for g in acc.guards if all(s.kind == "blockdim" for s in ir.symbols(g))]
         try:
             if any(not np.all(np.asarray(ev.value(g)) != 0) for g in uniform):
                 continue        # this block shape never runs the access
@@ -239,7 +239,7 @@ def _ratio(a: ir.Expr, b: ir.Expr) -> int | None:
     """a / b when it is one integer whatever the sizes in them are (`512 * d_mul` over `d_mul`)."""
     out = None
     for v in (1, 3):
-        env = {x.name: np.int64(v) for e in (a, b) for x in e.walk() if isinstance(x, ir.Sym) and x.kind == "param"}
+        env = {x.name: np.int64(v) for e in (a, b) for x in ir.symbols(e) if x.kind == "param"}
         try:
             num, den = int(Evaluator(env).value(a)), int(Evaluator(env).value(b))
         except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError):
@@ -286,18 +286,19 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
     for b in table.barriers:
         exprs += list(b.guards)
     exprs += [g for g in (lc.grid or ())]
-    block_names = {s.name for b in (lc.block or ()) for s in b.walk() if isinstance(s, ir.Sym)}
-    names = {s.name for e in exprs for s in e.walk() if isinstance(s, ir.Sym) and s.kind == "param"}
+    exprs = list({id(e): e for e in exprs}.values())     # a guard is shared by the accesses under it
+    block_names = {s.name for b in (lc.block or ()) for s in ir.symbols(b)}
+    names = {s.name for e in exprs for s in ir.symbols(e) if s.kind == "param"}
     names -= set(given) | set(lc.params) | block_names
     if not names:
         return {}
     masks, shifts = set(), set()
     for e in exprs:
-        for n in e.walk():
-            if isinstance(n, ir.Bin) and n.op == "&":
+        for n in ir.of_type(e, ir.Bin):
+            if n.op == "&":
                 for side in (n.left, n.right):      # `i & (n - 1)`, `i & (stride / 128 - 1)`
                     if isinstance(side, ir.Bin) and side.op == "-" and side.right == ir.Num(1):
-                        masks |= {s.name for s in side.left.walk() if isinstance(s, ir.Sym) and s.kind == "param"}
-            if isinstance(n, ir.Bin) and n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
-                shifts |= {x.name for x in n.right.walk() if isinstance(x, ir.Sym) and x.kind == "param"}
+                        masks |= {s.name for s in ir.symbols(side.left) if s.kind == "param"}
+            if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
+                shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
     return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES for n in sorted(names)}

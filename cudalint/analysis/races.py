@@ -9,6 +9,9 @@ thread of a block, the bytes each access touches; a race is a byte stored by one
 """
 from __future__ import annotations
 
+import functools
+import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,7 +34,7 @@ class Race:
 
 
 def thread_dependent(e: ir.Expr) -> bool:
-    return any(isinstance(s, ir.Sym) and s.kind == "thread" for s in e.walk())
+    return any(s.kind == "thread" for s in ir.symbols(e))
 
 
 def _is_loop_cond(g: ir.Expr, b: Barrier) -> bool:
@@ -61,6 +64,7 @@ class Ownership:
         self.table = sim.table
         self.blocks = sim._block_samples("coalescing")
         self._cache: dict = {}
+        self._tables: dict = {}
 
     def trips(self, it: Iterator) -> list[int]:
         return self.sim.loop_samples(it)
@@ -76,22 +80,127 @@ class Ownership:
         free = [it for it in acc.loops if id(it) not in fixed]
         combos = capped_product([self.trips(it) for it in free])
         head = tuple(t for _, t in fixed.values())
-        n = len(combos)
-        env = sim.lane_env([acc.index, *acc.guards], fixed_loops + free, [(block, head + c) for c in combos])
-        shape = (n, sim.nthreads)
-        try:
-            index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
-        except Unknown:
-            self._cache[key] = None
-            return None
-        mask = sim.mask(acc, env, shape)
+        shape = (len(combos), sim.nthreads)
+        got = self._from_table(acc, block, fixed, free, combos)
+        if got is not None:
+            index, mask = got
+        else:
+            loops = fixed_loops + free
+            rows = [(block, head + c) for c in combos]
+            env = sim.lane_env([acc.index, *acc.guards], loops, rows)
+            try:
+                index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+            except Unknown:
+                self._cache[key] = None
+                return None
+            mask = np.ones(shape, dtype=bool)
+            rows_key = (tuple(map(id, loops)), tuple(rows))
+            for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
+                v = sim._guard_value(env, g, rows_key)
+                if v is not None:
+                    mask &= v
         start = index[mask] * acc.array.elem_size // unit
         threads = np.broadcast_to(np.arange(sim.nthreads)[None, :], shape)[mask]
         pieces = max(1, acc.width // unit)
         units = (start[:, None] + np.arange(pieces)[None, :]).reshape(-1)
         threads = np.repeat(threads, pieces)
-        self._cache[key] = (units, threads)
-        return units, threads
+        got = self._cache[key] = Footprint(units, threads)
+        return got
+
+
+    TABLE_ROWS = 512
+
+    def _from_table(self, acc: Access, block, fixed: dict, free: list, combos):
+        """(index, mask) of a footprint's rows, taken from the access's table: its index and guards
+        evaluated once for a block over every combination of its loops' samples and the iteration
+        after each (the footprints of its pairs are slices of it). None: not held there (thinned
+        combinations, a loop too many), and the footprint is evaluated on its own."""
+        table = self._table(acc, block)
+        if table is None:
+            return None
+        index, mask, at = table
+        position = {id(it): i for i, it in enumerate(acc.loops)}
+        if any(k not in position for k in fixed):
+            return None
+        trips = [0] * len(acc.loops)
+        for k, (_, t) in fixed.items():
+            trips[position[k]] = t
+        free_at = [position[id(it)] for it in free]
+        rows = []
+        for c in combos:
+            for i, t in zip(free_at, c):
+                trips[i] = t
+            row = at.get(tuple(trips))
+            if row is None:
+                return None
+            rows.append(row)
+        return index[rows], mask[rows]
+
+    def _table(self, acc: Access, block):
+        key = (id(acc), block)
+        if key not in self._tables:
+            self._tables[key] = None
+            names = [it.trip.name for it in acc.loops]
+            samples = [sorted(set(s) | {t + 1 for t in s}) for s in (self.trips(it) for it in acc.loops)]
+            if len(set(names)) == len(names) and math.prod(len(s) for s in samples) <= self.TABLE_ROWS:
+                combos = list(itertools.product(*samples))
+                rows = [(block, c) for c in combos]
+                sim = self.sim
+                try:
+                    env = sim.lane_env([acc.index, *acc.guards], list(acc.loops), rows)
+                    shape = (len(rows), sim.nthreads)
+                    index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+                    mask = np.ones(shape, dtype=bool)
+                    rows_key = (tuple(map(id, acc.loops)), tuple(rows))
+                    for g in acc.guards:
+                        v = sim._guard_value(env, g, rows_key)
+                        if v is not None:
+                            mask &= v
+                except Exception:      # what fails over all of them is found footprint by footprint
+                    return None
+                self._tables[key] = (index, mask, {c: i for i, c in enumerate(combos)})
+        return self._tables[key]
+
+
+class Footprint(tuple):
+    """(units, threads) of an access, with the owner of each unit for a quick test of a pair: most
+    pairs of a kernel do not race, and showing that for a whole block costs one comparison."""
+
+    def __new__(cls, units, threads):
+        return super().__new__(cls, (units, threads))
+
+    @functools.cached_property
+    def owners(self):
+        """(first unit, owner of each unit from there: its only thread, -1 untouched, -2 several)."""
+        units, threads = self
+        if not units.size:
+            return 0, np.zeros(0, dtype=np.int64)
+        lo, hi = int(units.min()), int(units.max())
+        if hi - lo >= DENSE_UNITS:
+            return None
+        first = np.full(hi - lo + 1, np.iinfo(np.int64).max)
+        last = np.full(hi - lo + 1, -1)
+        np.minimum.at(first, units - lo, threads)
+        np.maximum.at(last, units - lo, threads)
+        own = np.where(last < 0, -1, np.where(first == last, first, -2))
+        return lo, own
+
+
+DENSE_UNITS = 1 << 16       # past this span of units a footprint has no owner table (48 KiB of shared memory in bytes)
+
+
+def _no_thread_shares(fx: Footprint, fy: Footprint) -> bool:
+    """No unit touched by an x-thread and a different y-thread (then no warp does either)."""
+    ox, oy = fx.owners, fy.owners
+    if ox is None or oy is None:
+        return False
+    (lx, ax), (ly, ay) = ox, oy
+    lo, hi = max(lx, ly), min(lx + len(ax), ly + len(ay))
+    if lo >= hi:
+        return True
+    a, b = ax[lo - lx:hi - lx], ay[lo - ly:hi - ly]
+    both = (a != -1) & (b != -1)
+    return not (both & ((a != b) | (a == -2))).any()
 
 
 def _shared_pair(fx, fy, by_warp: bool):
@@ -149,7 +258,7 @@ def _pinned(own, barriers, acc: Access, outer: list[Iterator], x: Access, y: Acc
 
 
 def _block_dependent(acc: Access) -> bool:
-    return any(isinstance(s, ir.Sym) and s.kind == "block" for e in (acc.index, *acc.guards) for s in e.walk())
+    return any(s.kind == "block" for e in (acc.index, *acc.guards) for s in ir.symbols(e))
 
 
 def _common_loops(x: Access, y: Access) -> list[Iterator]:
@@ -161,14 +270,16 @@ def _common_loops(x: Access, y: Access) -> list[Iterator]:
     return out
 
 
-def find_races(sim: Simulation) -> list[Race]:
+def find_races(sim: Simulation, wanted=None) -> list[Race]:
+    """Races, each at the read (or later store) `second` of its pair; `wanted(access)`: only those
+    reported at such accesses (a pair's search does not depend on the other seconds)."""
     table = sim.table
     shared = [a for a in table.accesses
               if a.space == "shared" and not a.unresolved and not sim.result(a).error]
     own = Ownership(sim)
     out: list[Race] = []
     reported: set[int] = set()
-    seconds = sorted(shared, key=lambda a: (a.kind != "load", a.seq))
+    seconds = sorted((a for a in shared if wanted is None or wanted(a)), key=lambda a: (a.kind != "load", a.seq))
     for second in seconds:
         for first in shared:
             if id(second) in reported:
@@ -200,21 +311,23 @@ def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
     for loop, warp_barrier in cases:
         outer = common if loop is None else common[:common.index(loop) + 1]
         samples = capped_product([own.trips(it) for it in outer])
+        # the access met first on the path: `later` when crossing into the next iteration
+        later_first = loop is not None
+        pin_later = _pinned(own, barriers, later, outer, w, r, later_first)
+        pin_earlier = _pinned(own, barriers, earlier, outer, w, r, not later_first)
         for block in own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]:
             for trips in samples:
                 fixed = {id(it): (it, t) for it, t in zip(outer, trips)}
                 fixed_next = dict(fixed)
                 if loop is not None:
                     fixed_next[id(loop)] = (loop, fixed[id(loop)][1] + 1)
-                # the access met first on the path: `later` when crossing into the next iteration
-                later_first = loop is not None
-                f_later = own.footprint(later, block, {**fixed, **_pinned(own, barriers, later, outer, w, r,
-                                                                           later_first)}, unit)
-                f_earlier = own.footprint(earlier, block, {**fixed_next, **_pinned(own, barriers, earlier, outer,
-                                                                                  w, r, not later_first)}, unit)
+                f_later = own.footprint(later, block, {**fixed, **pin_later}, unit)
+                f_earlier = own.footprint(earlier, block, {**fixed_next, **pin_earlier}, unit)
                 if f_later is None or f_earlier is None:
                     continue
                 fw, fr = (f_later, f_earlier) if later is w else (f_earlier, f_later)
+                if _no_thread_shares(fw, fr):
+                    continue
                 for by_warp in ((True,) if warp_barrier else (True, False)):
                     hit = _shared_pair(fw, fr, by_warp)
                     if hit is None:

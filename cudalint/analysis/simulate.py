@@ -7,14 +7,13 @@ and stores that two threads make to one element.
 """
 from __future__ import annotations
 
-import functools
 import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown, ValueTooLarge
+from ..index.evaluate import Evaluator, Unknown, ValueTooLarge, ctype_of_name
 from ..model.table import Access, Iterator, TwoTreeTable
 from .family import Family, Trial, derive
 
@@ -75,8 +74,150 @@ def guard_value(env: dict, g: ir.Expr, shape) -> np.ndarray | None:
 def guards_followed(guards) -> bool:
     """Every part of every guard is followed, or has one value across the launch (a NULL test):
     which threads run the access is known, not a guess."""
-    return not any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown")
-                   for g in guards for c in conjuncts(g) for s in c.walk())
+    return not any(s.kind in ("data", "unknown") for g in guards for c in conjuncts(g) for s in ir.symbols(c))
+
+
+# ---- trip counts in closed form ------------------------------------------------------------------
+# A loop whose condition compares an affine function of its trip counter with bounds that do not
+# move (`tid + t * blockDim.x < n`, `k < K`) leaves, in each lane, at the first t where the
+# comparison fails: a division, not a scan of every iteration. The count is the scan's own answer
+# (the scan stays for the other loops, and decides where it would have given up).
+_NEVER = 1 << 62          # a lane that never leaves
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_INT_CALLS = {"min", "max", "umin", "umax", "llmin", "llmax", "abs", "llabs", "__mul24", "__umul24"}
+
+
+def _closed_trips(cond: ir.Expr, trip: str, env: dict) -> int | None:
+    """The most iterations any lane runs (_NEVER or more: some lane never leaves), or None where
+    the condition is not of the form this reads; any doubt falls back to the scan."""
+    try:
+        first = None
+        for c in conjuncts(cond):
+            leave = _first_false(c, trip, env)
+            if leave is None:
+                return None
+            first = leave if first is None else np.minimum(first, leave)
+    except Exception:      # whatever stops the evaluation here, the scan meets and handles as it does
+        return None
+    return int(np.max(first)) if np.size(first) else 0
+
+
+def _first_false(c: ir.Expr, trip: str, env: dict):
+    """Per lane, the first trip counter value at which `c` is false."""
+    names = {s.name for s in ir.symbols(c)}
+    if trip not in names:
+        v = np.asarray(Evaluator(env, exact=False).value(c))
+        return np.where(v != 0, _NEVER, 0) if v.dtype.kind in "iub" else None
+    if not (isinstance(c, ir.Bin) and c.op in _FLIP):
+        return None
+    left = trip in {s.name for s in ir.symbols(c.left)}
+    right = trip in {s.name for s in ir.symbols(c.right)}
+    if left == right:
+        return None
+    f, g, op = (c.left, c.right, c.op) if left else (c.right, c.left, _FLIP[c.op])
+    if not _affine(f, trip) or not _int_only(f):
+        return None
+    at = []
+    for t in (0, 1):
+        e = dict(env)
+        e[trip] = np.int64(t)
+        at.append(np.atleast_1d(np.asarray(Evaluator(e, exact=False).value(f))))
+    bound = np.atleast_1d(np.asarray(Evaluator(env, exact=False).value(g)))
+    if any(x.dtype.kind not in "iu" for x in (*at, bound)):
+        return None
+    b, a = at[0].astype(np.int64), (at[1].astype(np.int64) - at[0].astype(np.int64))    # wraps as the scan does
+    # Within these bounds a * t + b is exact for every t the scan evaluates (up to 2^23), and so is
+    # the comparison with the bound.
+    if _beyond(a, 1 << 38) or _beyond(b, 1 << 60) or _beyond(bound, 1 << 61):
+        return None
+    g = bound.astype(np.int64)
+    if op in (">", ">="):          # f > g is -f < -g
+        a, b, g, op = -a, -b, -g, "<" if op == ">" else "<="
+    holds = b < g if op == "<" else b <= g
+    safe = np.where(a > 0, a, 1)
+    reach = -((b - g) // safe) if op == "<" else (g - b) // safe + 1     # first t with a t + b past g
+    return np.where(a > 0, np.maximum(reach, 0), np.where(holds, _NEVER, 0))
+
+
+def _beyond(v: np.ndarray, limit: int) -> bool:
+    """Some |value| exceeds `limit` (compared on each side: np.abs(INT64_MIN) is negative)."""
+    return bool(((v > limit) | (v < -limit)).any())
+
+
+def _affine(e: ir.Expr, trip: str) -> bool:
+    """`e` is a + b * trip with a, b free of it: sums, products by what does not hold it, shifts by a
+    constant, conversions between integer types (which the evaluator does not narrow)."""
+    if trip not in {s.name for s in ir.symbols(e)}:
+        return True
+    match e:
+        case ir.Sym(name=n):
+            return n == trip
+        case ir.Bin(op="+" | "-", left=l, right=r):
+            return _affine(l, trip) and _affine(r, trip)
+        case ir.Bin(op="*", left=l, right=r):
+            return (_affine(l, trip) and trip not in {s.name for s in ir.symbols(r)}) or \
+                (_affine(r, trip) and trip not in {s.name for s in ir.symbols(l)})
+        case ir.Bin(op="<<", left=l, right=ir.Num(value=int(k))) if 0 <= k < 63:
+            return _affine(l, trip)
+        case ir.Cast(type=t, expr=x) if not t.pointers:
+            return _affine(x, trip)
+    return False
+
+
+def _int_only(e: ir.Expr) -> bool:
+    """Nothing in `e` is a floating-point value (a conversion to int would cut it: not affine)."""
+    for n in e.walk():
+        match n:
+            case ir.Num(value=v) if not isinstance(v, int):
+                return False
+            case ir.Sym(ctype=ct) if ctype_of_name(ct) == "f":
+                return False
+            case ir.Cast(type=t) if t.pointers or ctype_of_name(t.name) == "f":
+                return False
+            case ir.Call(fn=fn) if fn.split("::")[-1] not in _INT_CALLS:
+                return False
+            case ir.Str() | ir.Name() | ir.Member() | ir.Subscript() | ir.Deref() | ir.AddrOf() | ir.Assign():
+                return False
+    return True
+
+
+def _scanned(count: int, width: int, max_chunk: int) -> int | None:
+    """What the scan of `_trip_count` returns for a loop whose last lane leaves at `count`: it gives
+    up (None) where its chunks would reach its bounds first."""
+    start, chunk = 0, 64
+    while True:
+        if start >= MAX_TRIPS or start * width >= MAX_TRIP_LANES:
+            return None
+        if count < start + chunk:
+            return count
+        start += chunk
+        chunk = min(chunk * 4, max_chunk)
+
+
+def _no_repeat(values: np.ndarray, mask: np.ndarray) -> bool:
+    """No instance (row) holds one integer value twice among its masked lanes: one sort of all of
+    them, each value keyed by its row. False: not shown (a repeat, floats, or values too large to
+    key), and the search goes on."""
+    if values.dtype.kind not in "iu" or not mask.any():
+        return not mask.any()
+    rows = np.nonzero(mask)[0]
+    v = values[mask]
+    n = mask.shape[0]
+    lo, hi = int(v.min()), int(v.max())
+    if (hi - lo + 1) * n >= 1 << 62:
+        return False
+    key = (v - lo) * n + rows
+    key.sort()
+    return not (key[1:] == key[:-1]).any()
+
+
+def _most_common(d: np.ndarray) -> int:
+    """The most common value (the smallest among ties); mostly there is only one."""
+    lo = d.min()
+    if lo == d.max():
+        return int(lo)
+    vals, counts = np.unique(d, return_counts=True)
+    return int(vals[np.argmax(counts)])
 
 
 class AnalysisLimit(Exception):
@@ -133,7 +274,7 @@ class LaneAddresses:
 @dataclass
 class AccessResult:
     coalescing: Coalescing | None = None
-    ranges: list[DimRange] = field(default_factory=list)
+    ranges: list[DimRange] = field(default_factory=list)   # per dimension, for arrays with declared extents
     overflows: list = field(default_factory=list)
     overlap: Overlap | None = None
     excess: Excess | None = None
@@ -168,6 +309,19 @@ class Simulation:
         bx, by, _ = self.block
         self.tid = {"threadIdx.x": lin % bx, "threadIdx.y": (lin // bx) % by, "threadIdx.z": lin // (bx * by)}
         self._trips: dict[int, list[int] | None] = {}
+        # What several accesses, rules and modes ask for again: an access's instances (by access and
+        # mode), the rows of those instances (by loops and samples: accesses of one loop nest share
+        # them), the value of a guard's part over those rows (guards are shared by the accesses under
+        # them, loop conditions by every access of the loop), and each access's result.
+        self._results: dict[int, tuple[Access, AccessResult]] = {}
+        self._instances: dict[tuple[int, str], tuple] = {}
+        self._rows: dict[tuple, dict] = {}
+        self._conjuncts: dict[tuple, tuple] = {}
+        self._masks: dict[tuple[int, str], np.ndarray] = {}
+        self._expr_params: dict[int, tuple[dict, ir.Expr]] = {}
+        self._blocks: dict[str, list] = {}
+        self._base: dict | None = None
+        self._extents: dict[int, tuple[str, int] | None] = {}
 
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:
@@ -183,8 +337,8 @@ class Simulation:
 
     def _scalar(self, e: ir.Expr, extra: dict | None = None) -> int | None:
         env = dict(extra or {})
-        for s in e.walk():
-            if isinstance(s, ir.Sym) and s.kind == "param":
+        for s in ir.symbols(e):
+            if s.kind == "param":
                 env[s.name] = self.param(s.name)
         try:
             return int(Evaluator(env).value(e))
@@ -222,14 +376,22 @@ class Simulation:
 
     # ---- environments ----------------------------------------------------------------------
     def base_env(self) -> dict:
-        env: dict = {}
-        for a, v in zip("xyz", self.block):
-            env[f"blockDim.{a}"] = np.int64(v)
-        for a, v in zip("xyz", self.grid):
-            env[f"gridDim.{a}"] = np.int64(v)
-        return env
+        if self._base is None:
+            env: dict = {}
+            for a, v in zip("xyz", self.block):
+                env[f"blockDim.{a}"] = np.int64(v)
+            for a, v in zip("xyz", self.grid):
+                env[f"gridDim.{a}"] = np.int64(v)
+            self._base = env
+        return dict(self._base)
 
     def _block_samples(self, mode: str) -> list[tuple[int, int, int]]:
+        got = self._blocks.get(mode)
+        if got is None:
+            got = self._blocks[mode] = self._block_samples_of(mode)
+        return list(got)
+
+    def _block_samples_of(self, mode: str) -> list[tuple[int, int, int]]:
         gx, gy, gz = self.grid
         if mode in ("coalescing", "banks"):   # interior blocks: the pattern, not the ragged edge
             out = {(0, 0, 0), (gx // 2, gy // 2, gz // 2)}
@@ -241,11 +403,20 @@ class Simulation:
     def _params_env(self, e_list) -> dict:
         env = {}
         for e in e_list:
-            for s in e.walk():
-                if isinstance(s, ir.Sym) and s.kind == "param":
-                    env[s.name] = np.int64(self.param(s.name))
-                elif isinstance(s, ir.Sym) and s.kind == "uniform" and s.name in self.params:
-                    env[s.name] = np.int64(self.params[s.name])     # `p != NULL` where the launch passes NULL
+            got = self._expr_params.get(id(e))
+            if got is None:
+                got = self._expr_params[id(e)] = (self._params_of(e), e)     # e held: its id stays its own
+            env.update(got[0])
+        return env
+
+    def _params_of(self, e: ir.Expr) -> dict:
+        """The sizes an expression names, with their values (a value, once given or chosen, stays)."""
+        env = {}
+        for s in ir.symbols(e):
+            if s.kind == "param":
+                env[s.name] = np.int64(self.param(s.name))
+            elif s.kind == "uniform" and s.name in self.params:
+                env[s.name] = np.int64(self.params[s.name])     # `p != NULL` where the launch passes NULL
         return env
 
     def trip_samples(self, it: Iterator, outer_env: dict) -> list[int] | None:
@@ -276,7 +447,7 @@ class Simulation:
         cond = it.cond
         env = dict(outer_env)
         env.update(self._params_env([cond]))
-        lanes = any(isinstance(s, ir.Sym) and s.kind in ("thread", "block") for s in cond.walk())
+        lanes = any(s.kind in ("thread", "block") for s in ir.symbols(cond))
         width = 1
         if lanes:
             blocks = self._block_samples("range")
@@ -286,6 +457,9 @@ class Simulation:
                 env[k] = v[None, None, :]
             width = len(blocks) * self.nthreads
         max_chunk = max(64, (1 << 22) // width)
+        closed = _closed_trips(cond, it.trip.name, env)
+        if closed is not None:
+            return _scanned(closed, width, max_chunk)
         # Each lane leaves at the first iteration whose condition is false (a condition can turn
         # true again later, e.g. once `s *= 2` wraps to 0); the loop runs until the last lane leaves.
         start, chunk, count, alive = 0, 64, 0, None
@@ -315,7 +489,15 @@ class Simulation:
         return count
 
     def instances(self, acc: Access, mode: str):
-        """Environment arrays of shape (instances, threads) for an access."""
+        """Environment arrays of shape (instances, threads) for an access (a dict of its own: callers
+        may add to it)."""
+        got = self._instances.get((id(acc), mode))
+        if got is None:
+            got = self._instances[(id(acc), mode)] = (*self._instances_of(acc, mode), acc)
+        return dict(got[0]), got[1]
+
+    def _instances_of(self, acc: Access, mode: str):
+        """(env, instances, rows key): the key names the rows, which accesses of one loop nest share."""
         exprs = [acc.index, *acc.dims, *acc.guards]
         iter_samples = []
         for it in acc.loops:
@@ -326,14 +508,35 @@ class Simulation:
                 s = list(range(s[-1] + 1))   # bank patterns change from one iteration to the next
             iter_samples.append(s)
         blocks = self._block_samples(mode)
-        if mode == "banks" and not any(isinstance(s, ir.Sym) and s.kind == "block" for e in exprs for s in e.walk()):
+        if mode == "banks" and not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
             blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
-        rows = [(b, c) for b in blocks for c in capped_product(iter_samples)]
-        return self.lane_env(exprs, acc.loops, rows), len(rows)
+        key = (tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks))
+        base = self._rows.get(key)
+        if base is None:
+            combos = capped_product(iter_samples)
+            rows = [(b, c) for b in blocks for c in combos]
+            base = self._rows[key] = (self._product_env(acc.loops, blocks, combos), len(rows), acc.loops, rows)
+        env = self._params_env(exprs)
+        env.update(base[0])          # as lane_env binds them: a loop counter hides a parameter of its name
+        return env, base[1], key
 
     def loop_samples(self, it: Iterator) -> list[int]:
-        s = self.trip_samples(it, self.base_env())
+        s = self._trips[id(it)] if id(it) in self._trips else self.trip_samples(it, self.base_env())
         return s if s is not None else [0, 1]   # reported as CL901 by the lint stage
+
+    def _product_env(self, loops, blocks, combos) -> dict:
+        """lane_env((), loops, rows) for the rows of every block with every combination, in that
+        order (blocks outer), built by repeating columns."""
+        env = self.base_env()
+        b = np.array(blocks, dtype=np.int64).reshape(len(blocks), 3)
+        for axis_i, axis in enumerate("xyz"):
+            env[f"blockIdx.{axis}"] = np.repeat(b[:, axis_i], len(combos))[:, None]
+        c = np.array(combos, dtype=np.int64).reshape(len(combos), len(loops))
+        for k, it in enumerate(loops):
+            env[it.trip.name] = np.tile(c[:, k], len(blocks))[:, None]
+        for k, v in self.tid.items():
+            env[k] = v[None, :]
+        return env
 
     def lane_env(self, exprs, loops, rows) -> dict:
         """Environment for (instances, threads) arrays: one row per (block, trip counters of `loops`),
@@ -356,18 +559,57 @@ class Simulation:
                 m &= v
         return m
 
+    def instance_mask(self, acc: Access, mode: str) -> np.ndarray:
+        """Where the access runs over its instances (read-only: it is shared)."""
+        got = self._masks.get((id(acc), mode))
+        if got is None:
+            self.instances(acc, mode)
+            env, n, key, _ = self._instances[(id(acc), mode)]
+            shape = (n, self.nthreads)
+            got = np.ones(shape, dtype=bool)
+            for g in acc.guards:
+                v = self._guard_value(env, g, key)
+                if v is not None:
+                    got &= v
+            got.flags.writeable = False
+            self._masks[(id(acc), mode)] = got
+        return got
+
+    def _guard_value(self, env: dict, g: ir.Expr, key) -> np.ndarray | None:
+        """guard_value over the rows `key` names, each part of the guard evaluated once for them: its
+        value depends on the rows and on which of its names the access's environment binds. Not
+        broadcast: the caller ANDs it into a mask of the instances' shape."""
+        out = None
+        for c in conjuncts(g):
+            ck = (id(c), key, tuple(s.name in env for s in ir.symbols(c)))
+            got = self._conjuncts.get(ck)
+            if got is None:
+                try:
+                    v = np.asarray(Evaluator(env).value(c)) != 0
+                except Unknown:
+                    v = None  # data-dependent: may hold
+                got = self._conjuncts[ck] = (v, c)
+            if got[0] is None:
+                continue
+            out = got[0] if out is None else out & got[0]
+        return out
+
     # ---- analyses --------------------------------------------------------------------------
-    @functools.lru_cache(maxsize=None)
     def result(self, acc: Access) -> AccessResult:
+        got = self._results.get(id(acc))
+        if got is None:
+            got = self._results[id(acc)] = (self._result(acc), acc)
+        return got[0]
+
+    def _result(self, acc: Access) -> AccessResult:
         res = AccessResult()
         if acc.unresolved:
             res.error = acc.unresolved
             return res
         try:
-            self._ranges(acc, res)
-            if acc.space == "global":
-                self._coalescing(acc, res)
-            self._strides(acc, res)
+            index = self._ranges(acc, res)
+            index = self._coalescing(acc, res, index) if acc.space == "global" else None
+            self._strides(acc, res, index)
         except ValueTooLarge as exc:
             res.error = str(exc)
         except (OverflowError, ValueError):       # a float subscript (ill-formed C) that is inf or nan
@@ -381,7 +623,7 @@ class Simulation:
     def _values(self, acc: Access, mode: str, exprs):
         env, n = self.instances(acc, mode)
         shape = (n, self.nthreads)
-        mask = self.mask(acc, env, shape)
+        mask = self.instance_mask(acc, mode)
         ev = Evaluator(env, track_overflow=True)
         vals = [np.broadcast_to(ev.value(e), shape) for e in exprs]
         return env, shape, mask, vals, ev
@@ -394,13 +636,16 @@ class Simulation:
         addr = np.asarray(vals[0], dtype=np.int64) * acc.array.elem_size
         return LaneAddresses(addr, mask, acc.width, env)
 
-    def _ranges(self, acc: Access, res: AccessResult) -> None:
+    def _ranges(self, acc: Access, res: AccessResult):
+        """Index ranges, overlapping stores, threads past the problem; returns the index over the
+        range instances."""
         env, shape, mask, vals, ev = self._values(acc, "range", [acc.index, *acc.dims])
         res.overflows = list(ev.overflows.values())
         if not mask.any():
             res.executed = False
-            return
-        for v in vals[1:] if len(acc.dims) > 1 else vals[:1]:
+            return vals[0]
+        # ranges are read against declared extents (CL201): a global pointer has none
+        for v in (vals[1:] if len(acc.dims) > 1 else vals[:1]) if acc.array.dims else ():
             v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
             big = np.where(mask, v, np.iinfo(np.int64).min)
             small = np.where(mask, v, np.iinfo(np.int64).max)
@@ -411,7 +656,8 @@ class Simulation:
         if acc.kind == "store" and not acc.atomic:
             self._overlap(acc, env, shape, mask, np.asarray(vals[0]), res)
         if acc.space == "global":
-            self._excess(acc, env, shape, mask, res)
+            self._excess(acc, env, shape, mask, res, vals[0])
+        return vals[0]
 
     def _point(self, env, acc: Access, idx) -> dict[str, int]:
         i, t = int(idx[0]), int(idx[1])
@@ -426,10 +672,10 @@ class Simulation:
 
     def instance_env(self, acc: Access, mode: str = "range"):
         """(env, mask) of the simulated instances of an access, shape (instances, threads): what the
-        range analysis sees; explain evaluates the pieces of an index in it, for display."""
-        env, n = self.instances(acc, mode)
-        env.update(self._params_env(acc.guards))
-        return env, self.mask(acc, env, (n, self.nthreads))
+        range analysis sees; explain evaluates the pieces of an index in it, for display. The mask
+        is shared, the environment the caller's own."""
+        env, _ = self.instances(acc, mode)
+        return env, self.instance_mask(acc, mode)
 
     def warp_lanes(self, acc: Access, point: dict[str, int], warp: int = 0):
         """(threadIdx per lane, flat index per lane, active mask) of one warp at one block and
@@ -458,29 +704,36 @@ class Simulation:
         element are lanes of one warp) are no finding."""
         if acc.value_scope >= 2 or acc.width < acc.array.elem_size:
             return      # one value for all; or bytes of one element, which the index does not tell apart
-        for i in range(shape[0]):
-            m = mask[i]
-            if m.sum() < 2:
+        if _no_repeat(flat, mask):
+            return
+        # instances in growing batches (the first mostly decides): sorted by instance, value and
+        # thread, the first two neighbours of one instance with one value are the pair an
+        # instance-by-instance search finds first
+        start, size = 0, 1
+        while start < shape[0]:
+            rows, lanes = np.nonzero(mask[start:start + size])
+            start, size = start + size, size * 8
+            if rows.size < 2:
                 continue
-            lanes = np.nonzero(m)[0]
-            vals = flat[i][m]
-            order = np.argsort(vals, kind="stable")
-            v, ln = vals[order], lanes[order]
-            same = v[1:] == v[:-1]
+            vals = flat[rows + (start - size // 8), lanes]
+            order = np.lexsort((lanes, vals, rows))
+            r, v, ln = rows[order], vals[order], lanes[order]
+            same = (r[1:] == r[:-1]) & (v[1:] == v[:-1])
             if acc.value_scope == 1:
                 same &= (ln[1:] // WARP) != (ln[:-1] // WARP)
-            if not same.any():
-                continue
-            k = int(np.argmax(same))
-            t1, t2 = int(ln[k]), int(ln[k + 1])
-            writers = int((vals == v[k]).sum())
-            pt = {k_: int(np.asarray(env[k_])[i, 0]) for k_ in ("blockIdx.x", "blockIdx.y", "blockIdx.z")}
-            a = {**pt, **{k_: int(x[t1]) for k_, x in self.tid.items()}}
-            b = {**pt, **{k_: int(x[t2]) for k_, x in self.tid.items()}}
-            res.overlap = Overlap((a, b), int(v[k]), writers)
+            if same.any():
+                break
+        else:
             return
+        k = int(np.argmax(same))
+        i, t1, t2 = int(r[k]) + start - size // 8, int(ln[k]), int(ln[k + 1])
+        writers = int((flat[i][mask[i]] == v[k]).sum())
+        pt = {k_: int(np.asarray(env[k_])[i, 0]) for k_ in ("blockIdx.x", "blockIdx.y", "blockIdx.z")}
+        a = {**pt, **{k_: int(x[t1]) for k_, x in self.tid.items()}}
+        b = {**pt, **{k_: int(x[t2]) for k_, x in self.tid.items()}}
+        res.overlap = Overlap((a, b), int(v[k]), writers)
 
-    def _excess(self, acc, env, shape, mask, res) -> None:
+    def _excess(self, acc, env, shape, mask, res, index) -> None:
         """Threads that exist only because the grid rounds the problem size up (ceil-div), executing
         this access with an index beyond every index the in-range threads use."""
         lc = self.table.launch
@@ -488,18 +741,20 @@ class Simulation:
             return
         flat = None
         for axis_i, axis in enumerate("xyz"):
-            ext = self._grid_extent(lc.grid[axis_i], axis_i)
+            if axis_i not in self._extents:
+                self._extents[axis_i] = self._grid_extent(lc.grid[axis_i], axis_i)
+            ext = self._extents[axis_i]
             if ext is None:
                 continue
             text, extent = ext
             names = (f"threadIdx.{axis}", f"blockIdx.{axis}")
-            if not any(isinstance(s, ir.Sym) and s.name in names for s in acc.index.walk()):
+            if not any(s.name in names for s in ir.symbols(acc.index)):
                 continue
             # the index must hold the axis' global coordinate (blockIdx steps blockDim times what
             # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
             # its threads past the edge along y load elements inside the matrix
-            st = self._step(acc, env, f"threadIdx.{axis}", shape)
-            sb = self._step(acc, env, f"blockIdx.{axis}", shape)
+            st = self._step(acc, env, f"threadIdx.{axis}", shape, index)
+            sb = self._step(acc, env, f"blockIdx.{axis}", shape, index)
             if not st or sb != self.block[axis_i] * st:
                 continue
             gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
@@ -508,7 +763,7 @@ class Simulation:
             if not bad.any():
                 continue
             if flat is None:
-                flat = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+                flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
             ok = mask & ~over
             limit = flat[ok].max() if ok.any() else np.iinfo(np.int64).min
             beyond = bad & (flat > limit) & (flat >= extent)
@@ -518,27 +773,27 @@ class Simulation:
                                     self.grid[axis_i] * self.block[axis_i])
                 return
 
-    def _step(self, acc: Access, env: dict, name: str, shape) -> int | None:
-        """How far the index moves when `name` grows by one (the most common difference)."""
+    def _step(self, acc: Access, env: dict, name: str, shape, index) -> int | None:
+        """How far the index moves when `name` grows by one (the most common difference); `index`: its
+        value over `env`."""
         moved = dict(env)
         moved[name] = np.asarray(env[name]) + 1
         try:
-            a = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+            a = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
             b = np.broadcast_to(np.asarray(Evaluator(moved).value(acc.index), dtype=np.int64), shape)
         except (Unknown, ValueError, TypeError, OverflowError):
             return None
         d = (b - a).ravel()
         if not d.size:
             return None
-        vals, counts = np.unique(d, return_counts=True)
-        return int(vals[np.argmax(counts)])
+        return _most_common(d)
 
     def _grid_extent(self, g: ir.Expr, axis_i: int) -> tuple[str, int] | None:
         """The problem size a grid dimension was computed from: X with ceil(X / blockDim) == gridDim
         and X < gridDim * blockDim, among the grid expression's pieces and the kernel's int parameters
         (so `(n + 255) / 256` and a literal `grid=(3907)` for n = 1000000 both give n)."""
         block, grid = self.block[axis_i], self.grid[axis_i]
-        cands = [sub for sub in g.walk() if any(isinstance(s, ir.Sym) and s.kind == "param" for s in sub.walk())]
+        cands = [sub for sub in g.walk() if any(s.kind == "param" for s in ir.symbols(sub))]
         cands += [ir.Sym(p, "param") for p in self.table.params]
         best = None
         for sub in cands:
@@ -550,10 +805,34 @@ class Simulation:
                     best = (str(sub), v)
         return best
 
-    def _coalescing(self, acc: Access, res: AccessResult) -> None:
-        env, shape, mask, vals, _ = self._values(acc, "coalescing", [acc.index])
+    def _within(self, acc: Access, mode: str, of: str) -> list[int] | None:
+        """Where the instances of `mode` stand among those of `of`, when all of them do (the first
+        and middle blocks and first iterations are among the sampled corners and iterations, unless
+        the combinations of the loops were thinned)."""
+        self.instances(acc, mode)
+        self.instances(acc, of)
+        rows = self._rows[self._instances[(id(acc), mode)][2]][3]
+        among = {r: i for i, r in enumerate(self._rows[self._instances[(id(acc), of)][2]][3])}
+        at = [among.get(r) for r in rows]
+        return None if None in at else at
+
+    def _coalescing(self, acc: Access, res: AccessResult, index=None):
+        """Sectors per request; returns the index over the coalescing instances. `index`: over the
+        range instances, which mostly hold the coalescing ones: those rows are taken, not computed."""
+        at = self._within(acc, "coalescing", "range") if index is not None else None
+        if at is not None:
+            shape = (len(at), self.nthreads)
+            key = (id(acc), "coalescing")
+            if key not in self._masks:
+                mask = self.instance_mask(acc, "range")[at]
+                mask.flags.writeable = False
+                self._masks[key] = mask
+            mask = self._masks[key]
+            vals = [index[at]]
+        else:
+            _, shape, mask, vals, _ = self._values(acc, "coalescing", [acc.index])
         if not mask.any():
-            return
+            return vals[0]
         es = acc.array.elem_size
         addr = np.asarray(vals[0], dtype=np.int64) * es
         n, t = shape
@@ -566,7 +845,7 @@ class Simulation:
         live = mask.any(axis=1)
         addr, mask = addr[live], mask[live]
         if not len(addr):
-            return
+            return vals[0]
         first = addr // SECTOR
         last = (addr + acc.width - 1) // SECTOR
         sentinel = np.iinfo(np.int64).max
@@ -582,14 +861,15 @@ class Simulation:
         d = np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
         stride = None
         if d.size:
-            vals_, counts = np.unique(d, return_counts=True)
-            stride = int(vals_[np.argmax(counts)])
+            stride = _most_common(d)
         res.coalescing = Coalescing(float(sectors.mean()), float(ideal.mean()), int(len(sectors)), stride)
+        return vals[0]
 
-    def _strides(self, acc: Access, res: AccessResult) -> None:
-        """Element stride carried by each threadIdx axis (index(t+1) - index(t), most common)."""
+    def _strides(self, acc: Access, res: AccessResult, index=None) -> None:
+        """Element stride carried by each threadIdx axis (index(t+1) - index(t), most common);
+        `index`: its value over the coalescing instances, when already computed."""
         env, n = self.instances(acc, "coalescing")
-        base = np.broadcast_to(Evaluator(env).value(acc.index), (n, self.nthreads))
+        base = np.broadcast_to(Evaluator(env).value(acc.index) if index is None else index, (n, self.nthreads))
         for axis_i, axis in enumerate("xyz"):
             if self.block[axis_i] < 2:
                 continue
@@ -603,5 +883,4 @@ class Simulation:
             valid = (self.tid[name] + 1 < self.block[axis_i])[None, :]
             d = (np.asarray(shifted, dtype=np.int64) - np.asarray(base, dtype=np.int64))[np.broadcast_to(valid, base.shape)]
             if d.size:
-                vals_, counts = np.unique(d, return_counts=True)
-                res.strides[axis] = int(vals_[np.argmax(counts)])
+                res.strides[axis] = _most_common(d)

@@ -5,6 +5,7 @@ Values are computed exactly in int64 (or float64); each node also carries its C 
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -39,6 +40,7 @@ class ValueTooLarge(Unknown):
 INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
 
 
+@functools.lru_cache(maxsize=None)
 def ctype_of_name(name: str) -> str:
     name = name.replace("const ", "").strip()
     if name in ir.FLOAT_TYPES or name.startswith(("float", "double")):
@@ -47,6 +49,7 @@ def ctype_of_name(name: str) -> str:
     return ("i" if signed else "u") + str(bits)
 
 
+@functools.lru_cache(maxsize=None)
 def _promote(a: str, b: str) -> str:
     if "f" in (a, b):
         return "f"
@@ -75,60 +78,94 @@ class Evaluator:
     # False: int64 wraps as numpy computes it, quietly (a trip count watches `s *= 2` wrap to 0 to
     # end its loop); True: ValueTooLarge where an exact value would leave int64.
     exact: bool = True
+    # nodes met more than once in the expressions evaluated (a DAG): their values are kept
+    _shared: frozenset = frozenset()
+    _memo: dict = field(default_factory=dict)
 
     def value(self, e: ir.Expr) -> np.ndarray:
-        return self.eval(e)[0]
+        shared = ir.shared_nodes(e)
+        if shared and not shared <= self._shared:
+            self._shared = self._shared | shared
+        return self._ev(e)[0]
 
     def eval(self, e: ir.Expr) -> tuple[np.ndarray, str]:
-        match e:
-            case ir.Num(value=v):
-                if isinstance(v, float):
-                    if self.exact and not math.isfinite(v):
-                        raise ValueTooLarge(f"`{e}`", "is past the range of a double")
-                    return np.float64(v), "f"
-                if not INT64_MIN <= v <= INT64_MAX:
-                    raise ValueTooLarge(f"the constant {v}" if v.bit_length() <= 128 else "a constant")
-                return np.int64(v), "i32" if -2**31 <= v <= INT32_MAX else "i64"
-            case ir.Sym(name=n, kind=k, ctype=ct):
-                if n not in self.env:
-                    raise Unknown(n)
-                return self.env[n], ctype_of_name(ct)
-            case ir.Name(name=n):
+        v, t, _ = self._ev(e)
+        return v, t
+
+    def _ev(self, e: ir.Expr):
+        """(value, C type, bound): the bound is a Python int no smaller than |value| anywhere, or
+        None where it is not known. Integer arithmetic whose operands' bounds cannot leave int64
+        needs no exact check (the operands are small where the result is large: a column of
+        blocks plus a row of threads), which is most of it."""
+        cls = e.__class__
+        if cls is ir.Sym:
+            n = e.name
+            if n not in self.env:
                 raise Unknown(n)
-            case ir.Bin(op=op, left=l, right=r):
-                return self._bin(e, op, l, r)
-            case ir.Un(op=op, operand=o):
-                v, t = self.eval(o)
-                if op == "-":
-                    if t != "f" and np.any(np.asarray(v) == INT64_MIN):
-                        raise ValueTooLarge(f"`{e}`")
-                    return -v, t
-                if op == "!":
-                    return (v == 0).astype(np.int64), "b"
-                return ~np.asarray(v, dtype=np.int64), t
-            case ir.Cond(cond=c, then=a, other=b):
-                cv = self.eval(c)[0]
-                av, at = self.eval(a)
-                bv, bt = self.eval(b)
-                return np.where(cv != 0, av, bv), _promote(at, bt)
-            case ir.Cast(type=t, expr=x):
-                v, vt = self.eval(x)
-                if t.pointers:
-                    return v, "u64"
-                ct = ctype_of_name(t.name)
+            v = self.env[n]
+            return v, ctype_of_name(e.ctype), _env_bound(v) if self.exact else None
+        if cls is ir.Num:
+            v = e.value
+            if isinstance(v, float):
+                if self.exact and not math.isfinite(v):
+                    raise ValueTooLarge(f"`{e}`", "is past the range of a double")
+                return np.float64(v), "f", None
+            if not INT64_MIN <= v <= INT64_MAX:
+                raise ValueTooLarge(f"the constant {v}" if v.bit_length() <= 128 else "a constant")
+            return np.int64(v), "i32" if -2**31 <= v <= INT32_MAX else "i64", abs(v)
+        shared = id(e) in self._shared
+        if shared:
+            got = self._memo.get(id(e))
+            if got is not None:
+                return got[0], got[1], got[2]
+        if cls is ir.Bin:
+            out = self._bin(e, e.op, e.left, e.right)
+        elif cls is ir.Un:
+            op = e.op
+            v, t, b = self._ev(e.operand)
+            if op == "-":
+                if t != "f" and np.any(np.asarray(v) == INT64_MIN):
+                    raise ValueTooLarge(f"`{e}`")
+                out = -v, t, b
+            elif op == "!":
+                out = (v == 0).astype(np.int64), "b", 1
+            else:
+                out = ~np.asarray(v, dtype=np.int64), t, None if b is None else b + 1
+        elif cls is ir.Cond:
+            cv = self._ev(e.cond)[0]
+            av, at, ab = self._ev(e.then)
+            bv, bt, bb = self._ev(e.other)
+            t = _promote(at, bt)
+            out = np.where(cv != 0, av, bv), t, max(ab, bb) if ab is not None and bb is not None and t != "f" \
+                else None
+        elif cls is ir.Cast:
+            ty = e.type
+            v, vt, b = self._ev(e.expr)
+            if ty.pointers:
+                out = v, "u64", b
+            else:
+                ct = ctype_of_name(ty.name)
                 if ct == "f":
-                    return np.asarray(v, dtype=np.float64), "f"
-                if vt == "f":
-                    v = np.asarray(v)
-                    if not np.all(np.abs(v) < 2.0**63):      # inf, nan, 1e30: no integer to convert to
-                        raise ValueTooLarge(f"`{e}`", "converts a float that no 64-bit integer holds")
-                    v = np.trunc(v).astype(np.int64)
-                if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64"):
-                    self._check(e, v, ct)
-                return v, ct
-            case ir.Call(fn=fn, args=args):
-                return self._call(fn, args)
-        raise Unknown(str(e))
+                    out = np.asarray(v, dtype=np.float64), "f", None
+                else:
+                    if vt == "f":
+                        v = np.asarray(v)
+                        if not np.all(np.abs(v) < 2.0**63):      # inf, nan, 1e30: no integer to convert to
+                            raise ValueTooLarge(f"`{e}`", "converts a float that no 64-bit integer holds")
+                        v = np.trunc(v).astype(np.int64)
+                        b = None
+                    if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64"):
+                        self._check(e, v, ct)
+                    out = v, ct, b
+        elif cls is ir.Call:
+            out = self._call(e.fn, e.args)
+        elif cls is ir.Name:
+            raise Unknown(e.name)
+        else:
+            raise Unknown(str(e))
+        if shared:
+            self._memo[id(e)] = (out[0], out[1], out[2], e)     # held: no other node can take its id meanwhile
+        return out
 
     def _check(self, node: ir.Expr, v, ct: str) -> None:
         top = int(np.max(v)) if np.size(v) else 0
@@ -138,18 +175,17 @@ class Evaluator:
                 self.overflows[node] = Overflow(node, ct, top)
 
     def _bin(self, e, op, l, r):
-        if op in ("&&", "||"):
-            lv = self.eval(l)[0] != 0
-            rv = self.eval(r)[0] != 0
-            return (lv & rv if op == "&&" else lv | rv).astype(np.int64), "b"
-        lv, lt = self.eval(l)
-        rv, rt = self.eval(r)
+        if op == "&&" or op == "||":
+            lv = self._ev(l)[0] != 0
+            rv = self._ev(r)[0] != 0
+            return (lv & rv if op == "&&" else lv | rv).astype(np.int64), "b", 1
+        lv, lt, lb = self._ev(l)
+        rv, rt, rb = self._ev(r)
         t = _promote(lt, rt)
-        if op in ir.COMPARISONS:
-            res = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
-                   "==": np.equal, "!=": np.not_equal}[op](lv, rv)
-            return res.astype(np.int64), "b"
-        if op in ("<<", ">>"):
+        if op in _COMPARE:
+            return _COMPARE[op](lv, rv).astype(np.int64), "b", 1
+        bound = None
+        if op == "<<" or op == ">>":
             t = lt if lt != "b" else "i32"
             lv = np.asarray(lv, dtype=np.int64)
             rv = np.asarray(rv, dtype=np.int64)
@@ -158,9 +194,11 @@ class Evaluator:
             res = lv << rv if op == "<<" else lv >> rv
             if self.exact and op == "<<" and np.any((res >> rv) != lv):
                 raise ValueTooLarge(f"`{e}`")
-        elif op in ("+", "-", "*") and t != "f":
-            res = _exact(op, lv, rv, e, self.exact)
-        elif op in ("/", "%"):
+            if self.exact and lb is not None:
+                bound = lb if op == ">>" else (lb << rb if rb is not None and rb <= 63 else None)
+        elif t != "f" and (op == "+" or op == "-" or op == "*"):
+            res, bound = _exact(op, lv, rv, e, self.exact, lb, rb)
+        elif op == "/" or op == "%":
             if t == "f":
                 with np.errstate(divide="ignore", invalid="ignore"):
                     res = lv / rv if op == "/" else np.fmod(lv, rv)
@@ -171,45 +209,103 @@ class Evaluator:
                 q = np.abs(lv) // np.abs(safe) * np.sign(lv) * np.sign(safe)
                 res = q if op == "/" else lv - safe * q
                 res = np.where(rv == 0, 0, res)
+                bound = lb          # |l / r| and |l % r| are at most |l|
         elif op == "+":
             res = lv + rv
         elif op == "-":
             res = lv - rv
         elif op == "*":
             res = lv * rv
-        elif op == "&":
-            res = np.asarray(lv, dtype=np.int64) & np.asarray(rv, dtype=np.int64)
-        elif op == "|":
-            res = np.asarray(lv, dtype=np.int64) | np.asarray(rv, dtype=np.int64)
-        elif op == "^":
-            res = np.asarray(lv, dtype=np.int64) ^ np.asarray(rv, dtype=np.int64)
+        elif op == "&" or op == "|" or op == "^":
+            lv, rv = np.asarray(lv, dtype=np.int64), np.asarray(rv, dtype=np.int64)
+            res = lv & rv if op == "&" else lv | rv if op == "|" else lv ^ rv
+            if lb is not None and rb is not None:
+                bound = 2 * max(lb, rb)      # both in [-2^k, 2^k): so is the result
         else:
             raise Unknown(op)
-        if self.exact and t == "f" and not np.all(np.isfinite(res)):     # inf or nan: no address to simulate
-            raise ValueTooLarge(f"`{e}`", "is not a finite number")
-        if self.track_overflow and t in ("i32", "u32") and op in ("+", "*", "<<", "-"):
+        if t == "f":
+            bound = None
+            if self.exact and not np.all(np.isfinite(res)):     # inf or nan: no address to simulate
+                raise ValueTooLarge(f"`{e}`", "is not a finite number")
+        if self.track_overflow and (t == "i32" or t == "u32") and op in ("+", "*", "<<", "-"):
             self._check(e, res, t)
-        return res, t
+        return res, t, bound
 
     def _call(self, fn: str, args):
         name = fn.split("::")[-1]
-        vals = [self.eval(a) for a in args]
+        vals = [self._ev(a) for a in args]
         if name in ("min", "umin", "llmin", "fminf", "fmin") and len(vals) == 2:
-            return np.minimum(vals[0][0], vals[1][0]), _promote(vals[0][1], vals[1][1])
+            t = _promote(vals[0][1], vals[1][1])
+            return np.minimum(vals[0][0], vals[1][0]), t, _max_bound(vals, t)
         if name in ("max", "umax", "llmax", "fmaxf", "fmax") and len(vals) == 2:
-            return np.maximum(vals[0][0], vals[1][0]), _promote(vals[0][1], vals[1][1])
+            t = _promote(vals[0][1], vals[1][1])
+            return np.maximum(vals[0][0], vals[1][0]), t, _max_bound(vals, t)
         if name in ("abs", "llabs", "fabsf", "fabs") and len(vals) == 1:
-            return np.abs(vals[0][0]), vals[0][1]
+            return np.abs(vals[0][0]), vals[0][1], vals[0][2] if vals[0][1] != "f" else None
         if name in ("__mul24", "__umul24") and len(vals) == 2:
-            return _exact("*", vals[0][0], vals[1][0], name, self.exact), "i32"
+            res, bound = _exact("*", vals[0][0], vals[1][0], name, self.exact, vals[0][2], vals[1][2])
+            return res, "i32", bound
         raise Unknown(fn)
 
 
-def _exact(op: str, lv, rv, e, exact: bool = True) -> np.ndarray:
-    """`lv op rv` in int64, or ValueTooLarge where the exact result leaves int64 (numpy wraps
-    without a word for arrays, and warns on stderr for scalars); wrapped quietly when not `exact`."""
+def _max_bound(vals, t: str) -> int | None:
+    if t == "f" or vals[0][2] is None or vals[1][2] is None:
+        return None
+    return max(vals[0][2], vals[1][2])
+
+
+_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal, "==": np.equal,
+            "!=": np.not_equal}
+
+
+def _max_abs(v: np.ndarray) -> int:
+    return abs(int(v)) if v.ndim == 0 else max(int(v.max()), -int(v.min()))
+
+
+def _env_bound(v) -> int | None:
+    """max |v| of an environment's value: its arrays (threads, blocks, iterations: small, and met
+    again and again) are measured once."""
+    if isinstance(v, np.integer):
+        return abs(int(v))
+    if not isinstance(v, np.ndarray) or v.dtype.kind not in "iu" or not v.size or v.size > 1 << 16:
+        return None
+    got = _BOUNDS.get(id(v))
+    if got is None:
+        if len(_BOUNDS) >= 4096:
+            _BOUNDS.clear()
+        got = _BOUNDS[id(v)] = (max(int(v.max()), -int(v.min())), v)    # v held: its id stays its own
+    return got[0]
+
+
+_BOUNDS: dict[int, tuple[int, np.ndarray]] = {}
+
+
+def _exact(op: str, lv, rv, e, exact: bool = True, lb: int | None = None, rb: int | None = None):
+    """(`lv op rv` in int64, a bound on its magnitude or None), or ValueTooLarge where the exact
+    result leaves int64 (numpy wraps without a word for arrays, and warns on stderr for scalars);
+    wrapped quietly when not `exact`. `lb`, `rb`: bounds on the operands, when known."""
     lv = np.asarray(lv, dtype=np.int64)
     rv = np.asarray(rv, dtype=np.int64)
+    if lv.ndim == 0 and rv.ndim == 0:         # two numbers: Python's integers say whether it fits
+        a, b = int(lv), int(rv)
+        r = a + b if op == "+" else a - b if op == "-" else a * b
+        if INT64_MIN <= r <= INT64_MAX:
+            return np.int64(r), abs(r)
+        if exact:
+            raise ValueTooLarge(f"`{e}`")
+        r = (r - INT64_MIN) % 2**64 + INT64_MIN       # as numpy wraps it
+        return np.int64(r), abs(r)
+    if not lv.size or not rv.size:
+        return (lv + rv if op == "+" else lv - rv if op == "-" else lv * rv), 0
+    if not exact:
+        return (lv + rv if op == "+" else lv - rv if op == "-" else lv * rv), None
+    lb = _max_abs(lv) if lb is None else lb
+    rb = _max_abs(rv) if rb is None else rb
+    if op == "*":
+        if lb * rb < 2**62:
+            return lv * rv, lb * rb
+    elif lb + rb <= INT64_MAX:
+        return (lv + rv if op == "+" else lv - rv), lb + rb
     with np.errstate(over="ignore"):
         if op == "+":
             res = lv + rv
@@ -220,12 +316,12 @@ def _exact(op: str, lv, rv, e, exact: bool = True) -> np.ndarray:
         else:
             res = lv * rv
             wrapped = False
-            if exact and np.any(np.abs(lv.astype(np.float64) * rv) >= 2.0**62):   # near the edge: check exactly
+            if np.any(np.abs(lv.astype(np.float64) * rv) >= 2.0**62):   # near the edge: check exactly
                 safe = np.where(lv == 0, 1, lv)
                 wrapped = (lv != 0) & ((res // safe != rv) | ((lv == -1) & (rv == INT64_MIN)))
-    if exact and np.any(wrapped):
+    if np.any(wrapped):
         raise ValueTooLarge(f"`{e}`")
-    return res
+    return res, None
 
 
 def evaluate(e: ir.Expr, env: dict) -> np.ndarray:

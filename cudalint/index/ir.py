@@ -58,7 +58,12 @@ class TypeRef:
 
 
 class Expr:
-    """Base of all IR nodes."""
+    """Base of all IR nodes.
+
+    Nodes are immutable and shared: after `if (c) i = i + k;` the value of `i` is
+    `c ? i + k : i`, whose two branches hold the same node, so N such statements make a DAG of
+    N levels whose tree has 2^N leaves. Everything that visits nodes (walk, hash, printing,
+    evaluation) visits each distinct node once."""
 
     __slots__ = ()
 
@@ -66,20 +71,61 @@ class Expr:
         return ()
 
     def walk(self):
-        yield self
-        for c in self.children():
-            yield from c.walk()
+        """Each distinct node once, in preorder (where it is first met)."""
+        seen = set()
+        stack = [self]
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            yield n
+            kids = n.children()
+            if kids:
+                stack.extend(reversed(kids))
 
     def __str__(self) -> str:
-        from .printer import to_c
-        return to_c(self)
+        got = self.__dict__.get("_str")
+        if got is None:
+            from .printer import to_c
+            got = self.__dict__["_str"] = to_c(self)
+        return got
+
+    def __getstate__(self):
+        # what is cached on a node (hash, text, symbols) is rebuilt where it is needed: a string's
+        # hash differs from one process to another
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
 
+def _cached_hash(cls):
+    """A node's hash is computed once (the dataclass hash recurses over the whole subtree on every
+    call), and two nodes whose hashes differ are unequal without comparing their subtrees."""
+    fields_hash, fields_eq = cls.__hash__, cls.__eq__
+
+    def __hash__(self):
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = fields_hash(self)
+        return h
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if other.__class__ is self.__class__ and __hash__(self) != __hash__(other):
+            return False
+        return fields_eq(self, other)
+
+    cls.__hash__, cls.__eq__ = __hash__, __eq__
+    return cls
+
+
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Num(Expr):
     value: int | float
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Sym(Expr):
     """A value the analysis enumerates: a thread/block coordinate, a launch size, a loop
@@ -89,11 +135,13 @@ class Sym(Expr):
     ctype: str = "int"
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Name(Expr):
     name: str
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Member(Expr):
     base: Expr
@@ -103,6 +151,7 @@ class Member(Expr):
         return (self.base,)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Bin(Expr):
     op: str
@@ -113,6 +162,7 @@ class Bin(Expr):
         return (self.left, self.right)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Un(Expr):
     op: str  # - ! ~
@@ -122,6 +172,7 @@ class Un(Expr):
         return (self.operand,)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Cond(Expr):
     cond: Expr
@@ -132,6 +183,7 @@ class Cond(Expr):
         return (self.cond, self.then, self.other)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Call(Expr):
     fn: str
@@ -142,6 +194,7 @@ class Call(Expr):
         return self.args
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Cast(Expr):
     type: TypeRef
@@ -151,6 +204,7 @@ class Cast(Expr):
         return (self.expr,)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Subscript(Expr):
     base: Expr
@@ -162,6 +216,7 @@ class Subscript(Expr):
         return (self.base, self.index)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class AddrOf(Expr):
     expr: Expr
@@ -170,6 +225,7 @@ class AddrOf(Expr):
         return (self.expr,)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Deref(Expr):
     expr: Expr
@@ -179,6 +235,7 @@ class Deref(Expr):
         return (self.expr,)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Assign(Expr):
     op: str  # = += -= ... ; ++ and -- become += 1 / -= 1
@@ -189,6 +246,7 @@ class Assign(Expr):
         return (self.target, self.value)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Comma(Expr):
     left: Expr
@@ -198,6 +256,7 @@ class Comma(Expr):
         return (self.left, self.right)
 
 
+@_cached_hash
 @dataclass(frozen=True, eq=True)
 class Str(Expr):
     text: str
@@ -221,7 +280,47 @@ def negate(e: Expr) -> Expr:
 
 
 def free_syms(e: Expr) -> set[Sym]:
-    return {n for n in e.walk() if isinstance(n, Sym)}
+    return set(symbols(e))
+
+
+def shared_nodes(e: Expr) -> frozenset[int]:
+    """Ids of the inner nodes an expression reaches by more than one path (kept on the node, which
+    keeps them alive): evaluating them once makes a DAG cost its size, not its tree's."""
+    got = e.__dict__.get("_shared")
+    if got is None:
+        seen: set[int] = set()
+        shared: set[int] = set()
+        stack = [e]
+        while stack:
+            n = stack.pop()
+            kids = n.children()
+            if not kids:
+                continue
+            if id(n) in seen:
+                shared.add(id(n))
+                continue
+            seen.add(id(n))
+            stack.extend(kids)
+        got = e.__dict__["_shared"] = frozenset(shared)
+    return got
+
+
+def of_type(e: Expr, cls: type) -> tuple:
+    """The distinct nodes of a class in an expression, as a walk meets them (kept on the node)."""
+    key = "_of_" + cls.__name__
+    got = e.__dict__.get(key)
+    if got is None:
+        got = e.__dict__[key] = tuple(n for n in e.walk() if isinstance(n, cls))
+    return got
+
+
+def symbols(e: Expr) -> tuple[Sym, ...]:
+    """The distinct symbols of an expression, in the order a walk meets them (kept on the node:
+    the simulation asks for them at every evaluation)."""
+    got = e.__dict__.get("_syms")
+    if got is None:
+        got = e.__dict__["_syms"] = tuple(dict.fromkeys(n for n in e.walk() if isinstance(n, Sym)))
+    return got
 
 
 def add(a: Expr, b: Expr) -> Expr:

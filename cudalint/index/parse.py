@@ -5,11 +5,15 @@ Source text is never evaluated: every IR node is built from the parse tree.
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 import re
+import sys
+import tempfile
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError, VisitError
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError
 
 from . import ir
 
@@ -25,10 +29,84 @@ class ExprSyntaxError(ValueError):
     """The expression text is outside the grammar cudalint reads."""
 
 
+_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
+
+
 @functools.lru_cache(maxsize=None)
 def _parser(name: str) -> Lark:
-    return Lark((GRAMMAR_DIR / name).read_text(), parser="lalr", propagate_positions=True,
-                maybe_placeholders=True)
+    lark = _cached_parser(name)
+    _pass_through(lark)
+    return lark
+
+
+def cache_dir() -> Path:
+    """Where cudalint keeps the parsers it builds from its grammars: $XDG_CACHE_HOME/cudalint, else
+    ~/.cache/cudalint."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "cudalint"
+
+
+def _cached_parser(name: str) -> Lark:
+    """The LALR tables of a grammar take longer to build (tens of ms) than a small file takes to
+    lint, so the built parser is kept on disk, named by what it is built from (grammar, options,
+    lark and Python versions). It is a pickle: it is read only from a folder and file of this user
+    that nobody else may write, and written whole (a run reading it meanwhile sees the old one or
+    none). Any failure means building it, as without a cache."""
+    import lark as lark_module
+    text = (GRAMMAR_DIR / name).read_text()
+    what = "\0".join([text, repr(sorted(_OPTIONS.items())), lark_module.__version__, sys.version])
+    path = cache_dir() / f"{name}-{hashlib.sha256(what.encode()).hexdigest()[:20]}.pickle"
+    try:
+        if _private(path.parent) and _private(path):
+            with open(path, "rb") as f:
+                return Lark.load(f)
+    except Exception:        # unreadable, truncated, from another lark: built again below
+        pass
+    parser = Lark(text, **_OPTIONS)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if _private(path.parent):
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    parser.save(f)
+                os.replace(tmp, path)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+    except OSError:          # a read-only home, a full disk: no cache, nothing else changes
+        pass
+    return parser
+
+
+def _private(path: Path) -> bool:
+    """Owned by this user and writable by nobody else."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    mine = st.st_uid == os.getuid() if hasattr(os, "getuid") else True
+    return mine and not st.st_mode & 0o022
+
+
+def _pass_through(lark: Lark) -> None:
+    """Most reductions of an expression are precedence levels handing their one child up
+    (`?additive: multiplicative`): the child is the result, and its positions are already its own,
+    so lark's wrappers (positions, child filter, single-child expansion: three calls each) are
+    skipped there. Where lark keeps its callbacks elsewhere, nothing is changed."""
+    parser = getattr(getattr(getattr(lark, "parser", None), "parser", None), "parser", None)
+    callbacks = getattr(parser, "callbacks", None)
+    if not isinstance(callbacks, dict):
+        return
+    for rule in callbacks:
+        expansion = getattr(rule, "expansion", ())
+        if getattr(rule.options, "expand1", False) and not rule.alias and len(expansion) == 1 and \
+                not expansion[0].is_term:
+            callbacks[rule] = _first_child
+
+
+def _first_child(children):
+    return children[0]
 
 
 MAX_LITERAL_BITS = 64
@@ -49,8 +127,9 @@ def _int_literal(text: str) -> int | float:
     return v
 
 
-@v_args(meta=True)
-class _ToIR(Transformer):
+class _ToIR:
+    """One method per rule of the grammar: (the rule's positions, its children already built) -> IR."""
+
     def number(self, meta, c):
         return ir.Num(_int_literal(str(c[0])))
 
@@ -160,7 +239,15 @@ class _ToIR(Transformer):
         return list(c)
 
 
-_TRANSFORMER = _ToIR()
+_RULES = {name: getattr(_ToIR(), name) for name in vars(_ToIR) if not name.startswith("_")}
+
+
+def _to_ir(tree: Tree):
+    """The tree bottom-up through _RULES, as lark's Transformer walks it, without the wrapper it
+    builds around a method at every node (a third of the time of a parse)."""
+    kids = [_to_ir(c) if isinstance(c, Tree) else c for c in tree.children]
+    rule = _RULES.get(tree.data)
+    return rule(tree.meta, kids) if rule is not None else Tree(tree.data, kids, tree.meta)
 
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -234,13 +321,7 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
                               f"to {MAX_EXPRESSION_CHARS}")
     try:
         tree = _parser("index.lark").parse(src)
-        return _TRANSFORMER.transform(tree)
-    except VisitError as exc:          # raised inside the transformer: the error it wraps is the news
-        if isinstance(exc.orig_exc, ExprSyntaxError):
-            raise exc.orig_exc from None
-        if isinstance(exc.orig_exc, RecursionError):
-            raise ExprSyntaxError("expression nested too deeply") from None
-        raise exc.orig_exc from None
+        return _to_ir(tree)
     except LarkError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ExprSyntaxError(first) from None

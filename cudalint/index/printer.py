@@ -25,7 +25,7 @@ def _num(v) -> str:
     return f"{sign}{abs(v):#x}" if v.bit_length() <= 256 else f"{sign}/* {v.bit_length()}-bit constant */0"
 
 
-def _fmt(e: ir.Expr) -> tuple[str, int]:
+def _fmt(e: ir.Expr, memo: dict) -> tuple[str, int]:
     match e:
         case ir.Num(value=v):
             return _num(v), _POSTFIX + 1 if v >= 0 else _UNARY
@@ -34,38 +34,54 @@ def _fmt(e: ir.Expr) -> tuple[str, int]:
         case ir.Str(text=t):
             return t, _POSTFIX + 1
         case ir.Member(base=b, field=f):
-            return f"{_wrap(b, _POSTFIX)}.{f}", _POSTFIX
+            return f"{_wrap(b, _POSTFIX, memo)}.{f}", _POSTFIX
         case ir.Bin(op=op, left=l, right=r):
             p = _PREC[op]
             # `(threadIdx.x >= 128) == 0`: a comparison inside a comparison is parenthesized to be read
             low = 10 if p in (8, 9) else p
-            return f"{_wrap(l, low)} {op} {_wrap(r, max(low, p + 1))}", p
+            return f"{_wrap(l, low, memo)} {op} {_wrap(r, max(low, p + 1), memo)}", p
         case ir.Un(op=op, operand=o):
-            return f"{op}{_wrap(o, _UNARY)}", _UNARY
+            return f"{op}{_wrap(o, _UNARY, memo)}", _UNARY
         case ir.Cond(cond=c, then=a, other=b):
-            return f"{_wrap(c, 3)} ? {_wrap(a, 0)} : {_wrap(b, 2)}", 2
+            return f"{_wrap(c, 3, memo)} ? {_wrap(a, 0, memo)} : {_wrap(b, 2, memo)}", 2
         case ir.Call(fn=f, args=a, targs=t):
             f = f"{f}<{', '.join(t)}>" if t else f
-            return f"{f}({', '.join(_wrap(x, 1) for x in a)})", _POSTFIX
+            return f"{f}({', '.join(_wrap(x, 1, memo) for x in a)})", _POSTFIX
         case ir.Cast(type=t, expr=x):
-            return f"({t}){_wrap(x, _UNARY)}", _UNARY
+            return f"({t}){_wrap(x, _UNARY, memo)}", _UNARY
         case ir.Subscript(base=b, index=i):
-            return f"{_wrap(b, _POSTFIX)}[{to_c(i)}]", _POSTFIX
+            return f"{_wrap(b, _POSTFIX, memo)}[{_wrap(i, 0, memo)}]", _POSTFIX
         case ir.AddrOf(expr=x):
-            return f"&{_wrap(x, _UNARY)}", _UNARY
+            return f"&{_wrap(x, _UNARY, memo)}", _UNARY
         case ir.Deref(expr=x):
-            return f"*{_wrap(x, _UNARY)}", _UNARY
+            return f"*{_wrap(x, _UNARY, memo)}", _UNARY
         case ir.Assign(op=op, target=t, value=v):
-            return f"{_wrap(t, 2)} {op} {_wrap(v, 1)}", 1
+            return f"{_wrap(t, 2, memo)} {op} {_wrap(v, 1, memo)}", 1
         case ir.Comma(left=l, right=r):
-            return f"{_wrap(l, 0)}, {_wrap(r, 1)}", 0
+            return f"{_wrap(l, 0, memo)}, {_wrap(r, 1, memo)}", 0
     return repr(e), _POSTFIX + 1
 
 
-def _wrap(e: ir.Expr, min_prec: int) -> str:
-    text, prec = _fmt(e)
-    return f"({text})" if prec < min_prec else text
+# A printed expression longer than this keeps its first and last halves: a value built by N
+# statements `if (c) i = i + k;` prints as 2^N copies of its first terms.
+MAX_TEXT = 20_000
+
+
+def _wrap(e: ir.Expr, min_prec: int, memo: dict) -> str:
+    got = memo.get(id(e))
+    if got is None:
+        text, prec = _fmt(e, memo)
+        got = memo[id(e)] = (_bounded(text), prec, e)     # e kept alive: its id stays its own
+    return f"({got[0]})" if got[1] < min_prec else got[0]
+
+
+def _bounded(text: str) -> str:
+    if len(text) <= MAX_TEXT:
+        return text
+    half = MAX_TEXT // 2
+    return text[:half] + "…" + text[-half:]
 
 
 def to_c(e: ir.Expr) -> str:
-    return _fmt(e)[0]
+    """The expression as C text, each distinct node printed once."""
+    return _bounded(_fmt(e, {})[0])

@@ -35,7 +35,7 @@ def _paren(e: ir.Expr) -> str:
 
 
 def has_coord(e: ir.Expr) -> bool:
-    return any(isinstance(n, ir.Sym) and n.kind in COORD_KINDS for n in e.walk())
+    return any(n.kind in COORD_KINDS for n in ir.symbols(e))
 
 
 _ONE = ir.Num(1)
@@ -105,7 +105,7 @@ def decompose(e: ir.Expr) -> list[Term]:
 
 def level_of(coord: ir.Expr) -> str:
     """Execution level a coordinate belongs to in the two-tree table."""
-    kinds = {n.kind for n in coord.walk() if isinstance(n, ir.Sym) and n.kind in COORD_KINDS}
+    kinds = {n.kind for n in ir.symbols(coord) if n.kind in COORD_KINDS}
     if "block" in kinds:
         return "Grid"
     if "thread" in kinds:

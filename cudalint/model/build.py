@@ -53,6 +53,7 @@ class KernelBuilder:
         self.src = fn.file                        # the file of the code being walked (a helper's, inside it)
         self.path = fn.file.path if fn.file else ""
         self.line = fn.line                       # the line being walked: macros are those in effect there
+        self._macro_views: dict = {}               # (file, line) -> the macros there
         self.constants = constants or {}
         self.typedefs = typedefs or {}            # file-scope `typedef` / `using` names -> the type they stand for
         self._resolving: set[str] = set()         # constants being resolved (a cycle is not followed)
@@ -164,7 +165,11 @@ class KernelBuilder:
 
     @property
     def macros(self):
-        return self.src.macros.at(self.line)
+        key = (id(self.src), self.line)
+        view = self._macro_views.get(key)
+        if view is None:
+            view = self._macro_views[key] = self.src.macros.at(self.line)
+        return view
 
     def _parse(self, text: str) -> ir.Expr:
         if self.macros.uses_macro(text):
@@ -589,7 +594,7 @@ class KernelBuilder:
             it.value = self.env[var]
             it.start = start if isinstance(start, ir.Expr) else None
             it.step_text = _short(str(step))
-            it.grid_stride = any(isinstance(s, ir.Sym) and s.kind == "griddim" for s in it.value.walk())
+            it.grid_stride = any(s.kind == "griddim" for s in ir.symbols(it.value))
         barriers = len(self.table.barriers)
         it.seq_start = self._next_seq()
         self.cond_loop = it    # `while (__syncthreads_or(done))`: a barrier every iteration passes
@@ -670,7 +675,7 @@ class KernelBuilder:
             return None
         if isinstance(inc_v, Ptr) or not isinstance(inc_v, ir.Expr):
             return None
-        if any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown") for s in inc_v.walk()):
+        if any(s.kind in ("data", "unknown") for s in ir.symbols(inc_v)):
             return None
         if isinstance(cur, Ptr):
             if op not in ("+=", "-="):
@@ -1152,8 +1157,8 @@ class KernelBuilder:
             line, col = stmt.start_point[0] + 1, stmt.start_point[1] + 1
             end_line, end_col = stmt.end_point[0] + 1, stmt.end_point[1] + 1
         unresolved = None
-        for s in flat.walk():
-            if isinstance(s, ir.Sym) and s.kind in ("data", "unknown"):
+        for s in ir.symbols(flat):
+            if s.kind in ("data", "unknown"):
                 if s.kind == "data" and s.name.endswith("()"):
                     unresolved = (f"index depends on the call `{s.name[:-2]}(…)`, which the model does not follow "
                                   f"(give it the definition: a `__device__` function or a macro it can read)")
@@ -1167,9 +1172,9 @@ class KernelBuilder:
             if isinstance(e, ir.Subscript) else ()
         written = getattr(e, "index", None)
         deps = {}
-        for n in (written.walk() if written is not None else ()):
-            if isinstance(n, ir.Name) and isinstance(self.env.get(n.name), ir.Expr):
-                deps[n.name] = {s.name for s in self.env[n.name].walk() if isinstance(s, ir.Sym) and s.kind == "thread"}
+        for n in (ir.of_type(written, ir.Name) if written is not None else ()):
+            if isinstance(self.env.get(n.name), ir.Expr):
+                deps[n.name] = {s.name for s in ir.symbols(self.env[n.name]) if s.kind == "thread"}
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), ptr.view_size, line, col, end_line, end_col,
                          _short(str(e), 80), tuple(self.guards), tuple(self.loops),
@@ -1246,11 +1251,11 @@ def _base_name(e: ir.Expr) -> str | None:
 
 
 def _names(e: ir.Expr) -> set[str]:
-    return {n.name for n in e.walk() if isinstance(n, ir.Name)}
+    return {n.name for n in ir.of_type(e, ir.Name)}
 
 
 def _assignments(e: ir.Expr) -> list[ir.Assign]:
-    return [n for n in e.walk() if isinstance(n, ir.Assign)]
+    return list(ir.of_type(e, ir.Assign))
 
 
 def _walk_nodes(node):
@@ -1287,8 +1292,8 @@ def _needs_cast(value: ir.Expr, t: str) -> bool:
     bits = ir.INT_KINDS.get(t, (32, True))[0]
     if bits == 64:
         return False
-    return any(isinstance(n, ir.Cast) and ir.INT_KINDS.get(n.type.name, (32,))[0] == 64 for n in value.walk()) or \
-        any(isinstance(n, ir.Sym) and ir.INT_KINDS.get(n.ctype, (32,))[0] == 64 for n in value.walk())
+    return any(ir.INT_KINDS.get(n.type.name, (32,))[0] == 64 for n in ir.of_type(value, ir.Cast)) or \
+        any(ir.INT_KINDS.get(n.ctype, (32,))[0] == 64 for n in ir.symbols(value))
 
 
 def _fold(e: ir.Expr) -> ir.Expr:
@@ -1320,7 +1325,7 @@ def _is_null(v) -> bool:
 
 
 def _opaque(e: ir.Expr) -> bool:
-    return any(isinstance(s, ir.Sym) and s.kind in ("data", "unknown") for s in e.walk())
+    return any(s.kind in ("data", "unknown") for s in ir.symbols(e))
 
 
 _COLLECTIVES = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",

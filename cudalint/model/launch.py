@@ -61,31 +61,64 @@ class HostResolver:
             for ann in site.host.annotations:      # `// cudalint: param n=1000` above the host function
                 self.env.update({k: ir.Num(v) for k, v in ann.params.items()})
         if site.host is not None and site.host.body is not None:
-            self._walk(site.host.body, site.node.start_byte)
+            self._walk_host(site.host, site.node.start_byte)
 
     def _parse(self, text: str) -> ir.Expr:
         if self.macros.uses_macro(text):
             text = self.macros.expand(text)
         return parse_expr(text)
 
+    SNAPSHOT_EVERY = 32
+
+    def _walk_host(self, host: FunctionDef, stop: int) -> None:
+        """The host function's statements before the launch. The statements that end before it are
+        read the same for every launch after them, so a host function launching K kernels is read
+        once, not K times: the state after its first statements is kept on the function, for the
+        launches that read it the same way (same macros, same kernel parameters for host names)."""
+        kids = host.body.named_children
+        before = next((i for i, c in enumerate(kids) if c.end_byte > stop), len(kids))
+        key = (self.site.file.macros.epoch(self.site.line) if self.site.file is not None else self.site.line,
+               id(self.site.file), id(self.constants), tuple(sorted(self.param_names.items())),
+               tuple(self.arg_exprs.items()))
+        walks = host.__dict__.setdefault("_host_walks", {})
+        states = walks.setdefault(key, {0: (dict(self.env), {})})
+        start = max(k for k in states if k <= before)
+        self.env, self.facts = dict(states[start][0]), dict(states[start][1])
+        for i in range(start, before):
+            self._statement(kids[i], stop)
+            if (i + 1) % self.SNAPSHOT_EVERY == 0 or i + 1 == before:
+                states[i + 1] = (dict(self.env), dict(self.facts))
+        for c in kids[before:]:
+            if c.start_byte >= stop:
+                return
+            self._statement(c, stop)
+
     def _walk(self, node, stop: int) -> None:
         for c in node.named_children:
             if c.start_byte >= stop:
                 return
-            if c.type == "declaration":
-                self._declaration(c)
-            elif c.type == "expression_statement" and c.named_children:
-                try:
-                    e = self._parse(node_text(c.named_children[0]))
-                except (ExprSyntaxError, MacroError):
-                    continue
-                if isinstance(e, ir.Assign):
-                    self._assign(e)
-            elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))):
-                self._branch_fact(c, stop)
-                self._walk(c, stop)
-                if c.type in ("for_statement", "while_statement", "do_statement") and c.end_byte > stop:
-                    self._loop_carried(c, stop)
+            self._statement(c, stop)
+
+    def _statement(self, c, stop: int) -> None:
+        if c.type == "declaration":
+            self._declaration(c)
+        elif c.type == "expression_statement" and c.named_children:
+            text = node_text(c.named_children[0])
+            try:
+                if self.macros.uses_macro(text):
+                    text = self.macros.expand(text)
+                # only an assignment (`=`, `+=`, `++`) changes a host value: calls and the like are
+                # not parsed
+                e = parse_expr(text) if "=" in text or "++" in text or "--" in text else None
+            except (ExprSyntaxError, MacroError):
+                return
+            if isinstance(e, ir.Assign):
+                self._assign(e)
+        elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))):
+            self._branch_fact(c, stop)
+            self._walk(c, stop)
+            if c.type in ("for_statement", "while_statement", "do_statement") and c.end_byte > stop:
+                self._loop_carried(c, stop)
 
     def _loop_carried(self, loop, stop: int) -> None:
         """`for (int Ns = 1; Ns < N; Ns *= R) k<<<...>>>(Ns, ...)`: what the loop's update or its body

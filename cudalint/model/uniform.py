@@ -33,9 +33,8 @@ def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) ->
             return BLOCK if k in _SHARED_KINDS else THREAD
         case ir.Name(name=n):
             v = resolved(n)
-            if isinstance(v, ir.Expr) and not any(isinstance(x, ir.Sym) and x.kind in ("data", "unknown")
-                                                  for x in v.walk()):
-                return BLOCK if all(not isinstance(x, ir.Sym) or x.kind in _SHARED_KINDS for x in v.walk()) else THREAD
+            if isinstance(v, ir.Expr) and not any(x.kind in ("data", "unknown") for x in ir.symbols(v)):
+                return BLOCK if all(x.kind in _SHARED_KINDS for x in ir.symbols(v)) else THREAD
             if n in known:
                 return known[n]
             return BLOCK if v is not None and not isinstance(v, ir.Expr) else THREAD   # a pointer value

@@ -31,6 +31,7 @@ PREDEFINED = {
 MAX_INCLUDE_DEPTH = 40
 MAX_HEADER_BYTES = 8 << 20
 MAX_INCLUSIONS = 2000       # headers read for one unit: a file that includes itself 30 times stops here
+MAX_READINGS = 8            # readings of one header kept for the units after (a header read alike)
 
 _DIRECTIVE = re.compile(r"^\s*#\s*([A-Za-z_]\w*)?(.*)$", re.DOTALL)
 _CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"}
@@ -84,6 +85,8 @@ class Preprocessor:
         self.include_dirs = tuple(str(d) for d in include_dirs)
         self.reader = reader
         self._cond = Conditions()
+        # Headers already read, by key: what each reading depended on and what it did (see _Reading)
+        self._readings: dict[str, list[_Reading]] = {}
 
     def unit(self, path: str, text: str) -> dict[str, FileView]:
         """The views of a translation unit's file (first) and of every local header it reaches,
@@ -94,6 +97,8 @@ class Preprocessor:
         self._once: set[str] = set()
         self._changes: list[str] = []
         self._inclusions = 0
+        self._recording: list[_Reading] = []     # the headers being read, outermost first
+        self._done: list[_Reading] = []          # kept once the unit is read through
         self._cond.reset()
         for name, body in PREDEFINED.items():
             self._define(Macro(name, body), None, 0)
@@ -102,13 +107,44 @@ class Preprocessor:
             self._forced.add(m.name)
         key = file_key(path)
         self._file(path, key, text, 0)
+        for r in self._done:
+            kept = self._readings.setdefault(r.key, [])
+            kept.append(r)
+            del kept[:-MAX_READINGS]
         views = {k: v for k, v in self._views.items() if v is not None}
         views[key].reached = list(views)
         return views
 
+    # ---- what a header depends on ------------------------------------------------------------
+    def _read_macro(self, name: str) -> None:
+        for r in self._recording:
+            if name not in r.changed and name not in r.macros:
+                r.macros[name] = _signature(self._cur.get(name))
+
+    def _read_condition(self, text: str) -> None:
+        """An `#if` reads the names in it and, through their definitions, the names those use."""
+        seen: set[str] = set()
+        todo = _IDENT.findall(text)
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            self._read_macro(name)
+            m = self._cur.get(name)
+            if m is not None:
+                todo.extend(_IDENT.findall(m.body))
+
+    def _changed(self, name: str) -> None:
+        self._changes.append(name)
+        for r in self._recording:
+            r.changed.add(name)
+
     # ---- one file --------------------------------------------------------------------------
     def _file(self, path: str, key: str, text: str, depth: int) -> None:
         first = key not in self._views
+        for r in self._recording:
+            r.views.setdefault(key, not first)
         if first:
             self._views[key] = None          # its place in the order of first inclusion
         table = MacroTable()
@@ -190,7 +226,9 @@ class Preprocessor:
     def _test(self, kind: str, rest: str, view: FileView, line: int, path: str) -> bool:
         if kind in ("ifdef", "ifndef"):
             word = rest.split()[0] if rest.split() else ""
+            self._read_macro(word)
             return (word in self._cur) == (kind == "ifdef")
+        self._read_condition(rest)
         here = os.path.dirname(path)
         try:
             return self._cond.evaluate(rest, lambda name, angled: self._resolve(name, angled, here) is not None)
@@ -208,10 +246,12 @@ class Preprocessor:
             if word and word not in self._forced:
                 self._cur.pop(word, None)
                 self._cond.undef(word)
-                self._changes.append(word)
+                self._changed(word)
                 table.undefine(word, line)
         elif name == "pragma" and rest.split()[:1] == ["once"]:
             self._once.add(key)
+            for r in self._recording:
+                r.once_set.add(key)
         elif name == "include":
             self._include(rest, view, table, line, path, depth)
 
@@ -220,7 +260,7 @@ class Preprocessor:
             return
         self._cur[m.name] = m
         self._cond.define(m.name, m.params, m.body, m.variadic)
-        self._changes.append(m.name)
+        self._changed(m.name)
         if table is not None:
             table.define(m, line=line)
 
@@ -237,27 +277,97 @@ class Preprocessor:
             return
         key = file_key(found)
         view.includes.append(key)
+        for r in self._recording:
+            if key not in r.once_set and key not in r.once:
+                r.once[key] = key in self._once
+            r.depth = max(r.depth, depth - r.at)
         if key in self._once:
             return
         if depth >= MAX_INCLUDE_DEPTH or self._inclusions >= MAX_INCLUSIONS:
+            for r in self._recording:
+                r.limited = True
             why = f"nested more than {MAX_INCLUDE_DEPTH} deep" if depth >= MAX_INCLUDE_DEPTH else \
                 f"past the {MAX_INCLUSIONS} inclusions cudalint follows in one unit"
             view.problems.append(Problem(line, 1, f"`#include \"{name}\"` {why}: not followed"))
             return
         self._inclusions += 1
-        try:
-            text = self.reader(found)
-        except OSError as exc:
-            view.problems.append(Problem(line, 1, f"cannot read `{name}`: {exc.strerror or exc}", "info"))
-            return
         mark = len(self._changes)
-        self._file(found, key, text, depth + 1)
+        if not self._replay(key, depth + 1):
+            try:
+                text = self.reader(found)
+            except OSError as exc:
+                view.problems.append(Problem(line, 1, f"cannot read `{name}`: {exc.strerror or exc}", "info"))
+                for r in self._recording:
+                    r.limited = True        # a file that could not be read is read again next time
+                return
+            self._record(found, key, text, depth + 1)
         for changed in dict.fromkeys(self._changes[mark:]):
             m = self._cur.get(changed)
             if m is not None:
                 table.define(m, line=line)
             else:
                 table.undefine(changed, line)
+
+    # ---- headers read once ------------------------------------------------------------------
+    def _record(self, path: str, key: str, text: str, depth: int) -> None:
+        """Read a header, noting what its reading depends on and what it does."""
+        r = _Reading(key, depth, len(self._changes), self._inclusions)
+        self._recording.append(r)
+        try:
+            self._file(path, key, text, depth)
+        finally:
+            self._recording.pop()
+        if r.limited:
+            for outer in self._recording:
+                outer.limited = True
+            return
+        r.changes = self._changes[r.mark:]
+        r.macros_after = {n: self._cur.get(n) for n in dict.fromkeys(r.changes)}
+        r.engine_after = {n: self._cond.engine.macros.get(n) for n in r.macros_after}
+        r.inclusions = self._inclusions - r.inclusions
+        r.new_views = [(k, self._views[k]) for k, seen in r.views.items() if not seen]
+        self._done.append(r)
+
+    def _replay(self, key: str, depth: int) -> bool:
+        """A header read before (in an earlier unit) in a state that gave it the same answers: its
+        effects are applied without reading it again. False: it must be read."""
+        for r in self._readings.get(key, ()):
+            if depth + r.depth >= MAX_INCLUDE_DEPTH or self._inclusions + r.inclusions > MAX_INCLUSIONS:
+                continue
+            if any(_signature(self._cur.get(n)) != sig for n, sig in r.macros.items()) or \
+                    any((k in self._once) != v for k, v in r.once.items()) or \
+                    any((k in self._views) != v for k, v in r.views.items()):
+                continue
+            for outer in self._recording:        # a header read inside another: the outer one depends on it
+                for n, sig in r.macros.items():
+                    if n not in outer.changed and n not in outer.macros:
+                        outer.macros[n] = sig
+                for k, v in r.once.items():
+                    if k not in outer.once_set and k not in outer.once:
+                        outer.once[k] = v
+                for k, v in r.views.items():
+                    outer.views.setdefault(k, v)
+                outer.once_set |= r.once_set
+                outer.depth = max(outer.depth, depth - outer.at + r.depth)
+            for n in r.changes:
+                self._changed(n)
+            for n, m in r.macros_after.items():
+                if m is None:
+                    self._cur.pop(n, None)
+                else:
+                    self._cur[n] = m
+            engine = self._cond.engine.macros
+            for n, m in r.engine_after.items():
+                if m is None:
+                    engine.pop(n, None)
+                else:
+                    engine[n] = m
+            self._once |= r.once_set
+            self._inclusions += r.inclusions
+            for k, v in r.new_views:
+                self._views.setdefault(k, v)
+            return True
+        return False
 
     def _resolve(self, name: str, angled: bool, here: str) -> str | None:
         if os.path.isabs(name):
@@ -267,6 +377,39 @@ class Preprocessor:
             if os.path.isfile(p):
                 return p
         return None
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def _signature(m: Macro | None):
+    """What a condition can see of a macro: whether it is defined, and as what."""
+    return None if m is None else (m.params, m.body, m.variadic)
+
+
+@dataclass
+class _Reading:
+    """One reading of a header (with the headers it includes) in one unit: the state it read (the
+    macros its conditions name, and the names their definitions use; whether the headers it
+    includes were already `#pragma once`d or seen), and what it did (macros defined and undefined,
+    headers marked once, views made, inclusions counted). A later inclusion in a state that gives
+    the same answers does the same: it is applied, not read again. Readings that met a limit
+    (depth, inclusion budget, an unreadable file) are not kept."""
+    key: str
+    at: int                    # the depth it was read at
+    mark: int                  # where its changes start in the unit's list
+    inclusions: int            # the unit's count before it; after: the headers it included
+    macros: dict = field(default_factory=dict)      # name -> signature it had when read
+    once: dict = field(default_factory=dict)        # header key -> whether already `#pragma once`d
+    views: dict = field(default_factory=dict)       # header key -> whether the unit had already seen it
+    changed: set = field(default_factory=set)
+    once_set: set = field(default_factory=set)
+    depth: int = -1            # deepest nesting of an `#include` inside it, relative to `at`
+    limited: bool = False
+    changes: list = field(default_factory=list)
+    macros_after: dict = field(default_factory=dict)
+    engine_after: dict = field(default_factory=dict)
+    new_views: list = field(default_factory=list)
 
 
 # headers of the C and C++ libraries, the CUDA toolkit and its libraries: found by the compiler in

@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..analysis.simulate import Simulation
 from ..diagnostic import Diagnostic
+from ..index import ir
 from ..model.table import Access, TwoTreeTable
+
+if TYPE_CHECKING:     # the rules' metadata is read without the simulation (and numpy) loaded
+    from ..analysis.simulate import Simulation
 
 
 @dataclass
@@ -20,6 +24,18 @@ class Context:
     table: TwoTreeTable
     sim: Simulation | None
     options: Options
+    # ids of the accesses whose findings are asked for (None: all): a family trial re-checks only
+    # the findings its first trial made
+    only: frozenset[int] | None = None
+
+    def accesses(self) -> list[Access]:
+        """The accesses a rule that judges each access on its own looks at."""
+        if self.only is None:
+            return self.table.accesses
+        return [a for a in self.table.accesses if id(a) in self.only]
+
+    def wants(self, acc: Access) -> bool:
+        return self.only is None or id(acc) in self.only
 
     def diagnostic(self, rule, acc: Access | None, message: str, line: int | None = None,
                    column: int | None = None, metrics: dict | None = None, assumptions: list[str] | None = None,
@@ -46,11 +62,11 @@ class Context:
         if self.sim is None:
             return []
         out = list(self.sim.assumptions)
-        names = {s.name for s in acc.index.walk() if getattr(s, "kind", None) == "param"}
+        names = {s.name for s in ir.symbols(acc.index) if s.kind == "param"}
         for g in self.table.launch.grid or ():
-            names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
+            names |= {s.name for s in ir.symbols(g) if s.kind == "param"}
         for g in acc.guards:
-            names |= {s.name for s in g.walk() if getattr(s, "kind", None) == "param"}
+            names |= {s.name for s in ir.symbols(g) if s.kind == "param"}
         defaulted = [n for n in self.sim.defaulted_params if n in names and n not in self.sim.family.block_names]
         text = self.sim.family.size_text(defaulted)
         if text is not None:

@@ -40,14 +40,14 @@ def lane_term(acc, sim):
     axes = ["threadIdx.x"] + (["threadIdx.y"] if sim.block[0] < 32 else [])
     for axis in axes:
         for t in acc.terms:
-            if any(isinstance(s, ir.Sym) and s.name == axis for s in t.coord.walk()):
+            if any(s.name == axis for s in ir.symbols(t.coord)):
                 return t
     return None
 
 
 def check(ctx: Context):
     sim = ctx.sim
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.space != "global" or acc.unresolved:
             continue
         res = sim.result(acc)

@@ -35,7 +35,7 @@ SEVERITY = "warning"
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.space != "global" or acc.unresolved:
             continue
         res = sim.result(acc)

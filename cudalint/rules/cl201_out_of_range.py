@@ -22,10 +22,7 @@ acc += As[k][sharedCol];
 """
 import sys
 
-import numpy as np
-
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown
 from .base import Context, fmt_point, short
 
 CODE = "CL201"
@@ -36,6 +33,8 @@ SEVERITY = "error"
 
 def max_check(sim, acc, dim_expr, terms, point, value) -> str:
     """`7*32 + 3 = 227`: each term's coordinate times its stride at the extreme thread."""
+    import numpy as np
+    from ..index.evaluate import Evaluator, Unknown
     env = sim.point_env(acc, point)
     parts = []
     try:
@@ -56,21 +55,21 @@ def _where(point: dict[str, int], terms) -> str:
     """The coordinates of the extreme thread that the index's terms use; all of them (blocks aside)
     when the terms name none."""
     kept = {k: v for k, v in point.items() if not k.startswith("blockIdx")}
-    used = {s.name for t in terms for s in t.coord.walk() if isinstance(s, ir.Sym)}
+    used = {s.name for t in terms for s in ir.symbols(t.coord)}
     return fmt_point({k: v for k, v in kept.items() if k in used} or kept)
 
 
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.space == "global" or acc.unresolved:
             continue
         dims = acc.array.dims
         res = sim.result(acc)
         if not res.ranges or not dims:
             continue
-        thread_dependent = any(isinstance(s, ir.Sym) and s.kind == "thread" for s in acc.index.walk())
+        thread_dependent = any(s.kind == "thread" for s in ir.symbols(acc.index))
         if not sim.launch_known and thread_dependent:
             continue  # extents depend on a block size we only assumed
         per_dim = len(res.ranges) == len(dims) and len(dims) > 1

@@ -41,7 +41,7 @@ def guard(acc, ex) -> str:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.space != "global" or acc.unresolved:
             continue
         ex = sim.result(acc).excess

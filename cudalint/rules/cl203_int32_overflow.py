@@ -22,13 +22,13 @@ out[(size_t)row * N + col] = v;     // 64-bit multiply
 import sys
 
 from ..index import ir
-from ..index.evaluate import INT32_MAX
 from .base import Context, short
 
 CODE = "CL203"
 NAME = "int32-index-overflow"
 CATEGORY = "range"
 SEVERITY = "error"
+INT32_MAX = 2**31 - 1
 
 
 def _given(sim, acc, node) -> bool:
@@ -52,8 +52,11 @@ def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
     seen = set()
+    # a finding stands for the accesses of its line with the same overflowing node: those of a
+    # wanted access's line are read too
+    lines = {a.line for a in ctx.accesses()}
     for acc in ctx.table.accesses:
-        if acc.unresolved:
+        if acc.unresolved or acc.line not in lines:
             continue
         res = sim.result(acc)
         for ov in sorted(res.overflows, key=lambda o: -o.value)[:1]:

@@ -28,14 +28,14 @@ int sharedCol = threadIdx.x * TILE_SIZE + regCol;   // regCol in 0..WPT-1
 int sharedCol = threadIdx.x * WPT + regCol;         // stride = size of the Register level
 ```
 """
+import math
 import sys
 
-import numpy as np
-
-from ..analysis.simulate import guards_followed
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown
 from .base import Context, short
+
+# numpy and the evaluator are imported where they are used: reading a rule's metadata (every run
+# does) does not load the simulation
 
 CODE = "CL301"
 NAME = "stride-mismatch"
@@ -46,6 +46,7 @@ LARGE = 1 << 30         # a problem size past every index of the sampled blocks,
 
 
 def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | None:
+    from ..index.evaluate import Unknown
     if coord.kind == "thread" and running_only:
         # the threads that run the access: `if (threadIdx.x < 64) out[blockIdx.x * 64 + threadIdx.x]`
         # spans 64 elements, not the block
@@ -71,13 +72,15 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
 
 
 def _params_in(e: ir.Expr) -> frozenset[str]:
-    return frozenset(s.name for s in e.walk() if isinstance(s, ir.Sym) and s.kind == "param")
+    return frozenset(s.name for s in ir.symbols(e) if s.kind == "param")
 
 
 def _numeric(sim, e: ir.Expr, ones: bool) -> int | None:
+    import numpy as np
+    from ..index.evaluate import Evaluator, Unknown
     env = sim.base_env()
-    for s in e.walk():
-        if isinstance(s, ir.Sym) and s.kind == "param":
+    for s in ir.symbols(e):
+        if s.kind == "param":
             env[s.name] = 1 if ones else sim.param(s.name)
     try:
         v = np.asarray(Evaluator(env).value(e))
@@ -94,11 +97,13 @@ def _group_key(sim, names: frozenset[str]):
     """Terms are compared within one group of problem sizes, by value: `i * height` and
     `threadIdx.y * width` share a radix when width == height (given, or as a trial sets them)."""
     if names and all(n in sim.params for n in names):
-        return ("value", int(np.prod([sim.params[n] for n in names], dtype=object)))
+        return ("value", int(math.prod(sim.params[n] for n in names)))
     return names
 
 
 def _offset_parts(sim, e: ir.Expr | None) -> dict | None:
+    import numpy as np
+    from ..index.evaluate import Evaluator, Unknown
     """{group key: offset in units of that group's sizes}, or None for an offset that mixes
     sizes (`width + 1`) and so has no place in one radix."""
     if e is None:
@@ -137,6 +142,7 @@ def _uncovered(starts: list[int], length: int, period: int) -> int:
 
 
 def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
+    from ..analysis.simulate import guards_followed
     """First term whose stride leaves holes in, or overlaps, the span of the smaller-stride terms of
     its group. `offsets` are the offset parts of the accesses that share these terms (the access
     itself included): together their copies of the lower levels may fill the stride, as the two loads
@@ -259,6 +265,8 @@ def _offset_of(terms) -> ir.Expr | None:
 
 
 def _whole_block(sim, acc) -> bool:
+    import numpy as np
+    from ..index.evaluate import Unknown
     """Every thread of a block runs the access at some sampled point once the problem is large
     enough for the edge guards (`i + blockDim.x < n`) to pass: a copy behind
     `if (threadIdx.x < 128)` fills only part of the range."""
@@ -272,7 +280,7 @@ def _whole_block(sim, acc) -> bool:
 
 
 def _leading_dims(acc) -> frozenset[str] | None:
-    keys = {frozenset(s.name for s in t.stride.walk() if isinstance(s, ir.Sym) and s.kind == "param")
+    keys = {frozenset(s.name for s in ir.symbols(t.stride) if s.kind == "param")
             for t in acc.terms if not t.is_offset and isinstance(t.coord, ir.Sym)
             and t.coord.kind in ("block", "thread")}
     keys = {k for k in keys if len(k) == 1}

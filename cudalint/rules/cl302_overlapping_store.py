@@ -18,7 +18,6 @@ out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 """
 import sys
 
-from ..analysis.simulate import guards_followed
 from .base import Context, fmt_thread, short
 
 CODE = "CL302"
@@ -28,9 +27,10 @@ SEVERITY = "error"
 
 
 def check(ctx: Context):
+    from ..analysis.simulate import guards_followed
     sim = ctx.sim
     me = sys.modules[__name__]
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.kind != "store" or acc.atomic or acc.unresolved or acc.space == "local":
             continue
         if not guards_followed(acc.guards):

@@ -51,7 +51,6 @@ transposed) or swizzling the column (`tile[row][col ^ row]` on every store and l
 """
 import sys
 
-from ..analysis.banks import bank_conflict
 from .base import Context, short
 
 CODE = "CL401"
@@ -105,9 +104,10 @@ def _loop_values(sim, acc, worst: dict[str, int]) -> str:
 
 
 def check(ctx: Context):
+    from ..analysis.banks import bank_conflict
     sim = ctx.sim
     me = sys.modules[__name__]
-    for acc in ctx.table.accesses:
+    for acc in ctx.accesses():
         if acc.space != "shared" or acc.unresolved or (acc.atomic and acc.kind == "store"):
             continue
         if sim.result(acc).error:

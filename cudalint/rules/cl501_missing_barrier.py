@@ -39,7 +39,6 @@ for (int t = 0; t < numTiles; ++t) {
 """
 import sys
 
-from ..analysis.races import find_races
 from .base import Context, fmt_thread, short
 
 CODE = "CL501"
@@ -49,9 +48,10 @@ SEVERITY = "error"
 
 
 def check(ctx: Context):
+    from ..analysis.races import find_races
     sim = ctx.sim
     me = sys.modules[__name__]
-    for race in find_races(sim):
+    for race in find_races(sim, ctx.wants):
         w, r = race.first, race.second
         a, b = race.threads
         keep = {k for k in a if (k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1)}

@@ -31,7 +31,6 @@ __syncthreads();              // every thread of the block arrives
 """
 import sys
 
-from ..analysis.divergence import divergent_barriers, unfollowed_guard
 from . import cl901_analysis_limit
 from .base import Context, fmt_thread, short
 
@@ -42,6 +41,7 @@ SEVERITY = "error"
 
 
 def check(ctx: Context):
+    from ..analysis.divergence import divergent_barriers, unfollowed_guard
     sim = ctx.sim
     me = sys.modules[__name__]
     found = divergent_barriers(sim)

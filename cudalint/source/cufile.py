@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 from .macros import MacroTable, parse_define
@@ -106,6 +107,20 @@ class Constant:
     line: int
 
 
+# A statement holds nothing the walk looks for when its text has no launch (`<<<`, which may be
+# spelt `< < <`), no annotation (`cudalint`) and no braces (a lambda's body, a struct, an
+# initializer list); most statements of a file are such, and their nodes are not walked.
+_PLAIN_STATEMENTS = {"expression_statement", "declaration", "return_statement"}
+_LAUNCH_BRACKETS = re.compile(rb"<\s*<\s*<")
+
+
+def _plain(node) -> bool:
+    if node.has_error:           # what error recovery put inside is walked as before
+        return False
+    text = node.text
+    return b"{" not in text and b"cudalint" not in text and not _LAUNCH_BRACKETS.search(text)
+
+
 _ANNOTATION = re.compile(r"^\s*(?://+|/\*+)\s*cudalint\s*:\s*(launch|param)\b(.*?)(\*/)?\s*$", re.DOTALL)
 
 
@@ -168,7 +183,7 @@ class SourceFile:
                     self.functions.append(fn)
                     inner = fn if not (fn.is_kernel or fn.is_device) else None
                     if fn.body is not None:
-                        stack.extend((c, inner, scope) for c in reversed(fn.body.children))
+                        stack.extend(zip(reversed(fn.body.named_children), repeat(inner), repeat(scope)))
                 continue
             if host is None and t in ("declaration", "field_declaration"):
                 self._constant(node, scope)
@@ -186,7 +201,12 @@ class SourceFile:
                     scope = scope + node_text(name).split("<")[0] + "::"
             if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
                 self._launch(node, host)
-            stack.extend((c, host, scope) for c in reversed(node.children))
+            if t in _PLAIN_STATEMENTS and _plain(node):
+                continue
+            # what the walk looks for are named nodes (tokens, the anonymous ones, have no children)
+            kids = node.named_children
+            if kids:
+                stack.extend(zip(reversed(kids), repeat(host), repeat(scope)))
 
     def _constant(self, node, scope: str) -> None:
         """`const int TILE = 32;`, `constexpr`, `static constexpr` members: integer values like `#define`s.

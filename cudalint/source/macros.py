@@ -1,6 +1,7 @@
 """`#define` macros (object- and function-like) and their expansion inside expression text."""
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -37,8 +38,12 @@ class MacroTable:
         self.events: dict[str, list[tuple[int, Macro | None]]] = {}
         self.forced: set[str] = set()
         self.line: int | None = None          # None: the table at the end of the file
+        # shared with the views: the lines where macros change, and what expansions gave at each
+        # epoch between them (a kernel's statements ask again and again); emptied by any change
+        self._known: dict = {}
 
     def define(self, macro: Macro, force: bool = False, line: int = 0) -> None:
+        self._known.clear()
         if macro.name in self.forced and not force:
             return
         if force:
@@ -48,12 +53,14 @@ class MacroTable:
         self.events.setdefault(macro.name, []).append((line, macro))
 
     def undefine(self, name: str, line: int = 0) -> None:
+        self._known.clear()
         if name in self.forced:
             return
         if name in self.events:
             self.events[name].append((line, None))
 
     def update(self, other: "MacroTable") -> None:
+        self._known.clear()
         for name, evs in other.events.items():
             if name in other.forced:
                 self.forced.add(name)
@@ -64,8 +71,16 @@ class MacroTable:
     def at(self, line: int) -> "MacroTable":
         """The table as it stands at `line` of the file (a view sharing the definitions)."""
         view = MacroTable.__new__(MacroTable)
-        view.events, view.forced, view.line = self.events, self.forced, line
+        view.events, view.forced, view.line, view._known = self.events, self.forced, line, self._known
         return view
+
+    def epoch(self, line: int | None) -> int:
+        """How many of the lines where a macro changes come at or before `line` (-1 for the table at
+        the end of the file): two lines of one epoch see the same macros."""
+        lines = self._known.get("lines")
+        if lines is None:
+            lines = self._known["lines"] = sorted({ln for evs in self.events.values() for ln, _ in evs})
+        return -1 if line is None else bisect.bisect_right(lines, line)
 
     def get(self, name: str) -> Macro | None:
         evs = self.events.get(name)
@@ -90,11 +105,24 @@ class MacroTable:
 
     def expand(self, text: str, max_steps: int = 2000) -> str:
         """Expand every macro in `text`. A macro is not re-expanded inside its own expansion."""
-        out = _expand(tokenize(text), self, frozenset(), [max_steps])
-        return "".join(out)
+        key = ("expand", self.epoch(self.line), text, max_steps)
+        got = self._known.get(key)
+        if got is None:
+            try:
+                got = "".join(_expand(tokenize(text), self, frozenset(), [max_steps]))
+            except MacroError as exc:
+                got = exc
+            self._known[key] = got
+        if isinstance(got, MacroError):
+            raise MacroError(str(got))
+        return got
 
     def uses_macro(self, text: str) -> bool:
-        return any(self.get(t) is not None for t in re.findall(r"[A-Za-z_]\w*", text))
+        key = ("uses", self.epoch(self.line), text)
+        got = self._known.get(key)
+        if got is None:
+            got = self._known[key] = any(self.get(t) is not None for t in re.findall(r"[A-Za-z_]\w*", text))
+        return got
 
 
 class MacroError(ValueError):

@@ -27,6 +27,17 @@ class Project:
                 for k in src.reached:
                     self.units_of.setdefault(k, []).append(src.key)
         self.sites = [s for src in self.files.values() for s in src.launches]
+        # Launch sites by the file they stand in and by the kernel they name, and the files of each
+        # unit: a kernel's sites are looked up, not searched for among all the sites of the run.
+        self._site_index: dict[str, list[int]] = {}
+        self._site_names: dict[str, list[int]] = {}
+        for i, s in enumerate(self.sites):
+            self._site_index.setdefault(s.file.key, []).append(i)
+            self._site_names.setdefault(s.kernel, []).append(i)
+        self._members: dict[str, set[str]] = {}
+        for src in self.files.values():
+            for u in self.units(src):
+                self._members.setdefault(u, set()).add(src.key)
         self._definitions: dict[str, int] = {}
         for src in self.files.values():
             for fn in src.kernels:
@@ -58,14 +69,12 @@ class Project:
         """Launch sites in the kernel's units; and, for a kernel whose name is defined once, the sites
         of units that declare it."""
         home = kernel.file
-        out = []
-        for s in self.sites:
-            if self.sees(s.file, home):
-                out.append(s)
-            elif self._definitions.get(kernel.name) == 1 and s.kernel == kernel.name and \
-                    any(kernel.name in f.prototypes for f in self.unit_files(s.file)):
-                out.append(s)
-        return out
+        seen = {k for u in self.units(home) for k in self._members.get(u, ())}
+        found = {i for k in seen for i in self._site_index.get(k, ())}
+        if self._definitions.get(kernel.name) == 1:
+            found |= {i for i in self._site_names.get(kernel.name, ()) if i not in found and
+                      any(kernel.name in f.prototypes for f in self.unit_files(self.sites[i].file))}
+        return [self.sites[i] for i in sorted(found)]
 
     def functions_for(self, src: SourceFile) -> dict[str, FunctionDef]:
         """`__device__` helpers by name, as the file's units see them (the file's own first)."""

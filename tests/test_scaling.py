@@ -1,0 +1,239 @@
+"""The shortcuts that keep cudalint fast on whole repositories give the answers of the long way.
+
+No test here is timed: each states what a shortcut must agree with (a DAG walked as a tree, a
+trip count scanned iteration by iteration, a header read again in every unit, a race searched
+pair by pair) and fails where it does not. bench/ measures the speed.
+"""
+import os
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cudalint.analysis import races, simulate
+from cudalint.index import ir
+from cudalint.index.evaluate import Evaluator
+from cudalint.index.parse import _parser, parse_expr
+from cudalint.lint import Config, lint_paths
+from cudalint.preprocess import Preprocessor, file_key
+
+TX = ir.Sym("threadIdx.x", "thread", "unsigned")
+T = ir.Sym("t", "iter")
+
+
+def nested_ifs(n: int) -> ir.Expr:
+    """`i` after n statements `if (threadIdx.x & 2^k) i = i + k;`, built as the model builds it."""
+    i = TX
+    for k in range(n):
+        cond = ir.Bin("&", TX, ir.Num(1 << k))
+        i = ir.Cond(cond, ir.Bin("+", i, ir.Num(k + 1)), i)
+    return i
+
+
+def test_a_value_built_by_sequential_ifs_is_walked_and_evaluated_as_the_dag_it_is():
+    e = nested_ifs(40)                       # as a tree: 2^40 leaves
+    nodes = list(e.walk())
+    assert len(nodes) == len({id(n) for n in nodes}) < 400
+    lanes = np.arange(256)
+    expected = lanes + sum(np.where(lanes & (1 << k), k + 1, 0) for k in range(40))
+    assert np.array_equal(Evaluator({"threadIdx.x": lanes}).value(e), expected)
+
+
+def test_a_dag_prints_within_bounds_and_small_ones_print_whole():
+    assert str(nested_ifs(2)) == ("threadIdx.x & 2 ? (threadIdx.x & 1 ? threadIdx.x + 1 : threadIdx.x) + 2 : "
+                                  "threadIdx.x & 1 ? threadIdx.x + 1 : threadIdx.x")
+    text = str(nested_ifs(30))
+    assert len(text) <= 20_001 and "…" in text
+
+
+def test_nested_ifs_before_an_access_lint_with_a_short_message(tmp_path):
+    body = "\n".join(f"  if (threadIdx.x & {1 << k}) i = i + {k + 1};" for k in range(24))
+    (tmp_path / "k.cu").write_text(f"__global__ void k(float* a, int n) {{\n  int i = threadIdx.x * n;\n{body}\n"
+                                   f"  a[i] = 0.0f;\n}}\n")
+    result = lint_paths([str(tmp_path / "k.cu")], Config())
+    assert result.diagnostics and all(len(d.message) < 400 for d in result.diagnostics)
+
+
+def test_equal_nodes_hash_alike_and_unequal_ones_compare_unequal():
+    a, b = parse_expr("x * 4 + y"), parse_expr("(x * 4) + y")
+    assert ir.Bin("+", a, ir.Num(1)) == ir.Bin("+", b, ir.Num(1))
+    assert hash(ir.Bin("+", a, ir.Num(1))) == hash(ir.Bin("+", b, ir.Num(1)))
+    assert ir.Bin("+", a, ir.Num(1)) != ir.Bin("+", a, ir.Num(2))
+
+
+# ---- trip counts ----------------------------------------------------------------------------
+def scanned(cond: ir.Expr, env: dict) -> int | None:
+    """The count the iteration-by-iteration scan finds (the closed form turned off)."""
+    saved = simulate._closed_trips
+    simulate._closed_trips = lambda *a: None
+    try:
+        return counted(cond, env)
+    finally:
+        simulate._closed_trips = saved
+
+
+def counted(cond: ir.Expr, env: dict) -> int | None:
+    from types import SimpleNamespace
+    fake = SimpleNamespace(_params_env=lambda exprs: {}, _block_samples=lambda mode: [(0, 0, 0)],
+                           tid={"threadIdx.x": np.arange(64), "threadIdx.y": np.zeros(64, dtype=np.int64),
+                                "threadIdx.z": np.zeros(64, dtype=np.int64)}, nthreads=64)
+    it = SimpleNamespace(cond=cond, trip=T)
+    return simulate.Simulation._trip_count(fake, it, dict(env))
+
+
+@settings(max_examples=150, deadline=None)
+@given(start=st.integers(-50, 50), step=st.integers(-6, 9), lane=st.integers(0, 3),
+       bound=st.integers(-100, 3000), op=st.sampled_from(["<", "<=", ">", ">=", "!="]),
+       flip=st.booleans(), extra=st.booleans())
+def test_affine_trip_counts_in_closed_form_match_the_scan(start, step, lane, bound, op, flip, extra):
+    value = ir.Bin("+", ir.Bin("+", ir.Num(start), ir.Bin("*", TX, ir.Num(lane))), ir.Bin("*", T, ir.Num(step)))
+    cond = ir.Bin(op, ir.Sym("n", "param"), value) if flip else ir.Bin(op, value, ir.Sym("n", "param"))
+    if extra:
+        cond = ir.Bin("&&", cond, ir.Bin("<", TX, ir.Num(40)))
+    env = {"n": np.int64(bound)}
+    assert counted(cond, env) == scanned(cond, env)
+
+
+def test_a_block_stride_loop_over_a_billion_is_counted_as_the_scan_gives_up():
+    cond = ir.Bin("<", ir.Bin("+", TX, ir.Bin("*", T, ir.Num(64))), ir.Sym("n", "param"))
+    for n in (1000, 10**6, 10**9):
+        assert counted(cond, {"n": np.int64(n)}) == scanned(cond, {"n": np.int64(n)})
+
+
+# ---- headers read once ------------------------------------------------------------------------
+HEADER = """\
+    #pragma once
+    #ifndef TILE
+    #define TILE 16
+    #endif
+    #if TILE > 16
+    #define WIDE 1
+    #include "wide.h"
+    #endif
+    #ifdef EXTRA
+    #define FROM_EXTRA EXTRA
+    #undef EXTRA
+    #endif
+    #define HDR_TILE (TILE * 2)
+    __device__ int h() { return HDR_TILE; }
+    """
+
+UNITS = {
+    "a.cu": '#include "h.h"\nint a = HDR_TILE;\n',
+    "b.cu": '#define TILE 32\n#include "h.h"\n#include "h.h"\nint b = WIDE;\n',
+    "c.cu": '#define EXTRA 3\n#include "h.h"\nint c = FROM_EXTRA;\n',
+    "d.cu": '#include "g.h"\n#include "h.h"\nint d = G;\n',
+    "e.cu": '#define TILE 16\n#include "h.h"\n',
+    "f.cu": '#include "h.h"\n#define TILE 64\n#include "g.h"\n',
+}
+
+
+def views_of(pre, path):
+    """What a unit gives the lint: its own view whole (macros at every line included), and of each
+    header the text, inactive lines, includes and problems. (A header's own macro table is that of
+    the unit that read it first: the run keeps one view per header, the first unit's.)"""
+    out = {}
+    for k, v in pre.unit(str(path), path.read_text()).items():
+        out[k] = (v.text, v.includes, v.reached, v.problems, v.inactive)
+        if k == file_key(str(path)):
+            out[k] += tuple(sorted(v.macros.at(line).macros.items()) for line in range(1, 8))
+    return out
+
+
+def test_a_header_read_once_gives_every_unit_what_reading_it_again_gives(tmp_path):
+    (tmp_path / "h.h").write_text(textwrap.dedent(HEADER))
+    (tmp_path / "wide.h").write_text("#define WIDE_TILE (TILE * TILE)\n")
+    (tmp_path / "g.h").write_text('#define G 7\n#include "h.h"\n')
+    shared = Preprocessor()
+    for name, text in UNITS.items():
+        (tmp_path / name).write_text(text)
+    for name in UNITS:          # each unit against a preprocessor that never saw another
+        path = tmp_path / name
+        assert views_of(shared, path) == views_of(Preprocessor(), path), name
+    assert any(len(r) for r in shared._readings.values())
+
+
+# ---- races -----------------------------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 70)), min_size=1, max_size=30),
+       st.lists(st.tuples(st.integers(0, 40), st.integers(0, 70)), min_size=1, max_size=30))
+def test_the_owner_test_of_a_pair_never_misses_a_race(x, y):
+    fx = races.Footprint(np.array([u for u, _ in x]), np.array([t for _, t in x]))
+    fy = races.Footprint(np.array([u for u, _ in y]), np.array([t for _, t in y]))
+    if races._no_thread_shares(fx, fy):
+        assert races._shared_pair(fx, fy, False) is None and races._shared_pair(fx, fy, True) is None
+
+
+# ---- the parser kept on disk -------------------------------------------------------------------
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    _parser.cache_clear()
+    yield tmp_path / "cudalint"
+    _parser.cache_clear()
+
+
+def parses(text):
+    return repr(_parser("index.lark").parse(text))
+
+
+def test_a_parser_read_from_the_cache_parses_as_one_built(fresh_cache):
+    built = parses("a[(i + 1) * n] = *(p + 2)")
+    assert list(fresh_cache.glob("index.lark-*.pickle"))
+    _parser.cache_clear()
+    assert parses("a[(i + 1) * n] = *(p + 2)") == built
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="file ownership")
+def test_a_cache_file_others_may_write_or_a_broken_one_is_not_read(fresh_cache):
+    parses("x")
+    (cache,) = fresh_cache.glob("index.lark-*.pickle")
+    cache.write_bytes(b"not a pickle")
+    _parser.cache_clear()
+    assert parses("x + 1")                        # rebuilt, and written again whole
+    assert cache.read_bytes() != b"not a pickle"
+    os.chmod(cache, 0o666)
+    _parser.cache_clear()
+    from cudalint.index import parse
+    loaded = []
+    real_load = parse.Lark.load
+    parse.Lark.load = classmethod(lambda cls, f: loaded.append(1) or real_load(f))
+    try:
+        assert parses("y")
+    finally:
+        parse.Lark.load = real_load
+    assert not loaded
+
+
+# ---- the source walk -------------------------------------------------------------------------
+def structure(path):
+    from cudalint.source.cufile import SourceFile
+    src = SourceFile(str(path), path.read_text(errors="replace"))
+    return ([(f.name, f.line, f.is_kernel) for f in src.functions], [(s.kernel, s.line, s.config) for s in src.launches],
+            sorted(src.constants), sorted(src.typedefs), sorted(src.prototypes), sorted(src.annotations))
+
+
+LAUNCHES = """\
+__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }
+void run(float* a) {
+  int n = 4;
+  k<<<1, 32>>>(a);
+  k< < <1, 32> > >(a);
+  k<<
+    <2, 64>>>(a);
+  auto f = [&]() { k<<<3, 32>>>(a); };
+  n = n * 2;   // cudalint: param n=8
+}
+"""
+
+
+def test_statements_the_source_walk_passes_over_hold_no_launch_or_annotation(tmp_path, monkeypatch):
+    from pathlib import Path
+    from cudalint.source import cufile
+    (tmp_path / "l.cu").write_text(LAUNCHES)
+    files = [tmp_path / "l.cu"] + sorted(Path(__file__).parent.parent.glob("samples/**/*.cu*"))
+    fast = [structure(p) for p in files]
+    assert len(fast[0][1]) == 4
+    monkeypatch.setattr(cufile, "_plain", lambda node: False)      # every statement walked
+    assert [structure(p) for p in files] == fast
