@@ -101,8 +101,7 @@ def _kernel(name: str, width: int, expr: str, kind: str) -> str:
   unsigned base = (unsigned)__cvta_generic_to_shared(s) + ({expr});
   float acc = lane;
   for (int it = 0; it < {ITERATIONS}; ++it) {{ {body} }}
-  __syncthreads();
-  out[lane] = acc + s[lane];
+  out[lane] = acc;
 }}
 """
 

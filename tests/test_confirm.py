@@ -176,7 +176,9 @@ def test_kernel_in_a_header_runs_in_its_runners_unit():
 # A representative set: template + float4 views, shared tiles, a helper, atomics, half, 3D, a header.
 COMPILED = ["sgemm_2d_vec_bad.cu", "matmul_tiled_good.cu", "reduce_shared_bad.cu", "warp_sum_bad.cu",
             "half_scale_good.cu", "stencil3d_bad.cu", "template_scale_good.cu", "complex_abs_bad.cu",
-            "cg_block_sync_good.cu", "shared_ref_bad.cu"]
+            "cg_block_sync_good.cu", "shared_ref_bad.cu",
+            # warp collectives whose value the code uses (cg::reduce, __shfl_xor_sync) mark an epoch
+            "cg_rank_guard_good.cu", "warp_slots_bad.cu", "downsample_bad.cu"]
 
 
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")

@@ -294,6 +294,10 @@ def _barriers(src: SourceFile, bodies, barriers: list, out: FileEdits) -> None:
             depth = _depth(node)
             out.edits.append(Edit(node.start_byte, (1, depth), "__cl_epoch_after("))
             out.edits.append(Edit(node.end_byte, (0, -depth), ")"))
+        elif b.collective:
+            depth = _depth(node)        # a value the code uses: the epoch after it, the value kept
+            out.edits.append(Edit(node.start_byte, (1, depth), "__cl_warp_after("))
+            out.edits.append(Edit(node.end_byte, (0, -depth), ")"))
         elif b.scope in ("block", "warp"):
             depth = _depth(node)
             step = "__cl_epoch()" if b.scope == "block" else "__cl_warp_epoch()"

@@ -87,6 +87,13 @@ __device__ __forceinline__ void __cl_warp_epoch() {
   __cl_counters()[__cl_u32(CL_NSITES)] += CL_WARP_EPOCH;
 }
 
+// a warp collective that returns a value (__shfl_*_sync, cg::reduce): its lanes meet there
+template <class T>
+__device__ __forceinline__ T __cl_warp_after(T v) {
+  __cl_warp_epoch();
+  return v;
+}
+
 __device__ __forceinline__ void __cl_sync() {
   __syncthreads();
   __cl_epoch();
