@@ -25,27 +25,40 @@ import tempfile
 
 import numpy as np
 
-# name: (bytes per lane, lane -> byte address)
+# name: (bytes per lane, the byte address as terms (op, k, bytes): `lane op k` times `bytes`,
+# op "/" (lane / k), "%" (lane % k) or "*" (lane itself, k unused); no term: every lane at 0)
 PATTERNS = {
-    "P1_lane16": (16, lambda l: l * 16),
-    "P2_quarters_same_banks": (16, lambda l: (l // 8) * 512),
-    "P3_quarters_identical_128B": (16, lambda l: (l % 8) * 16),
-    "P4_half_uniform": (16, lambda l: (l // 16) * 32),
-    "P5_halves_identical_256B": (16, lambda l: (l % 16) * 16),
-    "P6_rows_of_4_lanes": (16, lambda l: (l // 4) * 32),
-    "P7_all_same": (16, lambda l: l * 0),
-    "P8_quarter_uniform_distinct": (16, lambda l: (l // 8) * 16),
-    "P9_lane32": (16, lambda l: l * 32),
-    "P11_quarter_pairs_128B": (16, lambda l: (l % 8) * 16 + (l // 16) * 128),
-    "P12_quarters_256B_apart": (16, lambda l: (l // 8) * 256),
-    "P13_lane_pairs": (16, lambda l: (l // 2) * 16),
-    "W1_rows_80B_apart": (16, lambda l: (l // 4) * 80 + (l % 4) * 16),
-    "L1_lane8": (8, lambda l: l * 8),
-    "L2_halves_identical": (8, lambda l: (l % 16) * 8),
-    "L3_lane16": (8, lambda l: l * 16),
-    "L4_half_uniform_same_banks": (8, lambda l: (l // 16) * 256),
-    "L5_quads_uniform": (8, lambda l: (l // 4) * 8),
+    "P1_lane16": (16, [("*", 1, 16)]),
+    "P2_quarters_same_banks": (16, [("/", 8, 512)]),
+    "P3_quarters_identical_128B": (16, [("%", 8, 16)]),
+    "P4_half_uniform": (16, [("/", 16, 32)]),
+    "P5_halves_identical_256B": (16, [("%", 16, 16)]),
+    "P6_rows_of_4_lanes": (16, [("/", 4, 32)]),
+    "P7_all_same": (16, []),
+    "P8_quarter_uniform_distinct": (16, [("/", 8, 16)]),
+    "P9_lane32": (16, [("*", 1, 32)]),
+    "P11_quarter_pairs_128B": (16, [("%", 8, 16), ("/", 16, 128)]),
+    "P12_quarters_256B_apart": (16, [("/", 8, 256)]),
+    "P13_lane_pairs": (16, [("/", 2, 16)]),
+    "W1_rows_80B_apart": (16, [("/", 4, 80), ("%", 4, 16)]),
+    "L1_lane8": (8, [("*", 1, 8)]),
+    "L2_halves_identical": (8, [("%", 16, 8)]),
+    "L3_lane16": (8, [("*", 1, 16)]),
+    "L4_half_uniform_same_banks": (8, [("/", 16, 256)]),
+    "L5_quads_uniform": (8, [("/", 4, 8)]),
 }
+
+
+def addresses(terms) -> np.ndarray:
+    lane = np.arange(32, dtype=np.int64)
+    part = {"/": lambda k: lane // k, "%": lambda k: lane % k, "*": lambda k: lane}
+    return sum((part[op](k) * nbytes for op, k, nbytes in terms), np.zeros(32, dtype=np.int64))
+
+
+def c_expression(terms) -> str:
+    part = {"/": "(lane / {k})", "%": "(lane % {k})", "*": "lane"}
+    return " + ".join(part[op].format(k=k) + f" * {nbytes}" for op, k, nbytes in terms) or "0"
+
 
 # ncu on an H100 (sm_90): (wavefronts, bank conflicts) per warp-level instruction
 MEASURED_H100 = {
@@ -76,8 +89,8 @@ def modelled(name: str, kind: str = "load") -> tuple[int, int]:
     """cudalint's (wavefronts, wavefronts - ideal) for one request of the pattern."""
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
     from cudalint.analysis.banks import count_wavefronts
-    width, f = PATTERNS[name]
-    addr = np.array([f(lane) for lane in range(32)], dtype=np.int64)[None, :]
+    width, terms = PATTERNS[name]
+    addr = addresses(terms)[None, :]
     wf = count_wavefronts(addr, np.ones((1, 32), dtype=bool), width, kind)
     return int(wf.wavefronts[0]), int(wf.wavefronts[0] - wf.ideal[0])
 
@@ -106,23 +119,9 @@ def _kernel(name: str, width: int, expr: str, kind: str) -> str:
 """
 
 
-# the address expressions as CUDA source, in the lane variable `lane`
-_SOURCE = {
-    "P1_lane16": "lane * 16", "P2_quarters_same_banks": "(lane / 8) * 512",
-    "P3_quarters_identical_128B": "(lane % 8) * 16", "P4_half_uniform": "(lane / 16) * 32",
-    "P5_halves_identical_256B": "(lane % 16) * 16", "P6_rows_of_4_lanes": "(lane / 4) * 32",
-    "P7_all_same": "0", "P8_quarter_uniform_distinct": "(lane / 8) * 16", "P9_lane32": "lane * 32",
-    "P11_quarter_pairs_128B": "(lane % 8) * 16 + (lane / 16) * 128",
-    "P12_quarters_256B_apart": "(lane / 8) * 256", "P13_lane_pairs": "(lane / 2) * 16",
-    "W1_rows_80B_apart": "(lane / 4) * 80 + (lane % 4) * 16",
-    "L1_lane8": "lane * 8", "L2_halves_identical": "(lane % 16) * 8", "L3_lane16": "lane * 16",
-    "L4_half_uniform_same_banks": "(lane / 16) * 256", "L5_quads_uniform": "(lane / 4) * 8",
-}
-
-
 def measure() -> dict[str, dict[str, tuple[float, float]]]:
     kinds = ("load", "store")
-    src = [_kernel(n, PATTERNS[n][0], _SOURCE[n], k) for n in PATTERNS for k in kinds]
+    src = [_kernel(n, PATTERNS[n][0], c_expression(PATTERNS[n][1]), k) for n in PATTERNS for k in kinds]
     src.append("int main() { float* o; cudaMalloc(&o, 4096);")
     src += [f"  {n}_{k}<<<1, 32>>>(o);" for n in PATTERNS for k in kinds]
     src.append("  return cudaDeviceSynchronize(); }")
