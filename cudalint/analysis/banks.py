@@ -173,9 +173,8 @@ def _requests(sim: Simulation, acc: Access, index: ir.Expr | None = None, merge=
     addr, mask = lanes.addr, lanes.mask
     if merge is _SURE:
         merge = sim.table.merges.get(acc)
-    if merge is not None and merge.loop is not None and merge.loop.trip.name in lanes.env:
-        trips = np.broadcast_to(np.asarray(lanes.env[merge.loop.trip.name]).reshape(-1, 1), (addr.shape[0], 1))
-        mask = mask & (trips % merge.count == 0)
+    if merge is not None:
+        mask = merge.keep_first(mask, lanes.env)
     reqs, m, rows = warp_requests(addr, mask)
     return reqs, m, rows, LaneAddresses(addr, mask, lanes.width, lanes.env)
 
@@ -222,8 +221,8 @@ def _padding(sim: Simulation, acc: Access, width: int) -> tuple[int, int] | None
         return None
     env, _, mask, vals, _ = sim._values(acc, "banks", acc.dims)
     merge = sim.table.merges.get(acc)
-    if merge is not None and merge.loop is not None and merge.loop.trip.name in env:
-        mask = mask & (np.asarray(env[merge.loop.trip.name]).reshape(-1, 1) % merge.count == 0)
+    if merge is not None:
+        mask = merge.keep_first(mask, env)
     idx = [np.asarray(v, dtype=np.int64) for v in vals]
     best = None
     for pad in range(1, BANKS + 1):

@@ -785,6 +785,12 @@ class KernelBuilder:
             except (ExprSyntaxError, MacroError):
                 self.env[tp.name] = ir.Sym(tp.name, "param")
 
+    def _volatile_in(self, fn: FunctionDef) -> set[str]:
+        """The names that are `volatile` inside helper `fn`: its own volatile parameters, and the
+        caller's volatile names its parameters do not shadow."""
+        params = {p.name for p in fn.params}
+        return {n for n in self.volatile if n not in params} | {p.name for p in fn.params if p.volatile}
+
     def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
         """A `__device__` helper called as a statement: walk its body with its parameters bound."""
         scopes = [self._scope(a) for a in args]
@@ -798,8 +804,7 @@ class KernelBuilder:
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
                  dict(self.shared_scalars), set(self.volatile))
         self.env = dict(self.env)
-        self.volatile = {n for n in self.volatile if n not in {p.name for p in fn.params}} | \
-            {p.name for p in fn.params if p.volatile}
+        self.volatile = self._volatile_in(fn)
         self.types = dict(self.types)
         self.defs = dict(self.defs)
         self._bind_call_template(fn, targs)
@@ -969,8 +974,7 @@ class KernelBuilder:
             if ret is not None:
                 saved = self.env, self.types, self.src, self.line, self.path, self.volatile
                 self.env, self.types = dict(self.env), dict(self.types)
-                self.volatile = {n for n in self.volatile if n not in {p.name for p in f.params}} | \
-                    {p.name for p in f.params if p.volatile}
+                self.volatile = self._volatile_in(f)
                 if f.file is not None:      # its accesses stand in the helper's own file
                     self.src, self.line, self.path = f.file, ret.start_point[0] + 1, f.file.path
                 self._bind_call_template(f, targs)

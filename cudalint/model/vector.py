@@ -26,7 +26,7 @@ import numpy as np
 
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
-from ..index.terms import Term, decompose
+from ..index.terms import Term
 from .table import Access, Iterator, TwoTreeTable
 
 MAX_REQUEST = 16          # bytes per lane of the widest shared-memory request
@@ -44,10 +44,18 @@ class Merge:
     loop: Iterator | None = None       # the unrolled loop whose iterations are merged
 
     def describe(self) -> str:
+        """`nvcc merges 4 iterations of `i` into 16-byte loads`."""
         what = f"{self.count} iterations of `{self.loop.var}`" if self.loop is not None else \
             " and ".join(f"`{m.text}`" for m in self.members)
-        verb = "loads" if self.head.kind == "load" else "stores"
-        return f"nvcc merges {what} into {self.width}-byte {verb}"
+        return f"nvcc merges {what} into {self.width}-byte {'loads' if self.head.kind == 'load' else 'stores'}"
+
+    def keep_first(self, mask: np.ndarray, env: dict) -> np.ndarray:
+        """The lanes of the instances that make the merged requests: of a merged loop, the first
+        of each group of `count` iterations (the others are served by it)."""
+        if self.loop is None or self.loop.trip.name not in env:
+            return mask
+        trips = np.asarray(env[self.loop.trip.name]).reshape(-1, 1)
+        return mask & (trips % self.count == 0)
 
 
 def alignment(e: ir.Expr) -> int:
@@ -107,13 +115,13 @@ def _loop_merge(table: TwoTreeTable, acc: Access, unrolled=None) -> Merge | None
     """Iterations of an unrolled loop at consecutive elements. nvcc unrolls an innermost loop of
     constant count by itself (unless `#pragma unroll 1`); an outer loop, and every loop between
     it and the access, only under `#pragma unroll`."""
-    terms = decompose(acc.index)
+    terms = acc.terms
     last = len(acc.loops) - 1
+    counts: list[int | None] = []          # trip counts from the loop at `depth` inward
     for depth in range(last, -1, -1):
         it = acc.loops[depth]
-        counts = [_trip_count(inner) for inner in acc.loops[depth:]]
-        if not all(counts) or not all((unrolled or _unrolled)(x, c, k == last - depth)
-                                      for k, (x, c) in enumerate(zip(acc.loops[depth:], counts))):
+        counts.insert(0, _trip_count(it))
+        if not counts[0] or not (unrolled or _unrolled)(it, counts[0], depth == last):
             return None
         own = [t for t in terms if it.trip in ir.free_syms(t.coord) or it.trip in ir.free_syms(t.stride)]
         if len(own) != 1 or own[0].coord != it.trip or own[0].stride != ir.Num(1):
@@ -142,12 +150,8 @@ def _straight_body(table: TwoTreeTable, acc: Access, depth: int) -> bool:
     but the tests of the loops it holds, no barrier, and no access of the array the other way
     (a load between two stores keeps them apart)."""
     it = acc.loops[depth]
-    inner = {id(x.cond) for x in acc.loops[depth:]}
-    try:
-        start = next(i for i, g in enumerate(acc.guards) if g is it.cond or g == it.cond)
-    except StopIteration:
-        return False
-    if any(id(g) not in inner and not any(g == x.cond for x in acc.loops[depth:]) for g in acc.guards[start:]):
+    tests = [x.cond for x in acc.loops[depth:]]
+    if it.cond not in acc.guards or any(g not in tests for g in acc.guards[acc.guards.index(it.cond):]):
         return False
     if any(x.has_barrier for x in acc.loops[depth:]):
         return False
@@ -157,10 +161,9 @@ def _straight_body(table: TwoTreeTable, acc: Access, depth: int) -> bool:
 
 def _split(acc: Access) -> tuple[tuple, int] | None:
     """The index as (its non-constant terms, its constant offset)."""
-    terms = decompose(acc.index)
     offset = 0
     rest = []
-    for t in terms:
+    for t in acc.terms:
         if t.is_offset:
             if not isinstance(t.stride, ir.Num) or not isinstance(t.stride.value, int):
                 return None

@@ -135,8 +135,7 @@ def check(ctx: Context):
         if bc.maybe is not None:
             m = bc.maybe
             merged = (f" ({f'{bc.maybe_ways}-way' if bc.maybe_ways >= 2 else 'conflict-free'} where nvcc unrolls "
-                      f"the loop by itself and merges {m.count} iterations of `{m.loop.var}` into {m.width}-byte "
-                      f"{'loads' if acc.kind == 'load' else 'stores'}"
+                      f"the loop by itself and {m.describe().removeprefix('nvcc ')}"
                       f"{'; `#pragma unroll` makes sure it does' if bc.maybe_ways < 2 else ''})")
         msg = f"{verb} `{short(acc.text)}`: {ways} bank conflict{spread}{figure}{why}{merged}"
         metrics = {
