@@ -7,6 +7,6 @@ import sys
 if not sys.flags.safe_path and sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd():
     del sys.path[0]
 
-from cudalint.cli import main  # noqa: E402
+from cudalint.cli import entry  # noqa: E402
 
-sys.exit(main())
+entry()
