@@ -557,7 +557,13 @@ def entry() -> None:
     """The `cudalint` program: `main`, then out of the process without Python's teardown, which
     frees every parse tree, table and array a run built one object at a time (1.5 s after the
     real-code corpus, longer than parsing it). Output is flushed first; nothing cudalint runs
-    needs an exit handler (temporary folders and worker processes are closed where they are used)."""
+    needs an exit handler (temporary folders and worker processes are closed where they are used).
+
+    The collector runs less often: a run keeps its parse trees and tables to the end and makes few
+    cycles, so Python's default (a pass every 700 allocations, and full passes over the growing heap)
+    spent 1.6 s of a 10 s corpus run finding almost nothing; peak memory is the same."""
+    import gc
+    gc.set_threshold(50_000, 20, 20)
     code = main()
     for stream in (sys.stdout, sys.stderr):
         if stream is None:
