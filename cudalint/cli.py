@@ -373,7 +373,8 @@ def check(argv: list[str]) -> int:
                 result = lint_stdin(name, data, cfg)
         else:
             result = lint_paths(args.paths, cfg, on_part=_printer(args, fmt, _color(args, to_terminal))
-                                if streamed else None)
+                                if streamed else None,
+                                tables=bool(fmt == "full" or args.fix or args.diff or args.confirm))
             if not result.files and any(os.path.isdir(p) for p in args.paths):   # named files: force-exclude
                 print(f"cudalint: warning: {_nothing_found(args.paths, cfg)}", file=sys.stderr)
         _warn_unknown_launches(args, result)
@@ -575,6 +576,8 @@ def entry() -> None:
                 _silence_stdout()
         except (OSError, ValueError):
             pass
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(code)          # a profiler or coverage tool writes its report at exit
     os._exit(code)
 
 

@@ -435,17 +435,22 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
 STREAM_FILES = 500
 
 
-def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] | None = None) -> Result:
+def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] | None = None,
+               tables: bool = True) -> Result:
+    """`tables`: keep each kernel's two-tree table in the result (the full format, fixes and
+    confirm mode read them; the line formats need only the findings, and a parallel run saves
+    sending them between processes)."""
     errors: list[FileError] = []
     files = collect_paths(paths, cfg, errors)
     sources, read = read_project(files, cfg, context_paths(files, cfg), errors)
     if on_part is None or len(sources) <= STREAM_FILES:
-        return _with_errors(lint_sources(sources, read, cfg), errors, files)
+        return _with_errors(lint_sources(sources, read, cfg, tables=tables), errors, files)
     sources.sort(key=lambda s: s.path)          # the order the whole report would sort them in
     total = Result([], [])
     for i in range(0, len(sources), STREAM_FILES):
         # every part still sees every file's launch sites and helpers
-        part = lint_sources(sources[i:i + STREAM_FILES], read + sources[:i] + sources[i + STREAM_FILES:], cfg)
+        part = lint_sources(sources[i:i + STREAM_FILES], read + sources[:i] + sources[i + STREAM_FILES:], cfg,
+                            tables=tables)
         on_part(part)
         total.diagnostics += part.diagnostics
         total.files += part.files
@@ -477,21 +482,21 @@ def _with_errors(result: Result, errors: list[FileError], order: list[str]) -> R
     return result
 
 
-def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config = (), cfg: Config | None = None
-                 ) -> Result:
+def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config = (), cfg: Config | None = None,
+                 tables: bool = True) -> Result:
     """Lint `sources`; `context` files are read for what they give the others (launches, helpers,
-    constants) and not reported."""
+    constants) and not reported. `tables`: as for lint_paths."""
     if isinstance(context, Config):     # lint_sources(sources, cfg)
         context, cfg = (), context
     project = Project(sources, list(context))
     units = [(si, ki) for si, src in enumerate(sources) for ki, fn in enumerate(src.kernels) if fn.body is not None]
-    analysed = _analyse_parallel(sources, project, units, cfg) if _parallel_worth_it(cfg, units) else \
+    analysed = _analyse_parallel(sources, project, units, cfg, tables) if _parallel_worth_it(cfg, units) else \
         [_analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg) for si, ki in units]
     per_kernel = dict(zip(units, analysed))
 
     diags: list[Diagnostic] = []
     file_info = []
-    tables = []
+    keep_tables, tables = tables, []
     for si, src in enumerate(sources):
         status = "ok"
         for prob in src.problems + src.annotation_errors:
@@ -505,7 +510,7 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
             if (si, ki) in per_kernel:
                 kdiags, table = per_kernel[si, ki]
                 diags.extend(kdiags)
-                if table is not None:
+                if table is not None and keep_tables:
                     tables.append(table)
         file_info.append({"path": src.path, "kernels": [k.name for k in src.kernels], "status": status})
     diags.sort(key=Diagnostic.sort_key)
@@ -669,14 +674,16 @@ def _parallel_worth_it(cfg: Config, units) -> bool:
     return cfg.jobs > 1 and len(units) >= MIN_PARALLEL_KERNELS and parallel.available()
 
 
-def _analyse_parallel(sources, project, units, cfg):
+def _analyse_parallel(sources, project, units, cfg, tables: bool = True):
     """Kernels analysed in processes forked after parsing, so every one of them sees every file's
-    launch sites and helpers."""
+    launch sites and helpers. Without `tables`, a worker sends back the findings alone: the tables
+    are most of what it would pickle, and the parent would unpickle them one after another."""
     from . import parallel
 
     def analyse(unit):
         si, ki = unit
-        return _analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg)
+        diags, table = _analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg)
+        return diags, table if tables else None
 
     # The first kernel is analysed before forking: it imports sympy and networkx and builds the
     # grammars once, instead of once in every worker.

@@ -25,6 +25,7 @@ ASSUMED_GRID = (8, 8, 4)
 MAX_TRIPS = 1 << 22
 MAX_TRIP_LANES = 1 << 25  # lanes x iterations a trip count may evaluate (about a second)
 MAX_COMBOS = 64
+_I64_MIN, _I64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
 DENSE_TRIPS = 32          # loops this short are simulated at every iteration for bank conflicts
 
 
@@ -316,6 +317,7 @@ class Simulation:
         self._results: dict[int, tuple[Access, AccessResult]] = {}
         self._instances: dict[tuple[int, str], tuple] = {}
         self._rows: dict[tuple, dict] = {}
+        self._row_lists: dict[tuple, list] = {}
         self._conjuncts: dict[tuple, tuple] = {}
         self._masks: dict[tuple[int, str], np.ndarray] = {}
         self._expr_params: dict[int, tuple[dict, ir.Expr]] = {}
@@ -514,8 +516,8 @@ class Simulation:
         base = self._rows.get(key)
         if base is None:
             combos = capped_product(iter_samples)
-            rows = [(b, c) for b in blocks for c in combos]
-            base = self._rows[key] = (self._product_env(acc.loops, blocks, combos), len(rows), acc.loops, rows)
+            base = self._rows[key] = (self._product_env(acc.loops, blocks, combos), len(blocks) * len(combos),
+                                      acc.loops, (blocks, combos))
         env = self._params_env(exprs)
         env.update(base[0])          # as lane_env binds them: a loop counter hides a parameter of its name
         return env, base[1], key
@@ -645,12 +647,13 @@ class Simulation:
             res.executed = False
             return vals[0]
         # ranges are read against declared extents (CL201): a global pointer has none
+        everywhere = mask.all()        # no guard: the values need no masking copy
         for v in (vals[1:] if len(acc.dims) > 1 else vals[:1]) if acc.array.dims else ():
             v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
-            big = np.where(mask, v, np.iinfo(np.int64).min)
-            small = np.where(mask, v, np.iinfo(np.int64).max)
-            imax = np.unravel_index(np.argmax(big), shape)
-            imin = np.unravel_index(np.argmin(small), shape)
+            big = v if everywhere else np.where(mask, v, _I64_MIN)
+            small = v if everywhere else np.where(mask, v, _I64_MAX)
+            imax = np.unravel_index(big.argmax(), shape)
+            imin = np.unravel_index(small.argmin(), shape)
             res.ranges.append(DimRange(int(small[imin]), int(big[imax]), self._point(env, acc, imax),
                                        self._point(env, acc, imin)))
         if acc.kind == "store" and not acc.atomic:
@@ -765,10 +768,10 @@ class Simulation:
             if flat is None:
                 flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
             ok = mask & ~over
-            limit = flat[ok].max() if ok.any() else np.iinfo(np.int64).min
+            limit = flat[ok].max() if ok.any() else _I64_MIN
             beyond = bad & (flat > limit) & (flat >= extent)
             if beyond.any():
-                i, t = np.unravel_index(np.argmax(np.where(beyond, flat, np.iinfo(np.int64).min)), shape)
+                i, t = np.unravel_index(np.argmax(np.where(beyond, flat, _I64_MIN)), shape)
                 res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), text, extent,
                                     self.grid[axis_i] * self.block[axis_i])
                 return
@@ -811,10 +814,18 @@ class Simulation:
         the combinations of the loops were thinned)."""
         self.instances(acc, mode)
         self.instances(acc, of)
-        rows = self._rows[self._instances[(id(acc), mode)][2]][3]
-        among = {r: i for i, r in enumerate(self._rows[self._instances[(id(acc), of)][2]][3])}
+        rows = self._row_list(self._instances[(id(acc), mode)][2])
+        among = {r: i for i, r in enumerate(self._row_list(self._instances[(id(acc), of)][2]))}
         at = [among.get(r) for r in rows]
         return None if None in at else at
+
+    def _row_list(self, key) -> list[tuple]:
+        """The (block, trip counters) of each row that `key` names, in row order."""
+        got = self._row_lists.get(key)
+        if got is None:
+            blocks, combos = self._rows[key][3]
+            got = self._row_lists[key] = [(b, c) for b in blocks for c in combos]
+        return got
 
     def _coalescing(self, acc: Access, res: AccessResult, index=None):
         """Sectors per request; returns the index over the coalescing instances. `index`: over the
@@ -848,7 +859,7 @@ class Simulation:
             return vals[0]
         first = addr // SECTOR
         last = (addr + acc.width - 1) // SECTOR
-        sentinel = np.iinfo(np.int64).max
+        sentinel = _I64_MAX
         sec = np.concatenate([np.where(mask, first, sentinel), np.where(mask, last, sentinel)], axis=1)
         sec.sort(axis=1)
         distinct = (np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -70,17 +70,22 @@ class Overflow:
     value: int
 
 
-@dataclass
 class Evaluator:
-    env: dict[str, np.ndarray | int]
-    overflows: dict[ir.Expr, Overflow] = field(default_factory=dict)
-    track_overflow: bool = False
-    # False: int64 wraps as numpy computes it, quietly (a trip count watches `s *= 2` wrap to 0 to
-    # end its loop); True: ValueTooLarge where an exact value would leave int64.
-    exact: bool = True
-    # nodes met more than once in the expressions evaluated (a DAG): their values are kept
-    _shared: frozenset = frozenset()
-    _memo: dict = field(default_factory=dict)
+    """Evaluates expressions over `env` (names to numpy values). A plain class, not a dataclass:
+    the simulation makes one for nearly every value it computes, tens of thousands a run."""
+
+    __slots__ = ("env", "overflows", "track_overflow", "exact", "_shared", "_memo")
+
+    def __init__(self, env: dict, overflows: dict | None = None, track_overflow: bool = False, exact: bool = True):
+        self.env = env
+        self.overflows: dict[ir.Expr, Overflow] = {} if overflows is None else overflows
+        self.track_overflow = track_overflow
+        # False: int64 wraps as numpy computes it, quietly (a trip count watches `s *= 2` wrap to 0 to
+        # end its loop); True: ValueTooLarge where an exact value would leave int64.
+        self.exact = exact
+        # nodes met more than once in the expressions evaluated (a DAG): their values are kept
+        self._shared: frozenset = frozenset()
+        self._memo: dict = {}
 
     def value(self, e: ir.Expr) -> np.ndarray:
         shared = ir.shared_nodes(e)
