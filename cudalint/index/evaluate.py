@@ -159,7 +159,8 @@ class Evaluator:
                             raise ValueTooLarge(f"`{e}`", "converts a float that no 64-bit integer holds")
                         v = np.trunc(v).astype(np.int64)
                         b = None
-                    if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64"):
+                    if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64") and \
+                            (b is None or b > INT32_MAX):
                         self._check(e, v, ct)
                     out = v, ct, b
         elif cls is ir.Call:
@@ -232,7 +233,8 @@ class Evaluator:
             bound = None
             if self.exact and not np.all(np.isfinite(res)):     # inf or nan: no address to simulate
                 raise ValueTooLarge(f"`{e}`", "is not a finite number")
-        if self.track_overflow and (t == "i32" or t == "u32") and op in ("+", "*", "<<", "-"):
+        if self.track_overflow and (t == "i32" or t == "u32") and op in ("+", "*", "<<", "-") and \
+                (bound is None or bound > INT32_MAX):       # a bound within 32 bits needs no look at the values
             self._check(e, res, t)
         return res, t, bound
 
