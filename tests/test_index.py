@@ -102,3 +102,31 @@ def test_simulated_sectors_equal_brute_force(sx, sy, off, shape, es, tmp_path_fa
     sectors, ideal = _brute_sectors(lambda x, y: x * sx + y * sy + off, bx, by, es)
     assert c.sectors_per_request == pytest.approx(sectors)
     assert c.ideal_sectors == pytest.approx(ideal)
+
+
+def test_the_fast_loop_reads_as_lark_s_own_loop_does():
+    """_FastParser builds the IR in a loop of its own over lark's tables; lark's loop and _to_ir read
+    the texts it leaves. Together these texts reduce by every rule of index.lark."""
+    from cudalint.index import parse
+    fast, lark = parse._fast_parser(), parse._parser("index.lark")
+    assert fast is not None
+
+    def spans(e):
+        return [(type(n).__name__, n.span) for n in e.walk() if isinstance(n, (ir.Subscript, ir.Deref))]
+
+    for text in ("a[(i + 1) * n] = *(p + 2) + (+q)[2] - f() * g(x, (__cltype_T)y, -3)->w.v++",
+                 "s::t ? sizeof(unsigned int *) + sizeof x : ~c, !d && e || --f | g ^ h & (i != j) <= k << 1",
+                 "static_cast<const float *>(z)[0] += int(a) + float() + h{} + m{1, 'c'} + &u - \"s\" / 0x10u % 1.5f",
+                 "(const volatile int)a + (const int const *)b + (const int volatile)c + (int const *)d"
+                 " + (float volatile)e + (float **)f",
+                 "*(+(p))[1] + (*q)[2] + ((r))[3](s)[4] + *+*t"):
+        got, want = fast.read(text), parse._to_ir(lark.parse(text))
+        assert got == want and spans(got) == spans(want), text
+    # a node spans its parentheses and unary plus, as lark's propagated positions do
+    assert spans(parse_expr("x = (a+b)[i*2] + *q")) == [("Subscript", (4, 14)), ("Deref", (17, 19))]
+    assert parse_expr("f<32>(x) + g(y)").left.targs == ("32",)
+    # lark's loop says what is wrong, and _to_ir's recursion whether a text is nested too deeply
+    for text in ("a +", "a[", "08", "0x1" + "0" * 20, "a[" * 150 + "0" + "]" * 150):
+        assert fast.read(text) is None
+    with pytest.raises(ExprSyntaxError, match="Unexpected token"):
+        parse_expr("a + )")

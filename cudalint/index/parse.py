@@ -1,19 +1,22 @@
-"""Expression text → Lark tree (grammars/index.lark) → typed IR.
+"""Expression text → typed IR, read with the LALR tables and lexers lark builds from
+grammars/index.lark (a Lark tree where a text is left to lark's own loop).
 
-Source text is never evaluated: every IR node is built from the parse tree.
+Source text is never evaluated: every IR node is built from the parse.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 import os
 import re
 import sys
 import tempfile
 from pathlib import Path
 
-from lark import Lark, Token, Tree
+from lark import Lark, Tree
 from lark.exceptions import LarkError
+from lark.lexer import UnlessCallback
 
 from . import ir
 
@@ -128,12 +131,12 @@ def _int_literal(text: str) -> int | float:
 
 
 class _ToIR:
-    """One method per rule of the grammar: (the rule's positions, its children already built) -> IR."""
+    """One method per rule of the grammar: (the rule's span in the text, its children already built) -> IR."""
 
-    def number(self, meta, c):
+    def number(self, span, c):
         return ir.Num(_int_literal(str(c[0])))
 
-    def name(self, meta, c):
+    def name(self, span, c):
         n = str(c[0])
         if n in ("true", "false"):
             return ir.Num(1 if n == "true" else 0)
@@ -141,25 +144,25 @@ class _ToIR:
             return ir.Num(0)
         return ir.Name(n)
 
-    def scoped_name(self, meta, c):
+    def scoped_name(self, span, c):
         return ir.Name(f"{c[0]}::{c[1]}")
 
-    def string(self, meta, c):
+    def string(self, span, c):
         return ir.Str(str(c[0]))
 
     char = string
 
-    def comma(self, meta, c):
+    def comma(self, span, c):
         return ir.Comma(c[0], c[1])
 
-    def assign(self, meta, c):
+    def assign(self, span, c):
         return ir.Assign(str(c[1]), c[0], c[2])
 
-    def ternary(self, meta, c):
+    def ternary(self, span, c):
         return ir.Cond(c[0], c[1], c[2])
 
     def _chain(op):
-        def f(self, meta, c):
+        def f(self, span, c):
             return ir.Bin(op, c[0], c[1])
         return f
 
@@ -169,73 +172,74 @@ class _ToIR:
     bitxor = _chain("^")
     bitand = _chain("&")
 
-    def binop(self, meta, c):
+    def binop(self, span, c):
         return ir.Bin(str(c[1]), c[0], c[2])
 
-    def c_cast(self, meta, c):
+    def c_cast(self, span, c):
         return ir.Cast(c[0], c[1])
 
-    def cxx_cast(self, meta, c):
+    def cxx_cast(self, span, c):
         return ir.Cast(c[1], c[2])
 
-    def functional_cast(self, meta, c):
+    def functional_cast(self, span, c):
         args = tuple(c[1] or ())
         if len(args) == 1:
             return ir.Cast(ir.TypeRef(str(c[0])), args[0])
         return ir.Call(str(c[0]), args)
 
-    def type_name(self, meta, c):
-        words = [str(t) for t in c if isinstance(t, Token) and t.type in ("QUALIFIER", "TYPE")]
+    def type_name(self, span, c):
+        # its symbols are words (QUALIFIER, TYPE) and `*`s (POINTER), tokens or their text
+        words = [str(t) for t in c if t != "*"]
         words = [w for w in words if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict")]
         name = " ".join(words)
         name = re.sub(r"\s+", " ", name).replace("__cltype_", "")
         if name == "unsigned int":
             name = "unsigned"
-        pointers = sum(1 for t in c if isinstance(t, Token) and t.type == "POINTER")
+        pointers = sum(1 for t in c if t == "*")
         return ir.TypeRef(name, pointers)
 
-    def prefix(self, meta, c):
+    def prefix(self, span, c):
         return ir.Assign("+=" if str(c[0]) == "++" else "-=", c[1], ir.Num(1))
 
-    def postfix_op(self, meta, c):
+    def postfix_op(self, span, c):
         return ir.Assign("+=" if str(c[1]) == "++" else "-=", c[0], ir.Num(1))
 
-    def address_of(self, meta, c):
+    def address_of(self, span, c):
         return ir.AddrOf(c[0])
 
-    def deref(self, meta, c):
-        return ir.Deref(c[0], (meta.start_pos, meta.end_pos))
+    def deref(self, span, c):
+        return ir.Deref(c[0], span)
 
-    def neg(self, meta, c):
+    def neg(self, span, c):
         if isinstance(c[0], ir.Num):
             return ir.Num(-c[0].value)
         return ir.Un("-", c[0])
 
-    def lognot(self, meta, c):
+    def lognot(self, span, c):
         return ir.Un("!", c[0])
 
-    def bitnot(self, meta, c):
+    def bitnot(self, span, c):
         return ir.Un("~", c[0])
 
-    def sizeof_type(self, meta, c):
+    def sizeof_type(self, span, c):
         size = c[0].size
         return ir.Num(size) if size else ir.Call("sizeof", (ir.Str(str(c[0])),))
 
-    def sizeof_expr(self, meta, c):
+    def sizeof_expr(self, span, c):
         return ir.Call("sizeof", (c[0],))
 
-    def subscript(self, meta, c):
-        return ir.Subscript(c[0], c[1], (meta.start_pos, meta.end_pos))
+    def subscript(self, span, c):
+        return ir.Subscript(c[0], c[1], span)
 
-    def call(self, meta, c):
+    def call(self, span, c):
         fn = c[0]
         name = fn.name if isinstance(fn, ir.Name) else str(fn)
-        return ir.Call(name, tuple(c[1] or ()), _template_args.get(meta.start_pos, ()))
+        return ir.Call(name, tuple(c[1] or ()), _template_args.get(span[0], ()))
 
-    def member(self, meta, c):
+    def member(self, span, c):
         return ir.Member(c[0], str(c[1]))
 
-    def args(self, meta, c):
+    def args(self, span, c):
         return list(c)
 
 
@@ -244,10 +248,233 @@ _RULES = {name: getattr(_ToIR(), name) for name in vars(_ToIR) if not name.start
 
 def _to_ir(tree: Tree):
     """The tree bottom-up through _RULES, as lark's Transformer walks it, without the wrapper it
-    builds around a method at every node (a third of the time of a parse)."""
+    builds around a method at every node. Only for the texts _FastParser leaves to lark's own loop."""
     kids = [_to_ir(c) if isinstance(c, Tree) else c for c in tree.children]
     rule = _RULES.get(tree.data)
-    return rule(tree.meta, kids) if rule is not None else Tree(tree.data, kids, tree.meta)
+    return rule((tree.meta.start_pos, tree.meta.end_pos), kids) if rule is not None else \
+        Tree(tree.data, kids, tree.meta)
+
+
+# What a reduction does with the symbols it takes off the stack: a level handing its one child up
+# (`?additive: multiplicative`) leaves it in place, `"(" expr ")"` hands up its middle one with the
+# parentheses' extent, a `_rule` gives its list to be spliced into its parent's, any other builds IR.
+_UNIT, _WIDEN, _SPLICE, _BUILD = range(4)
+
+# A text of more nodes than this is read by lark's loop and _to_ir, whose recursion (two frames a
+# level) decides, as it always has, whether it is nested too deeply; real expressions stay under 120.
+_FAST_MAX_NODES = 200
+
+
+class _FastParser:
+    """Reads an expression with the LALR tables and the lexers lark built from index.lark, in a loop
+    of its own that builds the IR at each reduction: no Token objects, no parse tree, no positions
+    carried through lark's node metadata, no second walk; under a third of the time lark's loop and
+    _to_ir take.
+
+    Spans are lark's (`propagate_positions`): a node runs from the start of its first symbol to the
+    end of its last one, anonymous tokens included, and a node handed up through a rule with more
+    symbols (`"(" expr ")"`, `"+" cast`) takes that rule's extent. A second stack keeps the extent of
+    each symbol on the parser's stack.
+
+    A text this loop does not read to the end (a syntax error, a number C cannot hold) is left to
+    lark's own loop, which raises the error cudalint has always reported, with lark's message."""
+
+    def __init__(self, lark: Lark):
+        table = lark.parser.parser.parser.parse_table
+        self._start, self._end = table.start_states["start"], table.end_states["start"]
+        # state -> symbol -> the state it shifts to (>= 0), or ~n for self._reductions[n]: a
+        # _reduction(rule), or for a level handing its child up (1, None, _UNIT, its _Chain, None)
+        self._actions: dict[int, dict[str, int]] = {}
+        self._reductions: list[tuple] = []
+        numbers: dict = {}
+        for state, row in table.states.items():
+            out = self._actions[state] = {}
+            for symbol, (action, arg) in row.items():
+                if str(action) == "Shift":
+                    out[symbol] = arg
+                else:
+                    if arg not in numbers:
+                        numbers[arg] = len(self._reductions)
+                        self._reductions.append(_reduction(arg))
+                    out[symbol] = ~numbers[arg]
+        self._chain_units()
+        self._lexers = _Lexers(lark.parser.lexer.lexers)
+        self._lexers[self._start]       # the first one a text needs: another lark's fails here
+
+    def _chain_units(self) -> None:
+        """Five reductions in six hand a child up a level of precedence, and then another, as long
+        as the next token does not continue the expression at that level: each becomes one step
+        through a _Chain."""
+        for row in self._actions.values():
+            for symbol, act in row.items():
+                if act < 0 and self._reductions[~act][2] == _UNIT:
+                    chain = _Chain(self, symbol, self._reductions[~act][1])
+                    self._reductions.append((1, None, _UNIT, chain, None))
+                    row[symbol] = ~(len(self._reductions) - 1)
+
+    def read(self, src: str):
+        """The IR of `src`, or None where lark's own loop is to read it."""
+        try:
+            return self._read(src)
+        except Exception:       # lark's loop raises the syntax error, or _to_ir what building a node raised
+            return None
+
+    def _read(self, src: str):
+        actions, reductions, lexers, end = self._actions, self._reductions, self._lexers, self._end
+        UNIT, WIDEN, BUILD = _UNIT, _WIDEN, _BUILD
+        stack = [self._start]
+        values: list = []                       # a token is its text
+        spans: list[tuple[int, int]] = []       # the extent of each value in the text
+        nodes, pos, n = 0, 0, len(src)
+        while True:
+            if pos < n:
+                match, keywords, ignore = lexers[stack[-1]]
+                m = match(src, pos)
+                if m is None:
+                    return None
+                symbol = m.lastgroup
+                if symbol in ignore:
+                    pos = m.end()
+                    continue
+                value = m.group()
+                keyword = keywords.get(symbol)
+                if keyword is not None:
+                    symbol = keyword(value) or symbol
+                start, pos = pos, m.end()
+            else:
+                symbol = "$END"
+            while True:
+                act = actions[stack[-1]][symbol]       # KeyError: a syntax error
+                if act >= 0:
+                    break
+                size, origin, kind, pick, build = reductions[~act]
+                if kind == UNIT:
+                    state = stack[-1] = pick[stack[-2]]
+                else:
+                    s = values[-size:]
+                    span = (spans[-size][0], spans[-1][1])
+                    del stack[-size:], values[-size:], spans[-size:]
+                    if kind == BUILD:
+                        values.append(build(span, pick(s)))
+                        nodes += 1
+                    elif kind == WIDEN:
+                        values.append(s[pick])
+                    else:
+                        values.append(pick(s))
+                    spans.append(span)
+                    state = actions[stack[-1]][origin]
+                    stack.append(state)
+                if state == end:
+                    return values[-1] if nodes <= _FAST_MAX_NODES else None
+            if symbol == "$END":
+                return None
+            stack.append(act)
+            values.append(value)
+            spans.append((start, pos))
+
+
+class _Chain(dict):
+    """Where the parser, in one state and before one token, hands the child on top of its stack up
+    a level (`?additive: multiplicative`): the state below the child -> the state the parser is in
+    once it has handed it up every level it goes (the next one's _Chain, if any, after this one).
+    Found when first met."""
+
+    def __init__(self, parser: _FastParser, symbol: str, origin: str):
+        super().__init__()
+        self._parser, self._symbol, self._origin = parser, symbol, origin
+
+    def __missing__(self, under: int) -> int:
+        parser = self._parser
+        to = parser._actions[under][self._origin]
+        then = parser._actions[to].get(self._symbol)
+        if to != parser._end and then is not None and then < 0 and parser._reductions[~then][2] == _UNIT:
+            to = parser._reductions[~then][3][under]
+        self[under] = to
+        return to
+
+
+class _Lexers(dict):
+    """lark's contextual lexer, state -> (match, keywords, ignored): in each state of the parser, the
+    terminals that may come next (`*` is POINTER in a type name, MUL_OP after an operand) as one
+    regular expression, and the keywords a NAME may spell (`sizeof`). Made for a state when it is
+    first met, as lark does: compiling them all would take longer than linting a small file."""
+
+    def __init__(self, lexers):
+        super().__init__()
+        self._lark = lexers         # state -> lark's BasicLexer
+
+    def __missing__(self, state):
+        basic = self._lark[state]
+        (pattern,) = basic.scanner._mres
+        if not all(isinstance(c, UnlessCallback) for c in basic.callback.values()):
+            raise NotImplementedError("lexer callbacks")
+        keywords = {name: c.scanner.fullmatch for name, c in basic.callback.items()}
+        got = self[state] = (pattern.match, keywords, basic.ignore_types)
+        return got
+
+
+def _reduction(rule) -> tuple:
+    """(size, origin, kind, pick, build) for one rule of the grammar: lark's child filter
+    (parse_tree_builder.maybe_create_child_filter) worked out once. The symbols kept are those that
+    are not anonymous tokens; an absent `[item]` stands as None; the symbols of a `_rule`
+    (`("," assign)*`) are spliced into its parent's. NotImplementedError for a shape this grammar
+    does not have."""
+    expansion, options = rule.expansion, rule.options
+    name = rule.alias or options.template_source or rule.origin.name
+    if not expansion or options.keep_all_tokens:
+        raise NotImplementedError(name)
+    nones = [0] * (len(expansion) + 1)          # how many Nones stand before each symbol, and after
+    if options.empty_indices:
+        nones = [len(ones) for ones in "".join("01"[e] for e in options.empty_indices).split("0")]
+    kept, pending = [], 0       # (index in the expansion, spliced, Nones before it)
+    for i, symbol in enumerate(expansion):
+        pending += nones[i]
+        if not (symbol.is_term and symbol.filter_out):
+            kept.append((i, not symbol.is_term and symbol.name.startswith("_"), pending))
+            pending = 0
+    trailing = pending + nones[-1]
+    size, origin = len(expansion), rule.origin.name
+    if options.expand1 and not rule.alias and len(kept) + trailing <= 1:
+        if len(kept) != 1 or kept[0][1] or kept[0][2] or expansion[kept[0][0]].is_term:
+            raise NotImplementedError(name)
+        return (size, origin, _UNIT if size == 1 else _WIDEN, kept[0][0], None)
+    if any(spliced or before for _, spliced, before in kept) or trailing:
+        pick = functools.partial(_kept, kept, trailing)
+    elif len(kept) == 1:
+        pick = operator.itemgetter(slice(kept[0][0], kept[0][0] + 1))
+    else:
+        pick = operator.itemgetter(*(i for i, _, _ in kept))
+    if origin.startswith("_"):
+        if options.expand1:
+            raise NotImplementedError(name)
+        return (size, origin, _SPLICE, pick, None)
+    if name not in _RULES:
+        raise NotImplementedError(name)
+    return (size, origin, _BUILD, pick, _RULES[name])
+
+
+def _kept(kept, trailing, s):
+    """The kept symbols of a reduction where an absent [item] stands as None or a `_rule` is spliced."""
+    out: list = []
+    for i, spliced, before in kept:
+        out += [None] * before
+        if not spliced:
+            out.append(s[i])
+        elif out:
+            out += s[i]
+        else:       # left recursion (`__args_star_0: __args_star_0 "," assign`): its list grows
+            out = s[i]
+    return out + [None] * trailing if trailing else out
+
+
+@functools.lru_cache(maxsize=None)
+def _fast_parser() -> _FastParser | None:
+    """None where lark keeps its tables or lexers otherwise than lark 1.3 does, or the grammar has a
+    shape _reduction does not know: every text is then read by lark's loop."""
+    try:
+        return _FastParser(_parser("index.lark"))
+    except Exception:
+        return None
 
 
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -319,6 +546,10 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
     if len(src) > MAX_EXPRESSION_CHARS:
         raise ExprSyntaxError(f"expression of {len(src)} characters (after macro expansion); cudalint reads up "
                               f"to {MAX_EXPRESSION_CHARS}")
+    fast = _fast_parser()
+    got = fast.read(src) if fast is not None else None
+    if got is not None:
+        return got
     try:
         tree = _parser("index.lark").parse(src)
         return _to_ir(tree)
