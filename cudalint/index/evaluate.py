@@ -115,9 +115,12 @@ class Evaluator:
                 if self.exact and not math.isfinite(v):
                     raise ValueTooLarge(f"`{e}`", "is past the range of a double")
                 return np.float64(v), "f", None
-            if not INT64_MIN <= v <= INT64_MAX:
-                raise ValueTooLarge(f"the constant {v}" if v.bit_length() <= 128 else "a constant")
-            return np.int64(v), "i32" if -2**31 <= v <= INT32_MAX else "i64", abs(v)
+            got = e.__dict__.get("_value")      # a constant's value, type and bound: the same every time
+            if got is None:
+                if not INT64_MIN <= v <= INT64_MAX:
+                    raise ValueTooLarge(f"the constant {v}" if v.bit_length() <= 128 else "a constant")
+                got = e.__dict__["_value"] = (np.int64(v), "i32" if -2**31 <= v <= INT32_MAX else "i64", abs(v))
+            return got
         shared = id(e) in self._shared
         if shared:
             got = self._memo.get(id(e))
@@ -211,10 +214,16 @@ class Evaluator:
             else:
                 lv = np.asarray(lv, dtype=np.int64)
                 rv = np.asarray(rv, dtype=np.int64)
-                safe = np.where(rv == 0, 1, rv)
-                q = np.abs(lv) // np.abs(safe) * np.sign(lv) * np.sign(safe)
-                res = q if op == "/" else lv - safe * q
-                res = np.where(rv == 0, 0, res)
+                if rv.ndim == 0 and rv > 0 and lv.ndim:
+                    # by one positive number (`/ 32`, `% TILE`): C's remainder is fmod's, and what is
+                    # left once it is taken away divides exactly (three passes over the lanes, not eight)
+                    rem = np.fmod(lv, rv)
+                    res = (lv - rem) // rv if op == "/" else rem
+                else:
+                    safe = np.where(rv == 0, 1, rv)
+                    q = np.abs(lv) // np.abs(safe) * np.sign(lv) * np.sign(safe)
+                    res = q if op == "/" else lv - safe * q
+                    res = np.where(rv == 0, 0, res)
                 bound = lb          # |l / r| and |l % r| are at most |l|
         elif op == "+":
             res = lv + rv
