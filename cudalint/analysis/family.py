@@ -140,6 +140,9 @@ def _edges(dims, unknown: list[str], target, given):
     shifted = {x.name for d in dims for n in d.walk() if isinstance(n, ir.Bin) and n.op in ("<<", ">>")
                for x in n.right.walk() if isinstance(x, ir.Sym)}
     choices = [SHIFT_EDGE_VALUES if name in shifted else EDGE_VALUES for name in unknown]
+    got = _edges_at_once(dims, unknown, target, given, choices)
+    if got is not False:
+        return got
     best = None
     for combo in itertools.product(*choices):
         env = {**{k: np.int64(v) for k, v in given.items()}, **dict(zip(unknown, map(np.int64, combo)))}
@@ -155,6 +158,36 @@ def _edges(dims, unknown: list[str], target, given):
         if best is None or score < best[0]:
             best = (score, tuple(vals), tuple(zip(unknown, map(int, combo))))
     return None if best is None else (best[1], best[2])
+
+
+def _edges_at_once(dims, unknown: list[str], target, given, choices):
+    """_edges with every combination of values evaluated in one pass (up to 1,331 of them, one
+    evaluation each otherwise). False where one evaluation cannot stand for all: a combination
+    that makes no block (a shift past 63, a division by 0) raises for the whole pass, and the
+    combinations are then tried one by one."""
+    combos = np.array(list(itertools.product(*choices)), dtype=np.int64).reshape(-1, len(unknown))
+    env = {**{k: np.int64(v) for k, v in given.items()}, **{n: combos[:, i] for i, n in enumerate(unknown)}}
+    try:
+        with np.errstate(all="raise"):
+            vals = np.stack([np.broadcast_to(np.asarray(Evaluator(env).value(d)), (len(combos),)) for d in dims],
+                            axis=1)
+    except Exception:
+        return False
+    if vals.dtype.kind not in "iu":
+        return False
+    ok = (vals.min(axis=1) >= 1) & (vals.max(axis=1) <= 1024)      # so that the product cannot wrap
+    ok &= vals[:, 0] * vals[:, 1] * vals[:, 2] <= 1024
+    if not ok.any():
+        return None
+    logs = np.log2(np.where(ok[:, None], vals, 1).astype(np.float64))
+    goal = np.log2(target)
+    gap = np.abs(logs - goal)
+    # summed as a sum of three is: left to right, so ties and near-ties fall as one by one
+    shape = (gap[:, 0] + gap[:, 1]) + gap[:, 2]
+    size = np.abs(((logs[:, 0] + logs[:, 1]) + logs[:, 2]) - float(goal.sum()))
+    order = np.lexsort((np.arange(len(combos)), size, shape))     # the first of the best, in product order
+    k = next(int(i) for i in order if ok[i])
+    return tuple(int(v) for v in vals[k]), tuple(zip(unknown, (int(c) for c in combos[k])))
 
 
 def _uses(table: TwoTreeTable, name: str) -> bool:
