@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown, ValueTooLarge, ctype_of_name
+from ..index.evaluate import Evaluator, KeptValues, Unknown, ValueTooLarge, ctype_of_name
 from ..model.table import Access, Iterator, TwoTreeTable
 from .family import Family, Trial, derive
 
@@ -318,6 +318,7 @@ class Simulation:
         self._instances: dict[tuple[int, str], tuple] = {}
         self._rows: dict[tuple, dict] = {}
         self._row_lists: dict[tuple, list] = {}
+        self._kept = KeptValues()
         self._conjuncts: dict[tuple, tuple] = {}
         self._masks: dict[tuple[int, str], np.ndarray] = {}
         self._expr_params: dict[int, tuple[dict, ir.Expr]] = {}
@@ -626,7 +627,8 @@ class Simulation:
         env, n = self.instances(acc, mode)
         shape = (n, self.nthreads)
         mask = self.instance_mask(acc, mode)
-        ev = Evaluator(env, track_overflow=True)
+        # accesses over the same rows bind every name alike: what one computes, the others reuse
+        ev = Evaluator(env, track_overflow=True, kept=self._kept, kept_key=self._instances[(id(acc), mode)][2])
         vals = [np.broadcast_to(ev.value(e), shape) for e in exprs]
         return env, shape, mask, vals, ev
 

@@ -74,9 +74,10 @@ class Evaluator:
     """Evaluates expressions over `env` (names to numpy values). A plain class, not a dataclass:
     the simulation makes one for nearly every value it computes, tens of thousands a run."""
 
-    __slots__ = ("env", "overflows", "track_overflow", "exact", "_shared", "_memo")
+    __slots__ = ("env", "overflows", "track_overflow", "exact", "_shared", "_memo", "_kept", "_kept_key", "_log")
 
-    def __init__(self, env: dict, overflows: dict | None = None, track_overflow: bool = False, exact: bool = True):
+    def __init__(self, env: dict, overflows: dict | None = None, track_overflow: bool = False, exact: bool = True,
+                 kept: "KeptValues | None" = None, kept_key=None):
         self.env = env
         self.overflows: dict[ir.Expr, Overflow] = {} if overflows is None else overflows
         self.track_overflow = track_overflow
@@ -86,6 +87,11 @@ class Evaluator:
         # nodes met more than once in the expressions evaluated (a DAG): their values are kept
         self._shared: frozenset = frozenset()
         self._memo: dict = {}
+        # values kept across evaluators whose environments agree on every name (see KeptValues):
+        # `kept_key` names the environment
+        self._kept = kept if track_overflow and exact else None
+        self._kept_key = kept_key
+        self._log: list = []        # the overflows recorded, in order (what a kept value replays)
 
     def value(self, e: ir.Expr) -> np.ndarray:
         shared = ir.shared_nodes(e)
@@ -125,7 +131,19 @@ class Evaluator:
         if shared:
             got = self._memo.get(id(e))
             if got is not None:
+                for node, ct, top in got[4]:        # again, for the log of what encloses it
+                    self._record(node, ct, top)
                 return got[0], got[1], got[2]
+        kept = self._kept
+        if kept is not None:
+            got = kept.values.get((self._kept_key, e))
+            if got is not None:
+                for node, ct, top in got[3]:
+                    self._record(node, ct, top)
+                if shared:
+                    self._memo[id(e)] = (got[0], got[1], got[2], e, got[3])
+                return got[0], got[1], got[2]
+        mark = len(self._log)
         if cls is ir.Bin:
             out = self._bin(e, e.op, e.left, e.right)
         elif cls is ir.Un:
@@ -172,16 +190,24 @@ class Evaluator:
             raise Unknown(e.name)
         else:
             raise Unknown(str(e))
+        found = tuple(self._log[mark:]) if len(self._log) > mark else ()   # the overflows inside this node
         if shared:
-            self._memo[id(e)] = (out[0], out[1], out[2], e)     # held: no other node can take its id meanwhile
+            self._memo[id(e)] = (out[0], out[1], out[2], e, found)     # held: no other node can take its id meanwhile
+        if kept is not None:
+            kept.keep((self._kept_key, e), out, found)
         return out
 
     def _check(self, node: ir.Expr, v, ct: str) -> None:
         top = int(np.max(v)) if np.size(v) else 0
         if top > INT32_MAX:
-            prev = self.overflows.get(node)
-            if prev is None or top > prev.value:
-                self.overflows[node] = Overflow(node, ct, top)
+            self._record(node, ct, top)
+
+    def _record(self, node: ir.Expr, ct: str, top: int) -> None:
+        self._log.append((node, ct, top))
+        prev = self.overflows.get(node)
+        if prev is None or top > prev.value:
+            self.overflows[node] = Overflow(node, ct, top)
+
 
     def _bin(self, e, op, l, r):
         if op == "&&" or op == "||":
@@ -262,6 +288,25 @@ class Evaluator:
             res, bound = _exact("*", vals[0][0], vals[1][0], name, self.exact, vals[0][2], vals[1][2])
             return res, "i32", bound
         raise Unknown(fn)
+
+
+class KeptValues:
+    """Values of subexpressions shared by the evaluators of one simulation whose environments bind
+    every name to the same value (the accesses of one loop nest, over the same sampled blocks and
+    iterations): `row * K + k` is computed once for all the loads that use it, and the index of
+    a two-dimensional array once for the index and its subscripts. A kept value carries the
+    overflows found inside it, which an evaluator that takes it records as its own. Up to
+    `max_bytes` of arrays are kept; past that, values are computed as without."""
+
+    def __init__(self, max_bytes: int = 32 << 20):
+        self.values: dict = {}
+        self.room = max_bytes
+
+    def keep(self, key, out, overflows) -> None:
+        size = getattr(out[0], "nbytes", 8)
+        if size <= self.room:
+            self.room -= size
+            self.values[key] = (out[0], out[1], out[2], overflows)
 
 
 def _max_bound(vals, t: str) -> int | None:

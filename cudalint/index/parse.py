@@ -523,7 +523,10 @@ def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
         try:
             got = _parse_expr(text, type_names)
         except ExprSyntaxError as exc:
-            got = exc
+            # kept as a message alone: its traceback and the lark error it replaced hold frames,
+            # and through them every caller's locals (a kernel's table and simulation), for as
+            # long as the text stays here
+            got = ExprSyntaxError(str(exc))
         if len(_PARSED) >= _PARSED_MAX:
             _PARSED.clear()
         _PARSED[key] = got

@@ -111,7 +111,7 @@ class MacroTable:
             try:
                 got = "".join(_expand(tokenize(text), self, frozenset(), [max_steps]))
             except MacroError as exc:
-                got = exc
+                got = MacroError(str(exc))      # the message alone: a traceback would hold the callers' frames
             self._known[key] = got
         if isinstance(got, MacroError):
             raise MacroError(str(got))
