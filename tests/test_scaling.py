@@ -237,3 +237,81 @@ def test_statements_the_source_walk_passes_over_hold_no_launch_or_annotation(tmp
     assert len(fast[0][1]) == 4
     monkeypatch.setattr(cufile, "_plain", lambda node: False)      # every statement walked
     assert [structure(p) for p in files] == fast
+
+
+# ---- values shared between accesses; what a run keeps alive -----------------------------------
+SHARED_TERMS = """\
+__global__ void add(const float* a, const float* b, float* c, const int* m, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < 4; ++k) {
+    if (row < n && col < n)
+      c[row * n + col + k] = a[row * n + col + k] + b[(row * n + col) / 2 + k] + m[k * n + row];
+  }
+}
+void run(const float* a, const float* b, float* c, const int* m) {
+  dim3 block(16, 16);
+  dim3 grid(4096, 4096);
+  add<<<grid, block>>>(a, b, c, m, 65536);
+}
+"""
+
+
+def _results(sim, table):
+    out = []
+    for acc in table.accesses:
+        r = sim.result(acc)
+        out.append((acc.text, [(d.lo, d.hi, d.at_max, d.at_min) for d in r.ranges],
+                    [(str(o.node), o.ctype, o.value) for o in r.overflows], r.strides,
+                    r.coalescing and (r.coalescing.sectors_per_request, r.coalescing.ideal_sectors), r.error))
+    return out
+
+
+def test_accesses_sharing_terms_get_what_each_gets_alone(tmp_path):
+    """Accesses over the same rows reuse each other's subexpressions (and the 32-bit overflows
+    found inside them): every result equals the one a simulation that keeps nothing computes."""
+    (tmp_path / "k.cu").write_text(SHARED_TERMS)
+    (table,) = lint_paths([str(tmp_path / "k.cu")], Config(debug=True)).tables
+    shared = simulate.Simulation(table)
+    alone = simulate.Simulation(table)
+    alone._kept.room = 0
+    got, want = _results(shared, table), _results(alone, table)
+    assert got == want
+    assert any(r[2] for r in want)                  # `row * n + col` passes 2^31-1 here
+    assert shared._kept.values and not alone._kept.values
+
+
+def test_a_kernels_simulation_is_freed_when_its_analysis_ends(tmp_path):
+    """Nothing a kernel's analysis builds outlives it through cached errors: an expression that
+    does not parse and a macro that refers to itself are remembered as messages, not as exceptions
+    whose tracebacks hold the frames (and tables and simulations) of every caller."""
+    import gc
+    import weakref
+    (tmp_path / "k.cu").write_text(textwrap.dedent("""\
+        #define LOOP (LOOP + 1)
+        __global__ void k(float* a, int n) {
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+          int j = LOOP;
+          float w = a[i] @ 2;
+          if (i < n) a[i] = a[i] * 2.0f;
+        }
+        void run(float* a, int n) { k<<<(n + 255) / 256, 256>>>(a, n); }
+        """))
+    sims = []
+    real_init = simulate.Simulation.__init__
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        sims.append(weakref.ref(self))
+    was = gc.isenabled()
+    gc.disable()
+    simulate.Simulation.__init__ = init
+    try:
+        for _ in range(2):              # the second run meets the errors in the caches
+            lint_paths([str(tmp_path / "k.cu")], Config(), tables=False)
+        alive = [r for r in sims if r() is not None]
+    finally:
+        simulate.Simulation.__init__ = real_init
+        if was:
+            gc.enable()
+    assert sims and not alive
