@@ -354,13 +354,14 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
     """Races, each at the read (or later store) `second` of its pair; `wanted(access)`: only those
     reported at such accesses (a pair's search does not depend on the other seconds)."""
     table = sim.table
-    shared = [a for a in table.accesses
-              if a.space == "shared" and not a.unresolved and not sim.result(a).error]
+    shared = [a for a in table.accesses if a.space == "shared" and not a.unresolved]
     own = Ownership(sim)
     out: list[Race] = []
     reported: set[int] = set()
     seconds = sorted((a for a in shared if wanted is None or wanted(a)), key=lambda a: (a.kind != "load", a.seq))
     for second in seconds:
+        if sim.result(second).error:
+            continue
         for first in shared:
             if id(second) in reported:
                 break
@@ -370,6 +371,8 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 continue
             if second.kind == "store" and first.seq >= second.seq:
                 continue   # a store/store pair is reported once, at the later store
+            if sim.result(first).error:
+                continue   # simulated only where it has a pair (a later trial's search is at a few reads)
             race = _pair(sim, own, table.barriers, first, second)
             if race is not None:
                 out.append(race)
