@@ -49,15 +49,22 @@ class Wavefronts:
     ways_per_phase: np.ndarray | None = None
 
 
+_BIG = np.iinfo(np.int64).max
+# (width, kind, shape's bytes) -> (wavefronts, ideal, ways): the accesses of a run ask a few hundred
+# distinct shapes (a row of consecutive words, a tile's column) thousands of times
+_SHAPES: dict[tuple[int, str, bytes], tuple[int, int, int]] = {}
+_MAX_SHAPES = 1 << 14
+
+
 def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str = "load") -> Wavefronts:
     """`addr`, `mask`: (requests, 32) byte addresses and active lanes of warp requests.
 
     Shifting every lane of a request by whole words rotates the banks and changes no count, so
-    requests are counted once per distinct shape (loop iterations mostly repeat one shape)."""
+    requests are counted once per distinct shape (loop iterations mostly repeat one shape), and
+    a shape counted before is not counted again."""
     if not len(addr):
         return Wavefronts(*(np.zeros(0, dtype=np.int64),) * 3)
-    big = np.iinfo(np.int64).max
-    base = np.where(mask, addr, big).min(axis=1, keepdims=True) // WORD * WORD
+    base = np.where(mask, addr, _BIG).min(axis=1, keepdims=True) // WORD * WORD
     shape = np.where(mask, addr - base, -1)
     # one 64-bit key per row (wrapping arithmetic), checked against the rows it stands for
     key = (shape * _ROW_KEY[: shape.shape[1]]).sum(axis=1)
@@ -66,8 +73,18 @@ def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str =
     uniq = shape[first]
     if not np.array_equal(uniq[inverse], shape):
         return _count(addr, mask, width, kind)
-    wf = _count(np.maximum(uniq, 0), uniq >= 0, width, kind)
-    return Wavefronts(wf.wavefronts[inverse], wf.ideal[inverse], wf.ways[inverse])
+    keys = [(width, kind, row.tobytes()) for row in uniq]
+    got = [_SHAPES.get(k) for k in keys]
+    new = [i for i, g in enumerate(got) if g is None]
+    if new:
+        rows = uniq[new]
+        wf = _count(np.maximum(rows, 0), rows >= 0, width, kind)
+        if len(_SHAPES) + len(new) > _MAX_SHAPES:
+            _SHAPES.clear()
+        for j, i in enumerate(new):
+            got[i] = _SHAPES[keys[i]] = (int(wf.wavefronts[j]), int(wf.ideal[j]), int(wf.ways[j]))
+    counts = np.array(got, dtype=np.int64)[inverse]
+    return Wavefronts(counts[:, 0], counts[:, 1], counts[:, 2])
 
 
 def _count(addr: np.ndarray, mask: np.ndarray, width: int, kind: str = "load") -> Wavefronts:
