@@ -137,20 +137,22 @@ def _count_words(addr: np.ndarray, mask: np.ndarray, width: int, phases: int = 1
     return wf
 
 
+def _warps(a: np.ndarray) -> np.ndarray:
+    """(instances, threads) as (warps, 32): a block's last warp padded with zeros (inactive lanes)."""
+    pad = (-a.shape[1]) % WARP
+    if pad:
+        a = np.pad(a, ((0, 0), (0, pad)))
+    return a.reshape(-1, WARP)
+
+
 def warp_requests(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split (instances, threads) into warp requests with at least one active lane; also return
     the instance row each request came from."""
     n, t = addr.shape
-    pad = (-t) % WARP
-    if pad:
-        addr = np.pad(addr, ((0, 0), (0, pad)))
-        mask = np.pad(mask, ((0, 0), (0, pad)))
-    per_row = addr.shape[1] // WARP
-    addr = addr.reshape(-1, WARP)
-    mask = mask.reshape(-1, WARP)
-    rows = np.repeat(np.arange(n), per_row)
+    mask = _warps(mask)
+    rows = np.repeat(np.arange(n), -(-t // WARP))
     live = mask.any(axis=1)
-    return addr[live], mask[live], rows[live]
+    return _warps(addr)[live], mask[live], rows[live]
 
 
 @dataclass
@@ -182,11 +184,10 @@ def request_width(sim: Simulation, acc: Access) -> int | None:
 _SURE = object()
 
 
-def _requests(sim: Simulation, acc: Access, index: ir.Expr | None = None, merge=_SURE):
-    """The warp requests of an access (or of one index term over its instances): addresses, active
-    lanes, instance rows and the lane addresses; the iterations a merge serves together are
-    represented by their first."""
-    lanes = sim.lane_addresses(acc, "banks", index=index)
+def _requests(sim: Simulation, acc: Access, merge=_SURE):
+    """The warp requests of an access: addresses, active lanes, instance rows and the lane
+    addresses; the iterations a merge serves together are represented by their first."""
+    lanes = sim.lane_addresses(acc, "banks")
     addr, mask = lanes.addr, lanes.mask
     if merge is _SURE:
         merge = sim.table.merges.get(acc)
@@ -259,19 +260,28 @@ def _padding(sim: Simulation, acc: Access, width: int) -> tuple[int, int] | None
 
 
 def _responsible_term(sim: Simulation, acc: Access, ways: int, width: int) -> tuple[Term | None, int]:
-    """The thread-dependent index term whose lanes alone conflict the most (ties: the earlier term)."""
+    """The thread-dependent index term whose lanes alone conflict the most (ties: the earlier term).
+    The terms' lanes are evaluated together, over the same instances and warp requests, and their
+    requests counted in one pass."""
     if ways < 2:
         return None, 0
     best, best_ways = None, 1
-    for term in acc.terms:
-        if not any(isinstance(s, ir.Sym) and s.kind == "thread" for s in term.coord.walk()):
-            continue
-        addr, mask, _, _ = _requests(sim, acc, ir.mul(term.coord, term.stride))
-        if not len(addr):
-            continue
-        w = int(count_wavefronts(addr, mask, width, acc.kind).ways.max())
+    terms = [t for t in acc.terms if any(isinstance(s, ir.Sym) and s.kind == "thread" for s in t.coord.walk())]
+    if not terms:
+        return best, best_ways
+    env, _, mask, vals, _ = sim._values(acc, "banks", [ir.mul(t.coord, t.stride) for t in terms])
+    merge = sim.table.merges.get(acc)
+    if merge is not None:
+        mask = merge.keep_first(mask, env)
+    mask = _warps(mask)
+    live = mask.any(axis=1)
+    if not live.any():
+        return best, best_ways
+    addr = np.concatenate([_warps(np.asarray(v, dtype=np.int64) * acc.array.elem_size)[live] for v in vals])
+    ways_of = count_wavefronts(addr, np.tile(mask[live], (len(terms), 1)), width, acc.kind).ways
+    for term, w in zip(terms, ways_of.reshape(len(terms), -1).max(axis=1)):
         if w > best_ways:
-            best, best_ways = term, w
+            best, best_ways = term, int(w)
     return best, best_ways
 
 
