@@ -104,6 +104,8 @@ class Ownership:
         fixed = {id(it) for it in loops}
         free = [it for it in acc.loops if id(it) not in fixed]
         combos = capped_product([self.trips(it) for it in free])
+        if strict and len(heads) * len(combos) * sim.nthreads > BATCH_LANES:
+            return None     # each found on its own, with less memory
         table = self._table(acc, block)
         got = None if table is None else self._from_table(table, acc, loops, heads, free, combos)
         if got is not None:
@@ -129,7 +131,7 @@ class Ownership:
                     elif strict and _too_large(env, c):
                         return None
         rows, threads = np.nonzero(mask)
-        start = index[rows, threads] * acc.array.elem_size // unit
+        start = index[mask] * acc.array.elem_size // unit
         pieces = max(1, acc.width // unit)
         units = (start[:, None] + np.arange(pieces)[None, :]).reshape(-1)
         return units, np.repeat(threads, pieces), np.repeat(rows // max(1, len(combos)), pieces)
@@ -229,6 +231,7 @@ class Footprint(tuple):
 
 DENSE_UNITS = 1 << 16       # past this span of units a footprint has no owner table (48 KiB of shared memory in bytes)
 SPAN = 1 << 40              # units of one sample in the keys of a batch of footprints
+BATCH_LANES = 1 << 22       # past these lanes (samples x iterations x threads) a batch is not evaluated at once
 
 
 @dataclass
