@@ -67,7 +67,7 @@ def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str =
     base = np.where(mask, addr, _BIG).min(axis=1, keepdims=True) // WORD * WORD
     shape = np.where(mask, addr - base, -1)
     # one 64-bit key per row (wrapping arithmetic), checked against the rows it stands for
-    key = (shape * _ROW_KEY[: shape.shape[1]]).sum(axis=1)
+    key = shape @ _ROW_KEY[: shape.shape[1]]
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     uniq = shape[first]
