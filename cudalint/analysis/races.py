@@ -245,7 +245,9 @@ class Footprints:
 
     @classmethod
     def of(cls, units, threads, sample) -> Footprints | None:
-        if units.size and (units.min() < -SPAN // 2 or units.max() >= SPAN // 2):
+        if not units.size:
+            return cls(units, threads)
+        if units.min() < -SPAN // 2 or units.max() >= SPAN // 2:
             return None
         key = sample * SPAN + (units + SPAN // 2)
         order = np.argsort(key, kind="stable")      # mostly in order already: sample by sample, row by row
@@ -253,8 +255,6 @@ class Footprints:
         first = np.ones(len(key), dtype=bool)
         first[1:] = key[1:] != key[:-1]
         starts = np.flatnonzero(first)
-        if not len(starts):
-            return cls(key, threads)
         lo, hi = np.minimum.reduceat(threads, starts), np.maximum.reduceat(threads, starts)
         return cls(key[starts], np.where(lo == hi, lo, -2))
 
