@@ -49,25 +49,42 @@ class Wavefronts:
     ways_per_phase: np.ndarray | None = None
 
 
+_BIG = np.iinfo(np.int64).max
+# (width, kind, shape's bytes) -> (wavefronts, ideal, ways): the accesses of a run ask a few hundred
+# distinct shapes (a row of consecutive words, a tile's column) thousands of times
+_SHAPES: dict[tuple[int, str, bytes], tuple[int, int, int]] = {}
+_MAX_SHAPES = 1 << 14
+
+
 def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str = "load") -> Wavefronts:
     """`addr`, `mask`: (requests, 32) byte addresses and active lanes of warp requests.
 
     Shifting every lane of a request by whole words rotates the banks and changes no count, so
-    requests are counted once per distinct shape (loop iterations mostly repeat one shape)."""
+    requests are counted once per distinct shape (loop iterations mostly repeat one shape), and
+    a shape counted before is not counted again."""
     if not len(addr):
         return Wavefronts(*(np.zeros(0, dtype=np.int64),) * 3)
-    big = np.iinfo(np.int64).max
-    base = np.where(mask, addr, big).min(axis=1, keepdims=True) // WORD * WORD
+    base = np.where(mask, addr, _BIG).min(axis=1, keepdims=True) // WORD * WORD
     shape = np.where(mask, addr - base, -1)
     # one 64-bit key per row (wrapping arithmetic), checked against the rows it stands for
-    key = (shape * _ROW_KEY[: shape.shape[1]]).sum(axis=1)
+    key = shape @ _ROW_KEY[: shape.shape[1]]
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     uniq = shape[first]
     if not np.array_equal(uniq[inverse], shape):
         return _count(addr, mask, width, kind)
-    wf = _count(np.maximum(uniq, 0), uniq >= 0, width, kind)
-    return Wavefronts(wf.wavefronts[inverse], wf.ideal[inverse], wf.ways[inverse])
+    keys = [(width, kind, row.tobytes()) for row in uniq]
+    got = [_SHAPES.get(k) for k in keys]
+    new = [i for i, g in enumerate(got) if g is None]
+    if new:
+        rows = uniq[new]
+        wf = _count(np.maximum(rows, 0), rows >= 0, width, kind)
+        if len(_SHAPES) + len(new) > _MAX_SHAPES:
+            _SHAPES.clear()
+        for j, i in enumerate(new):
+            got[i] = _SHAPES[keys[i]] = (int(wf.wavefronts[j]), int(wf.ideal[j]), int(wf.ways[j]))
+    counts = np.array(got, dtype=np.int64)[inverse]
+    return Wavefronts(counts[:, 0], counts[:, 1], counts[:, 2])
 
 
 def _count(addr: np.ndarray, mask: np.ndarray, width: int, kind: str = "load") -> Wavefronts:
@@ -120,20 +137,22 @@ def _count_words(addr: np.ndarray, mask: np.ndarray, width: int, phases: int = 1
     return wf
 
 
+def _warps(a: np.ndarray) -> np.ndarray:
+    """(instances, threads) as (warps, 32): a block's last warp padded with zeros (inactive lanes)."""
+    pad = (-a.shape[1]) % WARP
+    if pad:
+        a = np.pad(a, ((0, 0), (0, pad)))
+    return a.reshape(-1, WARP)
+
+
 def warp_requests(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split (instances, threads) into warp requests with at least one active lane; also return
     the instance row each request came from."""
     n, t = addr.shape
-    pad = (-t) % WARP
-    if pad:
-        addr = np.pad(addr, ((0, 0), (0, pad)))
-        mask = np.pad(mask, ((0, 0), (0, pad)))
-    per_row = addr.shape[1] // WARP
-    addr = addr.reshape(-1, WARP)
-    mask = mask.reshape(-1, WARP)
-    rows = np.repeat(np.arange(n), per_row)
+    mask = _warps(mask)
+    rows = np.repeat(np.arange(n), -(-t // WARP))
     live = mask.any(axis=1)
-    return addr[live], mask[live], rows[live]
+    return _warps(addr)[live], mask[live], rows[live]
 
 
 @dataclass
@@ -165,11 +184,10 @@ def request_width(sim: Simulation, acc: Access) -> int | None:
 _SURE = object()
 
 
-def _requests(sim: Simulation, acc: Access, index: ir.Expr | None = None, merge=_SURE):
-    """The warp requests of an access (or of one index term over its instances): addresses, active
-    lanes, instance rows and the lane addresses; the iterations a merge serves together are
-    represented by their first."""
-    lanes = sim.lane_addresses(acc, "banks", index=index)
+def _requests(sim: Simulation, acc: Access, merge=_SURE):
+    """The warp requests of an access: addresses, active lanes, instance rows and the lane
+    addresses; the iterations a merge serves together are represented by their first."""
+    lanes = sim.lane_addresses(acc, "banks")
     addr, mask = lanes.addr, lanes.mask
     if merge is _SURE:
         merge = sim.table.merges.get(acc)
@@ -242,19 +260,28 @@ def _padding(sim: Simulation, acc: Access, width: int) -> tuple[int, int] | None
 
 
 def _responsible_term(sim: Simulation, acc: Access, ways: int, width: int) -> tuple[Term | None, int]:
-    """The thread-dependent index term whose lanes alone conflict the most (ties: the earlier term)."""
+    """The thread-dependent index term whose lanes alone conflict the most (ties: the earlier term).
+    The terms' lanes are evaluated together, over the same instances and warp requests, and their
+    requests counted in one pass."""
     if ways < 2:
         return None, 0
     best, best_ways = None, 1
-    for term in acc.terms:
-        if not any(isinstance(s, ir.Sym) and s.kind == "thread" for s in term.coord.walk()):
-            continue
-        addr, mask, _, _ = _requests(sim, acc, ir.mul(term.coord, term.stride))
-        if not len(addr):
-            continue
-        w = int(count_wavefronts(addr, mask, width, acc.kind).ways.max())
+    terms = [t for t in acc.terms if any(isinstance(s, ir.Sym) and s.kind == "thread" for s in t.coord.walk())]
+    if not terms:
+        return best, best_ways
+    env, _, mask, vals, _ = sim._values(acc, "banks", [ir.mul(t.coord, t.stride) for t in terms])
+    merge = sim.table.merges.get(acc)
+    if merge is not None:
+        mask = merge.keep_first(mask, env)
+    mask = _warps(mask)
+    live = mask.any(axis=1)
+    if not live.any():
+        return best, best_ways
+    addr = np.concatenate([_warps(np.asarray(v, dtype=np.int64) * acc.array.elem_size)[live] for v in vals])
+    ways_of = count_wavefronts(addr, np.tile(mask[live], (len(terms), 1)), width, acc.kind).ways
+    for term, w in zip(terms, ways_of.reshape(len(terms), -1).max(axis=1)):
         if w > best_ways:
-            best, best_ways = term, w
+            best, best_ways = term, int(w)
     return best, best_ways
 
 

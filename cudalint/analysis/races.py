@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown
+from ..index.evaluate import Evaluator, Unknown, ValueTooLarge
 from ..model.table import Access, Barrier, Iterator
-from .simulate import WARP, Simulation, capped_product
+from .simulate import WARP, Simulation, capped_product, conjuncts
 
 
 @dataclass
@@ -64,6 +64,7 @@ class Ownership:
         self.table = sim.table
         self.blocks = sim._block_samples("coalescing")
         self._cache: dict = {}
+        self._batches: dict = {}
         self._tables: dict = {}
 
     def trips(self, it: Iterator) -> list[int]:
@@ -75,68 +76,98 @@ class Ownership:
         key = (id(acc), block, tuple(sorted((k, v[1]) for k, v in fixed.items())), unit)
         if key in self._cache:
             return self._cache[key]
+        loops = [it for it, _ in fixed.values()]
+        got = self._evaluate(acc, block, loops, [tuple(t for _, t in fixed.values())], unit, strict=False)
+        got = self._cache[key] = None if got is None else Footprint(*got[:2])
+        return got
+
+    def footprints(self, acc: Access, block, loops: list[Iterator], samples: list[tuple[int, ...]],
+                   pinned: dict[int, tuple[Iterator, int]], unit: int) -> Footprints | None:
+        """The footprints of `acc` at each of `samples` (trip counters of `loops`, the loops in `pinned`
+        at their trips), evaluated together. None where that fails: each is then found on its own."""
+        key = (id(acc), block, tuple(map(id, loops)), tuple(samples), tuple((k, v[1]) for k, v in pinned.items()),
+               unit)
+        if key not in self._batches:
+            pins = tuple(t for _, t in pinned.values())
+            got = self._evaluate(acc, block, loops + [it for it, _ in pinned.values()], [s + pins for s in samples],
+                                 unit, strict=True)
+            self._batches[key] = None if got is None else Footprints.of(*got)
+        return self._batches[key]
+
+    def _evaluate(self, acc: Access, block, loops: list[Iterator], heads: list[tuple[int, ...]], unit: int,
+                  strict: bool):
+        """(units, threads, head of each unit) of the access at each of `heads` (trip counters of
+        `loops`) over the samples of its other loops. None where its index is not followed; with
+        `strict`, also where a guard's part leaves the 64-bit range somewhere among the heads (it
+        may not at each head alone, where the guard would be followed)."""
         sim = self.sim
-        fixed_loops = [it for it, _ in fixed.values()]
+        fixed = {id(it) for it in loops}
         free = [it for it in acc.loops if id(it) not in fixed]
         combos = capped_product([self.trips(it) for it in free])
-        head = tuple(t for _, t in fixed.values())
-        shape = (len(combos), sim.nthreads)
-        got = self._from_table(acc, block, fixed, free, combos)
+        if strict and len(heads) * len(combos) * sim.nthreads > BATCH_LANES:
+            return None     # each found on its own, with less memory
+        table = self._table(acc, block)
+        got = None if table is None else self._from_table(table, acc, loops, heads, free, combos)
         if got is not None:
             index, mask = got
+        elif table is not None and strict:
+            return None     # a head not held there: the table's and its own guards may differ
         else:
-            loops = fixed_loops + free
-            rows = [(block, head + c) for c in combos]
+            loops = loops + free
+            rows = [(block, h + c) for h in heads for c in combos]
+            shape = (len(rows), sim.nthreads)
             env = sim.lane_env([acc.index, *acc.guards], loops, rows)
             try:
                 index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
             except Unknown:
-                self._cache[key] = None
                 return None
             mask = np.ones(shape, dtype=bool)
             rows_key = (tuple(map(id, loops)), tuple(rows))
             for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
-                v = sim._guard_value(env, g, rows_key)
-                if v is not None:
-                    mask &= v
+                for c in conjuncts(g) if strict else (g,):
+                    v = sim._guard_value(env, c, rows_key)
+                    if v is not None:
+                        mask &= v
+                    elif strict and _too_large(env, c):
+                        return None
+        rows, threads = np.nonzero(mask)
         start = index[mask] * acc.array.elem_size // unit
-        threads = np.broadcast_to(np.arange(sim.nthreads)[None, :], shape)[mask]
         pieces = max(1, acc.width // unit)
         units = (start[:, None] + np.arange(pieces)[None, :]).reshape(-1)
-        threads = np.repeat(threads, pieces)
-        got = self._cache[key] = Footprint(units, threads)
-        return got
-
+        return units, np.repeat(threads, pieces), np.repeat(rows // max(1, len(combos)), pieces)
 
     TABLE_ROWS = 512
 
-    def _from_table(self, acc: Access, block, fixed: dict, free: list, combos):
-        """(index, mask) of a footprint's rows, taken from the access's table: its index and guards
-        evaluated once for a block over every combination of its loops' samples and the iteration
-        after each (the footprints of its pairs are slices of it). None: not held there (thinned
-        combinations, a loop too many), and the footprint is evaluated on its own."""
-        table = self._table(acc, block)
-        if table is None:
-            return None
-        index, mask, at = table
+    def _from_table(self, table, acc: Access, loops: list[Iterator], heads: list[tuple[int, ...]], free: list,
+                    combos):
+        """(index, mask) of the rows of `heads` x `combos` (trip counters of `loops`, of `free`), taken
+        from the access's table (the footprints of its pairs are slices of it). None: not held there,
+        and the footprint is evaluated on its own."""
+        index, mask, samples = table
         position = {id(it): i for i, it in enumerate(acc.loops)}
-        if any(k not in position for k in fixed):
+        if any(id(it) not in position for it in loops):
             return None
-        trips = [0] * len(acc.loops)
-        for k, (_, t) in fixed.items():
-            trips[position[k]] = t
-        free_at = [position[id(it)] for it in free]
-        rows = []
-        for c in combos:
-            for i, t in zip(free_at, c):
-                trips[i] = t
-            row = at.get(tuple(trips))
-            if row is None:
+        # each row's trip counters in the table's order of loops, then its place in each loop's samples
+        trips = np.empty((len(heads), len(combos), len(acc.loops)), dtype=np.int64)
+        for j, it in enumerate(loops):
+            trips[:, :, position[id(it)]] = np.array([h[j] for h in heads], dtype=np.int64)[:, None]
+        for j, it in enumerate(free):
+            trips[:, :, position[id(it)]] = np.array([c[j] for c in combos], dtype=np.int64)[None, :]
+        at = []
+        for p, s in enumerate(samples):
+            t = trips[:, :, p].reshape(-1)
+            i = np.minimum(np.searchsorted(s, t), max(len(s) - 1, 0))
+            if t.size and (not len(s) or (s[i] != t).any()):
                 return None
-            rows.append(row)
+            at.append(i)
+        rows = np.ravel_multi_index(at, [len(s) for s in samples]) if samples else \
+            np.zeros(len(heads) * len(combos), dtype=np.int64)
         return index[rows], mask[rows]
 
     def _table(self, acc: Access, block):
+        """(index, mask, samples of each loop): the access's index and guards evaluated once for a
+        block over every combination of its loops' samples and the iteration after each. None where
+        they are too many (thinned combinations), a loop is there twice, or the evaluation fails."""
         key = (id(acc), block)
         if key not in self._tables:
             self._tables[key] = None
@@ -158,8 +189,20 @@ class Ownership:
                             mask &= v
                 except Exception:      # what fails over all of them is found footprint by footprint
                     return None
-                self._tables[key] = (index, mask, {c: i for i, c in enumerate(combos)})
+                self._tables[key] = (index, mask, [np.array(s, dtype=np.int64) for s in samples])
         return self._tables[key]
+
+
+def _too_large(env: dict, c: ir.Expr) -> bool:
+    """The guard's part is not followed because a value leaves the 64-bit range (not because it reads
+    data the model does not follow)."""
+    try:
+        Evaluator(env).value(c)
+    except ValueTooLarge:
+        return True
+    except Unknown:
+        pass
+    return False
 
 
 class Footprint(tuple):
@@ -187,6 +230,46 @@ class Footprint(tuple):
 
 
 DENSE_UNITS = 1 << 16       # past this span of units a footprint has no owner table (48 KiB of shared memory in bytes)
+SPAN = 1 << 40              # units of one sample in the keys of a batch of footprints
+BATCH_LANES = 1 << 22       # past these lanes (samples x iterations x threads) a batch is not evaluated at once
+
+
+@dataclass
+class Footprints:
+    """The footprints of an access at several samples of its outer loops, as the units they touch (one
+    key per sample and unit, sorted) and the owner of each (its only thread, or -2 for several): the
+    pairs of all samples are tested at once, over the units touched (a footprint's span can be
+    fifty times more)."""
+    keys: np.ndarray
+    own: np.ndarray
+
+    @classmethod
+    def of(cls, units, threads, sample) -> Footprints | None:
+        if not units.size:
+            return cls(units, threads)
+        if units.min() < -SPAN // 2 or units.max() >= SPAN // 2:
+            return None
+        key = sample * SPAN + (units + SPAN // 2)
+        order = np.argsort(key, kind="stable")      # mostly in order already: sample by sample, row by row
+        key, threads = key[order], threads[order]
+        first = np.ones(len(key), dtype=bool)
+        first[1:] = key[1:] != key[:-1]
+        starts = np.flatnonzero(first)
+        lo, hi = np.minimum.reduceat(threads, starts), np.maximum.reduceat(threads, starts)
+        return cls(key[starts], np.where(lo == hi, lo, -2))
+
+
+def _samples_sharing(fx: Footprints, fy: Footprints, n: int) -> np.ndarray:
+    """For each of `n` samples: a unit touched by an x-thread and a different y-thread (False: no race
+    in that sample, by thread or by warp). The owner test of `_no_thread_shares`, for all at once."""
+    out = np.zeros(n, dtype=bool)
+    if not len(fx.keys) or not len(fy.keys):
+        return out
+    i = np.minimum(np.searchsorted(fy.keys, fx.keys), len(fy.keys) - 1)
+    both = fy.keys[i] == fx.keys
+    a, b = fx.own[both], fy.own[i[both]]
+    out[fx.keys[both][(a != b) | (a == -2)] // SPAN] = True
+    return out
 
 
 def _no_thread_shares(fx: Footprint, fy: Footprint) -> bool:
@@ -274,13 +357,14 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
     """Races, each at the read (or later store) `second` of its pair; `wanted(access)`: only those
     reported at such accesses (a pair's search does not depend on the other seconds)."""
     table = sim.table
-    shared = [a for a in table.accesses
-              if a.space == "shared" and not a.unresolved and not sim.result(a).error]
+    shared = [a for a in table.accesses if a.space == "shared" and not a.unresolved]
     own = Ownership(sim)
     out: list[Race] = []
     reported: set[int] = set()
     seconds = sorted((a for a in shared if wanted is None or wanted(a)), key=lambda a: (a.kind != "load", a.seq))
     for second in seconds:
+        if sim.result(second).error:
+            continue
         for first in shared:
             if id(second) in reported:
                 break
@@ -290,6 +374,8 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 continue
             if second.kind == "store" and first.seq >= second.seq:
                 continue   # a store/store pair is reported once, at the later store
+            if sim.result(first).error:
+                continue   # simulated only where it has a pair (a later trial's search is at a few reads)
             race = _pair(sim, own, table.barriers, first, second)
             if race is not None:
                 out.append(race)
@@ -315,8 +401,17 @@ def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
         later_first = loop is not None
         pin_later = _pinned(own, barriers, later, outer, w, r, later_first)
         pin_earlier = _pinned(own, barriers, earlier, outer, w, r, not later_first)
+        # the trips of the earlier access: the next iteration of the loop crossed
+        at = None if loop is None else common.index(loop)
+        samples_next = [s if at is None else s[:at] + (s[at] + 1,) + s[at + 1:] for s in samples]
         for block in own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]:
-            for trips in samples:
+            # every sample's pair at once; the exact search only where that finds a unit shared
+            f_all = own.footprints(later, block, outer, samples, pin_later, unit)
+            g_all = own.footprints(earlier, block, outer, samples_next, pin_earlier, unit)
+            sharing = None if f_all is None or g_all is None else _samples_sharing(f_all, g_all, len(samples))
+            for n, trips in enumerate(samples):
+                if sharing is not None and not sharing[n]:
+                    continue
                 fixed = {id(it): (it, t) for it, t in zip(outer, trips)}
                 fixed_next = dict(fixed)
                 if loop is not None:
