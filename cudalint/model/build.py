@@ -6,6 +6,7 @@ trip counter, conditions become guards, and every subscript / dereference become
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 
@@ -636,12 +637,11 @@ class KernelBuilder:
         if step is not None:
             assigns.append(step)
         if body is not None:
-            for n in _walk_nodes(body):
-                if n.type in ("assignment_expression", "update_expression"):
-                    try:
-                        assigns.extend(_assignments(self._parse(node_text(n))))
-                    except (ExprSyntaxError, MacroError):
-                        continue
+            for n in _assignment_nodes(body):
+                try:
+                    assigns.extend(_assignments(self._parse(node_text(n))))
+                except (ExprSyntaxError, MacroError):
+                    continue
         bad = set()
         for a in assigns:
             if not isinstance(a.target, ir.Name):
@@ -1262,12 +1262,20 @@ def _assignments(e: ir.Expr) -> list[ir.Assign]:
     return list(ir.of_type(e, ir.Assign))
 
 
-def _walk_nodes(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
+@functools.lru_cache(maxsize=1)
+def _assignments_query():
+    from tree_sitter import Query
+    from ..source.cufile import _parser
+    return Query(_parser().language, "[(assignment_expression) (update_expression)] @a")
+
+
+def _assignment_nodes(node) -> list:
+    """The assignments and `++`/`--` under `node`, itself included, in the order a walk meets them
+    (a parent before what it holds): found by a tree-sitter query, in C, not by a walk of every
+    node in Python (for every loop, again for each loop around it)."""
+    from tree_sitter import QueryCursor
+    found = QueryCursor(_assignments_query()).captures(node).get("a", [])
+    return sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
 
 
 def _subscript_indexes(e):
