@@ -116,7 +116,11 @@ class Access:
         return decompose(self.index)
 
     def dim_terms(self, k: int) -> list[Term]:
-        return decompose(self.dims[k])
+        """The terms of subscript `k`, decomposed once (as `terms` is)."""
+        got = self.__dict__.setdefault("_dim_terms", {})
+        if k not in got:
+            got[k] = decompose(self.dims[k])
+        return got[k]
 
 
 @dataclass(frozen=True)

@@ -207,7 +207,16 @@ MAX_COPIES = 256
 def _unrolled(sim, acc, terms):
     """(terms kept, [(stride, trip count)]): the terms of short loops are copies of the rest of the
     index, one per iteration: a halo loop of one step and the main loop of eight fill one block
-    stride together (convolutionSeparable's rows kernel)."""
+    stride together (convolutionSeparable's rows kernel). Worked out once per simulation, access
+    and list of terms (the check asks for it three times)."""
+    seen = sim.__dict__.setdefault("_cl301_unrolled", {})
+    got = seen.get((id(acc), id(terms)))
+    if got is None:
+        got = seen[(id(acc), id(terms))] = (_unrolled_of(sim, acc, terms), acc, terms)   # held: ids stay theirs
+    return got[0]
+
+
+def _unrolled_of(sim, acc, terms):
     thread = max((_numeric(sim, t.stride, ones=True) or 0 for t in terms
                   if isinstance(t.coord, ir.Sym) and t.coord.kind == "thread"), default=0)
     kept, loops = [], []
