@@ -685,8 +685,8 @@ def _analyse_parallel(sources, project, units, cfg, tables: bool = True):
         diags, table = _analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg)
         return diags, table if tables else None
 
-    # The first kernel is analysed before forking: it imports sympy and networkx and builds the
-    # grammars once, instead of once in every worker.
+    # The first kernel is analysed before forking: it imports numpy and loads the expression
+    # parser once, instead of once in every worker.
     return [analyse(units[0])] + parallel.fork_map(analyse, units[1:], cfg.jobs)
 
 
