@@ -193,3 +193,40 @@ def test_a_macro_defined_in_the_kernel_and_undefined_after_it_is_expanded(tmp_pa
     result = lint_paths([str(tmp_path)], Config(debug=True))
     assert [d.code for d in result.diagnostics if d.code != "CL901"] == []
     assert not any("AT" in d.message for d in result.diagnostics)
+
+
+def test_a_file_that_includes_itself_stops_at_the_text_budget_and_says_so(tmp_path, monkeypatch):
+    """Each reading of a file that includes itself defines its macros again; past the text a unit
+    may read, the next `#include` is not followed, and the view says why (the compiler's own limit
+    is its include depth, which such a file reaches only after thousands of readings)."""
+    from cudalint import preprocess
+    monkeypatch.setattr(preprocess, "MAX_UNIT_BYTES", 1 << 20)
+    big = "#define WIDE_%d (" + " + ".join(["x"] * 400) + ")\n"
+    body = "".join(big % i for i in range(20))            # about 32 KB
+    path = tmp_path / "self.cu"
+    path.write_text('#include "self.cu"\n' * 5 + body + "#if defined(WIDE_3)\nint kept;\n#endif\n")
+    text = path.read_text()
+    pre = preprocess.Preprocessor()
+    v = pre.unit(str(path), text)[file_key(str(path))]
+    said = [p.message for p in v.problems if "past the 1 MB of text" in p.message]
+    assert said and all("not followed" in m for m in said)
+    assert pre._unit_bytes < (1 << 20) + len(text)          # read up to the budget, and no further
+    assert "int kept;" in v.text                             # the macros read before it still count
+
+
+def test_a_definition_made_again_from_the_same_text_gives_the_same_answers():
+    """pcpp's macro for a definition is kept by its text and reused; a definition pcpp refuses
+    leaves the earlier one in place, as pcpp itself does."""
+    from cudalint.preprocess.condition import Conditions
+    c = Conditions()
+    c.define("N", None, "(1 << 4)")
+    c.define("F", ("a", "b"), "((a) * (b) + N)")
+    first = c.evaluate("F(2, 3) == 22", lambda *a: False)
+    c.define("N", None, "0")
+    assert not c.evaluate("F(2, 3) == 22", lambda *a: False)
+    c.define("N", None, "(1 << 4)")                            # the same text again: the kept macro
+    assert c.evaluate("F(2, 3) == 22", lambda *a: False) == first is True
+    c.define("F", ("1",), "7")                                 # refused by pcpp (not a parameter name)
+    assert c.evaluate("F(2, 3) == 22", lambda *a: False)
+    c.define("F", ("1",), "7")                                 # and refused again, not taken from the kept ones
+    assert c.evaluate("F(2, 3) == 22", lambda *a: False)

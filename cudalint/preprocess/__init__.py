@@ -31,6 +31,9 @@ PREDEFINED = {
 MAX_INCLUDE_DEPTH = 40
 MAX_HEADER_BYTES = 8 << 20
 MAX_INCLUSIONS = 2000       # headers read for one unit: a file that includes itself 30 times stops here
+# text read for one unit, headers included: a 450 KB file that includes itself 30 times stops here,
+# not after 2,000 readings (900 MB, minutes)
+MAX_UNIT_BYTES = 32 << 20
 MAX_READINGS = 8            # readings of one header kept for the units after (a header read alike)
 
 _DIRECTIVE = re.compile(r"^\s*#\s*([A-Za-z_]\w*)?(.*)$", re.DOTALL)
@@ -97,6 +100,7 @@ class Preprocessor:
         self._once: set[str] = set()
         self._changes: list[str] = []
         self._inclusions = 0
+        self._unit_bytes = 0
         self._recording: list[_Reading] = []     # the headers being read, outermost first
         self._done: list[_Reading] = []          # kept once the unit is read through
         self._cond.reset()
@@ -142,6 +146,7 @@ class Preprocessor:
 
     # ---- one file --------------------------------------------------------------------------
     def _file(self, path: str, key: str, text: str, depth: int) -> None:
+        self._unit_bytes += len(text)
         first = key not in self._views
         for r in self._recording:
             r.views.setdefault(key, not first)
@@ -283,11 +288,13 @@ class Preprocessor:
             r.depth = max(r.depth, depth - r.at)
         if key in self._once:
             return
-        if depth >= MAX_INCLUDE_DEPTH or self._inclusions >= MAX_INCLUSIONS:
+        if depth >= MAX_INCLUDE_DEPTH or self._inclusions >= MAX_INCLUSIONS or self._unit_bytes >= MAX_UNIT_BYTES:
             for r in self._recording:
                 r.limited = True
             why = f"nested more than {MAX_INCLUDE_DEPTH} deep" if depth >= MAX_INCLUDE_DEPTH else \
-                f"past the {MAX_INCLUSIONS} inclusions cudalint follows in one unit"
+                f"past the {MAX_INCLUSIONS} inclusions cudalint follows in one unit" \
+                if self._inclusions >= MAX_INCLUSIONS else \
+                f"past the {MAX_UNIT_BYTES >> 20} MB of text cudalint reads for one unit"
             view.problems.append(Problem(line, 1, f"`#include \"{name}\"` {why}: not followed"))
             return
         self._inclusions += 1
@@ -311,7 +318,7 @@ class Preprocessor:
     # ---- headers read once ------------------------------------------------------------------
     def _record(self, path: str, key: str, text: str, depth: int) -> None:
         """Read a header, noting what its reading depends on and what it does."""
-        r = _Reading(key, depth, len(self._changes), self._inclusions)
+        r = _Reading(key, depth, len(self._changes), self._inclusions, self._unit_bytes)
         self._recording.append(r)
         try:
             self._file(path, key, text, depth)
@@ -325,6 +332,7 @@ class Preprocessor:
         r.macros_after = {n: self._cur.get(n) for n in dict.fromkeys(r.changes)}
         r.engine_after = {n: self._cond.engine.macros.get(n) for n in r.macros_after}
         r.inclusions = self._inclusions - r.inclusions
+        r.bytes = self._unit_bytes - r.bytes
         r.new_views = [(k, self._views[k]) for k, seen in r.views.items() if not seen]
         self._done.append(r)
 
@@ -332,8 +340,9 @@ class Preprocessor:
         """A header read before (in an earlier unit) in a state that gave it the same answers: its
         effects are applied without reading it again. False: it must be read."""
         for r in self._readings.get(key, ()):
-            if depth + r.depth >= MAX_INCLUDE_DEPTH or self._inclusions + r.inclusions > MAX_INCLUSIONS:
-                continue
+            if depth + r.depth >= MAX_INCLUDE_DEPTH or self._inclusions + r.inclusions > MAX_INCLUSIONS or \
+                    self._unit_bytes + r.bytes >= MAX_UNIT_BYTES:
+                continue        # read again, it would meet a limit: it is read, and meets it
             if any(_signature(self._cur.get(n)) != sig for n, sig in r.macros.items()) or \
                     any((k in self._once) != v for k, v in r.once.items()) or \
                     any((k in self._views) != v for k, v in r.views.items()):
@@ -364,6 +373,7 @@ class Preprocessor:
                     engine[n] = m
             self._once |= r.once_set
             self._inclusions += r.inclusions
+            self._unit_bytes += r.bytes
             for k, v in r.new_views:
                 self._views.setdefault(k, v)
             return True
@@ -394,11 +404,12 @@ class _Reading:
     includes were already `#pragma once`d or seen), and what it did (macros defined and undefined,
     headers marked once, views made, inclusions counted). A later inclusion in a state that gives
     the same answers does the same: it is applied, not read again. Readings that met a limit
-    (depth, inclusion budget, an unreadable file) are not kept."""
+    (depth, inclusion or text budget, an unreadable file) are not kept."""
     key: str
     at: int                    # the depth it was read at
     mark: int                  # where its changes start in the unit's list
     inclusions: int            # the unit's count before it; after: the headers it included
+    bytes: int = 0             # the unit's text read before it; after: the text read for it
     macros: dict = field(default_factory=dict)      # name -> signature it had when read
     once: dict = field(default_factory=dict)        # header key -> whether already `#pragma once`d
     views: dict = field(default_factory=dict)       # header key -> whether the unit had already seen it

@@ -9,6 +9,9 @@ _HAS = re.compile(r"__has_include(?:_next)?\s*\(\s*(?:\"([^\"]*)\"|<([^>]*)>)\s*
 _HAS_OTHER = re.compile(r"__has_(?:builtin|attribute|cpp_attribute|feature|extension)\s*\(\s*[^)]*\)")
 
 
+MAX_KEPT_DEFINITIONS = 20_000
+
+
 class ConditionError(Exception):
     """The condition cannot be evaluated (a syntax error, a division by zero)."""
 
@@ -44,6 +47,10 @@ class Conditions:
     def __init__(self):
         self.engine = _engine_class()()
         self._start = dict(self.engine.macros)
+        # the macro pcpp makes of a definition, by its text: its lexer and the copies it makes are a
+        # define's whole cost, and a header read in many units (or a file that includes itself)
+        # defines the same text again and again; pcpp reads a macro without changing it once made
+        self._made: dict[str, object] = {}
 
     def reset(self) -> None:
         self.engine.macros = dict(self._start)
@@ -59,10 +66,22 @@ class Conditions:
             head = name
         else:
             head = f"{name}({', '.join(list(params) + (['...'] if variadic else []))})"
+        text = f"{head} {body}".strip()
+        made = self._made.get(text)
+        if made is not None:
+            self.engine.macros[name] = made
+            return
+        before = self.engine.macros.get(name)
         try:
-            self.engine.define(f"{head} {body}".strip())
+            self.engine.define(text)
         except Exception:      # a body pcpp cannot tokenize: the macro is then unknown to conditions
             self.engine.macros.pop(name, None)
+            return
+        if len(self._made) >= MAX_KEPT_DEFINITIONS:
+            self._made.clear()
+        made = self.engine.macros.get(name)
+        if made is not None and made is not before:     # pcpp made it (it may refuse a definition)
+            self._made[text] = made
 
     def undef(self, name: str) -> None:
         self.engine.macros.pop(name, None)
