@@ -35,7 +35,12 @@ def _paren(e: ir.Expr) -> str:
 
 
 def has_coord(e: ir.Expr) -> bool:
-    return any(n.kind in COORD_KINDS for n in ir.symbols(e))
+    """Kept on the node: splitting an index asks it of every node on the way down, twice for a
+    product, and the nodes are shared by the index, the subscripts and the guards."""
+    got = e.__dict__.get("_has_coord")
+    if got is None:
+        got = e.__dict__["_has_coord"] = any(n.kind in COORD_KINDS for n in ir.symbols(e))
+    return got
 
 
 _ONE = ir.Num(1)
@@ -87,7 +92,16 @@ def _merge(a: dict, b: dict, sign: int) -> dict:
 
 
 def decompose(e: ir.Expr) -> list[Term]:
-    """Terms ordered as the two-tree table reads them: Grid, Block, iterators, opaque, offset."""
+    """Terms ordered as the two-tree table reads them: Grid, Block, iterators, opaque, offset.
+    Worked out once per node (accesses, the trial family and the explainer ask for the same
+    indexes); each caller gets a list of its own."""
+    got = e.__dict__.get("_terms")
+    if got is None:
+        got = e.__dict__["_terms"] = tuple(_decompose(e))
+    return list(got)
+
+
+def _decompose(e: ir.Expr) -> list[Term]:
     lin = _linear(e)
     terms = [Term(k, v) for k, v in lin.items() if not (isinstance(v, ir.Num) and v.value == 0)]
 
