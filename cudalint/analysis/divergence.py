@@ -7,7 +7,6 @@ Guards that read memory are not followed (taken as uniform).
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,12 +59,28 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
     # every block when that is cheap: a partial block can sit anywhere when the grid is not sized from n
     gx, gy, gz = sim.grid
     if gx * gy * gz * sim.nthreads * len(combos) <= ALL_BLOCKS_LIMIT:
-        blocks = list(itertools.product(range(gx), range(gy), range(gz)))
+        # every block, x outermost; one is read back only for the message
+        blk_cols = np.indices(sim.grid, dtype=np.int64).reshape(3, -1).T
+
+        def block_at(j: int):
+            return tuple(int(v) for v in blk_cols[j])
     else:
         blocks = sim._block_samples("range")
-    rows = [(blk, c) for blk in blocks for c in combos]
-    env = sim.lane_env(b.guards, b.loops, rows)
-    shape = (len(rows), sim.nthreads)
+        blk_cols = np.array(blocks, dtype=np.int64).reshape(len(blocks), 3)
+        block_at = blocks.__getitem__
+    # a row per block and combination (blocks outer), as lane_env lays them out, built by whole
+    # columns: there can be two million rows
+    nb, nc = len(blk_cols), len(combos)
+    env = sim.lane_env(b.guards, (), [])
+    for axis_i, axis in enumerate("xyz"):
+        env[f"blockIdx.{axis}"] = np.repeat(blk_cols[:, axis_i], nc)[:, None]
+    trip_cols = np.array(combos, dtype=np.int64).reshape(nc, len(b.loops))
+    for k, it in enumerate(b.loops):
+        env[it.trip.name] = np.tile(trip_cols[:, k], nb)[:, None]
+
+    def row(i: int):
+        return block_at(i // nc), combos[i % nc]
+    shape = (nb * nc, sim.nthreads)
     reach = np.ones(shape, dtype=bool)
     exited = {id(e.guard) for e in b.exits if e.kind == "return"} if sim.table.arch >= 700 else set()
     for g in b.guards:
@@ -83,15 +98,15 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
         i = int(np.nonzero(split)[0][0])
         t_in = int(np.nonzero(reach[i])[0][0])
         t_out = int(np.nonzero(before[i] & ~reach[i])[0][0])
-        blk = rows[i][0]
+        blk, combo = row(i)
         pt = {f"blockIdx.{a}": blk[j] for j, a in enumerate("xyz")}
         coord = lambda t: {**pt, **{k: int(v[t]) for k, v in sim.tid.items()}}
         exit_ = next((e for e in b.exits if e.guard is g), None)
         loop = next((it for it in b.loops if it.cond is g), None)
         at = {}
         for k, it in enumerate(b.loops):
-            v = sim._scalar(it.value, {it.trip.name: rows[i][1][k], **{n: int(np.asarray(x).reshape(-1)[0])
-                                                                      for n, x in env.items() if n.startswith("blockIdx")}})
-            at[it.var] = f"{it.var}={v}" if v is not None else f"iteration {rows[i][1][k]} of the loop over `{it.var}`"
+            v = sim._scalar(it.value, {it.trip.name: combo[k], **{n: int(np.asarray(x).reshape(-1)[0])
+                                                                 for n, x in env.items() if n.startswith("blockIdx")}})
+            at[it.var] = f"{it.var}={v}" if v is not None else f"iteration {combo[k]} of the loop over `{it.var}`"
         return Divergence(b, g, exit_, loop, coord(t_in), coord(t_out), at)
     return None

@@ -114,14 +114,15 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
         if derived is not None and derived not in shapes:
             shapes.insert(0, derived)
     if unknown:
-        chosen = [_edges(lc.block, unknown, target, given) for target in shapes]
+        chosen = _edges(lc.block, unknown, shapes, given)
         tried = list(dict.fromkeys(c for c in chosen if c is not None))
         if not tried:
             return [], reason, True
     else:
         tried = [(b, ()) for b in shapes]
     limit = lb if lb and lb > 0 else 1024
-    fitting = [(b, c) for b, c in tried if b[0] * b[1] * b[2] <= limit and _fits(table, b)]
+    checks = _fit_checks(table)
+    fitting = [(b, c) for b, c in tried if b[0] * b[1] * b[2] <= limit and _fits(table, checks, b)]
     return (fitting or tried[:1]), reason, bool(unknown)
 
 
@@ -130,20 +131,29 @@ SHIFT_EDGE_VALUES = tuple(range(11))                 # an edge given as a shift 
 MAX_EDGES = 3
 
 
-def _edges(dims, unknown: list[str], target, given):
+def _edges(dims, unknown: list[str], targets, given) -> list:
     """A block whose edges depend on values not given (`dim3 block(bs, bs)` with `bs` a host
     parameter, `N / 4` with `N = 1 << log2N`): the unknowns take the values (powers of two, and
-    small counts for a shift) that bring the block closest to `target`, so dimensions the launch
-    fixes are kept. (block, ((name, value), ...)) or None."""
+    small counts for a shift) that bring the block closest to each target, so dimensions the launch
+    fixes are kept. [(block, ((name, value), ...)) or None], one per target: the blocks every
+    combination of values makes are worked out once for all targets."""
     if len(unknown) > MAX_EDGES:
-        return None
+        return [None] * len(targets)
     shifted = {x.name for d in dims for n in d.walk() if isinstance(n, ir.Bin) and n.op in ("<<", ">>")
                for x in n.right.walk() if isinstance(x, ir.Sym)}
     choices = [SHIFT_EDGE_VALUES if name in shifted else EDGE_VALUES for name in unknown]
-    got = _edges_at_once(dims, unknown, target, given, choices)
+    got = _edge_blocks_at_once(dims, unknown, given, choices)
+    if got is None:
+        return [None] * len(targets)
     if got is not False:
-        return got
-    best = None
+        return [_closest_at_once(unknown, *got, target) for target in targets]
+    made = _edge_blocks(dims, unknown, given, choices)
+    return [_closest(unknown, made, target) for target in targets]
+
+
+def _edge_blocks(dims, unknown: list[str], given, choices) -> list[tuple[list[int], tuple]]:
+    """(block edges, combination) of each combination of values that makes a block, in product order."""
+    out = []
     for combo in itertools.product(*choices):
         env = {**{k: np.int64(v) for k, v in given.items()}, **dict(zip(unknown, map(np.int64, combo)))}
         try:
@@ -152,19 +162,27 @@ def _edges(dims, unknown: list[str], target, given):
             continue        # this value makes no block (a shift past 63, a division by 0)
         if min(vals) < 1 or vals[0] * vals[1] * vals[2] > 1024:
             continue
+        out.append((vals, combo))
+    return out
+
+
+def _closest(unknown: list[str], made, target):
+    best = None
+    goal = np.log2(target)
+    for vals, combo in made:
         logs = np.log2(vals)
-        goal = np.log2(target)
         score = (float(np.abs(logs - goal).sum()), float(abs(logs.sum() - goal.sum())))   # shape, then size
         if best is None or score < best[0]:
             best = (score, tuple(vals), tuple(zip(unknown, map(int, combo))))
     return None if best is None else (best[1], best[2])
 
 
-def _edges_at_once(dims, unknown: list[str], target, given, choices):
-    """_edges with every combination of values evaluated in one pass (up to 1,331 of them, one
-    evaluation each otherwise). False where one evaluation cannot stand for all: a combination
-    that makes no block (a shift past 63, a division by 0) raises for the whole pass, and the
-    combinations are then tried one by one."""
+def _edge_blocks_at_once(dims, unknown: list[str], given, choices):
+    """_edge_blocks with every combination of values evaluated in one pass (up to 1,331 of them,
+    one evaluation each otherwise): (combinations, edges, which make a block), or None where
+    none does. False where one evaluation cannot stand for all: a combination that makes no
+    block (a shift past 63, a division by 0) raises for the whole pass, and the combinations are
+    then tried one by one."""
     combos = np.array(list(itertools.product(*choices)), dtype=np.int64).reshape(-1, len(unknown))
     env = {**{k: np.int64(v) for k, v in given.items()}, **{n: combos[:, i] for i, n in enumerate(unknown)}}
     try:
@@ -179,6 +197,10 @@ def _edges_at_once(dims, unknown: list[str], target, given, choices):
     ok &= vals[:, 0] * vals[:, 1] * vals[:, 2] <= 1024
     if not ok.any():
         return None
+    return combos, vals, ok
+
+
+def _closest_at_once(unknown: list[str], combos, vals, ok, target):
     logs = np.log2(np.where(ok[:, None], vals, 1).astype(np.float64))
     goal = np.log2(target)
     gap = np.abs(logs - goal)
@@ -211,32 +233,45 @@ def _env(block) -> dict:
     return env
 
 
-def _fits(table: TwoTreeTable, block) -> bool:
+def _fit_checks(table: TwoTreeTable) -> list[tuple]:
+    """What _fits reads of each access, worked out once for all the block shapes it tries:
+    (guards on blockDim alone, guards on the thread alone, [(subscript, extent)] of a thread-only
+    subscript of a `__shared__` or local array, or None where the access is not checked)."""
+    out = []
+    for acc in table.accesses:
+        uniform = [g for g in acc.guards if all(s.kind == "blockdim" for s in ir.symbols(g))]
+        if acc.space == "global" or not acc.array.dims or acc.loops:
+            out.append((uniform, None, None))
+            continue
+        guards = [g for g in acc.guards if _thread_only(g)]
+        exprs = list(acc.dims) if len(acc.dims) == len(acc.array.dims) and len(acc.dims) > 1 else [acc.index]
+        extents = list(acc.array.dims) if len(exprs) > 1 else [acc.array.extent]
+        bounded = [(e, extent) for e, extent in zip(exprs, extents) if extent is not None and _thread_only(e)]
+        out.append((uniform, guards, bounded))
+    return out
+
+
+def _fits(table: TwoTreeTable, checks: list[tuple], block) -> bool:
     """A block the kernel can be launched with: no `__shared__` or local array indexed by the thread
-    alone leaves its extent, and the kernel does not turn the whole block away by a guard on blockDim."""
+    alone leaves its extent, and the kernel does not turn the whole block away by a guard on blockDim.
+    `checks`: _fit_checks(table)."""
     env = _env(block)
     ev = Evaluator(env)
     runs = False
-    for acc in table.accesses:
-        uniform = [g for g in acc.guards if all(s.kind == "blockdim" for s in ir.symbols(g))]
+    for uniform, guards, bounded in checks:
         try:
             if any(not np.all(np.asarray(ev.value(g)) != 0) for g in uniform):
                 continue        # this block shape never runs the access
         except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError):
             pass
         runs = True
-        if acc.space == "global" or not acc.array.dims or acc.loops:
+        if guards is None:
             continue
-        guards = [g for g in acc.guards if _thread_only(g)]
-        exprs = list(acc.dims) if len(acc.dims) == len(acc.array.dims) and len(acc.dims) > 1 else [acc.index]
-        extents = list(acc.array.dims) if len(exprs) > 1 else [acc.array.extent]
         try:
             mask = np.ones(len(env["threadIdx.x"]), dtype=bool)
             for g in guards:
                 mask &= np.broadcast_to(np.asarray(ev.value(g)) != 0, mask.shape)
-            for e, extent in zip(exprs, extents):
-                if extent is None or not _thread_only(e):
-                    continue
+            for e, extent in bounded:
                 v = np.broadcast_to(np.asarray(ev.value(e)), mask.shape)[mask]
                 if v.size and (v.max() >= extent or v.min() < 0):
                     return False
@@ -250,11 +285,10 @@ def _radix_block(table: TwoTreeTable, uses_z: bool) -> tuple[int, int, int] | No
     number whose x digit runs to 8, and so is `blockIdx.x * 512 + threadIdx.x` with 512: the stride
     of the level above is the size of the level below (a warp's worth of rows under it)."""
     from collections import Counter
-    from ..index.terms import decompose
     seen: Counter = Counter()
     for acc in table.accesses:
         strides = {}
-        for t in decompose(acc.index):
+        for t in acc.terms:     # the index's terms, as the rules read them later
             if isinstance(t.coord, ir.Sym) and t.coord.kind in ("thread", "block"):
                 strides[t.coord.name] = t.stride
         x = strides.get("threadIdx.x")
@@ -326,8 +360,8 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
     if not names:
         return {}
     masks, shifts = set(), set()
-    for e in exprs:
-        for n in ir.of_type(e, ir.Bin):
+    for n in _distinct_nodes(exprs):
+        if isinstance(n, ir.Bin):
             if n.op == "&":
                 for side in (n.left, n.right):      # `i & (n - 1)`, `i & (stride / 128 - 1)`
                     if isinstance(side, ir.Bin) and side.op == "-" and side.right == ir.Num(1):
@@ -335,3 +369,19 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
             if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
                 shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
     return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES for n in sorted(names)}
+
+
+def _distinct_nodes(exprs):
+    """Each distinct node of the expressions once: an access's index, subscripts and guards share
+    most of their nodes with each other and with the other accesses of the kernel."""
+    seen = set()
+    stack = list(reversed(exprs))
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        yield n
+        kids = n.children()
+        if kids:
+            stack.extend(reversed(kids))

@@ -22,6 +22,12 @@ class Term:
         return isinstance(self.coord, ir.Num)
 
     def __str__(self) -> str:
+        got = self.__dict__.get("_str")      # kept: CL301 groups accesses by their terms' text
+        if got is None:
+            got = self.__dict__["_str"] = self._text()
+        return got
+
+    def _text(self) -> str:
         if self.is_offset:
             return str(self.stride)
         if isinstance(self.stride, ir.Num) and self.stride.value == 1:
@@ -35,7 +41,33 @@ def _paren(e: ir.Expr) -> str:
 
 
 def has_coord(e: ir.Expr) -> bool:
-    return any(n.kind in COORD_KINDS for n in ir.symbols(e))
+    """Kept on each node: splitting an index asks it of every node on the way down, twice for a
+    product, and the nodes are shared by the index, the subscripts and the guards. A node's answer
+    is its children's (worked out first, without recursion: a DAG may be deep), so each node is
+    visited once however many nodes above it are asked."""
+    got = e.__dict__.get("_has_coord")
+    if got is not None:
+        return got
+    syms = e.__dict__.get("_syms")
+    if syms is not None:
+        got = e.__dict__["_has_coord"] = any(n.kind in COORD_KINDS for n in syms)
+        return got
+    stack = [(e, False)]
+    while stack:
+        n, kids_done = stack.pop()
+        d = n.__dict__
+        if "_has_coord" in d:
+            continue
+        if n.__class__ is ir.Sym:
+            d["_has_coord"] = n.kind in COORD_KINDS
+            continue
+        kids = n.children()
+        if kids_done:
+            d["_has_coord"] = any(k.__dict__["_has_coord"] for k in kids)
+        else:
+            stack.append((n, True))
+            stack.extend((k, False) for k in kids if "_has_coord" not in k.__dict__)
+    return e.__dict__["_has_coord"]
 
 
 _ONE = ir.Num(1)
@@ -87,7 +119,16 @@ def _merge(a: dict, b: dict, sign: int) -> dict:
 
 
 def decompose(e: ir.Expr) -> list[Term]:
-    """Terms ordered as the two-tree table reads them: Grid, Block, iterators, opaque, offset."""
+    """Terms ordered as the two-tree table reads them: Grid, Block, iterators, opaque, offset.
+    Worked out once per node (accesses, the trial family and the explainer ask for the same
+    indexes); each caller gets a list of its own."""
+    got = e.__dict__.get("_terms")
+    if got is None:
+        got = e.__dict__["_terms"] = tuple(_decompose(e))
+    return list(got)
+
+
+def _decompose(e: ir.Expr) -> list[Term]:
     lin = _linear(e)
     terms = [Term(k, v) for k, v in lin.items() if not (isinstance(v, ir.Num) and v.value == 0)]
 

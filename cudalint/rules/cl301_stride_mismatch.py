@@ -45,19 +45,22 @@ PAD_ALLOWANCE = 4       # `[TILE][TILE + 1]`-style padding is intended, not a mi
 LARGE = 1 << 30         # a problem size past every index of the sampled blocks, within 32 bits
 
 
+def _kept(sim, name: str) -> dict:
+    """A cache of this rule's on the simulation: what it holds is worked out once per trial. Keys
+    are ids; each value holds the objects whose ids are in its key, so that the ids stay theirs."""
+    return sim.__dict__.setdefault(name, {})
+
+
 def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | None:
-    from ..index.evaluate import Unknown
     if coord.kind == "thread" and running_only:
         # the threads that run the access: `if (threadIdx.x < 64) out[blockIdx.x * 64 + threadIdx.x]`
-        # spans 64 elements, not the block
-        try:
-            _, mask = sim.instance_env(acc, "coalescing")
-        except (Unknown, MemoryError):
-            return sim.block["xyz".index(coord.name[-1])] - 1
-        running = mask.any(axis=0)
-        if not running.any():
-            return None
-        return int(sim.tid[coord.name][running].max())
+        # spans 64 elements, not the block. Once per access and axis: asked again for each
+        # access it is read together with.
+        seen = _kept(sim, "_cl301_running")
+        got = seen.get((id(acc), coord.name))
+        if got is None:
+            got = seen[(id(acc), coord.name)] = (_running_max(sim, coord, acc), acc)
+        return got[0]
     if coord.kind == "thread":
         return sim.block["xyz".index(coord.name[-1])] - 1
     if coord.kind == "block":      # a span over blocks needs the program's grid, not the assumed one
@@ -71,11 +74,35 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
     return None
 
 
+def _running_max(sim, coord: ir.Sym, acc) -> int | None:
+    from ..index.evaluate import Unknown
+    try:
+        mask = sim.instance_mask(acc, "coalescing")
+    except (Unknown, MemoryError):
+        return sim.block["xyz".index(coord.name[-1])] - 1
+    running = mask.any(axis=0)
+    if not running.any():
+        return None
+    return int(sim.tid[coord.name][running].max())
+
+
 def _params_in(e: ir.Expr) -> frozenset[str]:
     return frozenset(s.name for s in ir.symbols(e) if s.kind == "param")
 
 
 def _numeric(sim, e: ir.Expr, ones: bool) -> int | None:
+    """The value of a stride or offset with its sizes set to 1 (`ones`) or to theirs; the strides
+    of an index are asked for once per term, check and access read with it."""
+    seen = _kept(sim, "_cl301_numeric")
+    got = seen.get((id(e), ones))
+    if got is None:
+        got = seen[(id(e), ones)] = (_numeric_of(sim, e, ones), e)
+    return got[0]
+
+
+def _numeric_of(sim, e: ir.Expr, ones: bool) -> int | None:
+    if e.__class__ is ir.Num and e.value.__class__ is int and -(1 << 63) <= e.value < (1 << 63):
+        return e.value      # most strides: a constant, its own value
     import numpy as np
     from ..index.evaluate import Evaluator, Unknown
     env = sim.base_env()
@@ -102,12 +129,25 @@ def _group_key(sim, names: frozenset[str]):
 
 
 def _offset_parts(sim, e: ir.Expr | None) -> dict | None:
-    import numpy as np
-    from ..index.evaluate import Evaluator, Unknown
     """{group key: offset in units of that group's sizes}, or None for an offset that mixes
     sizes (`width + 1`) and so has no place in one radix."""
     if e is None:
         return {}
+    seen = _kept(sim, "_cl301_offset")
+    got = seen.get(id(e))
+    if got is None:
+        got = seen[id(e)] = (_offset_unit(sim, e), e)
+    if got[0] is None:
+        return None
+    names, one = got[0]
+    # the group is looked up each time: a size the simulation has since been given joins its value's
+    return {_group_key(sim, names): one}
+
+
+def _offset_unit(sim, e: ir.Expr) -> tuple[frozenset[str], int] | None:
+    """(sizes named, coefficient) of an offset that is `coefficient × sizes`, else None."""
+    import numpy as np
+    from ..index.evaluate import Evaluator, Unknown
     names = _params_in(e)
     one = _numeric(sim, e, ones=True)
     if one is None:
@@ -121,7 +161,7 @@ def _offset_parts(sim, e: ir.Expr | None) -> dict | None:
             return None
         if two != one * 2 ** len(names):   # not `coefficient × sizes`
             return None
-    return {_group_key(sim, names): one}
+    return names, one
 
 
 def _uncovered(starts: list[int], length: int, period: int) -> int:
@@ -142,7 +182,6 @@ def _uncovered(starts: list[int], length: int, period: int) -> int:
 
 
 def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
-    from ..analysis.simulate import guards_followed
     """First term whose stride leaves holes in, or overlaps, the span of the smaller-stride terms of
     its group. `offsets` are the offset parts of the accesses that share these terms (the access
     itself included): together their copies of the lower levels may fill the stride, as the two loads
@@ -182,9 +221,11 @@ def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
                         return ("gap", t, below, c, span, holes, len(starts) > 1)
                     if len(starts) > 1:
                         starts = [0]   # the offsets filled this level; above it the range is contiguous
-                if c < span_run and mixed and acc.kind == "store" and guards_followed(acc.guards) and \
+                if c < span_run and mixed and acc.kind == "store" and \
                         all(x.coord.kind in ("block", "thread") for x in [t, *below]):
-                    return ("overlap", t, below, c, span_run, 0, False)
+                    from ..analysis.simulate import guards_followed
+                    if guards_followed(acc.guards):
+                        return ("overlap", t, below, c, span_run, 0, False)
                 # the terms below reach up to the sum of their largest steps: two unit-stride terms
                 # over 128 values each span 255 elements, not 128
                 span = max(span + c * m, c * (m + 1))
@@ -274,18 +315,55 @@ def _offset_of(terms) -> ir.Expr | None:
 
 
 def _whole_block(sim, acc) -> bool:
-    import numpy as np
-    from ..index.evaluate import Unknown
     """Every thread of a block runs the access at some sampled point once the problem is large
     enough for the edge guards (`i + blockDim.x < n`) to pass: a copy behind
-    `if (threadIdx.x < 128)` fills only part of the range."""
+    `if (threadIdx.x < 128)` fills only part of the range. Once per access (it is asked for each
+    dimension)."""
+    seen = _kept(sim, "_cl301_whole")
+    got = seen.get(id(acc))
+    if got is None:
+        got = seen[id(acc)] = (_whole_block_of(sim, acc), acc)
+    return got[0]
+
+
+def _whole_block_of(sim, acc) -> bool:
+    import numpy as np
+    from ..analysis.simulate import conjuncts
+    from ..index.evaluate import Unknown
     try:
-        env, mask = sim.instance_env(acc, "coalescing")
+        large = {n for g in acc.guards for n in _params_in(g)}
+        if not large:       # the guards as the simulation reads them
+            return bool(sim.instance_mask(acc, "coalescing").all(axis=1).any())
+        env, n = sim.instances(acc, "coalescing")
+        big = _kept(sim, "_cl301_large").setdefault("value", np.int64(LARGE))
+        env.update({name: big for name in large})
+        runs = np.ones((n, sim.nthreads), dtype=bool)
         for g in acc.guards:
-            env.update({n: np.int64(LARGE) for n in _params_in(g)})
-        return bool(sim.mask(acc, env, mask.shape).all(axis=1).any())
+            for c in conjuncts(g):
+                v = _holds(sim, env, c)
+                if v is not None:
+                    runs &= v
+        return bool(runs.all(axis=1).any())
     except (Unknown, MemoryError):
         return False
+
+
+def _holds(sim, env: dict, c: ir.Expr):
+    """Where one part of a guard holds over `env` (None: it reads data, and may hold). Kept by the
+    values its names take there: the accesses of one loop nest share their rows, and their guards."""
+    import numpy as np
+    from ..index.evaluate import Evaluator, Unknown
+    seen = _kept(sim, "_cl301_holds")
+    vals = tuple(env.get(s.name) for s in ir.symbols(c))
+    key = (id(c), tuple(map(id, vals)))
+    got = seen.get(key)
+    if got is None:
+        try:
+            v = np.asarray(Evaluator(env).value(c)) != 0
+        except Unknown:
+            v = None
+        got = seen[key] = (v, c, vals)
+    return got[0]
 
 
 def _leading_dims(acc) -> frozenset[str] | None:
@@ -300,7 +378,9 @@ def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
     groups, where = _same_position(ctx.table.accesses, sim)
-    offsets: dict = {}     # group key -> [(access, offset parts of its copies, or None)]
+    # group key -> ({access id: offset parts of its copies, or None}, [(access, parts)] of those
+    # with parts, all their parts)
+    offsets: dict = {}
     reported: set[int] = set()
     for acc in ctx.table.accesses:
         if acc.unresolved or id(acc) in reported:
@@ -308,14 +388,17 @@ def check(ctx: Context):
         for k, terms in _analysed(acc):
             key = where[(id(acc), k)]
             if key not in offsets:
-                offsets[key] = [(a, _copies(sim, a, ts)
-                                 if len(groups[key]) == 1 or _whole_block(sim, a) else None)
-                                for a, ts in groups[key]]
-            parts = offsets[key]
-            own = next(p for a, p in parts if a is acc)
-            together = [(a, p) for a, p in parts if p is not None] if own is not None else [(acc, [{}])]
+                parts = [(a, _copies(sim, a, ts) if len(groups[key]) == 1 or _whole_block(sim, a) else None)
+                         for a, ts in groups[key]]
+                # what every access of the group reads with: worked out once, not once per access
+                together = [(a, p) for a, p in parts if p is not None]
+                offsets[key] = ({id(a): p for a, p in parts}, together, [c for _, p in together for c in p])
+            own_of, together, copies = offsets[key]
+            own = own_of[id(acc)]
+            if own is None:
+                together, copies = [(acc, [{}])], [{}]
             kept = _unrolled(sim, acc, terms)[0] if own is not None else terms
-            found = radix_mismatch(sim, acc, kept, [c for _, p in together for c in p])
+            found = radix_mismatch(sim, acc, kept, copies)
             if not found:
                 continue
             kind, t, below, c, span, holes, joint = found
