@@ -6,6 +6,7 @@ trip counter, conditions become guards, and every subscript / dereference become
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass, replace
@@ -28,6 +29,7 @@ _WARP_GROUPS = ("thread_block_tile", "tiled_partition", "coalesced_group", "coal
 _BLOCK_GROUPS = ("thread_block", "this_thread_block", "grid_group", "this_grid")
 _MAX_INLINE_DEPTH = 6
 _INT_TYPES = set(ir.INT_KINDS) | {"auto"}
+_MISSING = object()
 
 
 @dataclass(frozen=True)
@@ -81,9 +83,12 @@ class KernelBuilder:
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read
         self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
         self.type_names = set(fn.type_names)
+        self._type_key = frozenset(self.type_names)   # the same, as the parser's cache key
         self.template_values = template_values
         self.depth = 0
         self.helper: str | None = None
+        self.walk_root = fn.body                  # the body being walked: the kernel's, a helper's, a macro statement's
+        self._assigns: dict = {}                  # function body -> its assignment nodes (_assignments_under)
         self._bind_template()
         self._bind_params()
         if fn.launch_bounds:
@@ -173,14 +178,17 @@ class KernelBuilder:
         return view
 
     def _parse(self, text: str) -> ir.Expr:
-        if self.macros.uses_macro(text):
-            text = self.macros.expand(text)
-        return parse_expr(text, frozenset(self.type_names))
+        macros = self.macros
+        if macros.uses_macro(text):
+            text = macros.expand(text)
+        return parse_expr(text, self._type_key)
 
     def _parse_node(self, node) -> tuple[ir.Expr, bool]:
         text = node_text(node)
-        exact = not self.macros.uses_macro(text)
-        return self._parse(text), exact
+        macros = self.macros
+        if macros.uses_macro(text):
+            return parse_expr(macros.expand(text), self._type_key), False
+        return parse_expr(text, self._type_key), True
 
     def _def(self, name: str, line: int, value_text: str, uses: set[str]) -> None:
         d = f"{name}@{line}"
@@ -249,6 +257,7 @@ class KernelBuilder:
                     for c in node.named_children:
                         if c.type == "type_identifier":
                             self.type_names.add(node_text(c))
+                            self._type_key = frozenset(self.type_names)
             else:
                 self.note(node, f"statement of kind `{t}` is not followed by the model")
         except Unfollowable as exc:
@@ -330,8 +339,12 @@ class KernelBuilder:
         if body is None:
             self.note(node, f"cannot follow the macro statement `{_short(head)}`")
             return
-        for c in body.named_children:
-            self.stmt(c)
+        saved, self.walk_root = self.walk_root, body     # a tree of its own
+        try:
+            for c in body.named_children:
+                self.stmt(c)
+        finally:
+            self.walk_root = saved
 
     def declaration(self, node) -> None:
         text = node_text(node)
@@ -637,7 +650,7 @@ class KernelBuilder:
         if step is not None:
             assigns.append(step)
         if body is not None:
-            for n in _assignment_nodes(body):
+            for n in self._assignments_under(body):
                 try:
                     assigns.extend(_assignments(self._parse(node_text(n))))
                 except (ExprSyntaxError, MacroError):
@@ -663,6 +676,26 @@ class KernelBuilder:
         for name in bad:
             found[name] = ("?", None)
         return found
+
+    def _assignments_under(self, body) -> list:
+        """`_assignment_nodes(body)`, taken from one query of the whole function body being walked:
+        a loop nest, or a helper inlined at many calls, is not queried again for each loop."""
+        root = self.walk_root
+        if root is None:
+            return _assignment_nodes(body)
+        found = self._assigns.get(root)
+        if found is None:
+            nodes = _assignment_nodes(root)
+            found = self._assigns[root] = ([n.start_byte for n in nodes], [n.end_byte for n in nodes], nodes)
+        starts, ends, nodes = found
+        start, end = body.start_byte, body.end_byte
+        out = []
+        for i in range(bisect.bisect_left(starts, start), len(nodes)):
+            if starts[i] >= end:
+                break
+            if ends[i] <= end:
+                out.append(nodes[i])
+        return out
 
     def _step_value(self, cur, op, inc, trip):
         if op == "?" or inc is None or cur is None:
@@ -802,7 +835,7 @@ class KernelBuilder:
             self.rvalue(a, stmt, None)
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
-                 dict(self.shared_scalars), set(self.volatile))
+                 dict(self.shared_scalars), set(self.volatile), self.walk_root)
         self.env = dict(self.env)
         self.volatile = self._volatile_in(fn)
         self.types = dict(self.types)
@@ -818,6 +851,7 @@ class KernelBuilder:
             self.var_scope[p.name] = sc
             self._bind_group(p, a)
         self.helper = fn.name
+        self.walk_root = fn.body
         if fn.file is not None:      # findings inside the helper stand where its text stands
             self.src, self.path = fn.file, fn.file.path
         self.depth += 1
@@ -828,26 +862,52 @@ class KernelBuilder:
             self.depth -= 1
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
              self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
-             self.volatile) = saved
+             self.volatile, self.walk_root) = saved
 
     def rvalue(self, e: ir.Expr, stmt, node):
         """Resolve names and record loads; returns an IR expression or a Ptr."""
-        match e:
-            case ir.Num() | ir.Str() | ir.Sym():
-                return e
-            case ir.Name(name=n) if n in self.shared_scalars:
+        # names, numbers and operators are most of what comes here: tested first, by class
+        cls = e.__class__
+        if cls is ir.Name:
+            n = e.name
+            if n in self.shared_scalars:
                 return self._record(self.shared_scalars[n], ir.Num(0), "load", stmt, node, e)
-            case ir.Name(name=n):
-                if n in self.env:
-                    return self.env[n]
-                if n == "warpSize":
-                    return ir.Num(32)
-                if n in self.macros:
-                    return self.rvalue(self._parse(n), stmt, node)
-                value = self._constant(n, stmt)
-                if value is not None:
-                    return value
-                return ir.Sym(n, "unknown")
+            got = self.env.get(n, _MISSING)
+            if got is not _MISSING:
+                return got
+            if n == "warpSize":
+                return ir.Num(32)
+            if n in self.macros:
+                return self.rvalue(self._parse(n), stmt, node)
+            value = self._constant(n, stmt)
+            if value is not None:
+                return value
+            return ir.Sym(n, "unknown")
+        if cls is ir.Num or cls is ir.Sym or cls is ir.Str:
+            return e
+        if cls is ir.Bin:
+            op, l, r = e.op, e.left, e.right
+            if op == "&&" or op == "||":
+                lv = self.rvalue(l, stmt, node)
+                cond = lv if isinstance(lv, ir.Expr) else ir.Num(1)
+                rv = self._under(cond if op == "&&" else ir.negate(cond), lambda: self.rvalue(r, stmt, node))
+                if isinstance(lv, ir.Expr) and isinstance(rv, ir.Expr):
+                    return ir.Bin(op, lv, rv)
+                return ir.Sym("?", "unknown")
+            lv, rv = self.rvalue(l, stmt, node), self.rvalue(r, stmt, node)
+            if lv.__class__ is Ptr and isinstance(rv, ir.Expr) and op in ("+", "-"):
+                return Ptr(lv.array, ir.add(lv.offset, _scale(rv if op == "+" else ir.Un("-", rv), lv)),
+                           lv.view, lv.view_size)
+            if rv.__class__ is Ptr and isinstance(lv, ir.Expr) and op == "+":
+                return Ptr(rv.array, ir.add(rv.offset, _scale(lv, rv)), rv.view, rv.view_size)
+            if lv.__class__ is Ptr or rv.__class__ is Ptr:
+                ptr, other = (lv, rv) if lv.__class__ is Ptr else (rv, lv)
+                if op in ("==", "!=") and _is_null(other):
+                    # `if (sums != NULL && ...)`: the same answer in every thread of the launch
+                    return ir.Sym(f"{ptr.array.name} {op} NULL", "uniform")
+                return ir.Sym("ptrdiff", "unknown")
+            return _fold(ir.Bin(op, lv, rv))
+        match e:
             case ir.Member(base=ir.Name(name=b), field=f) if b in _BUILTINS and f in ("x", "y", "z"):
                 if b == "threadIdx":
                     self.table.thread_axes.add(f"threadIdx.{f}")
@@ -855,27 +915,6 @@ class KernelBuilder:
             case ir.Member():
                 self.rvalue(e.base, stmt, node)  # records a load in `A[i].x`
                 return ir.Sym(f"{_short(str(e))}", "data")
-            case ir.Bin(op=("&&" | "||") as op, left=l, right=r):
-                lv = self.rvalue(l, stmt, node)
-                cond = lv if isinstance(lv, ir.Expr) else ir.Num(1)
-                rv = self._under(cond if op == "&&" else ir.negate(cond), lambda: self.rvalue(r, stmt, node))
-                if isinstance(lv, ir.Expr) and isinstance(rv, ir.Expr):
-                    return ir.Bin(op, lv, rv)
-                return ir.Sym("?", "unknown")
-            case ir.Bin(op=op, left=l, right=r):
-                lv, rv = self.rvalue(l, stmt, node), self.rvalue(r, stmt, node)
-                if isinstance(lv, Ptr) and isinstance(rv, ir.Expr) and op in ("+", "-"):
-                    return Ptr(lv.array, ir.add(lv.offset, _scale(rv if op == "+" else ir.Un("-", rv), lv)),
-                               lv.view, lv.view_size)
-                if isinstance(rv, Ptr) and isinstance(lv, ir.Expr) and op == "+":
-                    return Ptr(rv.array, ir.add(rv.offset, _scale(lv, rv)), rv.view, rv.view_size)
-                if isinstance(lv, Ptr) or isinstance(rv, Ptr):
-                    ptr, other = (lv, rv) if isinstance(lv, Ptr) else (rv, lv)
-                    if op in ("==", "!=") and _is_null(other):
-                        # `if (sums != NULL && ...)`: the same answer in every thread of the launch
-                        return ir.Sym(f"{ptr.array.name} {op} NULL", "uniform")
-                    return ir.Sym("ptrdiff", "unknown")
-                return _fold(ir.Bin(op, lv, rv))
             case ir.Un(op=op, operand=o):
                 v = self.rvalue(o, stmt, node)
                 return _fold(ir.Un(op, v)) if isinstance(v, ir.Expr) else ir.Sym("?", "unknown")
