@@ -88,7 +88,9 @@ class KernelBuilder:
         self.depth = 0
         self.helper: str | None = None
         self.walk_root = fn.body                  # the body being walked: the kernel's, a helper's, a macro statement's
-        self._assigns: dict = {}                  # function body -> its assignment nodes (_assignments_under)
+        self._assigns: dict = {}                  # loop body -> its assignment nodes (_assignments_under)
+        self._loop_assigns = None                 # ... those of the loop being walked, with its walk root
+        self._last_statement = None               # (statement node, its text as accesses show it)
         self._bind_template()
         self._bind_params()
         if fn.launch_bounds:
@@ -376,13 +378,14 @@ class KernelBuilder:
             return
         name = node_text(decl)
         line = stmt.start_point[0] + 1
+        value_text = node_text(value) if value is not None else ""
         if "volatile" in type_name.split():
             self.volatile.add(name)
         else:
             self.volatile.discard(name)
         base_type = " ".join(w for w in type_name.split() if w not in ("const", "volatile", "__restrict__"))
-        self._group(name, type_name + " " + (node_text(value) if value is not None else ""))
-        if value is not None and pointers and not dims and _SHARED_MEMORY_IDIOM.fullmatch(node_text(value)):
+        self._group(name, type_name + " " + value_text)
+        if value is not None and pointers and not dims and _SHARED_MEMORY_IDIOM.fullmatch(value_text):
             # `T* sdata = SharedMemory<T>();`: the dynamic shared memory, as `extern __shared__ T sdata[];`
             self._array(name, base_type, [None], True, True, line, None)
             return
@@ -421,7 +424,7 @@ class KernelBuilder:
                 val = ir.Cast(ir.TypeRef(t), val) if _needs_cast(val, t) else val
         self.env[name] = val
         self.types[name] = base_type
-        self._def(name, line, node_text(value), _names(expr))
+        self._def(name, line, value_text, _names(expr))
 
     def _group(self, name: str, decl_text: str) -> None:
         """A cooperative group declared as `name`: its scope, a tile's size, a grid group."""
@@ -622,7 +625,13 @@ class KernelBuilder:
         guard_mark = len(self.guards)
         self.guards.append(cond)
         mark = len(self.table.accesses)
-        self._scoped(lambda: self.stmt(body))
+        saved_assigns = self._loop_assigns
+        if body is not None:
+            self._loop_assigns = (self.walk_root, body.start_byte, body.end_byte, self._assignments_under(body))
+        try:
+            self._scoped(lambda: self.stmt(body))
+        finally:
+            self._loop_assigns = saved_assigns
         it.seq_end = self._next_seq()
         del self.guards[guard_mark:]
         self.loops.pop()
@@ -650,7 +659,7 @@ class KernelBuilder:
         if step is not None:
             assigns.append(step)
         if body is not None:
-            for n in self._assignments_under(body):
+            for n in self._assignments_under(body)[2]:
                 try:
                     assigns.extend(_assignments(self._parse(node_text(n))))
                 except (ExprSyntaxError, MacroError):
@@ -677,25 +686,29 @@ class KernelBuilder:
             found[name] = ("?", None)
         return found
 
-    def _assignments_under(self, body) -> list:
-        """`_assignment_nodes(body)`, taken from one query of the whole function body being walked:
-        a loop nest, or a helper inlined at many calls, is not queried again for each loop."""
-        root = self.walk_root
-        if root is None:
-            return _assignment_nodes(body)
-        found = self._assigns.get(root)
-        if found is None:
-            nodes = _assignment_nodes(root)
-            found = self._assigns[root] = ([n.start_byte for n in nodes], [n.end_byte for n in nodes], nodes)
-        starts, ends, nodes = found
+    def _assignments_under(self, body) -> tuple[list, list, list]:
+        """`_assignment_nodes(body)` with their start and end bytes. An inner loop's are picked out
+        of those of the loop around it (the same tree: the same walk root), and a helper's loop
+        inlined at many calls is queried once."""
+        found = self._assigns.get(body)
+        if found is not None:
+            return found
+        outer = self._loop_assigns
         start, end = body.start_byte, body.end_byte
-        out = []
-        for i in range(bisect.bisect_left(starts, start), len(nodes)):
-            if starts[i] >= end:
-                break
-            if ends[i] <= end:
-                out.append(nodes[i])
-        return out
+        if outer is not None and outer[0] is self.walk_root and outer[1] <= start and end <= outer[2]:
+            starts, ends, nodes = outer[3]
+            picked = []
+            for i in range(bisect.bisect_left(starts, start), len(nodes)):
+                if starts[i] >= end:
+                    break
+                if ends[i] <= end:
+                    picked.append(i)
+            found = ([starts[i] for i in picked], [ends[i] for i in picked], [nodes[i] for i in picked])
+        else:
+            nodes = _assignment_nodes(body)
+            found = ([n.start_byte for n in nodes], [n.end_byte for n in nodes], nodes)
+        self._assigns[body] = found
+        return found
 
     def _step_value(self, cur, op, inc, trip):
         if op == "?" or inc is None or cur is None:
@@ -1221,7 +1234,7 @@ class KernelBuilder:
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), ptr.view_size, line, col, end_line, end_col,
                          _short(str(e), 80), tuple(self.guards), tuple(self.loops),
-                         statement=_short(node_text(stmt), 120), helper=self.helper, path=self.path,
+                         statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
                          atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(), dim_texts=dim_texts,
                          reaching={n: self.defs[n] for n in _names(e) if n in self.defs},
@@ -1230,9 +1243,19 @@ class KernelBuilder:
             self.table.accesses.append(acc)
         return _data(arr.name)
 
+    def _statement_text(self, stmt) -> str:
+        """`stmt`'s text as an access shows it, read once for the accesses of one statement."""
+        last = self._last_statement
+        if last is not None and last[0] is stmt:
+            return last[1]
+        text = _short(node_text(stmt), 120)
+        self._last_statement = (stmt, text)
+        return text
+
     def _vector_merges(self) -> None:
-        self.table.merges = vector.merges(self.table)
-        self.table.possible_merges = vector.possible_merges(self.table, self.table.merges)
+        trips: dict = {}
+        self.table.merges = vector.merges(self.table, trips)
+        self.table.possible_merges = vector.possible_merges(self.table, self.table.merges, trips)
 
     def _classify_phases(self) -> None:
         """load: global reads and the shared/register stores they feed; store: global writes;
@@ -1400,6 +1423,8 @@ def _is_barrier(fn: str) -> bool:
 
 
 # `cg::reduce(tile, v, op)` is the library's, not a `reduce` helper of the file
+# a text holding any of the words of _WARP_GROUPS and _BLOCK_GROUPS holds one of these
+_GROUP_WORD = re.compile("thread_block|tiled_partition|coalesced_|grid_group|this_grid")
 _LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
 _TEMPLATE_TYPE_DECLARATION = re.compile(
     r"\s*(?P<type>(?:const\s+)?[A-Za-z_][\w:]*\s*<[\w\s,:*]*>)\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[^;]+?)\s*;\s*")
@@ -1409,6 +1434,8 @@ _SHARED_MEMORY_IDIOM = re.compile(r"\(?\s*SharedMemory\s*<[^<>]*>\s*\(\s*\)\s*\)
 def group_scope(text: str) -> str | None:
     """What a cooperative group's sync() waits for, from its declaration or initializer text:
     "warp" (a tile, a coalesced group), "block" (a thread block or grid group) or None."""
+    if _GROUP_WORD.search(text) is None:     # most declarations: one search instead of eight
+        return None
     if any(w in text for w in _WARP_GROUPS):
         return "warp"
     if any(w in text for w in _BLOCK_GROUPS):
