@@ -6,6 +6,7 @@ trip counter, conditions become guards, and every subscript / dereference become
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from dataclasses import dataclass, replace
@@ -28,6 +29,7 @@ _WARP_GROUPS = ("thread_block_tile", "tiled_partition", "coalesced_group", "coal
 _BLOCK_GROUPS = ("thread_block", "this_thread_block", "grid_group", "this_grid")
 _MAX_INLINE_DEPTH = 6
 _INT_TYPES = set(ir.INT_KINDS) | {"auto"}
+_MISSING = object()
 
 
 @dataclass(frozen=True)
@@ -81,9 +83,14 @@ class KernelBuilder:
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read
         self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
         self.type_names = set(fn.type_names)
+        self._type_key = frozenset(self.type_names)   # the same, as the parser's cache key
         self.template_values = template_values
         self.depth = 0
         self.helper: str | None = None
+        self.walk_root = fn.body                  # the body being walked: the kernel's, a helper's, a macro statement's
+        self._assigns: dict = {}                  # loop body -> its assignment nodes (_assignments_under)
+        self._loop_assigns = None                 # ... those of the loop being walked, with its walk root
+        self._last_statement = None               # (statement node, its text as accesses show it)
         self._bind_template()
         self._bind_params()
         if fn.launch_bounds:
@@ -173,14 +180,17 @@ class KernelBuilder:
         return view
 
     def _parse(self, text: str) -> ir.Expr:
-        if self.macros.uses_macro(text):
-            text = self.macros.expand(text)
-        return parse_expr(text, frozenset(self.type_names))
+        macros = self.macros
+        if macros.uses_macro(text):
+            text = macros.expand(text)
+        return parse_expr(text, self._type_key)
 
     def _parse_node(self, node) -> tuple[ir.Expr, bool]:
         text = node_text(node)
-        exact = not self.macros.uses_macro(text)
-        return self._parse(text), exact
+        macros = self.macros
+        if macros.uses_macro(text):
+            return parse_expr(macros.expand(text), self._type_key), False
+        return parse_expr(text, self._type_key), True
 
     def _def(self, name: str, line: int, value_text: str, uses: set[str]) -> None:
         d = f"{name}@{line}"
@@ -249,6 +259,7 @@ class KernelBuilder:
                     for c in node.named_children:
                         if c.type == "type_identifier":
                             self.type_names.add(node_text(c))
+                            self._type_key = frozenset(self.type_names)
             else:
                 self.note(node, f"statement of kind `{t}` is not followed by the model")
         except Unfollowable as exc:
@@ -330,8 +341,12 @@ class KernelBuilder:
         if body is None:
             self.note(node, f"cannot follow the macro statement `{_short(head)}`")
             return
-        for c in body.named_children:
-            self.stmt(c)
+        saved, self.walk_root = self.walk_root, body     # a tree of its own
+        try:
+            for c in body.named_children:
+                self.stmt(c)
+        finally:
+            self.walk_root = saved
 
     def declaration(self, node) -> None:
         text = node_text(node)
@@ -363,13 +378,14 @@ class KernelBuilder:
             return
         name = node_text(decl)
         line = stmt.start_point[0] + 1
+        value_text = node_text(value) if value is not None else ""
         if "volatile" in type_name.split():
             self.volatile.add(name)
         else:
             self.volatile.discard(name)
         base_type = " ".join(w for w in type_name.split() if w not in ("const", "volatile", "__restrict__"))
-        self._group(name, type_name + " " + (node_text(value) if value is not None else ""))
-        if value is not None and pointers and not dims and _SHARED_MEMORY_IDIOM.fullmatch(node_text(value)):
+        self._group(name, type_name + " " + value_text)
+        if value is not None and pointers and not dims and _SHARED_MEMORY_IDIOM.fullmatch(value_text):
             # `T* sdata = SharedMemory<T>();`: the dynamic shared memory, as `extern __shared__ T sdata[];`
             self._array(name, base_type, [None], True, True, line, None)
             return
@@ -408,7 +424,7 @@ class KernelBuilder:
                 val = ir.Cast(ir.TypeRef(t), val) if _needs_cast(val, t) else val
         self.env[name] = val
         self.types[name] = base_type
-        self._def(name, line, node_text(value), _names(expr))
+        self._def(name, line, value_text, _names(expr))
 
     def _group(self, name: str, decl_text: str) -> None:
         """A cooperative group declared as `name`: its scope, a tile's size, a grid group."""
@@ -609,7 +625,13 @@ class KernelBuilder:
         guard_mark = len(self.guards)
         self.guards.append(cond)
         mark = len(self.table.accesses)
-        self._scoped(lambda: self.stmt(body))
+        saved_assigns = self._loop_assigns
+        if body is not None:
+            self._loop_assigns = (self.walk_root, body.start_byte, body.end_byte, self._assignments_under(body))
+        try:
+            self._scoped(lambda: self.stmt(body))
+        finally:
+            self._loop_assigns = saved_assigns
         it.seq_end = self._next_seq()
         del self.guards[guard_mark:]
         self.loops.pop()
@@ -637,7 +659,7 @@ class KernelBuilder:
         if step is not None:
             assigns.append(step)
         if body is not None:
-            for n in _assignment_nodes(body):
+            for n in self._assignments_under(body)[2]:
                 try:
                     assigns.extend(_assignments(self._parse(node_text(n))))
                 except (ExprSyntaxError, MacroError):
@@ -662,6 +684,30 @@ class KernelBuilder:
             found[name] = (a.op, inc)
         for name in bad:
             found[name] = ("?", None)
+        return found
+
+    def _assignments_under(self, body) -> tuple[list, list, list]:
+        """`_assignment_nodes(body)` with their start and end bytes. An inner loop's are picked out
+        of those of the loop around it (the same tree: the same walk root), and a helper's loop
+        inlined at many calls is queried once."""
+        found = self._assigns.get(body)
+        if found is not None:
+            return found
+        outer = self._loop_assigns
+        start, end = body.start_byte, body.end_byte
+        if outer is not None and outer[0] is self.walk_root and outer[1] <= start and end <= outer[2]:
+            starts, ends, nodes = outer[3]
+            picked = []
+            for i in range(bisect.bisect_left(starts, start), len(nodes)):
+                if starts[i] >= end:
+                    break
+                if ends[i] <= end:
+                    picked.append(i)
+            found = ([starts[i] for i in picked], [ends[i] for i in picked], [nodes[i] for i in picked])
+        else:
+            nodes = _assignment_nodes(body)
+            found = ([n.start_byte for n in nodes], [n.end_byte for n in nodes], nodes)
+        self._assigns[body] = found
         return found
 
     def _step_value(self, cur, op, inc, trip):
@@ -802,7 +848,7 @@ class KernelBuilder:
             self.rvalue(a, stmt, None)
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
-                 dict(self.shared_scalars), set(self.volatile))
+                 dict(self.shared_scalars), set(self.volatile), self.walk_root)
         self.env = dict(self.env)
         self.volatile = self._volatile_in(fn)
         self.types = dict(self.types)
@@ -818,6 +864,7 @@ class KernelBuilder:
             self.var_scope[p.name] = sc
             self._bind_group(p, a)
         self.helper = fn.name
+        self.walk_root = fn.body
         if fn.file is not None:      # findings inside the helper stand where its text stands
             self.src, self.path = fn.file, fn.file.path
         self.depth += 1
@@ -828,26 +875,52 @@ class KernelBuilder:
             self.depth -= 1
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
              self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
-             self.volatile) = saved
+             self.volatile, self.walk_root) = saved
 
     def rvalue(self, e: ir.Expr, stmt, node):
         """Resolve names and record loads; returns an IR expression or a Ptr."""
-        match e:
-            case ir.Num() | ir.Str() | ir.Sym():
-                return e
-            case ir.Name(name=n) if n in self.shared_scalars:
+        # names, numbers and operators are most of what comes here: tested first, by class
+        cls = e.__class__
+        if cls is ir.Name:
+            n = e.name
+            if n in self.shared_scalars:
                 return self._record(self.shared_scalars[n], ir.Num(0), "load", stmt, node, e)
-            case ir.Name(name=n):
-                if n in self.env:
-                    return self.env[n]
-                if n == "warpSize":
-                    return ir.Num(32)
-                if n in self.macros:
-                    return self.rvalue(self._parse(n), stmt, node)
-                value = self._constant(n, stmt)
-                if value is not None:
-                    return value
-                return ir.Sym(n, "unknown")
+            got = self.env.get(n, _MISSING)
+            if got is not _MISSING:
+                return got
+            if n == "warpSize":
+                return ir.Num(32)
+            if n in self.macros:
+                return self.rvalue(self._parse(n), stmt, node)
+            value = self._constant(n, stmt)
+            if value is not None:
+                return value
+            return ir.Sym(n, "unknown")
+        if cls is ir.Num or cls is ir.Sym or cls is ir.Str:
+            return e
+        if cls is ir.Bin:
+            op, l, r = e.op, e.left, e.right
+            if op == "&&" or op == "||":
+                lv = self.rvalue(l, stmt, node)
+                cond = lv if isinstance(lv, ir.Expr) else ir.Num(1)
+                rv = self._under(cond if op == "&&" else ir.negate(cond), lambda: self.rvalue(r, stmt, node))
+                if isinstance(lv, ir.Expr) and isinstance(rv, ir.Expr):
+                    return ir.Bin(op, lv, rv)
+                return ir.Sym("?", "unknown")
+            lv, rv = self.rvalue(l, stmt, node), self.rvalue(r, stmt, node)
+            if lv.__class__ is Ptr and isinstance(rv, ir.Expr) and op in ("+", "-"):
+                return Ptr(lv.array, ir.add(lv.offset, _scale(rv if op == "+" else ir.Un("-", rv), lv)),
+                           lv.view, lv.view_size)
+            if rv.__class__ is Ptr and isinstance(lv, ir.Expr) and op == "+":
+                return Ptr(rv.array, ir.add(rv.offset, _scale(lv, rv)), rv.view, rv.view_size)
+            if lv.__class__ is Ptr or rv.__class__ is Ptr:
+                ptr, other = (lv, rv) if lv.__class__ is Ptr else (rv, lv)
+                if op in ("==", "!=") and _is_null(other):
+                    # `if (sums != NULL && ...)`: the same answer in every thread of the launch
+                    return ir.Sym(f"{ptr.array.name} {op} NULL", "uniform")
+                return ir.Sym("ptrdiff", "unknown")
+            return _fold(ir.Bin(op, lv, rv))
+        match e:
             case ir.Member(base=ir.Name(name=b), field=f) if b in _BUILTINS and f in ("x", "y", "z"):
                 if b == "threadIdx":
                     self.table.thread_axes.add(f"threadIdx.{f}")
@@ -855,27 +928,6 @@ class KernelBuilder:
             case ir.Member():
                 self.rvalue(e.base, stmt, node)  # records a load in `A[i].x`
                 return ir.Sym(f"{_short(str(e))}", "data")
-            case ir.Bin(op=("&&" | "||") as op, left=l, right=r):
-                lv = self.rvalue(l, stmt, node)
-                cond = lv if isinstance(lv, ir.Expr) else ir.Num(1)
-                rv = self._under(cond if op == "&&" else ir.negate(cond), lambda: self.rvalue(r, stmt, node))
-                if isinstance(lv, ir.Expr) and isinstance(rv, ir.Expr):
-                    return ir.Bin(op, lv, rv)
-                return ir.Sym("?", "unknown")
-            case ir.Bin(op=op, left=l, right=r):
-                lv, rv = self.rvalue(l, stmt, node), self.rvalue(r, stmt, node)
-                if isinstance(lv, Ptr) and isinstance(rv, ir.Expr) and op in ("+", "-"):
-                    return Ptr(lv.array, ir.add(lv.offset, _scale(rv if op == "+" else ir.Un("-", rv), lv)),
-                               lv.view, lv.view_size)
-                if isinstance(rv, Ptr) and isinstance(lv, ir.Expr) and op == "+":
-                    return Ptr(rv.array, ir.add(rv.offset, _scale(lv, rv)), rv.view, rv.view_size)
-                if isinstance(lv, Ptr) or isinstance(rv, Ptr):
-                    ptr, other = (lv, rv) if isinstance(lv, Ptr) else (rv, lv)
-                    if op in ("==", "!=") and _is_null(other):
-                        # `if (sums != NULL && ...)`: the same answer in every thread of the launch
-                        return ir.Sym(f"{ptr.array.name} {op} NULL", "uniform")
-                    return ir.Sym("ptrdiff", "unknown")
-                return _fold(ir.Bin(op, lv, rv))
             case ir.Un(op=op, operand=o):
                 v = self.rvalue(o, stmt, node)
                 return _fold(ir.Un(op, v)) if isinstance(v, ir.Expr) else ir.Sym("?", "unknown")
@@ -1182,7 +1234,7 @@ class KernelBuilder:
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), ptr.view_size, line, col, end_line, end_col,
                          _short(str(e), 80), tuple(self.guards), tuple(self.loops),
-                         statement=_short(node_text(stmt), 120), helper=self.helper, path=self.path,
+                         statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
                          atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(), dim_texts=dim_texts,
                          reaching={n: self.defs[n] for n in _names(e) if n in self.defs},
@@ -1191,9 +1243,19 @@ class KernelBuilder:
             self.table.accesses.append(acc)
         return _data(arr.name)
 
+    def _statement_text(self, stmt) -> str:
+        """`stmt`'s text as an access shows it, read once for the accesses of one statement."""
+        last = self._last_statement
+        if last is not None and last[0] is stmt:
+            return last[1]
+        text = _short(node_text(stmt), 120)
+        self._last_statement = (stmt, text)
+        return text
+
     def _vector_merges(self) -> None:
-        self.table.merges = vector.merges(self.table)
-        self.table.possible_merges = vector.possible_merges(self.table, self.table.merges)
+        trips: dict = {}
+        self.table.merges = vector.merges(self.table, trips)
+        self.table.possible_merges = vector.possible_merges(self.table, self.table.merges, trips)
 
     def _classify_phases(self) -> None:
         """load: global reads and the shared/register stores they feed; store: global writes;
@@ -1361,6 +1423,8 @@ def _is_barrier(fn: str) -> bool:
 
 
 # `cg::reduce(tile, v, op)` is the library's, not a `reduce` helper of the file
+# a text holding any of the words of _WARP_GROUPS and _BLOCK_GROUPS holds one of these
+_GROUP_WORD = re.compile("thread_block|tiled_partition|coalesced_|grid_group|this_grid")
 _LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
 _TEMPLATE_TYPE_DECLARATION = re.compile(
     r"\s*(?P<type>(?:const\s+)?[A-Za-z_][\w:]*\s*<[\w\s,:*]*>)\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[^;]+?)\s*;\s*")
@@ -1370,6 +1434,8 @@ _SHARED_MEMORY_IDIOM = re.compile(r"\(?\s*SharedMemory\s*<[^<>]*>\s*\(\s*\)\s*\)
 def group_scope(text: str) -> str | None:
     """What a cooperative group's sync() waits for, from its declaration or initializer text:
     "warp" (a tile, a coalesced group), "block" (a thread block or grid group) or None."""
+    if _GROUP_WORD.search(text) is None:     # most declarations: one search instead of eight
+        return None
     if any(w in text for w in _WARP_GROUPS):
         return "warp"
     if any(w in text for w in _BLOCK_GROUPS):

@@ -26,18 +26,25 @@ _BUILTIN_SCOPE = {"threadIdx": THREAD, "blockIdx": BLOCK, "blockDim": BLOCK, "gr
 def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) -> int:
     """BLOCK, WARP or THREAD for an expression as written (`known`: the scope of locals assigned so
     far, `resolved(name)`: a name's value in the model, `calls`: the scope a helper's result has)."""
+    # names, operators and numbers are most of what comes here: tested first, by class
+    cls = e.__class__
+    if cls is ir.Name:
+        n = e.name
+        v = resolved(n)
+        if isinstance(v, ir.Expr):
+            syms = ir.symbols(v)
+            if not any(x.kind in ("data", "unknown") for x in syms):
+                return BLOCK if all(x.kind in _SHARED_KINDS for x in syms) else THREAD
+        if n in known:
+            return known[n]
+        return BLOCK if v is not None and not isinstance(v, ir.Expr) else THREAD   # a pointer value
+    if cls is ir.Bin:
+        return min(scope(e.left, known, resolved, calls), scope(e.right, known, resolved, calls))
+    if cls is ir.Num or cls is ir.Str:
+        return BLOCK
     match e:
-        case ir.Num() | ir.Str():
-            return BLOCK
         case ir.Sym(kind=k):
             return BLOCK if k in _SHARED_KINDS else THREAD
-        case ir.Name(name=n):
-            v = resolved(n)
-            if isinstance(v, ir.Expr) and not any(x.kind in ("data", "unknown") for x in ir.symbols(v)):
-                return BLOCK if all(x.kind in _SHARED_KINDS for x in ir.symbols(v)) else THREAD
-            if n in known:
-                return known[n]
-            return BLOCK if v is not None and not isinstance(v, ir.Expr) else THREAD   # a pointer value
         case ir.Member(base=ir.Name(name=b)) if b in _BUILTIN_SCOPE:
             return _BUILTIN_SCOPE[b]
         case ir.Member(base=b):

@@ -88,6 +88,9 @@ def _mergeable(acc: Access) -> bool:
             and acc.width == acc.array.elem_size and acc.width in (2, 4, 8))
 
 
+_UNSET = object()
+
+
 def _trip_count(it: Iterator) -> int | None:
     """The loop's iteration count when it is a compile-time constant nvcc unrolls fully."""
     if it.cond is None or it.has_barrier or not ir.free_syms(it.cond) <= {it.trip}:
@@ -111,7 +114,7 @@ def _widest(count: int, elem: int, align: int) -> int:
     return k
 
 
-def _loop_merge(table: TwoTreeTable, acc: Access, unrolled=None) -> Merge | None:
+def _loop_merge(table: TwoTreeTable, acc: Access, unrolled=None, trips: dict | None = None) -> Merge | None:
     """Iterations of an unrolled loop at consecutive elements. nvcc unrolls an innermost loop of
     constant count by itself (unless `#pragma unroll 1`); an outer loop, and every loop between
     it and the access, only under `#pragma unroll`."""
@@ -120,7 +123,13 @@ def _loop_merge(table: TwoTreeTable, acc: Access, unrolled=None) -> Merge | None
     counts: list[int | None] = []          # trip counts from the loop at `depth` inward
     for depth in range(last, -1, -1):
         it = acc.loops[depth]
-        counts.insert(0, _trip_count(it))
+        if trips is None:
+            count = _trip_count(it)
+        else:                  # each loop's count worked out once, not again for each access in it
+            count = trips.get(id(it), _UNSET)
+            if count is _UNSET:
+                count = trips[id(it)] = _trip_count(it)
+        counts.insert(0, count)
         if not counts[0] or not (unrolled or _unrolled)(it, counts[0], depth == last):
             return None
         own = [t for t in terms if it.trip in ir.free_syms(t.coord) or it.trip in ir.free_syms(t.stride)]
@@ -216,24 +225,26 @@ def _side_by_side(table: TwoTreeTable, run: list[Access]) -> bool:
     return not any(lo < a.seq < hi and a.array is arr and a.kind != kind for a in table.accesses)
 
 
-def merges(table: TwoTreeTable) -> dict[Access, Merge]:
-    """Every shared access nvcc serves as part of a wider request, with that request."""
+def merges(table: TwoTreeTable, trips: dict | None = None) -> dict[Access, Merge]:
+    """Every shared access nvcc serves as part of a wider request, with that request (`trips`: the
+    loops' trip counts found so far, by id)."""
     out: dict[Access, Merge] = {}
     for acc in table.accesses:
         if _mergeable(acc):
-            m = _loop_merge(table, acc)
+            m = _loop_merge(table, acc, None, trips)
             if m is not None:
                 out[acc] = m
     _sibling_merges(table, out)
     return out
 
 
-def possible_merges(table: TwoTreeTable, sure: dict[Access, Merge]) -> dict[Access, Merge]:
+def possible_merges(table: TwoTreeTable, sure: dict[Access, Merge], trips: dict | None = None
+                    ) -> dict[Access, Merge]:
     """Merges nvcc may make or not: iterations of an outer loop it is not told to unroll."""
     out: dict[Access, Merge] = {}
     for acc in table.accesses:
         if acc not in sure and _mergeable(acc):
-            m = _loop_merge(table, acc, _maybe_unrolled)
+            m = _loop_merge(table, acc, _maybe_unrolled, trips)
             if m is not None:
                 out[acc] = m
     return out

@@ -211,6 +211,9 @@ class SourceFile:
     def _constant(self, node, scope: str) -> None:
         """`const int TILE = 32;`, `constexpr`, `static constexpr` members: integer values like `#define`s.
         A `__global__` prototype is remembered: the file declares that kernel."""
+        raw = node.text
+        if b"const" not in raw and b"__global__" not in raw:     # neither: most declarations
+            return
         words = {node_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
         type_node = node.child_by_field_name("type")
         tname = node_text(type_node).split() if type_node is not None else []
@@ -315,7 +318,10 @@ class SourceFile:
         self.launches.append(LaunchSite(name, template_args, config, args, host, node.start_point[0] + 1, self, node))
 
     def _annotation(self, node) -> None:
-        text = node_text(node)
+        raw = node.text
+        if b"cudalint" not in raw:      # most comments: not decoded
+            return
+        text = raw.decode("utf-8", errors="replace")
         m = _ANNOTATION.match(text)
         if not m:
             return
