@@ -446,3 +446,17 @@ def test_an_array_extent_that_reads_memory_and_a_loop_that_never_runs_are_no_cra
                  "}\nvoid run(float* a) { k<<<1, 64>>>(a, 64); }\n")
     code, out, err = cudalint(f, "--format", "json")
     assert code in (0, 1) and not [d for d in json.loads(out)["diagnostics"] if d["code"] == "CL902"]
+
+
+def test_an_array_extent_read_from_a_kernel_argument_is_no_crash_and_no_access(tmp_path):
+    # found by the fuzzer (a damaged file misparsed into a declaration): `float t[len[0]]` reads
+    # `len`, a pointer the kernel takes, outside any statement cudalint records accesses for
+    f = tmp_path / "k.cu"
+    f.write_text("__global__ void k(const int* len, float* out) {\n"
+                 "  float t[len[0]];\n"
+                 "  out[threadIdx.x] = 1.0f;\n"
+                 "}\nvoid run(const int* len, float* out) { k<<<1, 64>>>(len, out); }\n")
+    code, out, err = cudalint(f, "--format", "json", "--show-limits")
+    diags = json.loads(out)["diagnostics"]
+    assert code in (0, 1) and not [d for d in diags if d["code"] == "CL902"]
+    assert not [d for d in diags if d.get("array") == "len"]

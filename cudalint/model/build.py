@@ -455,7 +455,11 @@ class KernelBuilder:
                 extents.append(None)
                 continue
             try:
-                v = self.const_int(self.rvalue(self._parse(node_text(d)), None, None))
+                e = self._parse(node_text(d))
+                # an extent read from memory (`float t[len[i]]`, seen where a damaged file misparses)
+                # is no constant, and no access of the kernel either
+                v = None if ir.of_type(e, ir.Subscript) or ir.of_type(e, ir.Deref) else \
+                    self.const_int(self.rvalue(e, None, None))
             except (Unfollowable, ExprSyntaxError, MacroError):
                 v = None
             extents.append(v)
@@ -1209,9 +1213,11 @@ class KernelBuilder:
         span = getattr(e, "span", (0, 0))
         if node is not None and span != (0, 0):
             line, col, end_line, end_col = _locate(node, span)
-        else:
+        elif stmt is not None:
             line, col = stmt.start_point[0] + 1, stmt.start_point[1] + 1
             end_line, end_col = stmt.end_point[0] + 1, stmt.end_point[1] + 1
+        else:       # read outside any statement (a helper called from a declaration's extent)
+            line, col, end_line, end_col = self.line, 1, self.line, 1
         unresolved = None
         for s in ir.symbols(flat):
             if s.kind in ("data", "unknown"):
