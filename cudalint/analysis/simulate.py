@@ -494,10 +494,15 @@ class Simulation:
     def instances(self, acc: Access, mode: str):
         """Environment arrays of shape (instances, threads) for an access (a dict of its own: callers
         may add to it)."""
+        got = self._instance_entry(acc, mode)
+        return dict(got[0]), got[1]
+
+    def _instance_entry(self, acc: Access, mode: str) -> tuple:
+        """(env, instances, rows key, acc) of an access, kept: the env is shared, for reading only."""
         got = self._instances.get((id(acc), mode))
         if got is None:
             got = self._instances[(id(acc), mode)] = (*self._instances_of(acc, mode), acc)
-        return dict(got[0]), got[1]
+        return got
 
     def _instances_of(self, acc: Access, mode: str):
         """(env, instances, rows key): the key names the rows, which accesses of one loop nest share."""
@@ -566,8 +571,7 @@ class Simulation:
         """Where the access runs over its instances (read-only: it is shared)."""
         got = self._masks.get((id(acc), mode))
         if got is None:
-            self.instances(acc, mode)
-            env, n, key, _ = self._instances[(id(acc), mode)]
+            env, n, key, _ = self._instance_entry(acc, mode)
             shape = (n, self.nthreads)
             got = np.ones(shape, dtype=bool)
             for g in acc.guards:
@@ -814,10 +818,8 @@ class Simulation:
         """Where the instances of `mode` stand among those of `of`, when all of them do (the first
         and middle blocks and first iterations are among the sampled corners and iterations, unless
         the combinations of the loops were thinned)."""
-        self.instances(acc, mode)
-        self.instances(acc, of)
-        rows = self._row_list(self._instances[(id(acc), mode)][2])
-        among = {r: i for i, r in enumerate(self._row_list(self._instances[(id(acc), of)][2]))}
+        rows = self._row_list(self._instance_entry(acc, mode)[2])
+        among = {r: i for i, r in enumerate(self._row_list(self._instance_entry(acc, of)[2]))}
         at = [among.get(r) for r in rows]
         return None if None in at else at
 
@@ -881,7 +883,7 @@ class Simulation:
     def _strides(self, acc: Access, res: AccessResult, index=None) -> None:
         """Element stride carried by each threadIdx axis (index(t+1) - index(t), most common);
         `index`: its value over the coalescing instances, when already computed."""
-        env, n = self.instances(acc, "coalescing")
+        env, n = self._instance_entry(acc, "coalescing")[:2]        # read only: each axis moves a copy
         base = np.broadcast_to(Evaluator(env).value(acc.index) if index is None else index, (n, self.nthreads))
         for axis_i, axis in enumerate("xyz"):
             if self.block[axis_i] < 2:
