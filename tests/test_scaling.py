@@ -315,3 +315,26 @@ def test_a_kernels_simulation_is_freed_when_its_analysis_ends(tmp_path):
         if was:
             gc.enable()
     assert sims and not alive
+
+
+def test_overflows_found_in_a_dag_are_carried_once_per_node():
+    """`if (threadIdx.x & m) i = i * 3 + k;` N times makes a DAG of N levels whose 32-bit products
+    overflow at every level: each kept value carries the overflows inside it once each (a level
+    met twice replays them; counted again at every level they would number 2^N), and the
+    overflows an evaluator reports are those of one that keeps nothing."""
+    from cudalint.index.evaluate import KeptValues
+    i = ir.Bin("+", TX, ir.Num(100_000_000))
+    for k in range(16):
+        cond = ir.Bin("&", TX, ir.Num(1 << (k % 10)))
+        i = ir.Cond(cond, ir.Bin("+", ir.Bin("*", i, ir.Num(3)), ir.Num(k)), i)
+    env = {"threadIdx.x": np.arange(256)}
+    kept = KeptValues()
+    shared = Evaluator(env, track_overflow=True, kept=kept, kept_key="rows")
+    alone = Evaluator(env, track_overflow=True)
+    assert np.array_equal(shared.value(i), alone.value(i))
+    assert list(shared.overflows.items()) == list(alone.overflows.items()) and alone.overflows
+    nodes = sum(1 for _ in i.walk())
+    assert max(len(v[3]) for v in kept.values.values()) <= nodes
+    again = Evaluator(env, track_overflow=True, kept=kept, kept_key="rows")    # all of it from the kept values
+    assert np.array_equal(again.value(i), alone.value(i)) and list(again.overflows.items()) == \
+        list(alone.overflows.items())

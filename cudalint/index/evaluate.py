@@ -190,7 +190,9 @@ class Evaluator:
             raise Unknown(e.name)
         else:
             raise Unknown(str(e))
-        found = tuple(self._log[mark:]) if len(self._log) > mark else ()   # the overflows inside this node
+        # the overflows inside this node, each once: a node met again replays its own, and without
+        # this a DAG of N levels (`if (c) i = i * 3;` N times) would carry 2^N of them
+        found = tuple(dict.fromkeys(self._log[mark:])) if len(self._log) > mark else ()
         if shared:
             self._memo[id(e)] = (out[0], out[1], out[2], e, found)     # held: no other node can take its id meanwhile
         if kept is not None:
