@@ -8,6 +8,8 @@ included), printing the curve; the measure is every shape under 2 s at the size 
 
 - nested ifs: N sequential `if (threadIdx.x & m) i = i + k;` before one access (the value of `i`
   is a DAG of N levels: 2^N paths);
+- overflowing ifs: the same with `i = i * 3 + k`, whose 32-bit products overflow at every level
+  (the overflows found inside each level are carried up the DAG);
 - launches: one host function launching K kernels (each launch reads the host code before it);
 - shared: S shared stores and loads with no barrier between them (S^2 pairs of accesses);
 - block stride: a block-stride loop `for (i = threadIdx.x; i < n; i += blockDim.x)` with
@@ -29,6 +31,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def nested(n: int) -> str:
     body = "\n".join(f"  if (threadIdx.x & {1 << (k % 10)}) i = i + {k + 1};" for k in range(n))
     return f"__global__ void nested(float* a, int n) {{\n  int i = threadIdx.x * n;\n{body}\n  a[i] = 0.0f;\n}}\n"
+
+
+def overflowing(n: int) -> str:
+    body = "\n".join(f"  if (threadIdx.x & {1 << (k % 10)}) i = i * 3 + {k};" for k in range(n))
+    return (f"__global__ void grows(float* a, int n) {{\n  int i = threadIdx.x + 100000000;\n{body}\n"
+            f"  a[i] = 0.0f;\n}}\nvoid run(float* a) {{ grows<<<1, 256>>>(a, 1000); }}\n")
 
 
 def launches(k: int) -> str:
@@ -62,6 +70,7 @@ def big(t: int) -> str:
 
 SHAPES = [
     ("nested ifs N", nested, (4, 8, 12, 16, 24, 32), 16),
+    ("overflow ifs N", overflowing, (4, 8, 16, 24, 32), 16),
     ("launches K", launches, (16, 32, 64, 128, 256), 128),
     ("shared S", shared, (8, 16, 32, 64, 128), 64),
     ("big kernel T", big, (25, 50, 100, 200), None),
