@@ -360,7 +360,7 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
     if not names:
         return {}
     masks, shifts = set(), set()
-    for n in _distinct_nodes(exprs):
+    for n in ir.walk_all(exprs):
         if isinstance(n, ir.Bin):
             if n.op == "&":
                 for side in (n.left, n.right):      # `i & (n - 1)`, `i & (stride / 128 - 1)`
@@ -370,18 +370,3 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
                 shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
     return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES for n in sorted(names)}
 
-
-def _distinct_nodes(exprs):
-    """Each distinct node of the expressions once: an access's index, subscripts and guards share
-    most of their nodes with each other and with the other accesses of the kernel."""
-    seen = set()
-    stack = list(reversed(exprs))
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        yield n
-        kids = n.children()
-        if kids:
-            stack.extend(reversed(kids))

@@ -72,17 +72,7 @@ class Expr:
 
     def walk(self):
         """Each distinct node once, in preorder (where it is first met)."""
-        seen = set()
-        stack = [self]
-        while stack:
-            n = stack.pop()
-            if id(n) in seen:
-                continue
-            seen.add(id(n))
-            yield n
-            kids = n.children()
-            if kids:
-                stack.extend(reversed(kids))
+        return walk_all((self,))
 
     def __str__(self) -> str:
         got = self.__dict__.get("_str")
@@ -95,6 +85,22 @@ class Expr:
         # what is cached on a node (hash, text, symbols) is rebuilt where it is needed: a string's
         # hash differs from one process to another
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
+def walk_all(exprs):
+    """Each distinct node of the expressions once, in preorder, one after the other (a node met in
+    an earlier one is not met again: an access's index, subscripts and guards share most nodes)."""
+    seen = set()
+    stack = list(reversed(exprs))
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        yield n
+        kids = n.children()
+        if kids:
+            stack.extend(reversed(kids))
 
 
 def _cached_hash(cls):
