@@ -143,46 +143,18 @@ def _edges(dims, unknown: list[str], targets, given) -> list:
                for x in n.right.walk() if isinstance(x, ir.Sym)}
     choices = [SHIFT_EDGE_VALUES if name in shifted else EDGE_VALUES for name in unknown]
     got = _edge_blocks_at_once(dims, unknown, given, choices)
+    if got is False:
+        got = _edge_blocks(dims, unknown, given, choices)
     if got is None:
         return [None] * len(targets)
-    if got is not False:
-        return [_closest_at_once(unknown, *got, target) for target in targets]
-    made = _edge_blocks(dims, unknown, given, choices)
-    return [_closest(unknown, made, target) for target in targets]
-
-
-def _edge_blocks(dims, unknown: list[str], given, choices) -> list[tuple[list[int], tuple]]:
-    """(block edges, combination) of each combination of values that makes a block, in product order."""
-    out = []
-    for combo in itertools.product(*choices):
-        env = {**{k: np.int64(v) for k, v in given.items()}, **dict(zip(unknown, map(np.int64, combo)))}
-        try:
-            vals = [int(np.asarray(Evaluator(env).value(d)).reshape(-1)[0]) for d in dims]
-        except (Unknown, ArithmeticError, ValueError, TypeError, IndexError):
-            continue        # this value makes no block (a shift past 63, a division by 0)
-        if min(vals) < 1 or vals[0] * vals[1] * vals[2] > 1024:
-            continue
-        out.append((vals, combo))
-    return out
-
-
-def _closest(unknown: list[str], made, target):
-    best = None
-    goal = np.log2(target)
-    for vals, combo in made:
-        logs = np.log2(vals)
-        score = (float(np.abs(logs - goal).sum()), float(abs(logs.sum() - goal.sum())))   # shape, then size
-        if best is None or score < best[0]:
-            best = (score, tuple(vals), tuple(zip(unknown, map(int, combo))))
-    return None if best is None else (best[1], best[2])
+    return [_closest(unknown, *got, target) for target in targets]
 
 
 def _edge_blocks_at_once(dims, unknown: list[str], given, choices):
-    """_edge_blocks with every combination of values evaluated in one pass (up to 1,331 of them,
-    one evaluation each otherwise): (combinations, edges, which make a block), or None where
-    none does. False where one evaluation cannot stand for all: a combination that makes no
-    block (a shift past 63, a division by 0) raises for the whole pass, and the combinations are
-    then tried one by one."""
+    """The block edges every combination of values makes, evaluated in one pass (up to 1,331
+    combinations): (combinations, edges, which make a block), or None where none does. False where
+    one evaluation cannot stand for all: a combination that makes no block (a shift past 63, a
+    division by 0) raises for the whole pass, and _edge_blocks tries them one by one."""
     combos = np.array(list(itertools.product(*choices)), dtype=np.int64).reshape(-1, len(unknown))
     env = {**{k: np.int64(v) for k, v in given.items()}, **{n: combos[:, i] for i, n in enumerate(unknown)}}
     try:
@@ -195,19 +167,36 @@ def _edge_blocks_at_once(dims, unknown: list[str], given, choices):
         return False
     ok = (vals.min(axis=1) >= 1) & (vals.max(axis=1) <= 1024)      # so that the product cannot wrap
     ok &= vals[:, 0] * vals[:, 1] * vals[:, 2] <= 1024
-    if not ok.any():
-        return None
-    return combos, vals, ok
+    return (combos, vals, ok) if ok.any() else None
 
 
-def _closest_at_once(unknown: list[str], combos, vals, ok, target):
+def _edge_blocks(dims, unknown: list[str], given, choices):
+    """_edge_blocks_at_once, one combination at a time: one that makes no block is left out."""
+    combos = np.array(list(itertools.product(*choices)), dtype=np.int64).reshape(-1, len(unknown))
+    vals = np.ones((len(combos), len(dims)), dtype=np.int64)
+    ok = np.zeros(len(combos), dtype=bool)
+    for i, combo in enumerate(combos):
+        env = {**{k: np.int64(v) for k, v in given.items()}, **dict(zip(unknown, combo))}
+        try:
+            made = [int(np.asarray(Evaluator(env).value(d)).reshape(-1)[0]) for d in dims]
+        except (Unknown, ArithmeticError, ValueError, TypeError, IndexError):
+            continue        # this value makes no block (a shift past 63, a division by 0)
+        if min(made) < 1 or made[0] * made[1] * made[2] > 1024:
+            continue
+        vals[i], ok[i] = made, True
+    return (combos, vals, ok) if ok.any() else None
+
+
+def _closest(unknown: list[str], combos, vals, ok, target):
+    """The block of the combinations that make one closest to `target`: in shape, then in size
+    (log2 distances), the first of the best in product order."""
     logs = np.log2(np.where(ok[:, None], vals, 1).astype(np.float64))
     goal = np.log2(target)
     gap = np.abs(logs - goal)
-    # summed as a sum of three is: left to right, so ties and near-ties fall as one by one
+    # summed left to right, as a sum of three numbers is
     shape = (gap[:, 0] + gap[:, 1]) + gap[:, 2]
     size = np.abs(((logs[:, 0] + logs[:, 1]) + logs[:, 2]) - float(goal.sum()))
-    order = np.lexsort((np.arange(len(combos)), size, shape))     # the first of the best, in product order
+    order = np.lexsort((np.arange(len(combos)), size, shape))
     k = next(int(i) for i in order if ok[i])
     return tuple(int(v) for v in vals[k]), tuple(zip(unknown, (int(c) for c in combos[k])))
 
