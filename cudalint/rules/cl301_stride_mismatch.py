@@ -45,10 +45,15 @@ PAD_ALLOWANCE = 4       # `[TILE][TILE + 1]`-style padding is intended, not a mi
 LARGE = 1 << 30         # a problem size past every index of the sampled blocks, within 32 bits
 
 
-def _kept(sim, name: str) -> dict:
-    """A cache of this rule's on the simulation: what it holds is worked out once per trial. Keys
-    are ids; each value holds the objects whose ids are in its key, so that the ids stay theirs."""
-    return sim.__dict__.setdefault(name, {})
+def _once(sim, name: str, key, make, *held):
+    """make(), worked out once per trial (the rule asks for most of what it reads several times):
+    kept on the simulation under `name` and `key`, a tuple of ids, with `held`, the objects whose
+    ids those are, so that the ids stay theirs."""
+    seen = sim.__dict__.setdefault(name, {})
+    got = seen.get(key)
+    if got is None:
+        got = seen[key] = (make(), held)
+    return got[0]
 
 
 def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | None:
@@ -56,11 +61,7 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
         # the threads that run the access: `if (threadIdx.x < 64) out[blockIdx.x * 64 + threadIdx.x]`
         # spans 64 elements, not the block. Once per access and axis: asked again for each
         # access it is read together with.
-        seen = _kept(sim, "_cl301_running")
-        got = seen.get((id(acc), coord.name))
-        if got is None:
-            got = seen[(id(acc), coord.name)] = (_running_max(sim, coord, acc), acc)
-        return got[0]
+        return _once(sim, "_cl301_running", (id(acc), coord.name), lambda: _running_max(sim, coord, acc), acc)
     if coord.kind == "thread":
         return sim.block["xyz".index(coord.name[-1])] - 1
     if coord.kind == "block":      # a span over blocks needs the program's grid, not the assumed one
@@ -93,11 +94,7 @@ def _params_in(e: ir.Expr) -> frozenset[str]:
 def _numeric(sim, e: ir.Expr, ones: bool) -> int | None:
     """The value of a stride or offset with its sizes set to 1 (`ones`) or to theirs; the strides
     of an index are asked for once per term, check and access read with it."""
-    seen = _kept(sim, "_cl301_numeric")
-    got = seen.get((id(e), ones))
-    if got is None:
-        got = seen[(id(e), ones)] = (_numeric_of(sim, e, ones), e)
-    return got[0]
+    return _once(sim, "_cl301_numeric", (id(e), ones), lambda: _numeric_of(sim, e, ones), e)
 
 
 def _numeric_of(sim, e: ir.Expr, ones: bool) -> int | None:
@@ -133,13 +130,10 @@ def _offset_parts(sim, e: ir.Expr | None) -> dict | None:
     sizes (`width + 1`) and so has no place in one radix."""
     if e is None:
         return {}
-    seen = _kept(sim, "_cl301_offset")
-    got = seen.get(id(e))
+    got = _once(sim, "_cl301_offset", (id(e),), lambda: _offset_unit(sim, e), e)
     if got is None:
-        got = seen[id(e)] = (_offset_unit(sim, e), e)
-    if got[0] is None:
         return None
-    names, one = got[0]
+    names, one = got
     # the group is looked up each time: a size the simulation has since been given joins its value's
     return {_group_key(sim, names): one}
 
@@ -250,11 +244,7 @@ def _unrolled(sim, acc, terms):
     index, one per iteration: a halo loop of one step and the main loop of eight fill one block
     stride together (convolutionSeparable's rows kernel). Worked out once per simulation, access
     and list of terms (the check asks for it three times)."""
-    seen = sim.__dict__.setdefault("_cl301_unrolled", {})
-    got = seen.get((id(acc), id(terms)))
-    if got is None:
-        got = seen[(id(acc), id(terms))] = (_unrolled_of(sim, acc, terms), acc, terms)   # held: ids stay theirs
-    return got[0]
+    return _once(sim, "_cl301_unrolled", (id(acc), id(terms)), lambda: _unrolled_of(sim, acc, terms), acc, terms)
 
 
 def _unrolled_of(sim, acc, terms):
@@ -319,11 +309,7 @@ def _whole_block(sim, acc) -> bool:
     enough for the edge guards (`i + blockDim.x < n`) to pass: a copy behind
     `if (threadIdx.x < 128)` fills only part of the range. Once per access (it is asked for each
     dimension)."""
-    seen = _kept(sim, "_cl301_whole")
-    got = seen.get(id(acc))
-    if got is None:
-        got = seen[id(acc)] = (_whole_block_of(sim, acc), acc)
-    return got[0]
+    return _once(sim, "_cl301_whole", (id(acc),), lambda: _whole_block_of(sim, acc), acc)
 
 
 def _whole_block_of(sim, acc) -> bool:
@@ -335,7 +321,8 @@ def _whole_block_of(sim, acc) -> bool:
         if not large:       # the guards as the simulation reads them
             return bool(sim.instance_mask(acc, "coalescing").all(axis=1).any())
         env, n = sim.instances(acc, "coalescing")
-        big = _kept(sim, "_cl301_large").setdefault("value", np.int64(LARGE))
+        # one object for the trial: _holds knows a value by its id
+        big = _once(sim, "_cl301_large", (), lambda: np.int64(LARGE))
         env.update({name: big for name in large})
         runs = np.ones((n, sim.nthreads), dtype=bool)
         for g in acc.guards:
@@ -353,17 +340,14 @@ def _holds(sim, env: dict, c: ir.Expr):
     values its names take there: the accesses of one loop nest share their rows, and their guards."""
     import numpy as np
     from ..index.evaluate import Evaluator, Unknown
-    seen = _kept(sim, "_cl301_holds")
     vals = tuple(env.get(s.name) for s in ir.symbols(c))
-    key = (id(c), tuple(map(id, vals)))
-    got = seen.get(key)
-    if got is None:
+
+    def where():
         try:
-            v = np.asarray(Evaluator(env).value(c)) != 0
+            return np.asarray(Evaluator(env).value(c)) != 0
         except Unknown:
-            v = None
-        got = seen[key] = (v, c, vals)
-    return got[0]
+            return None
+    return _once(sim, "_cl301_holds", (id(c), *map(id, vals)), where, c, vals)
 
 
 def _leading_dims(acc) -> frozenset[str] | None:
