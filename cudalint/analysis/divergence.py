@@ -68,15 +68,11 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
         blocks = sim._block_samples("range")
         blk_cols = np.array(blocks, dtype=np.int64).reshape(len(blocks), 3)
         block_at = blocks.__getitem__
-    # a row per block and combination (blocks outer), as lane_env lays them out, built by whole
-    # columns: there can be two million rows
+    # a row per block and combination (blocks outer), built by whole columns: there can be two
+    # million rows
     nb, nc = len(blk_cols), len(combos)
-    env = sim.lane_env(b.guards, (), [])
-    for axis_i, axis in enumerate("xyz"):
-        env[f"blockIdx.{axis}"] = np.repeat(blk_cols[:, axis_i], nc)[:, None]
-    trip_cols = np.array(combos, dtype=np.int64).reshape(nc, len(b.loops))
-    for k, it in enumerate(b.loops):
-        env[it.trip.name] = np.tile(trip_cols[:, k], nb)[:, None]
+    env = sim._params_env(b.guards)
+    env.update(sim._product_env(b.loops, blk_cols, combos))     # a loop counter hides a size of its name
 
     def row(i: int):
         return block_at(i // nc), combos[i % nc]
