@@ -496,7 +496,7 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
 
     diags: list[Diagnostic] = []
     file_info = []
-    keep_tables, tables = tables, []
+    kept_tables = []
     for si, src in enumerate(sources):
         status = "ok"
         for prob in src.problems + src.annotation_errors:
@@ -510,8 +510,8 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
             if (si, ki) in per_kernel:
                 kdiags, table = per_kernel[si, ki]
                 diags.extend(kdiags)
-                if table is not None and keep_tables:
-                    tables.append(table)
+                if table is not None and tables:
+                    kept_tables.append(table)
         file_info.append({"path": src.path, "kernels": [k.name for k in src.kernels], "status": status})
     diags.sort(key=Diagnostic.sort_key)
     from .suppress import apply_suppressions
@@ -525,7 +525,7 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
             shown.append(d)
         else:
             hidden[d.code] = hidden.get(d.code, 0) + 1
-    return Result(shown, file_info, tables, {src.path: src.lines for src in sources}, hidden)
+    return Result(shown, file_info, kept_tables, {src.path: src.lines for src in sources}, hidden)
 
 
 # Analysis time grows with a kernel's size (about 2.5 ms a statement); the largest of 512 real kernels

@@ -628,11 +628,12 @@ class Simulation:
         return res
 
     def _values(self, acc: Access, mode: str, exprs):
-        env, n = self.instances(acc, mode)
+        env, n, rows, _ = self._instance_entry(acc, mode)
+        env = dict(env)             # the caller's own
         shape = (n, self.nthreads)
         mask = self.instance_mask(acc, mode)
         # accesses over the same rows bind every name alike: what one computes, the others reuse
-        ev = Evaluator(env, track_overflow=True, kept=self._kept, kept_key=self._instances[(id(acc), mode)][2])
+        ev = Evaluator(env, track_overflow=True, kept=self._kept, kept_key=rows)
         vals = [np.broadcast_to(ev.value(e), shape) for e in exprs]
         return env, shape, mask, vals, ev
 
