@@ -201,15 +201,27 @@ def _no_repeat(values: np.ndarray, mask: np.ndarray) -> bool:
     key), and the search goes on."""
     if values.dtype.kind not in "iu" or not mask.any():
         return not mask.any()
-    rows = np.nonzero(mask)[0]
-    v = values[mask]
     n = mask.shape[0]
+    everywhere = mask.all()         # no guard: the rows need no gathering
+    v = values if everywhere else values[mask]
     lo, hi = int(v.min()), int(v.max())
     if (hi - lo + 1) * n >= 1 << 62:
         return False
-    key = (v - lo) * n + rows
+    if everywhere:
+        key = ((v - lo) * n + np.arange(n)[:, None]).ravel()
+    else:
+        key = (v - lo) * n + np.nonzero(mask)[0]
+    if (hi - lo + 1) * n <= 4 * key.size + 4096:    # keys dense enough to count, not sort
+        return int(np.bincount(key).max()) <= 1
     key.sort()
     return not (key[1:] == key[:-1]).any()
+
+
+def _full(v, shape: tuple) -> np.ndarray:
+    """`v` over the whole shape: itself where it already has it (values are read, never written)."""
+    if v.__class__ is np.ndarray and v.shape == shape:
+        return v
+    return np.broadcast_to(v, shape)
 
 
 def _most_common(d: np.ndarray) -> int:
@@ -316,8 +328,10 @@ class Simulation:
         # them, loop conditions by every access of the loop), and each access's result.
         self._results: dict[int, tuple[Access, AccessResult]] = {}
         self._instances: dict[tuple[int, str], tuple] = {}
-        self._rows: dict[tuple, dict] = {}
-        self._row_lists: dict[tuple, list] = {}
+        self._rows: dict[int, tuple] = {}
+        self._row_keys: dict[tuple, int] = {}
+        self._row_places: dict[tuple[int, int], list[int] | None] = {}
+        self._steps: dict[int, tuple] = {}
         self._kept = KeptValues()
         self._conjuncts: dict[tuple, tuple] = {}
         self._masks: dict[tuple[int, str], np.ndarray] = {}
@@ -518,12 +532,16 @@ class Simulation:
         blocks = self._block_samples(mode)
         if mode == "banks" and not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
             blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
-        key = (tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks))
-        base = self._rows.get(key)
-        if base is None:
+        rows = (tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks))
+        # the rows' name is a small number: the evaluators and guard parts look values up by it
+        # at nearly every node, and a tuple's hash is worked out again at every lookup
+        key = self._row_keys.get(rows)
+        if key is None:
+            key = self._row_keys[rows] = len(self._row_keys)
             combos = capped_product(iter_samples)
-            base = self._rows[key] = (self._product_env(acc.loops, blocks, combos), len(blocks) * len(combos),
-                                      acc.loops, (blocks, combos))
+            self._rows[key] = (self._product_env(acc.loops, blocks, combos), len(blocks) * len(combos),
+                               acc.loops, (blocks, combos))
+        base = self._rows[key]
         env = self._params_env(exprs)
         env.update(base[0])          # as lane_env binds them: a loop counter hides a parameter of its name
         return env, base[1], key
@@ -615,7 +633,11 @@ class Simulation:
             return res
         try:
             index = self._ranges(acc, res)
-            index = self._coalescing(acc, res, index) if acc.space == "global" else None
+            if acc.space == "global":
+                index = self._coalescing(acc, res, index)
+            else:       # the coalescing instances are mostly among the range ones
+                at = self._within(acc, "coalescing", "range")
+                index = index[at] if at is not None else None
             self._strides(acc, res, index)
         except ValueTooLarge as exc:
             res.error = str(exc)
@@ -634,7 +656,7 @@ class Simulation:
         mask = self.instance_mask(acc, mode)
         # accesses over the same rows bind every name alike: what one computes, the others reuse
         ev = Evaluator(env, track_overflow=True, kept=self._kept, kept_key=rows)
-        vals = [np.broadcast_to(ev.value(e), shape) for e in exprs]
+        vals = [_full(ev.value(e), shape) for e in exprs]
         return env, shape, mask, vals, ev
 
     def lane_addresses(self, acc: Access, mode: str = "range", index: ir.Expr | None = None) -> LaneAddresses:
@@ -818,19 +840,21 @@ class Simulation:
     def _within(self, acc: Access, mode: str, of: str) -> list[int] | None:
         """Where the instances of `mode` stand among those of `of`, when all of them do (the first
         and middle blocks and first iterations are among the sampled corners and iterations, unless
-        the combinations of the loops were thinned)."""
-        rows = self._row_list(self._instance_entry(acc, mode)[2])
-        among = {r: i for i, r in enumerate(self._row_list(self._instance_entry(acc, of)[2]))}
-        at = [among.get(r) for r in rows]
-        return None if None in at else at
-
-    def _row_list(self, key) -> list[tuple]:
-        """The (block, trip counters) of each row that `key` names, in row order."""
-        got = self._row_lists.get(key)
-        if got is None:
-            blocks, combos = self._rows[key][3]
-            got = self._row_lists[key] = [(b, c) for b in blocks for c in combos]
-        return got
+        the combinations of the loops were thinned). Kept per pair of rows: the accesses of a loop
+        nest share them."""
+        pair = (self._instance_entry(acc, mode)[2], self._instance_entry(acc, of)[2])
+        if pair not in self._row_places:
+            # rows are blocks (outer) by combinations of trip counters: a row of `mode` stands at
+            # (its block's place) x (combinations of `of`) + (its combination's place)
+            (blocks, combos), (of_blocks, of_combos) = self._rows[pair[0]][3], self._rows[pair[1]][3]
+            block_at = {b: i for i, b in enumerate(of_blocks)}
+            combo_at = {c: i for i, c in enumerate(of_combos)}
+            bs, cs = [block_at.get(b) for b in blocks], [combo_at.get(c) for c in combos]
+            at = None
+            if None not in bs and None not in cs:
+                at = [b * len(of_combos) + c for b in bs for c in cs]
+            self._row_places[pair] = at
+        return self._row_places[pair]
 
     def _coalescing(self, acc: Access, res: AccessResult, index=None):
         """Sectors per request; returns the index over the coalescing instances. `index`: over the
@@ -862,16 +886,23 @@ class Simulation:
         addr, mask = addr[live], mask[live]
         if not len(addr):
             return vals[0]
-        first = addr // SECTOR
-        last = (addr + acc.width - 1) // SECTOR
         sentinel = _I64_MAX
-        sec = np.concatenate([np.where(mask, first, sentinel), np.where(mask, last, sentinel)], axis=1)
-        sec.sort(axis=1)
-        distinct = (np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)
-        sectors = distinct.sum(axis=1) + (sec[:, 0] != sentinel)
         a = np.where(mask, addr, sentinel)
         a.sort(axis=1)
-        uniq_addr = ((np.diff(a, axis=1) != 0) & (a[:, 1:] != sentinel)).sum(axis=1) + (a[:, 0] != sentinel)
+        used = a != sentinel
+        uniq_addr = ((np.diff(a, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0]
+        if not ((addr % SECTOR + acc.width > SECTOR) & mask).any():
+            # no lane's bytes cross a sector boundary: a lane's one sector is its address's, and
+            # the sorted addresses give their sectors sorted
+            sec = a // SECTOR
+            sectors = ((np.diff(sec, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0]
+        else:
+            first = addr // SECTOR
+            last = (addr + acc.width - 1) // SECTOR
+            sec = np.concatenate([np.where(mask, first, sentinel), np.where(mask, last, sentinel)], axis=1)
+            sec.sort(axis=1)
+            distinct = (np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)
+            sectors = distinct.sum(axis=1) + (sec[:, 0] != sentinel)
         ideal = np.ceil(uniq_addr * acc.width / SECTOR)
         # most common byte distance between adjacent active lanes
         d = np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
@@ -883,9 +914,55 @@ class Simulation:
 
     def _strides(self, acc: Access, res: AccessResult, index=None) -> None:
         """Element stride carried by each threadIdx axis (index(t+1) - index(t), most common);
-        `index`: its value over the coalescing instances, when already computed."""
+        `index`: its value over the coalescing instances, when already computed.
+
+        Within the block, the lane one step along an axis is another lane of the same row, whose
+        index is already known: only the lanes on the block's far edge move outside it. Those are
+        evaluated, for all axes at once, to learn whether the moved index can be computed at all;
+        where it cannot (a shift count or a product that leaves its range past the edge), the axes
+        are evaluated one by one as the whole moved block, which raises where it did."""
         env, n = self._instance_entry(acc, "coalescing")[:2]        # read only: each axis moves a copy
         base = np.broadcast_to(Evaluator(env).value(acc.index) if index is None else index, (n, self.nthreads))
+        axes = [(axis_i, axis) for axis_i, axis in enumerate("xyz") if self.block[axis_i] >= 2]
+        if not axes:
+            return
+        edge = dict(env)
+        lanes = [np.nonzero(self.tid[f"threadIdx.{axis}"] == self.block[axis_i] - 1)[0] for axis_i, axis in axes]
+        at = np.concatenate(lanes)
+        for k, v in self.tid.items():
+            edge[k] = v[at][None, :]
+        start = 0
+        for (axis_i, axis), ln in zip(axes, lanes):
+            name = f"threadIdx.{axis}"
+            edge[name] = edge[name].copy()
+            edge[name][0, start:start + len(ln)] += 1
+            start += len(ln)
+        try:
+            Evaluator(edge).value(acc.index)
+        except Exception:       # whatever it is, the axes one by one meet it where they did
+            self._strides_moved(acc, res, env, n, base)
+            return
+        flat = np.asarray(base, dtype=np.int64)
+        for axis_i, axis in axes:
+            step, inside = self._lane_steps(axis_i)
+            moved = flat[:, step:] - flat[:, :self.nthreads - step]     # lane t + step less lane t
+            d = (moved if inside is None else moved[:, inside]).ravel()
+            if d.size:
+                res.strides[axis] = _most_common(d)
+
+    def _lane_steps(self, axis_i: int) -> tuple[int, np.ndarray | None]:
+        """(how many lanes on the next lane along an axis is, the lanes t that have one: those not on
+        the block's far edge, or None where every t < nthreads - step is)."""
+        got = self._steps.get(axis_i)
+        if got is None:
+            step = (1, self.block[0], self.block[0] * self.block[1])[axis_i]
+            tid = self.tid[f"threadIdx.{'xyz'[axis_i]}"][:self.nthreads - step]
+            inside = tid + 1 < self.block[axis_i]
+            got = self._steps[axis_i] = (step, None if inside.all() else np.nonzero(inside)[0])
+        return got
+
+    def _strides_moved(self, acc: Access, res: AccessResult, env: dict, n: int, base) -> None:
+        """_strides by evaluating the index over the whole block moved one step along each axis."""
         for axis_i, axis in enumerate("xyz"):
             if self.block[axis_i] < 2:
                 continue
