@@ -338,3 +338,147 @@ def test_overflows_found_in_a_dag_are_carried_once_per_node():
     again = Evaluator(env, track_overflow=True, kept=kept, kept_key="rows")    # all of it from the kept values
     assert np.array_equal(again.value(i), alone.value(i)) and list(again.overflows.items()) == \
         list(alone.overflows.items())
+
+
+# ---- strides read from the neighbouring lanes ------------------------------------------------------
+EDGE_KERNELS = """
+__global__ void wide(float* a, float* b, int n, int m) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
+  __shared__ float t[16][17];
+  t[threadIdx.y][threadIdx.x] = a[row * n + col];
+  __syncthreads();
+  b[(col * m + row) % 4096] = t[threadIdx.x][threadIdx.y];
+  b[(threadIdx.x ^ threadIdx.y) + (threadIdx.x >> 1) * n] = 1.0f;
+  b[threadIdx.x < 7 ? threadIdx.x * 3 : n - threadIdx.y] = 2.0f;
+  b[min(threadIdx.x * 5, (unsigned int)n) + (int64_t)threadIdx.y * m] = 3.0f;
+}
+__global__ void past_edge(float* a) {
+  a[(int64_t)1 << (threadIdx.x + 55)] = 0.0f;   /* past the block's edge the shift loses its bit */
+  a[(int64_t)threadIdx.x * 1152921504606846976 + threadIdx.y] = 0.0f;   /* 2^60 per lane */
+  a[(int64_t)(1.0f * threadIdx.x) + threadIdx.y] = 0.0f;      /* floats: the edge is evaluated */
+}
+void run(float* a, float* b, int n, int m) {
+  wide<<<dim3(4, 4), dim3(16, 16)>>>(a, b, n, m);
+  past_edge<<<1, dim3(8, 4)>>>(a);
+}
+"""
+
+
+def _strides_by_moving_the_block(sim, acc):
+    """The long way: the index over the whole block moved one step along each axis; and whether
+    that evaluation fails for some axis."""
+    res = simulate.AccessResult()
+    env, n = sim._instance_entry(acc, "coalescing")[:2]
+    base = np.broadcast_to(Evaluator(env).value(acc.index), (n, sim.nthreads))
+    fails = False
+    for axis_i, axis in enumerate("xyz"):
+        if sim.block[axis_i] >= 2:
+            try:
+                Evaluator({**env, f"threadIdx.{axis}": env[f"threadIdx.{axis}"] + 1}).value(acc.index)
+            except Exception:
+                fails = True
+    try:
+        sim._strides_moved(acc, res, env, n, base)
+    except Exception as exc:
+        return (res.strides, type(exc).__name__), fails
+    return (res.strides, None), fails
+
+
+def _strides_as_simulated(sim, acc):
+    res = simulate.AccessResult()
+    try:
+        sim._strides(acc, res)
+    except Exception as exc:
+        return res.strides, type(exc).__name__
+    return res.strides, None
+
+
+def test_strides_read_from_neighbouring_lanes_are_those_of_the_moved_block(tmp_path):
+    """Every access of the samples and of kernels whose index fails only past the block's edge
+    (a shift losing its bit, a product leaving int64) or holds floats: the same strides, and the
+    same failure, as evaluating the whole block moved along each axis."""
+    (tmp_path / "k.cu").write_text(EDGE_KERNELS)
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = [str(tmp_path / "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    compared, failing = 0, 0
+    for table in lint_paths(paths, Config(debug=True)).tables:
+        sim = simulate.Simulation(table)
+        for acc in table.accesses:
+            if acc.unresolved:
+                continue
+            try:
+                sim._instance_entry(acc, "coalescing")
+                Evaluator(sim._instance_entry(acc, "coalescing")[0]).value(acc.index)
+            except Exception:
+                continue        # the index itself is not computed: _result stops before strides
+            want, fails = _strides_by_moving_the_block(sim, acc)
+            assert _strides_as_simulated(sim, acc) == want, (table.kernel, acc.text)
+            compared += 1
+            failing += fails
+    assert compared > 300 and failing >= 2
+
+
+def test_a_bound_shown_raise_free_holds_every_value_and_the_evaluation_never_raises():
+    """Random integer expressions over bounded names: where raise_free_bound gives a bound, the
+    evaluation succeeds and no value passes it."""
+    from cudalint.index.evaluate import raise_free_bound
+    rng = np.random.default_rng(7)
+    names = ["x", "y", "z"]
+    ops = ["+", "-", "*", "/", "%", "&", "|", "^", "<", "==", "&&", "<<", ">>"]
+
+    def make(depth):
+        if depth == 0 or rng.random() < 0.25:
+            if rng.random() < 0.5:
+                return ir.Sym(str(rng.choice(names)), "param", "long long")
+            return ir.Num(int(rng.choice([0, 1, 3, 7, 64, 1 << 20, 1 << 40, -5])))
+        kind = rng.random()
+        if kind < 0.7:
+            op = str(rng.choice(ops))
+            right = ir.Num(int(rng.integers(0, 70))) if op in ("<<", ">>") and rng.random() < 0.8 else make(depth - 1)
+            return ir.Bin(op, make(depth - 1), right)
+        if kind < 0.8:
+            return ir.Un(str(rng.choice(["-", "!", "~"])), make(depth - 1))
+        if kind < 0.9:
+            return ir.Cond(make(depth - 1), make(depth - 1), make(depth - 1))
+        return ir.Call(str(rng.choice(["min", "max", "abs", "__mul24"])), (make(depth - 1), make(depth - 1)))
+
+    shown = 0
+    for _ in range(3000):
+        e = make(4)
+        top = {n: int(rng.choice([3, 1000, 1 << 30, 1 << 61])) for n in names}
+        env = {n: rng.integers(-top[n], top[n] + 1, size=64) for n in names}
+        bound = raise_free_bound(e, {n: np.int64(v) for n, v in top.items()})
+        if bound is None:
+            continue
+        shown += 1
+        v = np.asarray(Evaluator(env).value(e))
+        assert v.dtype.kind in "iu" and int(np.abs(v).max()) <= bound, str(e)
+    assert shown > 1000
+
+
+def test_sectors_counted_from_one_sort_are_those_of_each_lane():
+    """Warp requests of 4-, 8- and 16-byte lanes, aligned and not, some lanes off: the sectors and
+    distinct addresses of each request, as a lane-by-lane count gives them."""
+    rng = np.random.default_rng(3)
+    for width in (1, 2, 4, 8, 16):
+        for spread in (width, 4, 32, 100):
+            addr = (rng.integers(0, 64, size=(40, 32)) * spread + rng.integers(0, 2, size=(40, 1)) * 4) \
+                .astype(np.int64)
+            mask = rng.random((40, 32)) < 0.8
+            mask[0] = False
+            sectors, addresses = simulate.warp_sectors(addr, mask, width)
+            for r in range(40):
+                lanes = addr[r][mask[r]]
+                touched = {s for a in lanes for s in range(a // 32, (a + width - 1) // 32 + 1)}
+                assert sectors[r] == len(touched) and addresses[r] == len(set(lanes.tolist()))
+
+
+@given(st.lists(st.lists(st.integers(-40, 40), min_size=8, max_size=8), min_size=1, max_size=6),
+       st.integers(0, 255), st.integers(1, 1 << 40))
+@settings(max_examples=300, deadline=None)
+def test_the_no_repeat_check_finds_a_repeated_value_in_a_row_whichever_way_it_counts(rows, masking, scale):
+    values = np.array(rows, dtype=np.int64) * np.int64(scale if scale % 2 else 1)
+    mask = ((np.arange(values.size).reshape(values.shape) * 37 + masking) % 5) != 0 if masking % 3 else \
+        np.ones(values.shape, dtype=bool)
+    repeated = any(len(set(v[m].tolist())) < int(m.sum()) for v, m in zip(values, mask))
+    assert simulate._no_repeat(values, mask) == (not repeated)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, KeptValues, Unknown, ValueTooLarge, ctype_of_name
+from ..index.evaluate import Evaluator, KeptValues, Unknown, ValueTooLarge, ctype_of_name, raise_free_bound
 from ..model.table import Access, Iterator, TwoTreeTable
 from .family import Family, Trial, derive
 
@@ -217,6 +217,26 @@ def _no_repeat(values: np.ndarray, mask: np.ndarray) -> bool:
     return not (key[1:] == key[:-1]).any()
 
 
+def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per warp request (row of `addr`, `mask`: (requests, 32)): the distinct 32-byte sectors its
+    active lanes touch, `width` bytes each, and its distinct addresses."""
+    sentinel = _I64_MAX
+    a = np.where(mask, addr, sentinel)
+    a.sort(axis=1)
+    used = a != sentinel
+    addresses = ((np.diff(a, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0]
+    if not ((addr % SECTOR + width > SECTOR) & mask).any():
+        # no lane's bytes cross a sector boundary: a lane's one sector is its address's, and the
+        # sorted addresses give their sectors sorted
+        sec = a // SECTOR
+        return ((np.diff(sec, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0], addresses
+    first = addr // SECTOR
+    last = (addr + width - 1) // SECTOR
+    sec = np.concatenate([np.where(mask, first, sentinel), np.where(mask, last, sentinel)], axis=1)
+    sec.sort(axis=1)
+    return ((np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)).sum(axis=1) + (sec[:, 0] != sentinel), addresses
+
+
 def _full(v, shape: tuple) -> np.ndarray:
     """`v` over the whole shape: itself where it already has it (values are read, never written)."""
     if v.__class__ is np.ndarray and v.shape == shape:
@@ -332,6 +352,8 @@ class Simulation:
         self._row_keys: dict[tuple, int] = {}
         self._row_places: dict[tuple[int, int], list[int] | None] = {}
         self._steps: dict[int, tuple] = {}
+        self._guard_names: dict[tuple, tuple[str, ...]] = {}
+        self._guard_masks: dict[tuple, np.ndarray] = {}
         self._kept = KeptValues()
         self._conjuncts: dict[tuple, tuple] = {}
         self._masks: dict[tuple[int, str], np.ndarray] = {}
@@ -590,13 +612,21 @@ class Simulation:
         got = self._masks.get((id(acc), mode))
         if got is None:
             env, n, key, _ = self._instance_entry(acc, mode)
-            shape = (n, self.nthreads)
-            got = np.ones(shape, dtype=bool)
-            for g in acc.guards:
-                v = self._guard_value(env, g, key)
-                if v is not None:
-                    got &= v
-            got.flags.writeable = False
+            # the accesses under the same guards, over the same rows, share one mask (where their
+            # environments bind the same of the guards' names)
+            names = self._guard_names.get(acc.guards)
+            if names is None:
+                names = self._guard_names[acc.guards] = tuple({s.name: 0 for g in acc.guards for s in ir.symbols(g)})
+            shared = (acc.guards, key, tuple(map(env.__contains__, names)))
+            got = self._guard_masks.get(shared)
+            if got is None:
+                got = np.ones((n, self.nthreads), dtype=bool)
+                for g in acc.guards:
+                    v = self._guard_value(env, g, key)
+                    if v is not None:
+                        got &= v
+                got.flags.writeable = False
+                self._guard_masks[shared] = got
             self._masks[(id(acc), mode)] = got
         return got
 
@@ -681,8 +711,8 @@ class Simulation:
             v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
             big = v if everywhere else np.where(mask, v, _I64_MIN)
             small = v if everywhere else np.where(mask, v, _I64_MAX)
-            imax = np.unravel_index(big.argmax(), shape)
-            imin = np.unravel_index(small.argmin(), shape)
+            imax = divmod(int(big.argmax()), shape[1])
+            imin = divmod(int(small.argmin()), shape[1])
             res.ranges.append(DimRange(int(small[imin]), int(big[imax]), self._point(env, acc, imax),
                                        self._point(env, acc, imin)))
         if acc.kind == "store" and not acc.atomic:
@@ -786,8 +816,7 @@ class Simulation:
             # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
             # its threads past the edge along y load elements inside the matrix
             st = self._step(acc, env, f"threadIdx.{axis}", shape, index)
-            sb = self._step(acc, env, f"blockIdx.{axis}", shape, index)
-            if not st or sb != self.block[axis_i] * st:
+            if not st or self._step(acc, env, f"blockIdx.{axis}", shape, index) != self.block[axis_i] * st:
                 continue
             gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
             over = np.broadcast_to(gcoord >= extent, shape)
@@ -886,23 +915,7 @@ class Simulation:
         addr, mask = addr[live], mask[live]
         if not len(addr):
             return vals[0]
-        sentinel = _I64_MAX
-        a = np.where(mask, addr, sentinel)
-        a.sort(axis=1)
-        used = a != sentinel
-        uniq_addr = ((np.diff(a, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0]
-        if not ((addr % SECTOR + acc.width > SECTOR) & mask).any():
-            # no lane's bytes cross a sector boundary: a lane's one sector is its address's, and
-            # the sorted addresses give their sectors sorted
-            sec = a // SECTOR
-            sectors = ((np.diff(sec, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0]
-        else:
-            first = addr // SECTOR
-            last = (addr + acc.width - 1) // SECTOR
-            sec = np.concatenate([np.where(mask, first, sentinel), np.where(mask, last, sentinel)], axis=1)
-            sec.sort(axis=1)
-            distinct = (np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)
-            sectors = distinct.sum(axis=1) + (sec[:, 0] != sentinel)
+        sectors, uniq_addr = warp_sectors(addr, mask, acc.width)
         ideal = np.ceil(uniq_addr * acc.width / SECTOR)
         # most common byte distance between adjacent active lanes
         d = np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
@@ -917,15 +930,28 @@ class Simulation:
         `index`: its value over the coalescing instances, when already computed.
 
         Within the block, the lane one step along an axis is another lane of the same row, whose
-        index is already known: only the lanes on the block's far edge move outside it. Those are
-        evaluated, for all axes at once, to learn whether the moved index can be computed at all;
-        where it cannot (a shift count or a product that leaves its range past the edge), the axes
-        are evaluated one by one as the whole moved block, which raises where it did."""
+        index is already known: only the lanes on the block's far edge move outside it. Where the
+        index is built so that no value there can make its evaluation fail (integers, shifts by
+        constants, sums and products well within int64), nothing more is evaluated; else those
+        lanes are, for all axes at once, and where that fails (a shift count or a product leaving
+        its range past the edge), the axes are evaluated one by one as the whole moved block,
+        which raises where it did."""
         env, n = self._instance_entry(acc, "coalescing")[:2]        # read only: each axis moves a copy
         base = np.broadcast_to(Evaluator(env).value(acc.index) if index is None else index, (n, self.nthreads))
         axes = [(axis_i, axis) for axis_i, axis in enumerate("xyz") if self.block[axis_i] >= 2]
         if not axes:
             return
+        moved = dict(env)
+        for axis_i, axis in enumerate("xyz"):
+            moved[f"threadIdx.{axis}"] = np.int64(self.block[axis_i])     # no lane moves past the edge
+        if raise_free_bound(acc.index, moved) is None:
+            self._strides_edge(acc, res, env, n, base, axes)
+        else:
+            self._strides_read(res, base, axes)
+
+    def _strides_edge(self, acc: Access, res: AccessResult, env: dict, n: int, base, axes) -> None:
+        """_strides where the moved index might not be computable past the edge: the lanes there are
+        evaluated first."""
         edge = dict(env)
         lanes = [np.nonzero(self.tid[f"threadIdx.{axis}"] == self.block[axis_i] - 1)[0] for axis_i, axis in axes]
         at = np.concatenate(lanes)
@@ -942,6 +968,10 @@ class Simulation:
         except Exception:       # whatever it is, the axes one by one meet it where they did
             self._strides_moved(acc, res, env, n, base)
             return
+        self._strides_read(res, base, axes)
+
+    def _strides_read(self, res: AccessResult, base, axes) -> None:
+        """The strides from the lanes one step along each axis, inside the block."""
         flat = np.asarray(base, dtype=np.int64)
         for axis_i, axis in axes:
             step, inside = self._lane_steps(axis_i)

@@ -387,5 +387,82 @@ def _exact(op: str, lv, rv, e, exact: bool = True, lb: int | None = None, rb: in
     return res, None
 
 
+_SAFE_CALLS = {"min": "max", "umin": "max", "llmin": "max", "max": "max", "umax": "max", "llmax": "max",
+               "abs": "abs", "llabs": "abs", "__mul24": "*", "__umul24": "*"}
+_SAFE_LIMIT = 2**62
+
+
+def raise_free_bound(e: ir.Expr, env: dict) -> int | None:
+    """A bound on |value| of every node of `e` over `env`, where what it is built of shows that
+    Evaluator(env).value(e) cannot raise: integers only, every name bound (by a number or an
+    integer array the bound is read from), shifts by constants, and sums and products that stay
+    within 2^62 (so none leaves int64: the checks of `_exact` cannot fire). None where that is not
+    shown (the evaluation may still succeed)."""
+    memo: dict[int, int | None] = {}
+
+    def bound(n) -> int | None:
+        got = memo.get(id(n), False)
+        if got is not False:
+            return got
+        memo[id(n)] = out = _bound_of(n, bound, env)
+        return out
+
+    return bound(e)
+
+
+def _bound_of(n, bound, env) -> int | None:
+    cls = n.__class__
+    if cls is ir.Sym:
+        if n.name not in env or ctype_of_name(n.ctype) == "f":
+            return None
+        return _env_bound(env[n.name])
+    if cls is ir.Num:
+        v = n.value
+        return abs(v) if isinstance(v, int) and INT64_MIN <= v <= INT64_MAX else None
+    if cls is ir.Bin:
+        op = n.op
+        lb, rb = bound(n.left), bound(n.right)
+        if lb is None or rb is None:
+            return None
+        if op in _COMPARE or op == "&&" or op == "||":
+            return 1
+        if op == "+" or op == "-":
+            out = lb + rb
+        elif op == "*":
+            out = lb * rb
+        elif op == "/" or op == "%":
+            return lb
+        elif op == "&" or op == "|" or op == "^":
+            return 2 * max(lb, rb)
+        elif (op == "<<" or op == ">>") and n.right.__class__ is ir.Num and isinstance(n.right.value, int) \
+                and 0 <= n.right.value <= 63:
+            out = lb if op == ">>" else lb << n.right.value
+        else:
+            return None
+        return out if out < _SAFE_LIMIT else None
+    if cls is ir.Un:
+        b = bound(n.operand)
+        if b is None:
+            return None
+        if b >= _SAFE_LIMIT:
+            return None         # `-` of INT64_MIN raises
+        return 1 if n.op == "!" else b if n.op == "-" else b + 1
+    if cls is ir.Cond:
+        c, a, b = bound(n.cond), bound(n.then), bound(n.other)
+        return None if c is None or a is None or b is None else max(a, b)
+    if cls is ir.Cast:
+        if not n.type.pointers and ctype_of_name(n.type.name) == "f":
+            return None
+        return bound(n.expr)
+    if cls is ir.Call:
+        kind = _SAFE_CALLS.get(n.fn.split("::")[-1])
+        bs = [bound(a) for a in n.args]
+        if kind is None or None in bs or len(bs) != (1 if kind == "abs" else 2):
+            return None
+        out = bs[0] * bs[1] if kind == "*" else max(bs)
+        return out if out < _SAFE_LIMIT else None
+    return None
+
+
 def evaluate(e: ir.Expr, env: dict) -> np.ndarray:
     return Evaluator(env).value(e)
