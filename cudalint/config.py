@@ -314,14 +314,19 @@ class Resolver:
         self._layers: dict[Path | None, Layer] = {}
         self._configs: dict[Path | None, object] = {}
         self._found: dict[str, Path | None] = {}
+        self._of_path: dict[str, Path | None] = {}      # asked for every kernel and every finding
 
     def config_path(self, path: str) -> Path | None:
         if self.config_file is not None:
             return self.config_file
+        got = self._of_path.get(path, False)
+        if got is not False:
+            return got
         p = os.path.abspath(path)
         d = p if os.path.isdir(p) else os.path.dirname(p)
         if d not in self._found:
             self._found[d] = find_config(d)
+        self._of_path[path] = self._found[d]
         return self._found[d]
 
     def layer(self, path: str) -> Layer:

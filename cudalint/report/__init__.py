@@ -67,8 +67,61 @@ def printable_result(result):
     out = copy.copy(result)
     out.diagnostics = [_printable_diagnostic(d) for d in result.diagnostics]
     out.files = [_printable_value(f) for f in result.files]
-    out.lines = {printable(p): [printable(x) for x in lines] for p, lines in result.lines.items()}
+    out.lines = _EscapedLines(result.lines)
     return out
+
+
+class _EscapedLines(dict):
+    """Source lines by (escaped) path, each file's lines escaped when a format first reads them:
+    most formats read none, and a run over a repository holds every line of every file. Anything
+    but a lookup by path escapes them all first."""
+
+    def __init__(self, raw: dict):
+        super().__init__()
+        self._raw = {printable(p): lines for p, lines in raw.items()}
+
+    def _take(self, path) -> None:
+        lines = self._raw.pop(path, None)
+        if lines is not None:
+            dict.__setitem__(self, path, [printable(x) for x in lines])
+
+    def _take_all(self) -> None:
+        for path in list(self._raw):
+            self._take(path)
+
+    def get(self, path, default=None):
+        self._take(path)
+        return dict.get(self, path, default)
+
+    def __getitem__(self, path):
+        self._take(path)
+        return dict.__getitem__(self, path)
+
+    def __contains__(self, path) -> bool:
+        return path in self._raw or dict.__contains__(self, path)
+
+    def __setitem__(self, path, lines) -> None:
+        self._raw.pop(path, None)
+        dict.__setitem__(self, path, lines)
+
+    def __iter__(self):
+        self._take_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        return len(self._raw) + dict.__len__(self)
+
+    def keys(self):
+        self._take_all()
+        return dict.keys(self)
+
+    def values(self):
+        self._take_all()
+        return dict.values(self)
+
+    def items(self):
+        self._take_all()
+        return dict.items(self)
 
 
 _TEXT_FIELDS = ("path", "message", "kernel", "array", "metrics", "assumptions", "measured")
