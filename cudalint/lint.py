@@ -685,9 +685,17 @@ def _analyse_parallel(sources, project, units, cfg, tables: bool = True):
         diags, table = _analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg)
         return diags, table if tables else None
 
-    # The first kernel is analysed before forking: it imports numpy and loads the expression
-    # parser once, instead of once in every worker.
-    return [analyse(units[0])] + parallel.fork_map(analyse, units[1:], cfg.jobs)
+    # The smallest kernel is analysed before forking: it imports numpy and loads the expression
+    # parser once, instead of once in every worker. The rest are handed out largest first, so that
+    # no worker is left with a long kernel while the others have finished.
+    size = [sources[si].kernels[ki].body.descendant_count for si, ki in units]
+    first = min(range(len(units)), key=size.__getitem__)
+    rest = sorted((i for i in range(len(units)) if i != first), key=lambda i: (-size[i], i))
+    out = [None] * len(units)
+    out[first] = analyse(units[first])
+    for i, got in zip(rest, parallel.fork_map(analyse, [units[i] for i in rest], cfg.jobs)):
+        out[i] = got
+    return out
 
 
 def _note(table, line, col, message, end=None) -> Diagnostic:
