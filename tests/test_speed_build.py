@@ -47,3 +47,60 @@ def test_macro_tokens_of_every_sample_line_are_those_of_the_named_group_tokenize
     assert lines
     for line in lines:
         assert macros.tokenize(line) == _tokens_the_long_way(line), line
+
+
+# ---- source/cufile.py ----------------------------------------------------------------------------
+def _structure(src) -> dict:
+    """What the walk of a file finds, as plain values."""
+    return {
+        "functions": [(f.name, f.line, f.is_kernel, f.is_device, [(p.name, p.type_name, p.pointers) for p in f.params],
+                       [(t.name, t.is_type, t.default) for t in f.template_params], f.launch_bounds,
+                       [(a.line, a.kind, a.grid, a.block, a.params) for a in f.annotations]) for f in src.functions],
+        "launches": [(s.kernel, s.template_args, s.config, s.args, s.host.name if s.host else None, s.line)
+                     for s in src.launches],
+        "constants": [(k, c.text, c.line) for k, c in src.constants.items()],
+        "typedefs": dict(src.typedefs),
+        "prototypes": sorted(src.prototypes),
+        "annotations": {k: (a.kind, a.grid, a.block, a.params) for k, a in src.annotations.items()},
+        "problems": [(p.line, p.message) for p in src.problems + src.annotation_errors],
+    }
+
+
+def _walked_whole(monkeypatch, path: str, text: str) -> dict:
+    """The structure found by walking every node (no statement or expression skipped as plain)."""
+    from cudalint.source import cufile
+    with monkeypatch.context() as m:
+        m.setattr(cufile, "_PLAIN", frozenset())
+        return _structure(cufile.SourceFile(path, text))
+
+
+_CORNERS = """
+typedef float real;
+namespace ns { const int TILE = 16; struct Packed { static constexpr int size = 4; }; }
+__global__ void k(float* a, int n);
+__global__ void k(float* a, int n) {
+    const int W = 8;
+    if (const int z = 3) { a[0] = z; }
+    for (int i = 0; i < ([&] { const int INNER = 2; return INNER; })(); i++) a[i] = W;
+    a[n > 0 ? ([] { enum { E = 5 }; return E; })() : 0] = 1;
+    auto f = [](int x /* cudalint: param n=64 */) { typedef int idx; return x; };
+}
+void host(float* d, int n) {
+    int g = (n + 255) / 256;
+    k<<<g, 256>>>(d, n);
+    (void)(k<<<1, 32>>>(d, n), 0);
+    launch(g, [&] { k<<<1, 64>>>(d, n); });
+    int r = f(n, /* cudalint: launch grid=1 block=32 */ 0);
+    CUDA_LOOP(i, n) { d[i] = 0; }
+}
+"""
+
+
+def test_the_file_walk_finds_what_walking_every_node_finds(monkeypatch):
+    from cudalint.source.cufile import SourceFile
+    cases = [(str(p), p.read_text()) for p in sorted(SAMPLES.glob("*.cu"))] + [("corners.cu", _CORNERS)]
+    for path, text in cases:
+        assert _structure(SourceFile(path, text)) == _walked_whole(monkeypatch, path, text), path
+    corners = _structure(SourceFile("corners.cu", _CORNERS))
+    assert len(corners["launches"]) == 3 and {"W", "INNER", "E"} <= {c[0] for c in corners["constants"]}
+    assert 17 in corners["annotations"]
