@@ -104,3 +104,43 @@ def test_the_file_walk_finds_what_walking_every_node_finds(monkeypatch):
     corners = _structure(SourceFile("corners.cu", _CORNERS))
     assert len(corners["launches"]) == 3 and {"W", "INNER", "E"} <= {c[0] for c in corners["constants"]}
     assert 17 in corners["annotations"]
+
+
+# ---- model/pointers.py -----------------------------------------------------------------------------
+_POINTERS = """
+__global__ void copy(float* a) {}
+__global__ void scale(float* a) {}
+typedef void (*kernel_t)(float*);
+kernel_t chosen = &copy;
+kernel_t table[2] = {&copy, scale};
+void pick(int k, float* d) {
+    void (*fn)(float*) = k ? &copy : &scale;
+    kernel_t other;
+    if (k > 1) { other = fn; } else { other = table[k]; }
+    switch (k) { case 0: chosen = (kernel_t)&scale; break; }
+    fn<<<1, 32>>>(d);
+    other<<<1, 32>>>(d);
+    table[k]<<<1, 32>>>(d);
+    (*chosen)<<<1, 32>>>(d);
+    auto g = [&](kernel_t h) { h = fn; return h; };
+}
+"""
+
+
+def _spans(nodes):
+    return None if nodes is None else [(n.start_byte, n.end_byte) for n in nodes]
+
+
+def test_the_values_of_a_pointer_found_under_its_name_are_those_of_a_walk_of_every_node():
+    from cudalint.model import pointers
+    from cudalint.source.cufile import SourceFile
+    cases = [(str(p), p.read_text()) for p in sorted(SAMPLES.glob("*.cu"))] + [("pointers.cu", _POINTERS)]
+    for path, text in cases:
+        src = SourceFile(path, text)
+        scopes = [src.tree.root_node] + [f.node for f in src.functions]
+        for var in sorted(set(re.findall(r"[A-Za-z_]\w*", text))):
+            for scope in scopes:
+                assert _spans(pointers._values(scope, var)) == _spans(pointers._values(scope, var, prune=False)), \
+                    (path, var)
+    src = SourceFile("pointers.cu", _POINTERS)
+    assert len(src.launches) == 4 and all(pointers.pointer_launch(s).targets for s in src.launches)
