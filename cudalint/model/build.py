@@ -283,9 +283,12 @@ class KernelBuilder:
     def _drop_guards(self, mark: int) -> None:
         """Leave a scope: its guards end here, but its early exits still bind the code after the
         enclosing `if` (collected in nested_exits for it)."""
-        self.nested_exits.extend(self.exits[id(g)] for g in self.guards[mark:]
-                                 if id(g) in self.exits and self.exits[id(g)].guard is g)
-        del self.guards[mark:]
+        if len(self.guards) > mark:
+            exits = self.exits
+            for g in self.guards[mark:]:
+                if id(g) in exits and exits[id(g)].guard is g:
+                    self.nested_exits.append(exits[id(g)])
+            del self.guards[mark:]
 
     def _scoped(self, walk):
         """Walk a loop body, a switch or a helper: exits inside end with it (break/continue are
@@ -1391,7 +1394,9 @@ def _needs_cast(value: ir.Expr, t: str) -> bool:
 
 
 def _fold(e: ir.Expr) -> ir.Expr:
-    if isinstance(e, ir.Bin) and isinstance(e.left, ir.Num) and isinstance(e.right, ir.Num):
+    if e.__class__ is not ir.Bin:       # what is folded is a Bin (no class of the IR derives from another)
+        return e
+    if e.left.__class__ is ir.Num and e.right.__class__ is ir.Num:
         a, b = e.left.value, e.right.value
         if isinstance(a, int) and isinstance(b, int):
             try:
@@ -1405,9 +1410,9 @@ def _fold(e: ir.Expr) -> ir.Expr:
                     case ">>" if 0 <= b < 64: return ir.Num(a >> b)
             except (OverflowError, ValueError):
                 return e
-    if isinstance(e, ir.Bin) and e.op == "+":
+    if e.op == "+":
         return ir.add(e.left, e.right)
-    if isinstance(e, ir.Bin) and e.op == "*":
+    if e.op == "*":
         if (isinstance(e.left, ir.Num) and e.left.value == 0) or (isinstance(e.right, ir.Num) and e.right.value == 0):
             return ir.Num(0)
         return ir.mul(e.left, e.right)

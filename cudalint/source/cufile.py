@@ -159,6 +159,7 @@ class SourceFile:
                                              for p in view.problems]
         data = _for_parser(self.text).encode("utf-8", errors="surrogateescape")
         self.tree = _parser().parse(data)
+        self._annotated = b"cudalint" in data      # no comment of a file without the word is read
         self._collect(self.tree.root_node, None, "")
         if self.tree.root_node.has_error:
             self._collect_errors(self.tree.root_node)
@@ -183,7 +184,8 @@ class SourceFile:
             node, host, scope = stack.pop()
             t = node.type
             if t == "comment":
-                self._annotation(node)
+                if self._annotated:
+                    self._annotation(node)
                 continue
             if t == "function_definition":
                 fn = self._function(node)
