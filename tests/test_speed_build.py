@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
+from cudalint.index import ir
 from cudalint.source import macros
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -144,3 +145,62 @@ def test_the_values_of_a_pointer_found_under_its_name_are_those_of_a_walk_of_eve
                     (path, var)
     src = SourceFile("pointers.cu", _POINTERS)
     assert len(src.launches) == 4 and all(pointers.pointer_launch(s).targets for s in src.launches)
+
+
+# ---- index/parse.py --------------------------------------------------------------------------------
+def _lark_reads(text: str):
+    """The IR by lark's own loop and _to_ir (the long way), or None where it raises."""
+    from lark.exceptions import LarkError
+    from cudalint.index import parse
+    try:
+        return parse._to_ir(parse._parser("index.lark").parse(text))
+    except (LarkError, RecursionError):
+        return None
+
+
+def _access_spans(e):
+    return [(type(n).__name__, n.span) for n in e.walk() if isinstance(n, (ir.Subscript, ir.Deref))]
+
+
+_ATOMS = st.sampled_from(["a", "n", "threadIdx.x", "blockIdx.y * BM", "p[i]", "*q", "f(x, y)", "sizeof(int)",
+                          "(unsigned long long)k", "(long long)k", "32", "0x1fu", "1.5f", "sizeof x", "s::t",
+                          "static_cast<float *>(v)[0]", "i++", "--j", "-k", "!c", "~m", "&r[1]", "'c'", "\"s\""])
+_OPS = st.sampled_from(["+", "-", "*", "/", "%", "<<", ">>", "<", "<=", "==", "!=", "&", "^", "|", "&&", "||",
+                        "=", "+=", ",", "?"])
+_SPACE = st.text(alphabet=st.sampled_from(list(" \t\n\r\f")), max_size=3)
+
+
+@st.composite
+def _expressions(draw):
+    parts = [draw(_SPACE), draw(_ATOMS)]
+    for _ in range(draw(st.integers(0, 6))):
+        op = draw(_OPS)
+        parts += [draw(_SPACE), op if op != "?" else "? b :", draw(_SPACE), draw(_ATOMS)]
+    text = "".join(parts) + draw(_SPACE)
+    return f"({text})[k]" if draw(st.booleans()) else text
+
+
+@settings(max_examples=300, deadline=None)
+@given(_expressions())
+def test_the_fast_parser_reads_spaced_expressions_as_lark_s_loop_does(text):
+    from cudalint.index import parse
+    got, want = parse._fast_parser().read(text), _lark_reads(text)
+    assert got == want and (got is None or _access_spans(got) == _access_spans(want)), text
+
+
+def test_white_space_passed_over_is_what_every_lexer_state_met_would_drop():
+    """_read passes over white space without asking the lexer: in every state of the parser the
+    lexer matches it as a token it ignores, and the words it turns into keywords are lark's."""
+    from cudalint.index import parse
+    fast = parse._fast_parser()
+    assert fast._space == frozenset(" \t\n\r\f")
+    for line in _sample_lines():
+        fast.read(line.strip().rstrip(";{"))
+    assert len(fast._lexers) > 20
+    for state, (match, keywords, ignore) in fast._lexers.items():
+        for c in fast._space:
+            m = match(c + c + "x", 0)
+            assert m is not None and m.lastgroup in ignore and m.end() == 2
+        for terminal, words in keywords.items():
+            for word, symbol in words.items():
+                assert symbol == (fast._lexers._lark[state].callback[terminal].scanner.fullmatch(word) or terminal)
