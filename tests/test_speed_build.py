@@ -204,3 +204,21 @@ def test_white_space_passed_over_is_what_every_lexer_state_met_would_drop():
         for terminal, words in keywords.items():
             for word, symbol in words.items():
                 assert symbol == (fast._lexers._lark[state].callback[terminal].scanner.fullmatch(word) or terminal)
+
+
+# ---- preprocess ----------------------------------------------------------------------------------
+_DIRECTIVE_TEXT = st.lists(st.sampled_from(list("#define X(a) a*/\"'\\\n\t ") + ["//", "/*", "*/", "\\\"", "'/'"]),
+                           max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_DIRECTIVE_TEXT)
+def test_a_directive_without_comment_marks_is_its_own_text_as_the_character_loop_reads_it(text):
+    from cudalint import preprocess
+    assert preprocess._strip_comments(text) == preprocess._take_out_comments(text)
+
+
+def test_every_sample_line_strips_as_the_character_loop_strips_it():
+    from cudalint import preprocess
+    for line in _sample_lines():
+        assert preprocess._strip_comments(line) == preprocess._take_out_comments(line), line
