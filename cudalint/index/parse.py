@@ -300,6 +300,7 @@ class _FastParser:
         self._chain_units()
         self._lexers = _Lexers(lark.parser.lexer.lexers)
         self._lexers[self._start]       # the first one a text needs: another lark's fails here
+        self._space = _ignored_space(lark.lexer_conf)
 
     def _chain_units(self) -> None:
         """Five reductions in six hand a child up a level of precedence, and then another, as long
@@ -321,12 +322,15 @@ class _FastParser:
 
     def _read(self, src: str):
         actions, reductions, lexers, end = self._actions, self._reductions, self._lexers, self._end
+        space, skip = self._space, _SPACE_RUN
         UNIT, WIDEN, BUILD = _UNIT, _WIDEN, _BUILD
         stack = [self._start]
         values: list = []                       # a token is its text
         spans: list[tuple[int, int]] = []       # the extent of each value in the text
         nodes, pos, n = 0, 0, len(src)
         while True:
+            if pos < n and src[pos] in space:   # what the lexer would match and drop, passed over at once
+                pos = skip(src, pos).end()
             if pos < n:
                 match, keywords, ignore = lexers[stack[-1]]
                 m = match(src, pos)
@@ -339,7 +343,7 @@ class _FastParser:
                 value = m.group()
                 keyword = keywords.get(symbol)
                 if keyword is not None:
-                    symbol = keyword(value) or symbol
+                    symbol = keyword[value]
                 start, pos = pos, m.end()
             else:
                 symbol = "$END"
@@ -350,6 +354,10 @@ class _FastParser:
                 size, origin, kind, pick, build = reductions[~act]
                 if kind == UNIT:
                     state = stack[-1] = pick[stack[-2]]
+                elif size == 1 and kind == BUILD:       # a node of one symbol: its extent is that symbol's
+                    values[-1] = build(spans[-1], pick(values[-1:]))
+                    nodes += 1
+                    state = stack[-1] = actions[stack[-2]][origin]
                 else:
                     s = values[-size:]
                     span = (spans[-size][0], spans[-1][1])
@@ -371,6 +379,27 @@ class _FastParser:
             stack.append(act)
             values.append(value)
             spans.append((start, pos))
+
+
+_SPACE_RUN = re.compile(r"[ \t\f\r\n]+").match
+_SPACE_PATTERN = "(?:[ \t\x0c\r\n])+"       # lark's common.WS, as its lexer compiles it
+
+
+def _ignored_space(lexer_conf) -> frozenset[str]:
+    """The characters _read passes over without asking the lexer: those of common.WS, where the
+    grammar ignores it and nothing else, and no other terminal's pattern can start with one of them
+    (then the lexer, in any state, matches a run of them as one WS token and drops it); none else."""
+    ignored = [t for t in lexer_conf.terminals if t.name in set(lexer_conf.ignore)]
+    if len(ignored) != 1 or ignored[0].pattern.to_regexp() != _SPACE_PATTERN:
+        return frozenset()
+    chars = " \t\f\r\n"
+    for t in lexer_conf.terminals:
+        if t is ignored[0]:
+            continue
+        pattern = re.compile(t.pattern.to_regexp(), lexer_conf.g_regex_flags)
+        if any(pattern.match(c + rest) for c in chars for rest in ("", "a", "0", " ", "long")):
+            return frozenset()
+    return frozenset(chars)
 
 
 class _Chain(dict):
@@ -408,8 +437,21 @@ class _Lexers(dict):
         (pattern,) = basic.scanner._mres
         if not all(isinstance(c, UnlessCallback) for c in basic.callback.values()):
             raise NotImplementedError("lexer callbacks")
-        keywords = {name: c.scanner.fullmatch for name, c in basic.callback.items()}
+        keywords = {name: _Keywords(name, c.scanner.fullmatch) for name, c in basic.callback.items()}
         got = self[state] = (pattern.match, keywords, basic.ignore_types)
+        return got
+
+
+class _Keywords(dict):
+    """What lark's lexer makes of a word its terminal matched (a NAME that spells `sizeof` is that
+    keyword): the word -> the keyword's terminal, or the terminal itself; asked of lark once a word."""
+
+    def __init__(self, terminal: str, fullmatch):
+        super().__init__()
+        self._terminal, self._fullmatch = terminal, fullmatch
+
+    def __missing__(self, word: str) -> str:
+        got = self[word] = self._fullmatch(word) or self._terminal
         return got
 
 

@@ -26,6 +26,12 @@ def _num(v) -> str:
 
 
 def _fmt(e: ir.Expr, memo: dict) -> tuple[str, int]:
+    if e.__class__ is ir.Bin:       # most nodes: tested first, by class
+        op = e.op
+        p = _PREC[op]
+        # `(threadIdx.x >= 128) == 0`: a comparison inside a comparison is parenthesized to be read
+        low = 10 if p in (8, 9) else p
+        return f"{_wrap(e.left, low, memo)} {op} {_wrap(e.right, max(low, p + 1), memo)}", p
     match e:
         case ir.Num(value=v):
             return _num(v), _POSTFIX + 1 if v >= 0 else _UNARY
@@ -35,18 +41,16 @@ def _fmt(e: ir.Expr, memo: dict) -> tuple[str, int]:
             return t, _POSTFIX + 1
         case ir.Member(base=b, field=f):
             return f"{_wrap(b, _POSTFIX, memo)}.{f}", _POSTFIX
-        case ir.Bin(op=op, left=l, right=r):
-            p = _PREC[op]
-            # `(threadIdx.x >= 128) == 0`: a comparison inside a comparison is parenthesized to be read
-            low = 10 if p in (8, 9) else p
-            return f"{_wrap(l, low, memo)} {op} {_wrap(r, max(low, p + 1), memo)}", p
         case ir.Un(op=op, operand=o):
             return f"{op}{_wrap(o, _UNARY, memo)}", _UNARY
         case ir.Cond(cond=c, then=a, other=b):
             return f"{_wrap(c, 3, memo)} ? {_wrap(a, 0, memo)} : {_wrap(b, 2, memo)}", 2
         case ir.Call(fn=f, args=a, targs=t):
             f = f"{f}<{', '.join(t)}>" if t else f
-            return f"{f}({', '.join(_wrap(x, 1, memo) for x in a)})", _POSTFIX
+            args = []
+            for x in a:         # a loop: a generator here would make `memo` a cell in every call of _fmt
+                args.append(_wrap(x, 1, memo))
+            return f"{f}({', '.join(args)})", _POSTFIX
         case ir.Cast(type=t, expr=x):
             return f"({t}){_wrap(x, _UNARY, memo)}", _UNARY
         case ir.Subscript(base=b, index=i):

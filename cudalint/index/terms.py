@@ -87,12 +87,22 @@ def _linear(e: ir.Expr) -> dict[ir.Expr, ir.Expr]:
         case ir.Bin(op="-", left=l, right=r):
             return _merge(_linear(l), _linear(r), -1)
         case ir.Un(op="-", operand=o):
-            return {k: _neg(v) for k, v in _linear(o).items()}
+            out = {}
+            for k, v in _linear(o).items():    # loops, not comprehensions: those would make cells in every call
+                out[k] = _neg(v)
+            return out
         case ir.Bin(op="*", left=l, right=r) if not has_coord(l) or not has_coord(r):
             const, var = (l, r) if not has_coord(l) else (r, l)
-            return {k: _fold_mul(const, v) for k, v in _linear(var).items()}
+            out = {}
+            for k, v in _linear(var).items():
+                out[k] = _fold_mul(const, v)
+            return out
         case ir.Bin(op="<<", left=l, right=ir.Num(value=int(s))) if 0 <= s < 64:   # others: undefined in C
-            return {k: _fold_mul(ir.Num(2 ** s), v) for k, v in _linear(l).items()}
+            const = ir.Num(2 ** s)
+            out = {}
+            for k, v in _linear(l).items():
+                out[k] = _fold_mul(const, v)
+            return out
     return {e: ir.Num(1)}
 
 

@@ -283,9 +283,12 @@ class KernelBuilder:
     def _drop_guards(self, mark: int) -> None:
         """Leave a scope: its guards end here, but its early exits still bind the code after the
         enclosing `if` (collected in nested_exits for it)."""
-        self.nested_exits.extend(self.exits[id(g)] for g in self.guards[mark:]
-                                 if id(g) in self.exits and self.exits[id(g)].guard is g)
-        del self.guards[mark:]
+        if len(self.guards) > mark:
+            exits = self.exits
+            for g in self.guards[mark:]:
+                if id(g) in exits and exits[id(g)].guard is g:
+                    self.nested_exits.append(exits[id(g)])
+            del self.guards[mark:]
 
     def _scoped(self, walk):
         """Walk a loop body, a switch or a helper: exits inside end with it (break/continue are
@@ -907,7 +910,7 @@ class KernelBuilder:
             if op == "&&" or op == "||":
                 lv = self.rvalue(l, stmt, node)
                 cond = lv if isinstance(lv, ir.Expr) else ir.Num(1)
-                rv = self._under(cond if op == "&&" else ir.negate(cond), lambda: self.rvalue(r, stmt, node))
+                rv = self._under(cond if op == "&&" else ir.negate(cond), r, stmt, node)
                 if isinstance(lv, ir.Expr) and isinstance(rv, ir.Expr):
                     return ir.Bin(op, lv, rv)
                 return ir.Sym("?", "unknown")
@@ -938,8 +941,8 @@ class KernelBuilder:
             case ir.Cond(cond=c, then=a, other=b):
                 cv = self.rvalue(c, stmt, node)
                 taken = cv if isinstance(cv, ir.Expr) else ir.Num(1)
-                av = self._under(taken, lambda: self.rvalue(a, stmt, node))
-                bv = self._under(ir.negate(taken), lambda: self.rvalue(b, stmt, node))
+                av = self._under(taken, a, stmt, node)
+                bv = self._under(ir.negate(taken), b, stmt, node)
                 if isinstance(av, Ptr) and isinstance(bv, Ptr) and av.array is bv.array:
                     return Ptr(av.array, ir.Cond(cv, av.offset, bv.offset), av.view, av.view_size)
                 if isinstance(av, ir.Expr) and isinstance(bv, ir.Expr) and isinstance(cv, ir.Expr):
@@ -987,15 +990,24 @@ class KernelBuilder:
             self._resolving.discard(name)
         return value if isinstance(value, ir.Expr) and not _opaque(value) else None
 
+    def _rvalues(self, exprs, stmt, node) -> list:
+        """rvalue of each expression in turn (a loop: a comprehension in the callers would make cells
+        of their variables in every call of them)."""
+        out = []
+        for x in exprs:
+            out.append(self.rvalue(x, stmt, node))
+        return out
+
     def _scope(self, e: ir.Expr) -> int:
         return uniform.scope(e, self.var_scope, self.env.get, self.call_scope)
 
-    def _under(self, guard: ir.Expr, walk):
-        """Walk part of an expression that runs only where `guard` holds (`i < n ? a[i] : 0`, the right
-        side of `&&`): its accesses carry the guard."""
+    def _under(self, guard: ir.Expr, e: ir.Expr, stmt, node):
+        """The rvalue of part of an expression that runs only where `guard` holds (`i < n ? a[i] : 0`,
+        the right side of `&&`): its accesses carry the guard. (rvalue itself makes no closure: every
+        call of it would pay for the cells its variables live in.)"""
         self.guards.append(guard)
         try:
-            return walk()
+            return self.rvalue(e, stmt, node)
         finally:
             self.guards.pop()
 
@@ -1026,7 +1038,7 @@ class KernelBuilder:
         if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES:
             f = self.functions[name]
             ret = _single_return(f)
-            vals = [self.rvalue(a, stmt, node) for a in args]
+            vals = self._rvalues(args, stmt, node)
             if ret is not None:
                 saved = self.env, self.types, self.src, self.line, self.path, self.volatile
                 self.env, self.types = dict(self.env), dict(self.types)
@@ -1054,7 +1066,7 @@ class KernelBuilder:
         if _is_barrier(fn):
             self.barrier(fn, args, stmt, node)
             return _data(name)
-        vals = [self.rvalue(a, stmt, node) for a in args]
+        vals = self._rvalues(args, stmt, node)
         if _warp_collective(fn):
             self._collective(fn, stmt, node)
         if name in ("__mul24", "__umul24") and len(vals) == 2 and all(isinstance(v, ir.Expr) for v in vals):
@@ -1158,9 +1170,10 @@ class KernelBuilder:
         base = self.rvalue(cur, stmt, node)
         if not isinstance(base, Ptr):
             return None, None
-        idx = [self.rvalue(i, stmt, node) for i in chain]
-        if any(not isinstance(i, ir.Expr) for i in idx):
-            raise Unfollowable(f"index of `{_short(str(e))}` is a pointer")
+        idx = self._rvalues(chain, stmt, node)
+        for i in idx:
+            if not isinstance(i, ir.Expr):
+                raise Unfollowable(f"index of `{_short(str(e))}` is a pointer")
         dims = base.array.dims if base.array.space != "global" else ()
         if len(idx) > 1 and len(dims) >= len(idx) and base.offset == ir.Num(0):
             flat = idx[0]
@@ -1201,7 +1214,7 @@ class KernelBuilder:
                 chain.append(cur.index)
                 cur = cur.base
             if len(chain) > 1:
-                dims_idx = tuple(self.rvalue(i, stmt, node) for i in reversed(chain))
+                dims_idx = tuple(self._rvalues(reversed(chain), stmt, node))
             return self._record(ptr, index, kind, stmt, node, e, dims_idx)
         return self.rvalue(e, stmt, node)
 
@@ -1230,6 +1243,10 @@ class KernelBuilder:
                     unresolved = f"index depends on `{s.name}`, which the model does not follow"
                 break
         kinds = ["load", "store"] if kind == "atomic" else [kind]
+        defs, reaching = self.defs, {}
+        for n in _names(e):
+            if n in defs:
+                reaching[n] = defs[n]
         dim_texts = tuple(_short(str(i), 60) for i in reversed(list(_subscript_indexes(e)))) \
             if isinstance(e, ir.Subscript) else ()
         written = getattr(e, "index", None)
@@ -1243,7 +1260,7 @@ class KernelBuilder:
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
                          atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(), dim_texts=dim_texts,
-                         reaching={n: self.defs[n] for n in _names(e) if n in self.defs},
+                         reaching=reaching,
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
                          volatile=_base_name(e) in self.volatile)
             self.table.accesses.append(acc)
@@ -1377,7 +1394,9 @@ def _needs_cast(value: ir.Expr, t: str) -> bool:
 
 
 def _fold(e: ir.Expr) -> ir.Expr:
-    if isinstance(e, ir.Bin) and isinstance(e.left, ir.Num) and isinstance(e.right, ir.Num):
+    if e.__class__ is not ir.Bin:       # what is folded is a Bin (no class of the IR derives from another)
+        return e
+    if e.left.__class__ is ir.Num and e.right.__class__ is ir.Num:
         a, b = e.left.value, e.right.value
         if isinstance(a, int) and isinstance(b, int):
             try:
@@ -1391,9 +1410,9 @@ def _fold(e: ir.Expr) -> ir.Expr:
                     case ">>" if 0 <= b < 64: return ir.Num(a >> b)
             except (OverflowError, ValueError):
                 return e
-    if isinstance(e, ir.Bin) and e.op == "+":
+    if e.op == "+":
         return ir.add(e.left, e.right)
-    if isinstance(e, ir.Bin) and e.op == "*":
+    if e.op == "*":
         if (isinstance(e.left, ir.Num) and e.left.value == 0) or (isinstance(e.right, ir.Num) and e.right.value == 0):
             return ir.Num(0)
         return ir.mul(e.left, e.right)

@@ -92,14 +92,19 @@ def _callee_variable(fn) -> str | None:
     return node_text(fn) if fn is not None and fn.type == "identifier" else None
 
 
-def _values(scope, var: str) -> list | None:
+def _values(scope, var: str, prune: bool = True) -> list | None:
     """Every value `var` is given in `scope` (initializer and `=` assignments), or None when `var`
-    is not declared there as a variable."""
+    is not declared there as a variable. What declares or assigns `var` holds its name: a subtree
+    whose text does not is not walked (most of a host function or a file), the name's bytes being
+    its characters for an ASCII name (`prune=False`: every node is, as the pruned walk must agree)."""
     declared = False
     values = []
+    word = var.encode() if prune and var.isascii() else None
     stack = [(scope, False)]
     while stack:
         n, in_function = stack.pop()
+        if word is not None and word not in n.text:
+            continue
         t = n.type
         if t in ("parameter_declaration", "declaration") and not in_function:
             for d in n.children_by_field_name("declarator"):

@@ -32,9 +32,16 @@ def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) ->
         n = e.name
         v = resolved(n)
         if isinstance(v, ir.Expr):
-            syms = ir.symbols(v)
-            if not any(x.kind in ("data", "unknown") for x in syms):
-                return BLOCK if all(x.kind in _SHARED_KINDS for x in syms) else THREAD
+            got = BLOCK
+            for x in ir.symbols(v):
+                k = x.kind
+                if k == "data" or k == "unknown":
+                    got = None
+                    break
+                if k not in _SHARED_KINDS:
+                    got = THREAD
+            if got is not None:
+                return got
         if n in known:
             return known[n]
         return BLOCK if v is not None and not isinstance(v, ir.Expr) else THREAD   # a pointer value
@@ -62,15 +69,26 @@ def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) ->
             if fn in calls:
                 return calls[fn]
             if base in _PURE or base.startswith("__float2") or base.startswith("__int2"):
-                return min((scope(a, known, resolved, calls) for a in args), default=BLOCK)
+                return _lowest(args, known, resolved, calls)
             return THREAD       # a method of a group (`block.thread_rank()`), a call not followed
         case ir.Subscript(base=b, index=i):
             return min(scope(b, known, resolved, calls), scope(i, known, resolved, calls))
         case ir.Assign(value=v):
             return scope(v, known, resolved, calls)
         case ir.Bin() | ir.Un() | ir.Cond() | ir.Cast() | ir.Deref() | ir.AddrOf() | ir.Comma():
-            return min((scope(c, known, resolved, calls) for c in e.children()), default=BLOCK)
+            return _lowest(e.children(), known, resolved, calls)
     return THREAD
+
+
+def _lowest(exprs, known, resolved, calls) -> int:
+    """The narrowest scope among `exprs` (BLOCK for none). A loop, not a generator: scope() holds no
+    closure, whose cells every call of it would make."""
+    low = BLOCK
+    for x in exprs:
+        s = scope(x, known, resolved, calls)
+        if s < low:
+            low = s
+    return low
 
 
 def butterfly(e: ir.Expr) -> bool:

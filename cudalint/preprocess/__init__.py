@@ -167,7 +167,8 @@ class Preprocessor:
             if m is None:
                 if not active:
                     out[i] = ""
-                in_comment = _comment_open(line, in_comment)
+                if ("*/" if in_comment else "/*") in line:      # most lines open or close no comment
+                    in_comment = _comment_open(line, in_comment)
                 i += 1
                 continue
             j = i
@@ -470,6 +471,13 @@ def _comment_open(line: str, in_comment: bool) -> bool:
 
 def _strip_comments(text: str) -> tuple[str, bool]:
     """A directive's text without its comments, and whether a block comment stays open after it."""
+    if "//" not in text and "/*" not in text:      # most directives: no comment to take out
+        return text, False
+    return _take_out_comments(text)
+
+
+def _take_out_comments(text: str) -> tuple[str, bool]:
+    """_strip_comments, character by character (strings and character constants honoured)."""
     out, i, n = [], 0, len(text)
     while i < n:
         c = text[i]

@@ -111,6 +111,14 @@ class Constant:
 # spelt `< < <`), no annotation (`cudalint`) and no braces (a lambda's body, a struct, an
 # initializer list); most statements of a file are such, and their nodes are not walked.
 _PLAIN_STATEMENTS = {"expression_statement", "declaration", "return_statement"}
+# Nor does an expression (an `if`'s or a `for`'s condition, a loop's update, a call's arguments) with
+# no launch, annotation or brace: inside one, a declaration, a function or a scope needs a brace
+# (a lambda's body, a statement expression), an annotation the word, a launch its brackets.
+_PLAIN_EXPRESSIONS = {"binary_expression", "unary_expression", "update_expression", "assignment_expression",
+                      "parenthesized_expression", "field_expression", "subscript_expression", "pointer_expression",
+                      "cast_expression", "conditional_expression", "call_expression", "argument_list",
+                      "sizeof_expression", "comma_expression"}
+_PLAIN = _PLAIN_STATEMENTS | _PLAIN_EXPRESSIONS
 _LAUNCH_BRACKETS = re.compile(rb"<\s*<\s*<")
 
 
@@ -151,6 +159,7 @@ class SourceFile:
                                              for p in view.problems]
         data = _for_parser(self.text).encode("utf-8", errors="surrogateescape")
         self.tree = _parser().parse(data)
+        self._annotated = b"cudalint" in data      # no comment of a file without the word is read
         self._collect(self.tree.root_node, None, "")
         if self.tree.root_node.has_error:
             self._collect_errors(self.tree.root_node)
@@ -175,7 +184,8 @@ class SourceFile:
             node, host, scope = stack.pop()
             t = node.type
             if t == "comment":
-                self._annotation(node)
+                if self._annotated:
+                    self._annotation(node)
                 continue
             if t == "function_definition":
                 fn = self._function(node)
@@ -201,7 +211,7 @@ class SourceFile:
                     scope = scope + node_text(name).split("<")[0] + "::"
             if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
                 self._launch(node, host)
-            if t in _PLAIN_STATEMENTS and _plain(node):
+            if t in _PLAIN and _plain(node):
                 continue
             # what the walk looks for are named nodes (tokens, the anonymous ones, have no children)
             kids = node.named_children

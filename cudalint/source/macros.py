@@ -5,17 +5,18 @@ import bisect
 import re
 from dataclasses import dataclass
 
+# no capturing group: findall gives each token's text (in C, without a match object per token)
 _TOKEN = re.compile(r"""
-    (?P<ws>\s+)
-  | (?P<id>[A-Za-z_]\w*)
-  | (?P<num>\.?\d(?:[\w.]|[eE][+-])*)
-  | (?P<str>"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')
-  | (?P<op>\#\#|\#|->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|::|.)
+    \s+                                         # white space
+  | [A-Za-z_]\w*                                # identifier
+  | \.?\d(?:[\w.]|[eE][+-])*                     # number
+  | "(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'        # string, character
+  | \#\#|\#|->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|::|.     # operator
 """, re.VERBOSE | re.DOTALL)
 
 
 def tokenize(text: str) -> list[str]:
-    return [m.group(0) for m in _TOKEN.finditer(text)]
+    return _TOKEN.findall(text)
 
 
 @dataclass(frozen=True)
@@ -121,8 +122,16 @@ class MacroTable:
         key = ("uses", self.epoch(self.line), text)
         got = self._known.get(key)
         if got is None:
-            got = self._known[key] = any(self.get(t) is not None for t in re.findall(r"[A-Za-z_]\w*", text))
+            got = False
+            for t in _WORD.findall(text):
+                if self.get(t) is not None:
+                    got = True
+                    break
+            self._known[key] = got
         return got
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 class MacroError(ValueError):
@@ -196,8 +205,10 @@ def _expand(tokens: list[str], table: MacroTable, hidden: frozenset, budget: lis
         args, i = split
         if args == [[]] and not m.params:
             args = []
-        args = [_expand(a, table, hidden, budget) for a in args]
-        body = _substitute(m, args)
+        expanded = []
+        for a in args:      # a loop: a comprehension would make cells of _expand's arguments in every call
+            expanded.append(_expand(a, table, hidden, budget))
+        body = _substitute(m, expanded)
         out.extend(_expand(body, table, hidden | {t}, budget))
     return out
 
