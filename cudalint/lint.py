@@ -440,6 +440,8 @@ def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] 
     """`tables`: keep each kernel's two-tree table in the result (the full format, fixes and
     confirm mode read them; the line formats need only the findings, and a parallel run saves
     sending them between processes)."""
+    from .preprocess import file_key
+    file_key.cache_clear()          # the files' real paths are read again for each run
     errors: list[FileError] = []
     files = collect_paths(paths, cfg, errors)
     sources, read = read_project(files, cfg, context_paths(files, cfg), errors)
@@ -460,6 +462,8 @@ def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] 
 
 
 def lint_stdin(name: str, data: bytes, cfg: Config) -> Result:
+    from .preprocess import file_key
+    file_key.cache_clear()
     errors: list[FileError] = []
     src = _read_isolated(name, cfg, errors, data)
     return _with_errors(lint_sources([src] if src else [], cfg), errors, [name])

@@ -15,6 +15,7 @@ needs the original positions, which a preprocessor's output no longer has.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -66,7 +67,10 @@ class FileView:
         return not any(a <= line <= b for a, b in self.inactive)
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def file_key(path: str) -> str:
+    """A file's identity (its real path): asked for every include of every unit. Kept for one
+    run: `lint_paths` forgets them, as links may change between the runs of one process."""
     return os.path.normcase(os.path.realpath(path))
 
 
