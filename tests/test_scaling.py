@@ -482,3 +482,29 @@ def test_the_no_repeat_check_finds_a_repeated_value_in_a_row_whichever_way_it_co
         np.ones(values.shape, dtype=bool)
     repeated = any(len(set(v[m].tolist())) < int(m.sum()) for v, m in zip(values, mask))
     assert simulate._no_repeat(values, mask) == (not repeated)
+
+
+def test_an_access_runs_where_every_one_of_its_guards_holds_loop_conditions_included():
+    """The instances' mask leaves out the condition of a loop whose count is known and which reads
+    only its own counter and numbers (it holds at every sampled iteration), and shares one mask
+    between the accesses under the same guards: for every access of the samples, in every mode,
+    it is the AND of all its guards evaluated over its own instances."""
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    compared = skipped = 0
+    for table in lint_paths(paths, Config(debug=True)).tables:
+        sim = simulate.Simulation(table)
+        for acc in table.accesses:
+            if acc.unresolved:
+                continue
+            for mode in ("range", "coalescing", "banks"):
+                env, n = sim.instances(acc, mode)
+                want = np.ones((n, sim.nthreads), dtype=bool)
+                for g in acc.guards:
+                    v = simulate.guard_value(env, g, want.shape)
+                    if v is not None:
+                        want &= v
+                assert np.array_equal(sim.instance_mask(acc, mode), want), (table.kernel, acc.text, mode)
+                compared += 1
+            skipped += any(sim._settled(it) for it in acc.loops)
+    assert compared > 500 and skipped > 50

@@ -354,6 +354,7 @@ class Simulation:
         self._steps: dict[int, tuple] = {}
         self._guard_names: dict[tuple, tuple[str, ...]] = {}
         self._guard_masks: dict[tuple, np.ndarray] = {}
+        self._settled_loops: dict[int, tuple[bool, Iterator]] = {}
         self._kept = KeptValues()
         self._conjuncts: dict[tuple, tuple] = {}
         self._masks: dict[tuple[int, str], np.ndarray] = {}
@@ -621,7 +622,10 @@ class Simulation:
             got = self._guard_masks.get(shared)
             if got is None:
                 got = np.ones((n, self.nthreads), dtype=bool)
+                settled = [it.cond for it in acc.loops if self._settled(it)]
                 for g in acc.guards:
+                    if any(g is c for c in settled):
+                        continue
                     v = self._guard_value(env, g, key)
                     if v is not None:
                         got &= v
@@ -629,6 +633,19 @@ class Simulation:
                 self._guard_masks[shared] = got
             self._masks[(id(acc), mode)] = got
         return got
+
+    def _settled(self, it: Iterator) -> bool:
+        """A loop whose condition holds at every sampled iteration in every lane: its trip count is
+        known and the condition reads no lane, block or other loop, only its own counter and
+        numbers: the count is the first iteration at which it fails, and the samples come before."""
+        got = self._settled_loops.get(id(it))
+        if got is None:
+            got = it.cond is not None and self.loop_samples(it) is not None and self._trips.get(id(it)) is not None \
+                and all(s.kind in ("param", "uniform", "blockdim", "griddim") or s.name == it.trip.name
+                        for s in ir.symbols(it.cond))
+            self._settled_loops[id(it)] = (got, it)
+            return got
+        return got[0]
 
     def _guard_value(self, env: dict, g: ir.Expr, key) -> np.ndarray | None:
         """guard_value over the rows `key` names, each part of the guard evaluated once for them: its
