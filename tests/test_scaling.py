@@ -466,11 +466,12 @@ def test_sectors_counted_from_one_sort_are_those_of_each_lane():
                 .astype(np.int64)
             mask = rng.random((40, 32)) < 0.8
             mask[0] = False
-            sectors, addresses = simulate.warp_sectors(addr, mask, width)
-            for r in range(40):
-                lanes = addr[r][mask[r]]
-                touched = {s for a in lanes for s in range(a // 32, (a + width - 1) // 32 + 1)}
-                assert sectors[r] == len(touched) and addresses[r] == len(set(lanes.tolist()))
+            for m in (mask, np.ones_like(mask)):        # some lanes off; all on
+                sectors, addresses = simulate.warp_sectors(addr, m, width)
+                for r in range(40):
+                    lanes = addr[r][m[r]]
+                    touched = {s for a in lanes for s in range(a // 32, (a + width - 1) // 32 + 1)}
+                    assert sectors[r] == len(touched) and addresses[r] == len(set(lanes.tolist()))
 
 
 @given(st.lists(st.lists(st.integers(-40, 40), min_size=8, max_size=8), min_size=1, max_size=6),

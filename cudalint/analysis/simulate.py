@@ -221,15 +221,21 @@ def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.nda
     """Per warp request (row of `addr`, `mask`: (requests, 32)): the distinct 32-byte sectors its
     active lanes touch, `width` bytes each, and its distinct addresses."""
     sentinel = _I64_MAX
-    a = np.where(mask, addr, sentinel)
-    a.sort(axis=1)
-    used = a != sentinel
-    addresses = ((np.diff(a, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0]
-    if not ((addr % SECTOR + width > SECTOR) & mask).any():
-        # no lane's bytes cross a sector boundary: a lane's one sector is its address's, and the
-        # sorted addresses give their sectors sorted
-        sec = a // SECTOR
-        return ((np.diff(sec, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0], addresses
+    if mask.all():          # every lane active (most requests): nothing to mask
+        a = np.sort(addr, axis=1)
+        addresses = (np.diff(a, axis=1) != 0).sum(axis=1) + 1
+        if not (addr % SECTOR + width > SECTOR).any():
+            return (np.diff(a // SECTOR, axis=1) != 0).sum(axis=1) + 1, addresses
+    else:
+        a = np.where(mask, addr, sentinel)
+        a.sort(axis=1)
+        used = a != sentinel
+        addresses = ((np.diff(a, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0]
+        if not ((addr % SECTOR + width > SECTOR) & mask).any():
+            # no lane's bytes cross a sector boundary: a lane's one sector is its address's, and
+            # the sorted addresses give their sectors sorted
+            sec = a // SECTOR
+            return ((np.diff(sec, axis=1) != 0) & used[:, 1:]).sum(axis=1) + used[:, 0], addresses
     first = addr // SECTOR
     last = (addr + width - 1) // SECTOR
     sec = np.concatenate([np.where(mask, first, sentinel), np.where(mask, last, sentinel)], axis=1)
@@ -928,14 +934,16 @@ class Simulation:
             mask = np.pad(mask, ((0, 0), (0, pad)))
         addr = addr.reshape(-1, WARP)
         mask = mask.reshape(-1, WARP)
-        live = mask.any(axis=1)
-        addr, mask = addr[live], mask[live]
-        if not len(addr):
-            return vals[0]
+        everywhere = mask.all()
+        if not everywhere:
+            live = mask.any(axis=1)
+            addr, mask = addr[live], mask[live]
+            if not len(addr):
+                return vals[0]
         sectors, uniq_addr = warp_sectors(addr, mask, acc.width)
         ideal = np.ceil(uniq_addr * acc.width / SECTOR)
         # most common byte distance between adjacent active lanes
-        d = np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
+        d = np.diff(addr, axis=1).ravel() if everywhere else np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
         stride = None
         if d.size:
             stride = _most_common(d)
