@@ -70,6 +70,9 @@ class Overflow:
     value: int
 
 
+_ABSENT = object()
+
+
 class Evaluator:
     """Evaluates expressions over `env` (names to numpy values). A plain class, not a dataclass:
     the simulation makes one for nearly every value it computes, tens of thousands a run."""
@@ -94,7 +97,9 @@ class Evaluator:
         self._log: list = []        # the overflows recorded, in order (what a kept value replays)
 
     def value(self, e: ir.Expr) -> np.ndarray:
-        shared = ir.shared_nodes(e)
+        shared = e.__dict__.get("_shared")
+        if shared is None:
+            shared = ir.shared_nodes(e)
         if shared and not shared <= self._shared:
             self._shared = self._shared | shared
         return self._ev(e)[0]
@@ -110,10 +115,9 @@ class Evaluator:
         blocks plus a row of threads), which is most of it."""
         cls = e.__class__
         if cls is ir.Sym:
-            n = e.name
-            if n not in self.env:
-                raise Unknown(n)
-            v = self.env[n]
+            v = self.env.get(e.name, _ABSENT)
+            if v is _ABSENT:
+                raise Unknown(e.name)
             return v, ctype_of_name(e.ctype), _env_bound(v) if self.exact else None
         if cls is ir.Num:
             v = e.value
@@ -218,7 +222,7 @@ class Evaluator:
             return (lv & rv if op == "&&" else lv | rv).astype(np.int64), "b", 1
         lv, lt, lb = self._ev(l)
         rv, rt, rb = self._ev(r)
-        t = _promote(lt, rt)
+        t = lt if lt == rt and lt != "b" else _promote(lt, rt)
         if op in _COMPARE:
             return _COMPARE[op](lv, rv).astype(np.int64), "b", 1
         bound = None
