@@ -1,0 +1,92 @@
+"""The shortcuts that keep the rules fast give the answers of the long way.
+
+No test here is timed: each states what a shortcut must agree with (requests counted one by one,
+a figure worked out in full, a value found again from the start) and fails where it does not.
+bench/ measures the speed.
+"""
+from functools import lru_cache
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from cudalint.analysis import banks
+from cudalint.analysis.simulate import Simulation
+from cudalint.lint import Config, lint_paths
+
+from conftest import SAMPLES
+
+
+@lru_cache(maxsize=None)
+def sample_tables():
+    """The model of every sample kernel (the samples cover the idioms the rules know)."""
+    return tuple(lint_paths([str(SAMPLES)], Config(debug=True)).tables)
+
+
+def sims():
+    for table in sample_tables():
+        yield table, Simulation(table)
+
+
+# ---- bank wavefronts ---------------------------------------------------------------------------
+def _long_way(addr, mask, width, kind):
+    wf = banks._count(addr, mask, width, kind)
+    return wf.wavefronts.tolist(), wf.ideal.tolist(), wf.ways.tolist()
+
+
+def _counted(addr, mask, width, kind):
+    wf = banks.count_wavefronts(addr, mask, width, kind)
+    return wf.wavefronts.tolist(), wf.ideal.tolist(), wf.ways.tolist()
+
+
+lanes = st.lists(st.integers(0, 80), min_size=32, max_size=32)
+live = st.lists(st.booleans(), min_size=32, max_size=32)
+
+
+@settings(max_examples=200, deadline=None)
+@given(offsets=lanes, mask=live, shifts=st.lists(st.integers(0, 64), min_size=1, max_size=6),
+       width=st.sampled_from([1, 2, 4, 8, 16]), kind=st.sampled_from(["load", "store"]), cold=st.booleans())
+def test_requests_of_one_shape_are_counted_as_each_alone(offsets, mask, shifts, width, kind, cold):
+    """Requests that are one shape moved by whole words (a loop that does not change the pattern) take
+    one count for all: each must get what counting it alone gives, from a cold shape table or not."""
+    if cold:
+        banks._SHAPES.clear()
+    m = np.array(mask)
+    m[0] = True
+    addr = np.array([[o * width + s * banks.WORD for o in offsets] for s in shifts], dtype=np.int64)
+    ms = np.tile(m, (len(shifts), 1))
+    assert _counted(addr, ms, width, kind) == _long_way(addr, ms, width, kind)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(lanes, live), min_size=1, max_size=5), repeat=st.integers(1, 3),
+       width=st.sampled_from([4, 8, 16]), kind=st.sampled_from(["load", "store"]))
+def test_requests_of_several_shapes_are_counted_as_each_alone(rows, repeat, width, kind):
+    addr = np.array([[o * width for o in r] for r, _ in rows] * repeat, dtype=np.int64)
+    mask = np.array([m for _, m in rows] * repeat)
+    mask[:, 0] = True
+    assert _counted(addr, mask, width, kind) == _long_way(addr, mask, width, kind)
+
+
+def _figures(bc):
+    return None if bc is None else (bc.ways, bc.least_ways, bc.wavefronts_per_request, bc.ideal_wavefronts,
+                                    bc.requests, bc.phases, bc.worst, str(bc.term), bc.term_ways, bc.padding,
+                                    bc.maybe_ways)
+
+
+def test_a_conflict_under_the_threshold_is_none_and_one_at_it_is_worked_out_in_full():
+    """bank_conflict with `at_least` stops after the count where the worst request is under it: the
+    accesses it answers must be those whose full figures reach it, with the same figures."""
+    seen = set()
+    for table, sim in sims():
+        for acc in table.accesses:
+            if acc.space != "shared" or acc.unresolved or sim.result(acc).error:
+                continue
+            full = banks.bank_conflict(sim, acc)
+            for least in (2, 3, 4, 8):
+                got = banks.bank_conflict(sim, acc, least)
+                if full is None or full.ways < least:
+                    assert got is None, acc.text
+                else:
+                    assert _figures(got) == _figures(full), acc.text
+                seen.add(got is None)
+    assert seen == {True, False}
