@@ -9,7 +9,7 @@ from functools import lru_cache
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from cudalint.analysis import banks
+from cudalint.analysis import banks, races
 from cudalint.analysis.simulate import Simulation
 from cudalint.lint import Config, lint_paths
 
@@ -90,3 +90,60 @@ def test_a_conflict_under_the_threshold_is_none_and_one_at_it_is_worked_out_in_f
                     assert _figures(got) == _figures(full), acc.text
                 seen.add(got is None)
     assert seen == {True, False}
+
+
+# ---- races -----------------------------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(-40, 40), st.integers(0, 70)), min_size=1, max_size=40),
+       st.booleans())
+def test_footprints_of_several_samples_give_each_units_only_thread(pieces, in_order):
+    """Footprints.of keys each (sample, unit) once, sorted, with its only thread or -2: whether its
+    input comes in order (most do, and are not sorted again) or not."""
+    if in_order:
+        pieces = sorted(pieces)
+    sample, units, threads = (np.array(x, dtype=np.int64) for x in zip(*pieces))
+    got = races.Footprints.of(units, threads, sample)
+    owners: dict = {}
+    for s, u, t in pieces:
+        owners.setdefault((s, u), set()).add(t)
+    want = sorted(owners)
+    assert [divmod(int(k), races.SPAN) for k in got.keys] == [(s, u + races.SPAN // 2) for s, u in want]
+    assert got.own.tolist() == [next(iter(owners[k])) if len(owners[k]) == 1 else -2 for k in want]
+
+
+def _race(r):
+    return (r.first.text, r.first.line, r.second.text, r.second.line, r.loop and r.loop.line, r.threads, r.byte,
+            r.same_warp, r.warp_barrier)
+
+
+def _each_alone(table):
+    """The races of a kernel searched pair by pair, each pair in a simulation of its own, sample by
+    sample (the batches of footprints turned off): nothing one pair works out reaches another."""
+    out, reported = [], set()
+    shared = [a for a in table.accesses if a.space == "shared" and not a.unresolved]
+    for second in sorted(shared, key=lambda a: (a.kind != "load", a.seq)):
+        for first in shared:
+            if id(second) in reported:
+                break
+            if first is second or first.kind != "store" or first.array is not second.array or \
+                    (first.atomic and second.atomic) or (second.kind == "store" and first.seq >= second.seq):
+                continue
+            sim = Simulation(table)
+            if sim.result(second).error or sim.result(first).error:
+                continue
+            own = races.Ownership(sim)
+            own.footprints = lambda *a, **k: None
+            race = races._pair(sim, own, table.barriers, first, second)
+            if race is not None:
+                out.append(race)
+                reported.add(id(second))
+    return out
+
+
+def test_races_found_together_are_those_each_pair_finds_alone():
+    found = 0
+    for table, sim in sims():
+        got = [_race(r) for r in races.find_races(sim)]
+        assert got == [_race(r) for r in _each_alone(table)], table.kernel
+        found += len(got)
+    assert found

@@ -122,7 +122,7 @@ class Ownership:
             except Unknown:
                 return None
             mask = np.ones(shape, dtype=bool)
-            rows_key = (tuple(map(id, loops)), tuple(rows))
+            rows_key = _rows_key(sim, loops, rows)
             for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
                 for c in conjuncts(g) if strict else (g,):
                     v = sim._guard_value(env, c, rows_key)
@@ -132,9 +132,12 @@ class Ownership:
                         return None
         rows, threads = np.nonzero(mask)
         start = index[mask] * acc.array.elem_size // unit
+        heads = rows // len(combos) if len(combos) > 1 else rows
         pieces = max(1, acc.width // unit)
+        if pieces == 1:
+            return start, threads, heads
         units = (start[:, None] + np.arange(pieces)[None, :]).reshape(-1)
-        return units, np.repeat(threads, pieces), np.repeat(rows // max(1, len(combos)), pieces)
+        return units, np.repeat(threads, pieces), np.repeat(heads, pieces)
 
     TABLE_ROWS = 512
 
@@ -182,7 +185,7 @@ class Ownership:
                     shape = (len(rows), sim.nthreads)
                     index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
                     mask = np.ones(shape, dtype=bool)
-                    rows_key = (tuple(map(id, acc.loops)), tuple(rows))
+                    rows_key = _rows_key(sim, acc.loops, rows)
                     for g in acc.guards:
                         v = sim._guard_value(env, g, rows_key)
                         if v is not None:
@@ -191,6 +194,19 @@ class Ownership:
                     return None
                 self._tables[key] = (index, mask, [np.array(s, dtype=np.int64) for s in samples])
         return self._tables[key]
+
+
+def _rows_key(sim: Simulation, loops, rows) -> tuple[str, int]:
+    """A short name for rows (block, trip counters of `loops`) under which the simulation keeps the
+    values of guard parts over them: the name is hashed at every part's look-up, the rows (up to
+    hundreds of tuples) once. Kept on the simulation, as the values are, and apart from the names of
+    its own rows."""
+    names = sim.__dict__.setdefault("_race_rows", {})
+    key = (tuple(map(id, loops)), tuple(rows))
+    got = names.get(key)
+    if got is None:
+        got = names[key] = ("races", len(names))
+    return got
 
 
 def _too_large(env: dict, c: ir.Expr) -> bool:
@@ -250,8 +266,9 @@ class Footprints:
         if units.min() < -SPAN // 2 or units.max() >= SPAN // 2:
             return None
         key = sample * SPAN + (units + SPAN // 2)
-        order = np.argsort(key, kind="stable")      # mostly in order already: sample by sample, row by row
-        key, threads = key[order], threads[order]
+        if not (key[1:] >= key[:-1]).all():        # mostly in order already: sample by sample, row by row
+            order = np.argsort(key, kind="stable")
+            key, threads = key[order], threads[order]
         first = np.ones(len(key), dtype=bool)
         first[1:] = key[1:] != key[:-1]
         starts = np.flatnonzero(first)
