@@ -44,13 +44,15 @@ live = st.lists(st.booleans(), min_size=32, max_size=32)
 
 @settings(max_examples=200, deadline=None)
 @given(offsets=lanes, mask=live, shifts=st.lists(st.integers(0, 64), min_size=1, max_size=6),
-       width=st.sampled_from([1, 2, 4, 8, 16]), kind=st.sampled_from(["load", "store"]), cold=st.booleans())
-def test_requests_of_one_shape_are_counted_as_each_alone(offsets, mask, shifts, width, kind, cold):
+       width=st.sampled_from([1, 2, 4, 8, 16]), kind=st.sampled_from(["load", "store"]), cold=st.booleans(),
+       full=st.booleans())
+def test_requests_of_one_shape_are_counted_as_each_alone(offsets, mask, shifts, width, kind, cold, full):
     """Requests that are one shape moved by whole words (a loop that does not change the pattern) take
-    one count for all: each must get what counting it alone gives, from a cold shape table or not."""
+    one count for all: each must get what counting it alone gives, from a cold shape table or not,
+    with every lane active (nothing masked) or not."""
     if cold:
         banks._SHAPES.clear()
-    m = np.array(mask)
+    m = np.array(mask) | full
     m[0] = True
     addr = np.array([[o * width + s * banks.WORD for o in offsets] for s in shifts], dtype=np.int64)
     ms = np.tile(m, (len(shifts), 1))
@@ -59,10 +61,10 @@ def test_requests_of_one_shape_are_counted_as_each_alone(offsets, mask, shifts, 
 
 @settings(max_examples=200, deadline=None)
 @given(rows=st.lists(st.tuples(lanes, live), min_size=1, max_size=5), repeat=st.integers(1, 3),
-       width=st.sampled_from([4, 8, 16]), kind=st.sampled_from(["load", "store"]))
-def test_requests_of_several_shapes_are_counted_as_each_alone(rows, repeat, width, kind):
+       width=st.sampled_from([4, 8, 16]), kind=st.sampled_from(["load", "store"]), full=st.booleans())
+def test_requests_of_several_shapes_are_counted_as_each_alone(rows, repeat, width, kind, full):
     addr = np.array([[o * width for o in r] for r, _ in rows] * repeat, dtype=np.int64)
-    mask = np.array([m for _, m in rows] * repeat)
+    mask = np.array([m for _, m in rows] * repeat) | full
     mask[:, 0] = True
     assert _counted(addr, mask, width, kind) == _long_way(addr, mask, width, kind)
 

@@ -64,8 +64,11 @@ def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str =
     a shape counted before is not counted again."""
     if not len(addr):
         return Wavefronts(*(np.zeros(0, dtype=np.int64),) * 3)
-    base = np.where(mask, addr, _BIG).min(axis=1, keepdims=True) // WORD * WORD
-    shape = np.where(mask, addr - base, -1)
+    if addr.dtype == np.int64 and mask.all():       # every lane active (two calls in three): nothing to mask
+        shape = addr - addr.min(axis=1, keepdims=True) // WORD * WORD
+    else:
+        base = np.where(mask, addr, _BIG).min(axis=1, keepdims=True) // WORD * WORD
+        shape = np.where(mask, addr - base, -1)
     n = len(shape)
     if n == 1 or (shape[1:] == shape[0]).all():
         # every request one shape (two in three calls: the iterations of a loop that does not move
@@ -165,6 +168,8 @@ def warp_requests(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.nd
     mask = _warps(mask)
     rows = np.repeat(np.arange(n), -(-t // WARP))
     live = mask.any(axis=1)
+    if live.all():      # most accesses: every warp of every instance makes its request
+        return _warps(addr), mask, rows
     return _warps(addr)[live], mask[live], rows[live]
 
 
