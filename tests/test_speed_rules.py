@@ -149,3 +149,24 @@ def test_races_found_together_are_those_each_pair_finds_alone():
         assert got == [_race(r) for r in _each_alone(table)], table.kernel
         found += len(got)
     assert found
+
+
+# ---- strides -----------------------------------------------------------------------------------
+def test_where_an_access_runs_is_taken_from_its_range_rows_as_its_guards_give_it():
+    """CL301 reads where each access runs over its coalescing instances from the rows of its range
+    instances: it must be the mask its guards give over the coalescing instances themselves."""
+    from cudalint.index.evaluate import Unknown
+    from cudalint.rules import cl301_stride_mismatch as cl301
+    taken = 0
+    for table, sim in sims():
+        fresh = Simulation(table)
+        for acc in table.accesses:
+            if acc.unresolved or sim.result(acc).error:
+                continue
+            try:
+                want = fresh.instance_mask(acc, "coalescing")
+            except (Unknown, MemoryError):
+                continue
+            assert np.array_equal(cl301._runs(sim, acc), want), acc.text
+            taken += sim._within(acc, "coalescing", "range") is not None
+    assert taken
