@@ -97,10 +97,12 @@ def test_a_conflict_under_the_threshold_is_none_and_one_at_it_is_worked_out_in_f
 # ---- races -----------------------------------------------------------------------------------
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(-40, 40), st.integers(0, 70)), min_size=1, max_size=40),
-       st.booleans())
-def test_footprints_of_several_samples_give_each_units_only_thread(pieces, in_order):
+       st.booleans(), st.sampled_from([0, 3000]))
+def test_footprints_of_several_samples_give_each_units_only_thread(pieces, in_order, far):
     """Footprints.of keys each (sample, unit) once, sorted, with its only thread or -2: whether its
-    input comes in order (most do, and are not sorted again) or not."""
+    input comes in order or not, and with few samples (each key sorted with its thread in one
+    number) or many (sorted on its own)."""
+    pieces = [(s + far, u, t) for s, u, t in pieces]
     if in_order:
         pieces = sorted(pieces)
     sample, units, threads = (np.array(x, dtype=np.int64) for x in zip(*pieces))

@@ -247,6 +247,7 @@ class Footprint(tuple):
 
 DENSE_UNITS = 1 << 16       # past this span of units a footprint has no owner table (48 KiB of shared memory in bytes)
 SPAN = 1 << 40              # units of one sample in the keys of a batch of footprints
+THREAD_BITS = 11           # a thread of a block (up to 1024) in a key of Footprints.of
 BATCH_LANES = 1 << 22       # past these lanes (samples x iterations x threads) a batch is not evaluated at once
 
 
@@ -266,6 +267,16 @@ class Footprints:
         if units.min() < -SPAN // 2 or units.max() >= SPAN // 2:
             return None
         key = sample * SPAN + (units + SPAN // 2)
+        if sample.max() < 1 << 11 and threads.min() >= 0 and threads.max() < 1 << THREAD_BITS:
+            # each key with its thread in one number (under 2^62): one sort puts the threads of a
+            # key in order after it, its first and last the smallest and largest
+            both = np.sort(key << THREAD_BITS | threads)
+            key, threads = both >> THREAD_BITS, both & ((1 << THREAD_BITS) - 1)
+            first = np.ones(len(key), dtype=bool)
+            first[1:] = key[1:] != key[:-1]
+            starts = np.flatnonzero(first)
+            lo, hi = threads[starts], threads[np.append(starts[1:], len(key)) - 1]
+            return cls(key[starts], np.where(lo == hi, lo, -2))
         if not (key[1:] >= key[:-1]).all():        # mostly in order already: sample by sample, row by row
             order = np.argsort(key, kind="stable")
             key, threads = key[order], threads[order]
