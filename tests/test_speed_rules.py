@@ -172,3 +172,27 @@ def test_where_an_access_runs_is_taken_from_its_range_rows_as_its_guards_give_it
             assert np.array_equal(cl301._runs(sim, acc), want), acc.text
             taken += sim._within(acc, "coalescing", "range") is not None
     assert taken
+
+
+def test_what_cl301_reads_on_the_spot_is_what_it_works_out_the_long_way():
+    """A constant stride's value and sizes are read on the spot, and a coordinate other than a
+    thread's runs over all its values: each must be what the long way gives."""
+    from cudalint.index import ir
+    from cudalint.rules import cl301_stride_mismatch as cl301
+    constants = others = 0
+    for table, sim in sims():
+        for acc in table.accesses:
+            if acc.unresolved:
+                continue
+            for _, terms in cl301._analysed(acc):
+                for t in terms:
+                    assert cl301._params_in(t.stride) == frozenset(s.name for s in ir.symbols(t.stride)
+                                                                   if s.kind == "param")
+                    for ones in (True, False):
+                        assert cl301._numeric(sim, t.stride, ones) == cl301._numeric_of(sim, t.stride, ones)
+                    constants += cl301._constant(t.stride) is not None
+                    if isinstance(t.coord, ir.Sym) and t.coord.kind != "thread":
+                        assert cl301._coord_max(sim, t.coord, acc, running_only=True) == \
+                            cl301._coord_max(sim, t.coord, acc)
+                        others += 1
+    assert constants and others

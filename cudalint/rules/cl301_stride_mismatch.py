@@ -98,18 +98,34 @@ def _runs(sim, acc):
     return _once(sim, "_cl301_runs", (id(acc),), make, acc)
 
 
+_NO_NAMES: frozenset[str] = frozenset()
+
+
 def _params_in(e: ir.Expr) -> frozenset[str]:
+    if e.__class__ is ir.Num:       # most strides
+        return _NO_NAMES
     return frozenset(s.name for s in ir.symbols(e) if s.kind == "param")
+
+
+def _constant(e: ir.Expr) -> int | None:
+    """The value of a stride that is an integer constant (most are), else None."""
+    if e.__class__ is ir.Num and e.value.__class__ is int and -(1 << 63) <= e.value < (1 << 63):
+        return e.value
+    return None
 
 
 def _numeric(sim, e: ir.Expr, ones: bool) -> int | None:
     """The value of a stride or offset with its sizes set to 1 (`ones`) or to theirs; the strides
-    of an index are asked for once per term, check and access read with it."""
+    of an index are asked for once per term, check and access read with it (a constant is its own
+    value, read on the spot)."""
+    got = _constant(e)
+    if got is not None:
+        return got
     return _once(sim, "_cl301_numeric", (id(e), ones), lambda: _numeric_of(sim, e, ones), e)
 
 
 def _numeric_of(sim, e: ir.Expr, ones: bool) -> int | None:
-    if e.__class__ is ir.Num and e.value.__class__ is int and -(1 << 63) <= e.value < (1 << 63):
+    if _constant(e) is not None:
         return e.value      # most strides: a constant, its own value
     import numpy as np
     from ..index.evaluate import Evaluator, Unknown
@@ -204,7 +220,8 @@ def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
         for t in ts:
             c = _numeric(sim, t.stride, ones=True)
             m = _coord_max(sim, t.coord, acc)
-            run = _coord_max(sim, t.coord, acc, running_only=True)
+            # only a thread coordinate runs over fewer values than it takes
+            run = _coord_max(sim, t.coord, acc, running_only=True) if t.coord.kind == "thread" else m
             if c is None or m is None or c <= 0:
                 break
             rows.append((c, m, t, m if run is None else run))
