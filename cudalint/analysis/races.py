@@ -391,8 +391,7 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
     reported: set[int] = set()
     seconds = sorted((a for a in shared if wanted is None or wanted(a)), key=lambda a: (a.kind != "load", a.seq))
     for second in seconds:
-        if sim.result(second).error:
-            continue
+        simulated = False
         for first in shared:
             if id(second) in reported:
                 break
@@ -402,24 +401,41 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 continue
             if second.kind == "store" and first.seq >= second.seq:
                 continue   # a store/store pair is reported once, at the later store
+            cases = _cases(table.barriers, first, second)
+            if not cases:
+                continue   # a block barrier between them on every path: no simulation needed
+            if not simulated:
+                if sim.result(second).error:
+                    break
+                simulated = True
             if sim.result(first).error:
                 continue   # simulated only where it has a pair (a later trial's search is at a few reads)
-            race = _pair(sim, own, table.barriers, first, second)
+            race = _pair(sim, own, table.barriers, first, second, cases)
             if race is not None:
                 out.append(race)
                 reported.add(id(second))
     return out
 
 
-def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
+def _cases(barriers, w: Access, r: Access) -> list[tuple[Iterator | None, bool]]:
+    """Where the two accesses can meet with no block barrier between: (None for the same pass, or
+    the loop whose next iteration meets them; whether a warp barrier lies between), from the
+    barriers' places alone."""
     lo, hi = sorted((w.seq, r.seq))
-    common = _common_loops(w, r)
-    cases: list[tuple[Iterator | None, bool]] = []   # (loop crossed or None, only a warp barrier between)
+    cases: list[tuple[Iterator | None, bool]] = []
     if not _barrier_between(barriers, w, r, lo, hi, "block"):
         cases.append((None, _barrier_between(barriers, w, r, lo, hi, "warp")))
-    for loop in reversed(common):
+    for loop in reversed(_common_loops(w, r)):
         if not _barrier_around(barriers, loop, w, r, lo, hi, "block"):
             cases.append((loop, _barrier_around(barriers, loop, w, r, lo, hi, "warp")))
+    return cases
+
+
+def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
+    """The first race between store `w` and access `r` (`cases`: _cases(barriers, w, r))."""
+    common = _common_loops(w, r)
+    if cases is None:
+        cases = _cases(barriers, w, r)
     unit = min(w.width, r.width, w.array.elem_size)
     later, earlier = (w, r) if w.seq > r.seq else (r, w)
     for loop, warp_barrier in cases:
