@@ -113,6 +113,31 @@ def test_footprints_of_several_samples_give_each_units_only_thread(pieces, in_or
     want = sorted(owners)
     assert [divmod(int(k), races.SPAN) for k in got.keys] == [(s, u + races.SPAN // 2) for s, u in want]
     assert got.own.tolist() == [next(iter(owners[k])) if len(owners[k]) == 1 else -2 for k in want]
+    warps = [{t // 32 for t in owners[k]} for k in want]
+    assert got.warp_own.tolist() == [next(iter(w)) if len(w) == 1 else -2 for w in warps]
+
+
+footprint_pieces = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 12), st.integers(0, 100)), min_size=1, max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(footprint_pieces, footprint_pieces, st.booleans())
+def test_samples_found_sharing_at_once_are_those_the_exact_search_finds_a_pair_in(x, y, by_warp):
+    """The test of every sample at once (by thread, or by warp where only a warp barrier lies
+    between) must pass exactly the samples where the exact search finds two threads (of two warps)
+    touching one unit."""
+    def batch(p):
+        sample, units, threads = (np.array(v, dtype=np.int64) for v in zip(*p))
+        return races.Footprints.of(units, threads, sample)
+
+    def alone(p, n):
+        got = [(u, t) for s, u, t in p if s == n]
+        return races.Footprint(np.array([u for u, _ in got], dtype=np.int64),
+                               np.array([t for _, t in got], dtype=np.int64))
+
+    sharing = races._samples_sharing(batch(x), batch(y), 3, by_warp)
+    for n in range(3):
+        assert sharing[n] == (races._shared_pair(alone(x, n), alone(y, n), by_warp) is not None)
 
 
 def _race(r):

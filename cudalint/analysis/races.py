@@ -254,16 +254,17 @@ BATCH_LANES = 1 << 22       # past these lanes (samples x iterations x threads) 
 @dataclass
 class Footprints:
     """The footprints of an access at several samples of its outer loops, as the units they touch (one
-    key per sample and unit, sorted) and the owner of each (its only thread, or -2 for several): the
-    pairs of all samples are tested at once, over the units touched (a footprint's span can be
-    fifty times more)."""
+    key per sample and unit, sorted) and the owner of each (its only thread, or -2 for several), and
+    the warp owning it (its only warp, or -2): the pairs of all samples are tested at once, over the
+    units touched (a footprint's span can be fifty times more)."""
     keys: np.ndarray
     own: np.ndarray
+    warp_own: np.ndarray
 
     @classmethod
     def of(cls, units, threads, sample) -> Footprints | None:
         if not units.size:
-            return cls(units, threads)
+            return cls(units, threads, threads)
         if units.min() < -SPAN // 2 or units.max() >= SPAN // 2:
             return None
         key = sample * SPAN + (units + SPAN // 2)
@@ -276,7 +277,7 @@ class Footprints:
             first[1:] = key[1:] != key[:-1]
             starts = np.flatnonzero(first)
             lo, hi = threads[starts], threads[np.append(starts[1:], len(key)) - 1]
-            return cls(key[starts], np.where(lo == hi, lo, -2))
+            return cls._owned(key[starts], lo, hi)
         if not (key[1:] >= key[:-1]).all():        # mostly in order already: sample by sample, row by row
             order = np.argsort(key, kind="stable")
             key, threads = key[order], threads[order]
@@ -284,18 +285,27 @@ class Footprints:
         first[1:] = key[1:] != key[:-1]
         starts = np.flatnonzero(first)
         lo, hi = np.minimum.reduceat(threads, starts), np.maximum.reduceat(threads, starts)
-        return cls(key[starts], np.where(lo == hi, lo, -2))
+        return cls._owned(key[starts], lo, hi)
+
+    @classmethod
+    def _owned(cls, keys, lo, hi) -> Footprints:
+        """From the smallest and largest thread touching each key: a warp is a run of thread ids, so
+        the two lie in one warp exactly when every thread touching the key does."""
+        wlo, whi = lo // WARP, hi // WARP
+        return cls(keys, np.where(lo == hi, lo, -2), np.where(wlo == whi, wlo, -2))
 
 
-def _samples_sharing(fx: Footprints, fy: Footprints, n: int) -> np.ndarray:
+def _samples_sharing(fx: Footprints, fy: Footprints, n: int, by_warp: bool = False) -> np.ndarray:
     """For each of `n` samples: a unit touched by an x-thread and a different y-thread (False: no race
-    in that sample, by thread or by warp). The owner test of `_no_thread_shares`, for all at once."""
+    in that sample, by thread or by warp); `by_warp`: by an x-thread and a y-thread of another warp
+    (False: none by warp). The owner test of `_no_thread_shares`, for all at once."""
     out = np.zeros(n, dtype=bool)
     if not len(fx.keys) or not len(fy.keys):
         return out
     i = np.minimum(np.searchsorted(fy.keys, fx.keys), len(fy.keys) - 1)
     both = fy.keys[i] == fx.keys
-    a, b = fx.own[both], fy.own[i[both]]
+    own_x, own_y = (fx.warp_own, fy.warp_own) if by_warp else (fx.own, fy.own)
+    a, b = own_x[both], own_y[i[both]]
     out[fx.keys[both][(a != b) | (a == -2)] // SPAN] = True
     return out
 
@@ -452,7 +462,9 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
             # every sample's pair at once; the exact search only where that finds a unit shared
             f_all = own.footprints(later, block, outer, samples, pin_later, unit)
             g_all = own.footprints(earlier, block, outer, samples_next, pin_earlier, unit)
-            sharing = None if f_all is None or g_all is None else _samples_sharing(f_all, g_all, len(samples))
+            # with only a warp barrier between them, only threads of different warps race
+            sharing = None if f_all is None or g_all is None else \
+                _samples_sharing(f_all, g_all, len(samples), by_warp=warp_barrier)
             for n, trips in enumerate(samples):
                 if sharing is not None and not sharing[n]:
                     continue
