@@ -66,9 +66,24 @@ class Ownership:
         self._cache: dict = {}
         self._batches: dict = {}
         self._tables: dict = {}
+        self._samples: dict = {}
 
     def trips(self, it: Iterator) -> list[int]:
         return self.sim.loop_samples(it)
+
+    def samples(self, loops: list[Iterator], crossed: int | None = None) -> tuple[tuple[int, ...], ...]:
+        """The combinations of the loops' sampled trip counters (capped_product), or, with `crossed`
+        (a loop's place among them), each with that loop one iteration on. Kept: the pairs of a
+        kernel ask for the same few, and a batch of footprints is named by their identity."""
+        key = (tuple(map(id, loops)), crossed)
+        got = self._samples.get(key)
+        if got is None:
+            if crossed is None:
+                got = tuple(capped_product([self.trips(it) for it in loops]))
+            else:
+                got = tuple(s[:crossed] + (s[crossed] + 1,) + s[crossed + 1:] for s in self.samples(loops))
+            self._samples[key] = got
+        return got
 
     def footprint(self, acc: Access, block, fixed: dict[int, tuple[Iterator, int]], unit: int):
         """(units, threads): every `unit`-byte piece the access touches and the thread touching it, over
@@ -81,18 +96,21 @@ class Ownership:
         got = self._cache[key] = None if got is None else Footprint(*got[:2])
         return got
 
-    def footprints(self, acc: Access, block, loops: list[Iterator], samples: list[tuple[int, ...]],
+    def footprints(self, acc: Access, block, loops: list[Iterator], samples: tuple[tuple[int, ...], ...],
                    pinned: dict[int, tuple[Iterator, int]], unit: int) -> Footprints | None:
-        """The footprints of `acc` at each of `samples` (trip counters of `loops`, the loops in `pinned`
-        at their trips), evaluated together. None where that fails: each is then found on its own."""
-        key = (id(acc), block, tuple(map(id, loops)), tuple(samples), tuple((k, v[1]) for k, v in pinned.items()),
+        """The footprints of `acc` at each of `samples` (trip counters of `loops`, from self.samples();
+        the loops in `pinned` at their trips), evaluated together. None where that fails: each is then
+        found on its own."""
+        key = (id(acc), block, tuple(map(id, loops)), id(samples), tuple((k, v[1]) for k, v in pinned.items()),
                unit)
-        if key not in self._batches:
+        got = self._batches.get(key)
+        if got is None:
             pins = tuple(t for _, t in pinned.values())
-            got = self._evaluate(acc, block, loops + [it for it, _ in pinned.values()], [s + pins for s in samples],
-                                 unit, strict=True)
-            self._batches[key] = None if got is None else Footprints.of(*got)
-        return self._batches[key]
+            found = self._evaluate(acc, block, loops + [it for it, _ in pinned.values()], [s + pins for s in samples],
+                                   unit, strict=True)
+            # the samples held with it: their identity names them
+            got = self._batches[key] = (None if found is None else Footprints.of(*found), samples)
+        return got[0]
 
     def _evaluate(self, acc: Access, block, loops: list[Iterator], heads: list[tuple[int, ...]], unit: int,
                   strict: bool):
@@ -259,12 +277,20 @@ class Footprints:
     units touched (a footprint's span can be fifty times more)."""
     keys: np.ndarray
     own: np.ndarray
-    warp_own: np.ndarray
+    lo: np.ndarray          # the smallest and largest thread touching each key
+    hi: np.ndarray
+
+    @functools.cached_property
+    def warp_own(self) -> np.ndarray:
+        """A warp is a run of thread ids: the smallest and largest thread lie in one warp exactly when
+        every thread touching the key does (asked for only where a warp barrier lies between)."""
+        wlo, whi = self.lo // WARP, self.hi // WARP
+        return np.where(wlo == whi, wlo, -2)
 
     @classmethod
     def of(cls, units, threads, sample) -> Footprints | None:
         if not units.size:
-            return cls(units, threads, threads)
+            return cls(units, threads, threads, threads)
         if units.min() < -SPAN // 2 or units.max() >= SPAN // 2:
             return None
         key = sample * SPAN + (units + SPAN // 2)
@@ -289,10 +315,7 @@ class Footprints:
 
     @classmethod
     def _owned(cls, keys, lo, hi) -> Footprints:
-        """From the smallest and largest thread touching each key: a warp is a run of thread ids, so
-        the two lie in one warp exactly when every thread touching the key does."""
-        wlo, whi = lo // WARP, hi // WARP
-        return cls(keys, np.where(lo == hi, lo, -2), np.where(wlo == whi, wlo, -2))
+        return cls(keys, np.where(lo == hi, lo, -2), lo, hi)
 
 
 def _samples_sharing(fx: Footprints, fy: Footprints, n: int, by_warp: bool = False) -> np.ndarray:
@@ -448,17 +471,17 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
         cases = _cases(barriers, w, r)
     unit = min(w.width, r.width, w.array.elem_size)
     later, earlier = (w, r) if w.seq > r.seq else (r, w)
+    blocks = own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]
     for loop, warp_barrier in cases:
         outer = common if loop is None else common[:common.index(loop) + 1]
-        samples = capped_product([own.trips(it) for it in outer])
+        samples = own.samples(outer)
         # the access met first on the path: `later` when crossing into the next iteration
         later_first = loop is not None
         pin_later = _pinned(own, barriers, later, outer, w, r, later_first)
         pin_earlier = _pinned(own, barriers, earlier, outer, w, r, not later_first)
         # the trips of the earlier access: the next iteration of the loop crossed
-        at = None if loop is None else common.index(loop)
-        samples_next = [s if at is None else s[:at] + (s[at] + 1,) + s[at + 1:] for s in samples]
-        for block in own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]:
+        samples_next = samples if loop is None else own.samples(outer, common.index(loop))
+        for block in blocks:
             # every sample's pair at once; the exact search only where that finds a unit shared
             f_all = own.footprints(later, block, outer, samples, pin_later, unit)
             g_all = own.footprints(earlier, block, outer, samples_next, pin_earlier, unit)
