@@ -288,7 +288,7 @@ def _responsible_term(sim: Simulation, acc: Access, ways: int, width: int) -> tu
     if ways < 2:
         return None, 0
     best, best_ways = None, 1
-    terms = [t for t in acc.terms if any(isinstance(s, ir.Sym) and s.kind == "thread" for s in t.coord.walk())]
+    terms = [t for t in acc.terms if any(s.kind == "thread" for s in ir.symbols(t.coord))]
     if not terms:
         return best, best_ways
     env, _, mask, vals, _ = sim._values(acc, "banks", [ir.mul(t.coord, t.stride) for t in terms])
