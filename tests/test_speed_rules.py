@@ -221,3 +221,51 @@ def test_what_cl301_reads_on_the_spot_is_what_it_works_out_the_long_way():
                             cl301._coord_max(sim, t.coord, acc)
                         others += 1
     assert constants and others
+
+
+def _groups(sim, terms):
+    from cudalint.rules import cl301_stride_mismatch as cl301
+    out: dict = {}
+    for t in terms:
+        if not t.is_offset:
+            out.setdefault(cl301._group_key(sim, cl301._params_in(t.stride)), []).append(t)
+    return out
+
+
+def test_a_group_of_terms_of_one_kind_of_coordinate_has_no_mismatch():
+    """radix_mismatch passes over a group whose coordinates are all of one kind (one term, or
+    `threadIdx.y * W + threadIdx.x`): worked out in full, such a group must give nothing, whatever
+    the offsets read with it."""
+    from cudalint.index import ir
+    from cudalint.rules import cl301_stride_mismatch as cl301
+    several = 0
+    for table, sim in sims():
+        for acc in table.accesses:
+            if acc.unresolved:
+                continue
+            for _, terms in cl301._analysed(acc):
+                copies = cl301._copies(sim, acc, terms)
+                for key, ts in _groups(sim, terms).items():
+                    if len({t.coord.kind for t in ts if isinstance(t.coord, ir.Sym)}) >= 2:
+                        continue
+                    for offsets in (None, [{}], copies, [{key: 0}, {key: 3}]):
+                        assert cl301._group_mismatch(sim, acc, key, ts, offsets) is None, acc.text
+                    several += len(ts) > 1
+    assert several
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["x", "y", "z"]), st.integers(1, 5000)), min_size=2, max_size=4),
+       st.sampled_from(["thread", "block"]), st.sampled_from(["load", "store"]))
+def test_strides_of_one_kind_of_coordinate_never_leave_a_hole_or_overlap(coords, kind, access_kind):
+    """However far apart the strides of coordinates of one kind are, the full reading of their group
+    finds no mismatch (one level of the two-tree table: its radix is the kernel's choice)."""
+    from cudalint.index import ir
+    from cudalint.index.terms import Term
+    from cudalint.rules import cl301_stride_mismatch as cl301
+    table, sim = next((t, s) for t, s in sims() if any(not a.unresolved and a.kind == access_kind
+                                                       for a in t.accesses))
+    acc = next(a for a in table.accesses if not a.unresolved and a.kind == access_kind)
+    name = "threadIdx" if kind == "thread" else "blockIdx"
+    terms = [Term(ir.Sym(f"{name}.{axis}", kind), ir.Num(stride)) for axis, stride in coords]
+    assert cl301._group_mismatch(sim, acc, (), terms, None) is None

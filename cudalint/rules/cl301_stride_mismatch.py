@@ -214,44 +214,56 @@ def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
         key = _group_key(sim, _params_in(t.stride))
         groups.setdefault(key, []).append(t)
     for key, ts in groups.items():
-        if any(not isinstance(t.coord, ir.Sym) for t in ts):
-            continue  # an opaque piece (`flat % TILE`): the radix is not plain
-        rows = []
-        for t in ts:
-            c = _numeric(sim, t.stride, ones=True)
-            m = _coord_max(sim, t.coord, acc)
-            # only a thread coordinate runs over fewer values than it takes
-            run = _coord_max(sim, t.coord, acc, running_only=True) if t.coord.kind == "thread" else m
-            if c is None or m is None or c <= 0:
-                break
-            rows.append((c, m, t, m if run is None else run))
-        else:
-            rows.sort(key=lambda r: (r[0], _level(r[2].coord)))
-            starts = sorted({o.get(key, 0) for o in offsets}) if offsets else [0]
-            c0, m0, _, r0 = rows[0]
-            # a hole is judged over the whole block (a guard that keeps threads out of a copy leaves
-            # its rows on purpose); an overlap over the threads that run the store
-            span = c0 * (m0 + 1)   # the lowest term repeats its own stride
-            span_run = c0 * (r0 + 1)
-            for k in range(1, len(rows)):
-                c, m, t, r = rows[k]
-                below = [x[2] for x in rows[:k]]
-                mixed = any(_level(b.coord) != _level(t.coord) for b in below)
-                if c > span and mixed:
-                    holes = _uncovered(starts, span, c)
-                    if holes > (PAD_ALLOWANCE if acc.space == "shared" else 0):
-                        return ("gap", t, below, c, span, holes, len(starts) > 1)
-                    if len(starts) > 1:
-                        starts = [0]   # the offsets filled this level; above it the range is contiguous
-                if c < span_run and mixed and acc.kind == "store" and \
-                        all(x.coord.kind in ("block", "thread") for x in [t, *below]):
-                    from ..analysis.simulate import guards_followed
-                    if guards_followed(acc.guards):
-                        return ("overlap", t, below, c, span_run, 0, False)
-                # the terms below reach up to the sum of their largest steps: two unit-stride terms
-                # over 128 values each span 255 elements, not 128
-                span = max(span + c * m, c * (m + 1))
-                span_run = max(span_run + c * r, c * (r + 1))
+        # a mismatch is between levels: a group whose coordinates are all of one kind (a term alone,
+        # `threadIdx.y * W + threadIdx.x`) has none, and its strides and ranges are not looked up
+        if len({t.coord.kind for t in ts if isinstance(t.coord, ir.Sym)}) < 2:
+            continue
+        found = _group_mismatch(sim, acc, key, ts, offsets)
+        if found:
+            return found
+    return None
+
+
+def _group_mismatch(sim, acc, key, ts, offsets):
+    """radix_mismatch within one group of terms (`key`: its sizes)."""
+    if any(not isinstance(t.coord, ir.Sym) for t in ts):
+        return None  # an opaque piece (`flat % TILE`): the radix is not plain
+    rows = []
+    for t in ts:
+        c = _numeric(sim, t.stride, ones=True)
+        m = _coord_max(sim, t.coord, acc)
+        # only a thread coordinate runs over fewer values than it takes
+        run = _coord_max(sim, t.coord, acc, running_only=True) if t.coord.kind == "thread" else m
+        if c is None or m is None or c <= 0:
+            break
+        rows.append((c, m, t, m if run is None else run))
+    else:
+        rows.sort(key=lambda r: (r[0], _level(r[2].coord)))
+        starts = sorted({o.get(key, 0) for o in offsets}) if offsets else [0]
+        c0, m0, _, r0 = rows[0]
+        # a hole is judged over the whole block (a guard that keeps threads out of a copy leaves
+        # its rows on purpose); an overlap over the threads that run the store
+        span = c0 * (m0 + 1)   # the lowest term repeats its own stride
+        span_run = c0 * (r0 + 1)
+        for k in range(1, len(rows)):
+            c, m, t, r = rows[k]
+            below = [x[2] for x in rows[:k]]
+            mixed = any(_level(b.coord) != _level(t.coord) for b in below)
+            if c > span and mixed:
+                holes = _uncovered(starts, span, c)
+                if holes > (PAD_ALLOWANCE if acc.space == "shared" else 0):
+                    return ("gap", t, below, c, span, holes, len(starts) > 1)
+                if len(starts) > 1:
+                    starts = [0]   # the offsets filled this level; above it the range is contiguous
+            if c < span_run and mixed and acc.kind == "store" and \
+                    all(x.coord.kind in ("block", "thread") for x in [t, *below]):
+                from ..analysis.simulate import guards_followed
+                if guards_followed(acc.guards):
+                    return ("overlap", t, below, c, span_run, 0, False)
+            # the terms below reach up to the sum of their largest steps: two unit-stride terms
+            # over 128 values each span 255 elements, not 128
+            span = max(span + c * m, c * (m + 1))
+            span_run = max(span_run + c * r, c * (r + 1))
     return None
 
 
