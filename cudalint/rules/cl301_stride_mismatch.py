@@ -207,21 +207,25 @@ def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
     its group. `offsets` are the offset parts of the accesses that share these terms (the access
     itself included): together their copies of the lower levels may fill the stride, as the two loads
     `g[i]`, `g[i + blockDim.x]` of a reduction fill a block stride of 2 * blockDim.x."""
+    for key, ts in _levels(sim, terms):
+        found = _group_mismatch(sim, acc, key, ts, offsets)
+        if found:
+            return found
+    return None
+
+
+def _levels(sim, terms) -> list:
+    """The groups of terms (by their sizes) that span more than one level: a mismatch is between
+    levels, and a group whose coordinates are all of one kind (a term alone, `threadIdx.y * W +
+    threadIdx.x`) never has one, so its strides and ranges are not looked up."""
     groups: dict = {}
     for t in terms:
         if t.is_offset:
             continue
         key = _group_key(sim, _params_in(t.stride))
         groups.setdefault(key, []).append(t)
-    for key, ts in groups.items():
-        # a mismatch is between levels: a group whose coordinates are all of one kind (a term alone,
-        # `threadIdx.y * W + threadIdx.x`) has none, and its strides and ranges are not looked up
-        if len({t.coord.kind for t in ts if isinstance(t.coord, ir.Sym)}) < 2:
-            continue
-        found = _group_mismatch(sim, acc, key, ts, offsets)
-        if found:
-            return found
-    return None
+    return [(key, ts) for key, ts in groups.items()
+            if len({t.coord.kind for t in ts if isinstance(t.coord, ir.Sym)}) >= 2]
 
 
 def _group_mismatch(sim, acc, key, ts, offsets):
@@ -410,6 +414,10 @@ def check(ctx: Context):
         if acc.unresolved or id(acc) in reported:
             continue
         for k, terms in _analysed(acc):
+            if not _levels(sim, terms):
+                # nothing to find, whatever it is read with (the terms kept then are among these):
+                # its group's copies and whole-block tests are not worked out for it
+                continue
             key = where[(id(acc), k)]
             if key not in offsets:
                 parts = [(a, _copies(sim, a, ts) if len(groups[key]) == 1 or _whole_block(sim, a) else None)
