@@ -273,3 +273,41 @@ def test_strides_of_one_kind_of_coordinate_never_leave_a_hole_or_overlap(coords,
     name = "threadIdx" if kind == "thread" else "blockIdx"
     terms = [Term(ir.Sym(f"{name}.{axis}", kind), ir.Num(stride)) for axis, stride in coords]
     assert cl301._group_mismatch(sim, acc, (), terms, None) is None
+
+
+def _groups_by_text(accesses, sim):
+    """CL301's groups of accesses the long way: every subscript keyed by the text of its terms and of
+    the other subscripts."""
+    from cudalint.rules import cl301_stride_mismatch as cl301
+    groups, where = {}, {}
+    for acc in accesses:
+        if acc.unresolved:
+            continue
+        for k, terms in cl301._analysed(acc):
+            kept = cl301._unrolled(sim, acc, terms)[0]
+            shape = tuple(str(t) for t in kept if not t.is_offset)
+            rest = tuple(str(d) for j, d in enumerate(acc.dims) if j != k) if k >= 0 else ()
+            key = (acc.array.name, acc.kind, k, shape, rest)
+            groups.setdefault(key, []).append((acc, terms))
+            where[(id(acc), k)] = key
+    return groups, where
+
+
+def test_the_groups_cl301_reads_with_are_those_the_texts_of_their_terms_give():
+    """CL301 groups only the subscripts it asks for, and keys an access alone by what its key's parts
+    count: each subscript asked for must be grouped, in program order, with the accesses the texts of
+    their terms group it with."""
+    from cudalint.rules import cl301_stride_mismatch as cl301
+    asked = together = 0
+    for table, sim in sims():
+        needed = {(id(acc), k) for acc in table.accesses if not acc.unresolved
+                  for k, terms in cl301._analysed(acc) if cl301._levels(sim, terms)}
+        for wanted in (needed, None):
+            groups, where = cl301._same_position(table.accesses, sim, wanted)
+            long_groups, long_where = _groups_by_text(table.accesses, sim)
+            for pair in (needed if wanted is not None else long_where):
+                got = [(id(a), id(ts)) for a, ts in groups[where[pair]]]
+                assert got == [(id(a), id(ts)) for a, ts in long_groups[long_where[pair]]]
+                asked += 1
+                together += len(got) > 1
+    assert asked and together

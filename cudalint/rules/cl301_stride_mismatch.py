@@ -324,21 +324,42 @@ def _copies(sim, acc, terms) -> list[dict] | None:
     return out
 
 
-def _same_position(accesses, sim=None) -> tuple[dict, dict]:
+def _same_position(accesses, sim=None, needed=None) -> tuple[dict, dict]:
     """Accesses of one array and kind whose indexes differ only in the offset of one subscript:
     (array, kind, dimension, the rest of the index) -> [(access, its terms there)] in program order,
     and (access, dimension) -> that key. Loads are grouped with loads and stores with stores: an
-    element that is only read is still a hole in what is written, and the other way round."""
-    groups: dict = {}
-    where: dict = {}
+    element that is only read is still a hole in what is written, and the other way round.
+    `needed`: the (access id, dimension) pairs whose groups are asked for (None: all); a group
+    holding none of them is left out."""
+    # first by array, kind and dimension, then by how many terms are kept: an access alone there is
+    # alone under its key, whose texts (printed for most terms and subscripts only here) are then
+    # not needed, and a group holding no pair asked for is not looked at further
+    by_array: dict = {}
     for acc in accesses:
         if acc.unresolved:
             continue
         for k, terms in _analysed(acc):
+            by_array.setdefault((acc.array.name, acc.kind, k), []).append((acc, k, terms))
+    rough: dict = {}
+    for first, members in by_array.items():
+        if needed is not None and not any((id(acc), k) in needed for acc, k, _ in members):
+            continue
+        for acc, k, terms in members:
             kept = _unrolled(sim, acc, terms)[0] if sim is not None else terms
-            shape = tuple(str(t) for t in kept if not t.is_offset)
-            rest = tuple(str(d) for j, d in enumerate(acc.dims) if j != k) if k >= 0 else ()
-            key = (acc.array.name, acc.kind, k, shape, rest)
+            count = sum(1 for t in kept if not t.is_offset)
+            rough.setdefault((*first, count), []).append((acc, k, terms, kept))
+    groups: dict = {}
+    where: dict = {}
+    for first, members in rough.items():
+        if needed is not None and not any((id(acc), k) in needed for acc, k, _, _ in members):
+            continue
+        for acc, k, terms, kept in members:
+            if len(members) == 1:
+                key = ("alone", first)
+            else:
+                shape = tuple(str(t) for t in kept if not t.is_offset)
+                rest = tuple(str(d) for j, d in enumerate(acc.dims) if j != k) if k >= 0 else ()
+                key = (acc.array.name, acc.kind, k, shape, rest)
             groups.setdefault(key, []).append((acc, terms))
             where[(id(acc), k)] = key
     return groups, where
@@ -405,7 +426,11 @@ def _leading_dims(acc) -> frozenset[str] | None:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    groups, where = _same_position(ctx.table.accesses, sim)
+    # the subscripts whose terms span more than one level: elsewhere there is nothing to find,
+    # whatever a subscript is read with (the terms kept then are among its own)
+    needed = {(id(acc), k) for acc in ctx.table.accesses if not acc.unresolved
+              for k, terms in _analysed(acc) if _levels(sim, terms)}
+    groups, where = _same_position(ctx.table.accesses, sim, needed)
     # group key -> ({access id: offset parts of its copies, or None}, [(access, parts)] of those
     # with parts, all their parts)
     offsets: dict = {}
@@ -414,10 +439,8 @@ def check(ctx: Context):
         if acc.unresolved or id(acc) in reported:
             continue
         for k, terms in _analysed(acc):
-            if not _levels(sim, terms):
-                # nothing to find, whatever it is read with (the terms kept then are among these):
-                # its group's copies and whole-block tests are not worked out for it
-                continue
+            if (id(acc), k) not in needed:
+                continue        # its group's copies and whole-block tests are not worked out for it
             key = where[(id(acc), k)]
             if key not in offsets:
                 parts = [(a, _copies(sim, a, ts) if len(groups[key]) == 1 or _whole_block(sim, a) else None)
