@@ -218,6 +218,8 @@ def _levels(sim, terms) -> list:
     """The groups of terms (by their sizes) that span more than one level: a mismatch is between
     levels, and a group whose coordinates are all of one kind (a term alone, `threadIdx.y * W +
     threadIdx.x`) never has one, so its strides and ranges are not looked up."""
+    if len({t.coord.kind for t in terms if isinstance(t.coord, ir.Sym)}) < 2:
+        return []       # (most subscripts) then no group of them spans two
     groups: dict = {}
     for t in terms:
         if t.is_offset:
