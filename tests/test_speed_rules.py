@@ -311,3 +311,21 @@ def test_the_groups_cl301_reads_with_are_those_the_texts_of_their_terms_give():
                 asked += 1
                 together += len(got) > 1
     assert asked and together
+
+
+# ---- the trial family --------------------------------------------------------------------------
+def test_the_threads_of_a_block_shape_kept_for_the_run_are_those_worked_out_anew():
+    """The family keeps the threads of each block shape it tries: whether kept or not, they must be
+    each thread's coordinates, x fastest, and the family of every sample kernel the same."""
+    from cudalint.analysis import family
+    for block in [(256, 1, 1), (32, 8, 1), (16, 16, 4), (7, 3, 5)]:
+        for _ in range(2):
+            env = family._env(block)
+            threads = [(x, y, z) for z in range(block[2]) for y in range(block[1]) for x in range(block[0])]
+            assert list(zip(env["threadIdx.x"], env["threadIdx.y"], env["threadIdx.z"])) == threads
+            assert [env[f"blockDim.{a}"] for a in "xyz"] == list(block)
+            env["threadIdx.x"] = None           # a caller's own copy: the kept one is untouched
+    warm = [family.derive(t, dict(t.launch.params)) for t in sample_tables()]
+    family._ENVS.clear()
+    cold = [family.derive(t, dict(t.launch.params)) for t in sample_tables()]
+    assert warm == cold
