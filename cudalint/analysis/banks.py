@@ -64,8 +64,18 @@ def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str =
     a shape counted before is not counted again."""
     if not len(addr):
         return Wavefronts(*(np.zeros(0, dtype=np.int64),) * 3)
-    base = np.where(mask, addr, _BIG).min(axis=1, keepdims=True) // WORD * WORD
-    shape = np.where(mask, addr - base, -1)
+    if addr.dtype == np.int64 and mask.all():       # every lane active (two calls in three): nothing to mask
+        shape = addr - addr.min(axis=1, keepdims=True) // WORD * WORD
+    else:
+        base = np.where(mask, addr, _BIG).min(axis=1, keepdims=True) // WORD * WORD
+        shape = np.where(mask, addr - base, -1)
+    n = len(shape)
+    if n == 1 or (shape[1:] == shape[0]).all():
+        # every request one shape (two in three calls: the iterations of a loop that does not move
+        # the pattern): one look-up, no sort
+        w, i, ways = _shape_counts(shape[:1], width, kind)[0]
+        return Wavefronts(np.full(n, w, dtype=np.int64), np.full(n, i, dtype=np.int64),
+                          np.full(n, ways, dtype=np.int64))
     # one 64-bit key per row (wrapping arithmetic), checked against the rows it stands for
     key = shape @ _ROW_KEY[: shape.shape[1]]
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
@@ -73,6 +83,13 @@ def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str =
     uniq = shape[first]
     if not np.array_equal(uniq[inverse], shape):
         return _count(addr, mask, width, kind)
+    counts = np.array(_shape_counts(uniq, width, kind), dtype=np.int64)[inverse]
+    return Wavefronts(counts[:, 0], counts[:, 1], counts[:, 2])
+
+
+def _shape_counts(uniq: np.ndarray, width: int, kind: str) -> list[tuple[int, int, int]]:
+    """(wavefronts, ideal, ways) of each request shape (byte offsets from the first word, -1 for an
+    inactive lane), from the shapes counted before where it is there."""
     keys = [(width, kind, row.tobytes()) for row in uniq]
     got = [_SHAPES.get(k) for k in keys]
     new = [i for i, g in enumerate(got) if g is None]
@@ -83,8 +100,7 @@ def count_wavefronts(addr: np.ndarray, mask: np.ndarray, width: int, kind: str =
             _SHAPES.clear()
         for j, i in enumerate(new):
             got[i] = _SHAPES[keys[i]] = (int(wf.wavefronts[j]), int(wf.ideal[j]), int(wf.ways[j]))
-    counts = np.array(got, dtype=np.int64)[inverse]
-    return Wavefronts(counts[:, 0], counts[:, 1], counts[:, 2])
+    return got
 
 
 def _count(addr: np.ndarray, mask: np.ndarray, width: int, kind: str = "load") -> Wavefronts:
@@ -152,6 +168,8 @@ def warp_requests(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.nd
     mask = _warps(mask)
     rows = np.repeat(np.arange(n), -(-t // WARP))
     live = mask.any(axis=1)
+    if live.all():      # most accesses: every warp of every instance makes its request
+        return _warps(addr), mask, rows
     return _warps(addr)[live], mask[live], rows[live]
 
 
@@ -197,7 +215,9 @@ def _requests(sim: Simulation, acc: Access, merge=_SURE):
     return reqs, m, rows, LaneAddresses(addr, mask, lanes.width, lanes.env)
 
 
-def bank_conflict(sim: Simulation, acc: Access) -> BankConflict | None:
+def bank_conflict(sim: Simulation, acc: Access, at_least: int = 0) -> BankConflict | None:
+    """The bank conflict of a shared access; None where it makes no request of its own, or where its
+    worst request is under `at_least` ways (nothing past the count is worked out then)."""
     width = request_width(sim, acc)
     if width is None:
         return None
@@ -205,6 +225,8 @@ def bank_conflict(sim: Simulation, acc: Access) -> BankConflict | None:
     if not len(addr):
         return None
     wf = count_wavefronts(addr, mask, width, acc.kind)
+    if at_least > 1 and int(wf.ways.max()) < at_least:
+        return None
     n_rows = lanes.addr.shape[0]
     per_row = np.zeros(n_rows, dtype=np.int64)
     np.maximum.at(per_row, rows, wf.ways)
@@ -266,7 +288,7 @@ def _responsible_term(sim: Simulation, acc: Access, ways: int, width: int) -> tu
     if ways < 2:
         return None, 0
     best, best_ways = None, 1
-    terms = [t for t in acc.terms if any(isinstance(s, ir.Sym) and s.kind == "thread" for s in t.coord.walk())]
+    terms = [t for t in acc.terms if any(s.kind == "thread" for s in ir.symbols(t.coord))]
     if not terms:
         return best, best_ways
     env, _, mask, vals, _ = sim._values(acc, "banks", [ir.mul(t.coord, t.stride) for t in terms])

@@ -215,11 +215,23 @@ def _thread_only(e: ir.Expr) -> bool:
 
 
 def _env(block) -> dict:
-    lin = np.arange(block[0] * block[1] * block[2])
-    bx, by, _ = block
-    env = {"threadIdx.x": lin % bx, "threadIdx.y": (lin // bx) % by, "threadIdx.z": lin // (bx * by)}
-    env.update({f"blockDim.{a}": np.int64(v) for a, v in zip("xyz", block)})
-    return env
+    """The threads of a block shape, kept for the run (a few shapes are tried for every kernel; the
+    arrays are read-only)."""
+    got = _ENVS.get(block)
+    if got is None:
+        lin = np.arange(block[0] * block[1] * block[2])
+        bx, by, _ = block
+        got = {"threadIdx.x": lin % bx, "threadIdx.y": (lin // bx) % by, "threadIdx.z": lin // (bx * by)}
+        for v in got.values():
+            v.flags.writeable = False
+        got.update({f"blockDim.{a}": np.int64(v) for a, v in zip("xyz", block)})
+        if len(_ENVS) >= 256:
+            _ENVS.clear()
+        _ENVS[block] = got
+    return dict(got)
+
+
+_ENVS: dict[tuple[int, int, int], dict] = {}
 
 
 def _fit_checks(table: TwoTreeTable) -> list[tuple]:

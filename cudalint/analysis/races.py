@@ -66,9 +66,24 @@ class Ownership:
         self._cache: dict = {}
         self._batches: dict = {}
         self._tables: dict = {}
+        self._samples: dict = {}
 
     def trips(self, it: Iterator) -> list[int]:
         return self.sim.loop_samples(it)
+
+    def samples(self, loops: list[Iterator], crossed: int | None = None) -> tuple[tuple[int, ...], ...]:
+        """The combinations of the loops' sampled trip counters (capped_product), or, with `crossed`
+        (a loop's place among them), each with that loop one iteration on. Kept: the pairs of a
+        kernel ask for the same few, and a batch of footprints is named by their identity."""
+        key = (tuple(map(id, loops)), crossed)
+        got = self._samples.get(key)
+        if got is None:
+            if crossed is None:
+                got = tuple(capped_product([self.trips(it) for it in loops]))
+            else:
+                got = tuple(s[:crossed] + (s[crossed] + 1,) + s[crossed + 1:] for s in self.samples(loops))
+            self._samples[key] = got
+        return got
 
     def footprint(self, acc: Access, block, fixed: dict[int, tuple[Iterator, int]], unit: int):
         """(units, threads): every `unit`-byte piece the access touches and the thread touching it, over
@@ -81,18 +96,21 @@ class Ownership:
         got = self._cache[key] = None if got is None else Footprint(*got[:2])
         return got
 
-    def footprints(self, acc: Access, block, loops: list[Iterator], samples: list[tuple[int, ...]],
+    def footprints(self, acc: Access, block, loops: list[Iterator], samples: tuple[tuple[int, ...], ...],
                    pinned: dict[int, tuple[Iterator, int]], unit: int) -> Footprints | None:
-        """The footprints of `acc` at each of `samples` (trip counters of `loops`, the loops in `pinned`
-        at their trips), evaluated together. None where that fails: each is then found on its own."""
-        key = (id(acc), block, tuple(map(id, loops)), tuple(samples), tuple((k, v[1]) for k, v in pinned.items()),
+        """The footprints of `acc` at each of `samples` (trip counters of `loops`, from self.samples();
+        the loops in `pinned` at their trips), evaluated together. None where that fails: each is then
+        found on its own."""
+        key = (id(acc), block, tuple(map(id, loops)), id(samples), tuple((k, v[1]) for k, v in pinned.items()),
                unit)
-        if key not in self._batches:
+        got = self._batches.get(key)
+        if got is None:
             pins = tuple(t for _, t in pinned.values())
-            got = self._evaluate(acc, block, loops + [it for it, _ in pinned.values()], [s + pins for s in samples],
-                                 unit, strict=True)
-            self._batches[key] = None if got is None else Footprints.of(*got)
-        return self._batches[key]
+            found = self._evaluate(acc, block, loops + [it for it, _ in pinned.values()], [s + pins for s in samples],
+                                   unit, strict=True)
+            # the samples held with it: their identity names them
+            got = self._batches[key] = (None if found is None else Footprints.of(*found), samples)
+        return got[0]
 
     def _evaluate(self, acc: Access, block, loops: list[Iterator], heads: list[tuple[int, ...]], unit: int,
                   strict: bool):
@@ -122,7 +140,7 @@ class Ownership:
             except Unknown:
                 return None
             mask = np.ones(shape, dtype=bool)
-            rows_key = (tuple(map(id, loops)), tuple(rows))
+            rows_key = _rows_key(sim, loops, rows)
             for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
                 for c in conjuncts(g) if strict else (g,):
                     v = sim._guard_value(env, c, rows_key)
@@ -132,9 +150,12 @@ class Ownership:
                         return None
         rows, threads = np.nonzero(mask)
         start = index[mask] * acc.array.elem_size // unit
+        heads = rows // len(combos) if len(combos) > 1 else rows
         pieces = max(1, acc.width // unit)
+        if pieces == 1:
+            return start, threads, heads
         units = (start[:, None] + np.arange(pieces)[None, :]).reshape(-1)
-        return units, np.repeat(threads, pieces), np.repeat(rows // max(1, len(combos)), pieces)
+        return units, np.repeat(threads, pieces), np.repeat(heads, pieces)
 
     TABLE_ROWS = 512
 
@@ -182,7 +203,7 @@ class Ownership:
                     shape = (len(rows), sim.nthreads)
                     index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
                     mask = np.ones(shape, dtype=bool)
-                    rows_key = (tuple(map(id, acc.loops)), tuple(rows))
+                    rows_key = _rows_key(sim, acc.loops, rows)
                     for g in acc.guards:
                         v = sim._guard_value(env, g, rows_key)
                         if v is not None:
@@ -191,6 +212,19 @@ class Ownership:
                     return None
                 self._tables[key] = (index, mask, [np.array(s, dtype=np.int64) for s in samples])
         return self._tables[key]
+
+
+def _rows_key(sim: Simulation, loops, rows) -> tuple[str, int]:
+    """A short name for rows (block, trip counters of `loops`) under which the simulation keeps the
+    values of guard parts over them: the name is hashed at every part's look-up, the rows (up to
+    hundreds of tuples) once. Kept on the simulation, as the values are, and apart from the names of
+    its own rows."""
+    names = sim.__dict__.setdefault("_race_rows", {})
+    key = (tuple(map(id, loops)), tuple(rows))
+    got = names.get(key)
+    if got is None:
+        got = names[key] = ("races", len(names))
+    return got
 
 
 def _too_large(env: dict, c: ir.Expr) -> bool:
@@ -231,43 +265,70 @@ class Footprint(tuple):
 
 DENSE_UNITS = 1 << 16       # past this span of units a footprint has no owner table (48 KiB of shared memory in bytes)
 SPAN = 1 << 40              # units of one sample in the keys of a batch of footprints
+THREAD_BITS = 11           # a thread of a block (up to 1024) in a key of Footprints.of
 BATCH_LANES = 1 << 22       # past these lanes (samples x iterations x threads) a batch is not evaluated at once
 
 
 @dataclass
 class Footprints:
     """The footprints of an access at several samples of its outer loops, as the units they touch (one
-    key per sample and unit, sorted) and the owner of each (its only thread, or -2 for several): the
-    pairs of all samples are tested at once, over the units touched (a footprint's span can be
-    fifty times more)."""
+    key per sample and unit, sorted) and the owner of each (its only thread, or -2 for several), and
+    the warp owning it (its only warp, or -2): the pairs of all samples are tested at once, over the
+    units touched (a footprint's span can be fifty times more)."""
     keys: np.ndarray
     own: np.ndarray
+    lo: np.ndarray          # the smallest and largest thread touching each key
+    hi: np.ndarray
+
+    @functools.cached_property
+    def warp_own(self) -> np.ndarray:
+        """A warp is a run of thread ids: the smallest and largest thread lie in one warp exactly when
+        every thread touching the key does (asked for only where a warp barrier lies between)."""
+        wlo, whi = self.lo // WARP, self.hi // WARP
+        return np.where(wlo == whi, wlo, -2)
 
     @classmethod
     def of(cls, units, threads, sample) -> Footprints | None:
         if not units.size:
-            return cls(units, threads)
+            return cls(units, threads, threads, threads)
         if units.min() < -SPAN // 2 or units.max() >= SPAN // 2:
             return None
         key = sample * SPAN + (units + SPAN // 2)
-        order = np.argsort(key, kind="stable")      # mostly in order already: sample by sample, row by row
-        key, threads = key[order], threads[order]
+        if sample.max() < 1 << 11 and threads.min() >= 0 and threads.max() < 1 << THREAD_BITS:
+            # each key with its thread in one number (under 2^62): one sort puts the threads of a
+            # key in order after it, its first and last the smallest and largest
+            both = np.sort(key << THREAD_BITS | threads)
+            key, threads = both >> THREAD_BITS, both & ((1 << THREAD_BITS) - 1)
+            first = np.ones(len(key), dtype=bool)
+            first[1:] = key[1:] != key[:-1]
+            starts = np.flatnonzero(first)
+            lo, hi = threads[starts], threads[np.append(starts[1:], len(key)) - 1]
+            return cls._owned(key[starts], lo, hi)
+        if not (key[1:] >= key[:-1]).all():        # mostly in order already: sample by sample, row by row
+            order = np.argsort(key, kind="stable")
+            key, threads = key[order], threads[order]
         first = np.ones(len(key), dtype=bool)
         first[1:] = key[1:] != key[:-1]
         starts = np.flatnonzero(first)
         lo, hi = np.minimum.reduceat(threads, starts), np.maximum.reduceat(threads, starts)
-        return cls(key[starts], np.where(lo == hi, lo, -2))
+        return cls._owned(key[starts], lo, hi)
+
+    @classmethod
+    def _owned(cls, keys, lo, hi) -> Footprints:
+        return cls(keys, np.where(lo == hi, lo, -2), lo, hi)
 
 
-def _samples_sharing(fx: Footprints, fy: Footprints, n: int) -> np.ndarray:
+def _samples_sharing(fx: Footprints, fy: Footprints, n: int, by_warp: bool = False) -> np.ndarray:
     """For each of `n` samples: a unit touched by an x-thread and a different y-thread (False: no race
-    in that sample, by thread or by warp). The owner test of `_no_thread_shares`, for all at once."""
+    in that sample, by thread or by warp); `by_warp`: by an x-thread and a y-thread of another warp
+    (False: none by warp). The owner test of `_no_thread_shares`, for all at once."""
     out = np.zeros(n, dtype=bool)
     if not len(fx.keys) or not len(fy.keys):
         return out
     i = np.minimum(np.searchsorted(fy.keys, fx.keys), len(fy.keys) - 1)
     both = fy.keys[i] == fx.keys
-    a, b = fx.own[both], fy.own[i[both]]
+    own_x, own_y = (fx.warp_own, fy.warp_own) if by_warp else (fx.own, fy.own)
+    a, b = own_x[both], own_y[i[both]]
     out[fx.keys[both][(a != b) | (a == -2)] // SPAN] = True
     return out
 
@@ -363,8 +424,7 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
     reported: set[int] = set()
     seconds = sorted((a for a in shared if wanted is None or wanted(a)), key=lambda a: (a.kind != "load", a.seq))
     for second in seconds:
-        if sim.result(second).error:
-            continue
+        simulated = False
         for first in shared:
             if id(second) in reported:
                 break
@@ -374,41 +434,60 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 continue
             if second.kind == "store" and first.seq >= second.seq:
                 continue   # a store/store pair is reported once, at the later store
+            cases = _cases(table.barriers, first, second)
+            if not cases:
+                continue   # a block barrier between them on every path: no simulation needed
+            if not simulated:
+                if sim.result(second).error:
+                    break
+                simulated = True
             if sim.result(first).error:
                 continue   # simulated only where it has a pair (a later trial's search is at a few reads)
-            race = _pair(sim, own, table.barriers, first, second)
+            race = _pair(sim, own, table.barriers, first, second, cases)
             if race is not None:
                 out.append(race)
                 reported.add(id(second))
     return out
 
 
-def _pair(sim, own, barriers, w: Access, r: Access) -> Race | None:
+def _cases(barriers, w: Access, r: Access) -> list[tuple[Iterator | None, bool]]:
+    """Where the two accesses can meet with no block barrier between: (None for the same pass, or
+    the loop whose next iteration meets them; whether a warp barrier lies between), from the
+    barriers' places alone."""
     lo, hi = sorted((w.seq, r.seq))
-    common = _common_loops(w, r)
-    cases: list[tuple[Iterator | None, bool]] = []   # (loop crossed or None, only a warp barrier between)
+    cases: list[tuple[Iterator | None, bool]] = []
     if not _barrier_between(barriers, w, r, lo, hi, "block"):
         cases.append((None, _barrier_between(barriers, w, r, lo, hi, "warp")))
-    for loop in reversed(common):
+    for loop in reversed(_common_loops(w, r)):
         if not _barrier_around(barriers, loop, w, r, lo, hi, "block"):
             cases.append((loop, _barrier_around(barriers, loop, w, r, lo, hi, "warp")))
+    return cases
+
+
+def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
+    """The first race between store `w` and access `r` (`cases`: _cases(barriers, w, r))."""
+    common = _common_loops(w, r)
+    if cases is None:
+        cases = _cases(barriers, w, r)
     unit = min(w.width, r.width, w.array.elem_size)
     later, earlier = (w, r) if w.seq > r.seq else (r, w)
+    blocks = own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]
     for loop, warp_barrier in cases:
         outer = common if loop is None else common[:common.index(loop) + 1]
-        samples = capped_product([own.trips(it) for it in outer])
+        samples = own.samples(outer)
         # the access met first on the path: `later` when crossing into the next iteration
         later_first = loop is not None
         pin_later = _pinned(own, barriers, later, outer, w, r, later_first)
         pin_earlier = _pinned(own, barriers, earlier, outer, w, r, not later_first)
         # the trips of the earlier access: the next iteration of the loop crossed
-        at = None if loop is None else common.index(loop)
-        samples_next = [s if at is None else s[:at] + (s[at] + 1,) + s[at + 1:] for s in samples]
-        for block in own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]:
+        samples_next = samples if loop is None else own.samples(outer, common.index(loop))
+        for block in blocks:
             # every sample's pair at once; the exact search only where that finds a unit shared
             f_all = own.footprints(later, block, outer, samples, pin_later, unit)
             g_all = own.footprints(earlier, block, outer, samples_next, pin_earlier, unit)
-            sharing = None if f_all is None or g_all is None else _samples_sharing(f_all, g_all, len(samples))
+            # with only a warp barrier between them, only threads of different warps race
+            sharing = None if f_all is None or g_all is None else \
+                _samples_sharing(f_all, g_all, len(samples), by_warp=warp_barrier)
             for n, trips in enumerate(samples):
                 if sharing is not None and not sharing[n]:
                     continue

@@ -78,7 +78,7 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
 def _running_max(sim, coord: ir.Sym, acc) -> int | None:
     from ..index.evaluate import Unknown
     try:
-        mask = sim.instance_mask(acc, "coalescing")
+        mask = _runs(sim, acc)
     except (Unknown, MemoryError):
         return sim.block["xyz".index(coord.name[-1])] - 1
     running = mask.any(axis=0)
@@ -87,18 +87,45 @@ def _running_max(sim, coord: ir.Sym, acc) -> int | None:
     return int(sim.tid[coord.name][running].max())
 
 
+def _runs(sim, acc):
+    """Where the access runs over its coalescing instances (read-only). Those instances are mostly
+    rows of the range ones, whose mask the simulation has by the time this rule runs (CL201 and
+    CL101 ask every access's result first): the rows are taken from it, as the simulation takes
+    them for its own coalescing figures, and the guards are not evaluated again."""
+    def make():
+        at = sim._within(acc, "coalescing", "range")
+        return sim.instance_mask(acc, "coalescing") if at is None else sim.instance_mask(acc, "range")[at]
+    return _once(sim, "_cl301_runs", (id(acc),), make, acc)
+
+
+_NO_NAMES: frozenset[str] = frozenset()
+
+
 def _params_in(e: ir.Expr) -> frozenset[str]:
+    if e.__class__ is ir.Num:       # most strides
+        return _NO_NAMES
     return frozenset(s.name for s in ir.symbols(e) if s.kind == "param")
+
+
+def _constant(e: ir.Expr) -> int | None:
+    """The value of a stride that is an integer constant (most are), else None."""
+    if e.__class__ is ir.Num and e.value.__class__ is int and -(1 << 63) <= e.value < (1 << 63):
+        return e.value
+    return None
 
 
 def _numeric(sim, e: ir.Expr, ones: bool) -> int | None:
     """The value of a stride or offset with its sizes set to 1 (`ones`) or to theirs; the strides
-    of an index are asked for once per term, check and access read with it."""
+    of an index are asked for once per term, check and access read with it (a constant is its own
+    value, read on the spot)."""
+    got = _constant(e)
+    if got is not None:
+        return got
     return _once(sim, "_cl301_numeric", (id(e), ones), lambda: _numeric_of(sim, e, ones), e)
 
 
 def _numeric_of(sim, e: ir.Expr, ones: bool) -> int | None:
-    if e.__class__ is ir.Num and e.value.__class__ is int and -(1 << 63) <= e.value < (1 << 63):
+    if _constant(e) is not None:
         return e.value      # most strides: a constant, its own value
     import numpy as np
     from ..index.evaluate import Evaluator, Unknown
@@ -180,50 +207,69 @@ def radix_mismatch(sim, acc, terms, offsets: list[dict] | None = None):
     its group. `offsets` are the offset parts of the accesses that share these terms (the access
     itself included): together their copies of the lower levels may fill the stride, as the two loads
     `g[i]`, `g[i + blockDim.x]` of a reduction fill a block stride of 2 * blockDim.x."""
+    for key, ts in _levels(sim, terms):
+        found = _group_mismatch(sim, acc, key, ts, offsets)
+        if found:
+            return found
+    return None
+
+
+def _levels(sim, terms) -> list:
+    """The groups of terms (by their sizes) that span more than one level: a mismatch is between
+    levels, and a group whose coordinates are all of one kind (a term alone, `threadIdx.y * W +
+    threadIdx.x`) never has one, so its strides and ranges are not looked up."""
+    if len({t.coord.kind for t in terms if isinstance(t.coord, ir.Sym)}) < 2:
+        return []       # (most subscripts) then no group of them spans two
     groups: dict = {}
     for t in terms:
         if t.is_offset:
             continue
         key = _group_key(sim, _params_in(t.stride))
         groups.setdefault(key, []).append(t)
-    for key, ts in groups.items():
-        if any(not isinstance(t.coord, ir.Sym) for t in ts):
-            continue  # an opaque piece (`flat % TILE`): the radix is not plain
-        rows = []
-        for t in ts:
-            c = _numeric(sim, t.stride, ones=True)
-            m = _coord_max(sim, t.coord, acc)
-            run = _coord_max(sim, t.coord, acc, running_only=True)
-            if c is None or m is None or c <= 0:
-                break
-            rows.append((c, m, t, m if run is None else run))
-        else:
-            rows.sort(key=lambda r: (r[0], _level(r[2].coord)))
-            starts = sorted({o.get(key, 0) for o in offsets}) if offsets else [0]
-            c0, m0, _, r0 = rows[0]
-            # a hole is judged over the whole block (a guard that keeps threads out of a copy leaves
-            # its rows on purpose); an overlap over the threads that run the store
-            span = c0 * (m0 + 1)   # the lowest term repeats its own stride
-            span_run = c0 * (r0 + 1)
-            for k in range(1, len(rows)):
-                c, m, t, r = rows[k]
-                below = [x[2] for x in rows[:k]]
-                mixed = any(_level(b.coord) != _level(t.coord) for b in below)
-                if c > span and mixed:
-                    holes = _uncovered(starts, span, c)
-                    if holes > (PAD_ALLOWANCE if acc.space == "shared" else 0):
-                        return ("gap", t, below, c, span, holes, len(starts) > 1)
-                    if len(starts) > 1:
-                        starts = [0]   # the offsets filled this level; above it the range is contiguous
-                if c < span_run and mixed and acc.kind == "store" and \
-                        all(x.coord.kind in ("block", "thread") for x in [t, *below]):
-                    from ..analysis.simulate import guards_followed
-                    if guards_followed(acc.guards):
-                        return ("overlap", t, below, c, span_run, 0, False)
-                # the terms below reach up to the sum of their largest steps: two unit-stride terms
-                # over 128 values each span 255 elements, not 128
-                span = max(span + c * m, c * (m + 1))
-                span_run = max(span_run + c * r, c * (r + 1))
+    return [(key, ts) for key, ts in groups.items()
+            if len({t.coord.kind for t in ts if isinstance(t.coord, ir.Sym)}) >= 2]
+
+
+def _group_mismatch(sim, acc, key, ts, offsets):
+    """radix_mismatch within one group of terms (`key`: its sizes)."""
+    if any(not isinstance(t.coord, ir.Sym) for t in ts):
+        return None  # an opaque piece (`flat % TILE`): the radix is not plain
+    rows = []
+    for t in ts:
+        c = _numeric(sim, t.stride, ones=True)
+        m = _coord_max(sim, t.coord, acc)
+        # only a thread coordinate runs over fewer values than it takes
+        run = _coord_max(sim, t.coord, acc, running_only=True) if t.coord.kind == "thread" else m
+        if c is None or m is None or c <= 0:
+            break
+        rows.append((c, m, t, m if run is None else run))
+    else:
+        rows.sort(key=lambda r: (r[0], _level(r[2].coord)))
+        starts = sorted({o.get(key, 0) for o in offsets}) if offsets else [0]
+        c0, m0, _, r0 = rows[0]
+        # a hole is judged over the whole block (a guard that keeps threads out of a copy leaves
+        # its rows on purpose); an overlap over the threads that run the store
+        span = c0 * (m0 + 1)   # the lowest term repeats its own stride
+        span_run = c0 * (r0 + 1)
+        for k in range(1, len(rows)):
+            c, m, t, r = rows[k]
+            below = [x[2] for x in rows[:k]]
+            mixed = any(_level(b.coord) != _level(t.coord) for b in below)
+            if c > span and mixed:
+                holes = _uncovered(starts, span, c)
+                if holes > (PAD_ALLOWANCE if acc.space == "shared" else 0):
+                    return ("gap", t, below, c, span, holes, len(starts) > 1)
+                if len(starts) > 1:
+                    starts = [0]   # the offsets filled this level; above it the range is contiguous
+            if c < span_run and mixed and acc.kind == "store" and \
+                    all(x.coord.kind in ("block", "thread") for x in [t, *below]):
+                from ..analysis.simulate import guards_followed
+                if guards_followed(acc.guards):
+                    return ("overlap", t, below, c, span_run, 0, False)
+            # the terms below reach up to the sum of their largest steps: two unit-stride terms
+            # over 128 values each span 255 elements, not 128
+            span = max(span + c * m, c * (m + 1))
+            span_run = max(span_run + c * r, c * (r + 1))
     return None
 
 
@@ -280,21 +326,42 @@ def _copies(sim, acc, terms) -> list[dict] | None:
     return out
 
 
-def _same_position(accesses, sim=None) -> tuple[dict, dict]:
+def _same_position(accesses, sim=None, needed=None) -> tuple[dict, dict]:
     """Accesses of one array and kind whose indexes differ only in the offset of one subscript:
     (array, kind, dimension, the rest of the index) -> [(access, its terms there)] in program order,
     and (access, dimension) -> that key. Loads are grouped with loads and stores with stores: an
-    element that is only read is still a hole in what is written, and the other way round."""
-    groups: dict = {}
-    where: dict = {}
+    element that is only read is still a hole in what is written, and the other way round.
+    `needed`: the (access id, dimension) pairs whose groups are asked for (None: all); a group
+    holding none of them is left out."""
+    # first by array, kind and dimension, then by how many terms are kept: an access alone there is
+    # alone under its key, whose texts (printed for most terms and subscripts only here) are then
+    # not needed, and a group holding no pair asked for is not looked at further
+    by_array: dict = {}
     for acc in accesses:
         if acc.unresolved:
             continue
         for k, terms in _analysed(acc):
+            by_array.setdefault((acc.array.name, acc.kind, k), []).append((acc, k, terms))
+    rough: dict = {}
+    for first, members in by_array.items():
+        if needed is not None and not any((id(acc), k) in needed for acc, k, _ in members):
+            continue
+        for acc, k, terms in members:
             kept = _unrolled(sim, acc, terms)[0] if sim is not None else terms
-            shape = tuple(str(t) for t in kept if not t.is_offset)
-            rest = tuple(str(d) for j, d in enumerate(acc.dims) if j != k) if k >= 0 else ()
-            key = (acc.array.name, acc.kind, k, shape, rest)
+            count = sum(1 for t in kept if not t.is_offset)
+            rough.setdefault((*first, count), []).append((acc, k, terms, kept))
+    groups: dict = {}
+    where: dict = {}
+    for first, members in rough.items():
+        if needed is not None and not any((id(acc), k) in needed for acc, k, _, _ in members):
+            continue
+        for acc, k, terms, kept in members:
+            if len(members) == 1:
+                key = ("alone", first)
+            else:
+                shape = tuple(str(t) for t in kept if not t.is_offset)
+                rest = tuple(str(d) for j, d in enumerate(acc.dims) if j != k) if k >= 0 else ()
+                key = (acc.array.name, acc.kind, k, shape, rest)
             groups.setdefault(key, []).append((acc, terms))
             where[(id(acc), k)] = key
     return groups, where
@@ -319,7 +386,7 @@ def _whole_block_of(sim, acc) -> bool:
     try:
         large = {n for g in acc.guards for n in _params_in(g)}
         if not large:       # the guards as the simulation reads them
-            return bool(sim.instance_mask(acc, "coalescing").all(axis=1).any())
+            return bool(_runs(sim, acc).all(axis=1).any())
         env, n = sim.instances(acc, "coalescing")
         # one object for the trial: _holds knows a value by its id
         big = _once(sim, "_cl301_large", (), lambda: np.int64(LARGE))
@@ -361,7 +428,11 @@ def _leading_dims(acc) -> frozenset[str] | None:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
-    groups, where = _same_position(ctx.table.accesses, sim)
+    # the subscripts whose terms span more than one level: elsewhere there is nothing to find,
+    # whatever a subscript is read with (the terms kept then are among its own)
+    needed = {(id(acc), k) for acc in ctx.table.accesses if not acc.unresolved
+              for k, terms in _analysed(acc) if _levels(sim, terms)}
+    groups, where = _same_position(ctx.table.accesses, sim, needed)
     # group key -> ({access id: offset parts of its copies, or None}, [(access, parts)] of those
     # with parts, all their parts)
     offsets: dict = {}
@@ -370,6 +441,8 @@ def check(ctx: Context):
         if acc.unresolved or id(acc) in reported:
             continue
         for k, terms in _analysed(acc):
+            if (id(acc), k) not in needed:
+                continue        # its group's copies and whole-block tests are not worked out for it
             key = where[(id(acc), k)]
             if key not in offsets:
                 parts = [(a, _copies(sim, a, ts) if len(groups[key]) == 1 or _whole_block(sim, a) else None)

@@ -112,8 +112,9 @@ def check(ctx: Context):
             continue
         if sim.result(acc).error:
             continue
-        bc = bank_conflict(sim, acc)
-        if bc is None or bc.ways < max(2, ctx.options.min_ways):
+        least = max(2, ctx.options.min_ways)
+        bc = bank_conflict(sim, acc, least)
+        if bc is None or bc.ways < least:
             continue
         where = _loop_values(sim, acc, bc.worst)
         ways, spread = f"{bc.ways}-way", ""
