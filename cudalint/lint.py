@@ -633,7 +633,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
         for k in holds:
             if k in got:
                 holds[k].append(trial)
-            elif (acc := at.get(k[1:])) is not None and not sim.result(acc).executed:
+            elif (acc := at.get(k[1:])) is not None and not sim.executed(acc):
                 idle[k] += 1                # neither for nor against: the access does not run there
         if fcfg.show_uncertain:
             for k, d in got.items():
@@ -727,7 +727,7 @@ def _notes(table, sim) -> list[Diagnostic]:
                                                 f"(its condition depends on data or on an outer loop); only its "
                                                 f"first two iterations are simulated"))
     for acc in table.accesses:
-        err = acc.unresolved or sim.result(acc).error
+        err = acc.unresolved or sim.error(acc)
         if err:
             d = _note(table, acc.line, acc.column, f"`{acc.text}` is not simulated: {err}",
                       (acc.end_line, acc.end_column))

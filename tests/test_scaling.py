@@ -509,3 +509,37 @@ def test_an_access_runs_where_every_one_of_its_guards_holds_loop_conditions_incl
                 compared += 1
             skipped += any(sim._settled(it) for it in acc.loops)
     assert compared > 500 and skipped > 50
+
+
+FAILING_INDEXES = """
+__global__ void failing(float* a, const float* b, int n) {
+  __shared__ float s[256];
+  float f = 1.0f / (threadIdx.x - threadIdx.x);
+  a[(int)f] = 0.0f;                                           /* inf: not a finite integer */
+  a[(int64_t)threadIdx.x * 4611686018427387904 * 4] = 1.0f;   /* leaves int64 */
+  a[threadIdx.x + (int)(b[0] * 2.0f)] = 2.0f;                 /* loaded from memory */
+  if (threadIdx.x > 4096) s[threadIdx.x] = 3.0f;              /* never runs */
+  s[threadIdx.x % 7] = a[threadIdx.x * 0.5f];                 /* a float subscript */
+}
+void run(float* a, const float* b, int n) { failing<<<4, 256>>>(a, b, n); }
+"""
+
+
+def test_the_error_and_whether_an_access_runs_are_those_of_its_whole_result(tmp_path):
+    """Rules that only skip an access the simulation cannot follow, and the trials that only ask
+    whether an access runs, are told without its whole result: the same answers, for every access
+    of the samples and of a kernel whose indexes fail in each way they can."""
+    (tmp_path / "k.cu").write_text(FAILING_INDEXES)
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = [str(tmp_path / "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    errors = idle = compared = 0
+    for table in lint_paths(paths, Config(debug=True)).tables:
+        told, whole = simulate.Simulation(table), simulate.Simulation(table)
+        for acc in table.accesses:
+            res = whole.result(acc)
+            assert (told.error(acc), told.executed(acc)) == (res.error, res.executed), (table.kernel, acc.text)
+            assert told.result(acc).error == res.error
+            compared += 1
+            errors += res.error is not None
+            idle += not res.executed
+    assert compared > 500 and errors >= 3 and idle >= 1

@@ -438,10 +438,10 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
             if not cases:
                 continue   # a block barrier between them on every path: no simulation needed
             if not simulated:
-                if sim.result(second).error:
+                if sim.error(second):
                     break
                 simulated = True
-            if sim.result(first).error:
+            if sim.error(first):
                 continue   # simulated only where it has a pair (a later trial's search is at a few reads)
             race = _pair(sim, own, table.barriers, first, second, cases)
             if race is not None:

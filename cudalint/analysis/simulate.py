@@ -679,6 +679,37 @@ class Simulation:
             got = self._results[id(acc)] = (self._result(acc), acc)
         return got[0]
 
+    def error(self, acc: Access) -> str | None:
+        """result(acc).error, without working out the rest of the result where it can be told
+        without: rules that only skip an access the simulation cannot follow ask this."""
+        return self._verdict(acc)[0]
+
+    def executed(self, acc: Access) -> bool:
+        """result(acc).executed, likewise."""
+        return self._verdict(acc)[1]
+
+    def _verdict(self, acc: Access) -> tuple[str | None, bool]:
+        """(error, executed) of an access. Only its index and subscripts over the range instances
+        can fail to be computed: the rest of a result works on their integer values (the coalescing
+        instances are rows of those, the strides read the neighbouring lanes or evaluate past the
+        block's edge where a failure there is caught). So where these are computed as integers, and
+        the coalescing rows are among them, the result has no error; anything else is worked out in
+        full, which says what went wrong."""
+        got = self._results.get(id(acc))
+        if got is not None:
+            return got[0].error, got[0].executed
+        if acc.unresolved:
+            return acc.unresolved, True
+        try:
+            _, _, mask, vals, _ = self._values(acc, "range", [acc.index, *acc.dims])
+            plain = all(v.dtype.kind in "iu" for v in vals) and self._within(acc, "coalescing", "range") is not None
+        except (ValueTooLarge, OverflowError, ValueError, Unknown, MemoryError):
+            plain = False
+        if not plain:
+            res = self.result(acc)
+            return res.error, res.executed
+        return None, bool(mask.any())
+
     def _result(self, acc: Access) -> AccessResult:
         res = AccessResult()
         if acc.unresolved:

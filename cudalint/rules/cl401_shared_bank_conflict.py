@@ -110,7 +110,7 @@ def check(ctx: Context):
     for acc in ctx.accesses():
         if acc.space != "shared" or acc.unresolved or (acc.atomic and acc.kind == "store"):
             continue
-        if sim.result(acc).error:
+        if sim.error(acc):
             continue
         least = max(2, ctx.options.min_ways)
         bc = bank_conflict(sim, acc, least)
