@@ -130,3 +130,41 @@ def test_the_fast_loop_reads_as_lark_s_own_loop_does():
         assert fast.read(text) is None
     with pytest.raises(ExprSyntaxError, match="Unexpected token"):
         parse_expr("a + )")
+
+
+@pytest.mark.parametrize("text, name, bits", [
+    ("(long long)blockIdx.x * n", "long long", 64),
+    ("(unsigned long long int *)p", "unsigned long long", 64),
+    ("(long int)i", "long", 64),
+    ("(unsigned)i", "unsigned", 32),
+    ("(signed)i", "int", 32),
+    ("static_cast<long long>(i) * n", "long long", 64),
+    ("(unsigned short int)i", "unsigned short", 32),
+    ("(const unsigned int)i", "unsigned", 32),
+])
+def test_casts_spelled_with_several_type_words_are_read(text, name, bits):
+    """`(long long)row * n` (the usual way to widen an index) and the other spellings C allows with
+    several words, or with `unsigned` alone, are casts to the type the model names."""
+    from cudalint.index.evaluate import ctype_of_name
+    casts = [n for n in parse_expr(text).walk() if isinstance(n, ir.Cast)]
+    assert len(casts) == 1 and casts[0].type.name == name
+    assert ctype_of_name(name).endswith(str(bits))
+
+
+def test_a_parenthesised_name_is_still_an_expression_and_not_a_cast():
+    assert parse_expr("(n) * 2") == ir.Bin("*", ir.Name("n"), ir.Num(2))
+    with pytest.raises(ExprSyntaxError):
+        parse_expr("(const)i")
+
+
+def test_an_index_widened_with_long_long_is_analysed(tmp_path):
+    from cudalint.lint import Config, lint_paths
+    (tmp_path / "k.cu").write_text(
+        "__global__ void k(const float* a, float* b, int n) {\n"
+        "  long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  b[row * n] = a[row];\n"
+        "}\n"
+        "void run(const float* a, float* b, int n) { k<<<(n + 255) / 256, 256>>>(a, b, n); }\n")
+    found = lint_paths([str(tmp_path / "k.cu")], Config()).diagnostics
+    assert [(d.code, d.line) for d in found if d.severity != "info"] == [("CL101", 3)]
+    assert not any("cannot read" in d.message or "not simulated" in d.message for d in found)

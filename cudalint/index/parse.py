@@ -130,6 +130,13 @@ def _int_literal(text: str) -> int | float:
     return v
 
 
+# C's longer spellings of one type, as the model names it (`long int` is `long`)
+_TYPE_WORDS = {"unsigned int": "unsigned", "signed int": "int", "signed": "int", "short int": "short",
+               "unsigned short int": "unsigned short", "long int": "long", "unsigned long int": "unsigned long",
+               "long long int": "long long", "unsigned long long int": "unsigned long long",
+               "long unsigned int": "unsigned long", "long double": "double"}
+
+
 class _ToIR:
     """One method per rule of the grammar: (the rule's span in the text, its children already built) -> IR."""
 
@@ -193,8 +200,7 @@ class _ToIR:
         words = [w for w in words if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict")]
         name = " ".join(words)
         name = re.sub(r"\s+", " ", name).replace("__cltype_", "")
-        if name == "unsigned int":
-            name = "unsigned"
+        name = _TYPE_WORDS.get(name, name)
         pointers = sum(1 for t in c if t == "*")
         return ir.TypeRef(name, pointers)
 
