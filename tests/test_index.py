@@ -168,3 +168,20 @@ def test_an_index_widened_with_long_long_is_analysed(tmp_path):
     found = lint_paths([str(tmp_path / "k.cu")], Config()).diagnostics
     assert [(d.code, d.line) for d in found if d.severity != "info"] == [("CL101", 3)]
     assert not any("cannot read" in d.message or "not simulated" in d.message for d in found)
+
+
+@pytest.mark.parametrize("index, shown", [
+    ("(threadIdx.x >> 1) * n", "(threadIdx.x >> 1) * n"),
+    ("(threadIdx.x & 3) * n", "(threadIdx.x & 3) * n"),
+    ("threadIdx.x / 32 * n", "threadIdx.x / 32 * n"),
+    ("(threadIdx.x ^ 1) * n", "(threadIdx.x ^ 1) * n"),
+    ("threadIdx.x * (n / 2)", "threadIdx.x * (n / 2)"),
+])
+def test_a_term_reads_as_the_c_it_stands_for(index, shown):
+    """The term a finding names (`from ...` in CL401, the lane term of CL101) is printed so that C
+    reads it as the term: a shift or a mask times a stride keeps its parentheses."""
+    env = {"threadIdx.x": ir.Sym("threadIdx.x", "thread", "unsigned"), "n": ir.Sym("n", "param", "int")}
+    terms = [t for t in decompose(resolve(parse_expr(index), env)) if not t.is_offset]
+    assert [str(t) for t in terms] == [shown]
+    again = decompose(resolve(parse_expr(str(terms[0])), env))
+    assert [str(t) for t in again if not t.is_offset] == [shown]

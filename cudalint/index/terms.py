@@ -32,11 +32,15 @@ class Term:
             return str(self.stride)
         if isinstance(self.stride, ir.Num) and self.stride.value == 1:
             return str(self.coord)
-        return f"{_paren(self.coord)} * {_paren(self.stride)}"
+        return f"{_paren(self.coord)} * {_paren(self.stride, right=True)}"
 
 
-def _paren(e: ir.Expr) -> str:
-    wrap = isinstance(e, ir.Cond) or (isinstance(e, ir.Bin) and e.op in ("+", "-"))
+def _paren(e: ir.Expr, right: bool = False) -> str:
+    """A factor of `coord * stride` as C reads it: in parentheses where its operator binds less
+    tightly than `*` (`(threadIdx.x >> 1) * n`, not `threadIdx.x >> 1 * n`), and on the right
+    where it would bind to the left factor first (`i * (n / 2)`)."""
+    wrap = isinstance(e, ir.Cond) or (isinstance(e, ir.Bin) and (e.op not in ("*", "/", "%") or
+                                                                  (right and e.op != "*")))
     return f"({e})" if wrap else str(e)
 
 
