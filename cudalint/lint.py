@@ -594,8 +594,9 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
 
 def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:
     """The rules' findings for one simulation (`codes`: only these rules; `only`: ids of the
-    accesses whose findings are wanted, the rules that weigh accesses together aside)."""
-    ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params, fcfg.min_ways), only)
+    accesses whose findings are wanted, the rules that weigh accesses together aside, and only
+    which findings are made is read, not their messages' figures)."""
+    ctx = Context(table, sim, Options(fcfg.min_ratio, fcfg.params, fcfg.min_ways), only, only is not None)
     return [d for rule in CHECKS if codes is None or rule.CODE in codes for d in rule.check(ctx)]
 
 

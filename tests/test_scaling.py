@@ -543,3 +543,23 @@ def test_the_error_and_whether_an_access_runs_are_those_of_its_whole_result(tmp_
             errors += res.error is not None
             idle += not res.executed
     assert compared > 500 and errors >= 3 and idle >= 1
+
+
+def test_a_trial_told_only_which_findings_are_made_makes_the_same_ones():
+    """A later trial reads only which findings its check makes: without their messages' figures
+    (CL401's worst instance, term and padding), the same findings at the same places."""
+    from cudalint.rules import CHECKS
+    from cudalint.rules.base import Context, Options
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    compared = 0
+    for table in lint_paths(paths, Config(debug=True)).tables:
+        only = frozenset(id(a) for a in table.accesses)
+        made = []
+        for verdicts in (False, True):
+            ctx = Context(table, simulate.Simulation(table), Options(), only, verdicts)
+            made.append(sorted((d.code, d.line, d.column, d.access, d.severity)
+                               for rule in CHECKS for d in rule.check(ctx)))
+        assert made[0] == made[1], table.kernel
+        compared += sum(code == "CL401" for code, *_ in made[0])
+    assert compared >= 20

@@ -215,9 +215,10 @@ def _requests(sim: Simulation, acc: Access, merge=_SURE):
     return reqs, m, rows, LaneAddresses(addr, mask, lanes.width, lanes.env)
 
 
-def bank_conflict(sim: Simulation, acc: Access, at_least: int = 0) -> BankConflict | None:
+def bank_conflict(sim: Simulation, acc: Access, at_least: int = 0, details: bool = True) -> BankConflict | None:
     """The bank conflict of a shared access; None where it makes no request of its own, or where its
-    worst request is under `at_least` ways (nothing past the count is worked out then)."""
+    worst request is under `at_least` ways (nothing past the count is worked out then). Without
+    `details`, only the ways are: the instances, term, padding and merge a message names are not."""
     width = request_width(sim, acc)
     if width is None:
         return None
@@ -227,6 +228,9 @@ def bank_conflict(sim: Simulation, acc: Access, at_least: int = 0) -> BankConfli
     wf = count_wavefronts(addr, mask, width, acc.kind)
     if at_least > 1 and int(wf.ways.max()) < at_least:
         return None
+    if not details:
+        ways = int(wf.ways.max())
+        return BankConflict(ways, ways, 0.0, 0.0, int(len(addr)), phases_of(width), {}, None)
     n_rows = lanes.addr.shape[0]
     per_row = np.zeros(n_rows, dtype=np.int64)
     np.maximum.at(per_row, rows, wf.ways)

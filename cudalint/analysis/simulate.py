@@ -719,10 +719,12 @@ class Simulation:
             index = self._ranges(acc, res)
             if acc.space == "global":
                 index = self._coalescing(acc, res, index)
-            else:       # the coalescing instances are mostly among the range ones
-                at = self._within(acc, "coalescing", "range")
-                index = index[at] if at is not None else None
-            self._strides(acc, res, index)
+                self._strides(acc, res, index)
+            elif self._within(acc, "coalescing", "range") is None:
+                # the strides along threadIdx are read for global accesses only (CL101, CL102); of
+                # the others', what counts is whether their index over the coalescing instances is
+                # computed, which it is where those are rows of the range instances
+                self._strides(acc, res)
         except ValueTooLarge as exc:
             res.error = str(exc)
         except (OverflowError, ValueError):       # a float subscript (ill-formed C) that is inf or nan

@@ -27,6 +27,9 @@ class Context:
     # ids of the accesses whose findings are asked for (None: all): a family trial re-checks only
     # the findings its first trial made
     only: frozenset[int] | None = None
+    # only which findings are made is read (a family trial's check of its first trial's findings):
+    # a rule may leave out what only their messages show
+    verdicts: bool = False
 
     def accesses(self) -> list[Access]:
         """The accesses a rule that judges each access on its own looks at."""

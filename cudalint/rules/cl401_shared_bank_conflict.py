@@ -113,7 +113,7 @@ def check(ctx: Context):
         if sim.error(acc):
             continue
         least = max(2, ctx.options.min_ways)
-        bc = bank_conflict(sim, acc, least)
+        bc = bank_conflict(sim, acc, least, details=not ctx.verdicts)
         if bc is None or bc.ways < least:
             continue
         where = _loop_values(sim, acc, bc.worst)
