@@ -95,6 +95,19 @@ def test_affine_trip_counts_in_closed_form_match_the_scan(start, step, lane, bou
     assert counted(cond, env) == scanned(cond, env)
 
 
+@settings(max_examples=300, deadline=None)
+@given(start=st.integers(-2**62, 2**62) | st.integers(-50, 50), step=st.integers(-2**40, 2**40) | st.integers(-6, 9),
+       bound=st.integers(-2**62, 2**62) | st.integers(-100, 3000), op=st.sampled_from(["<", "<=", ">", ">="]),
+       flip=st.booleans())
+def test_trip_counts_of_loops_no_lane_tells_apart_match_the_scan(start, step, bound, op, flip):
+    """`k < K`, `i >= n - 3 * t`: the same count worked out on integers, large values included
+    (past the closed form's bounds the scan decides)."""
+    value = ir.Bin("+", ir.Num(start), ir.Bin("*", T, ir.Num(step)))
+    cond = ir.Bin(op, ir.Sym("n", "param"), value) if flip else ir.Bin(op, value, ir.Sym("n", "param"))
+    env = {"n": np.int64(bound)}
+    assert counted(cond, env) == scanned(cond, env)
+
+
 def test_a_block_stride_loop_over_a_billion_is_counted_as_the_scan_gives_up():
     cond = ir.Bin("<", ir.Bin("+", TX, ir.Bin("*", T, ir.Num(64))), ir.Sym("n", "param"))
     for n in (1000, 10**6, 10**9):

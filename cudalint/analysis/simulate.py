@@ -122,10 +122,14 @@ def _first_false(c: ir.Expr, trip: str, env: dict):
     for t in (0, 1):
         e = dict(env)
         e[trip] = np.int64(t)
-        at.append(np.atleast_1d(np.asarray(Evaluator(e, exact=False).value(f))))
-    bound = np.atleast_1d(np.asarray(Evaluator(env, exact=False).value(g)))
+        at.append(np.asarray(Evaluator(e, exact=False).value(f)))
+    bound = np.asarray(Evaluator(env, exact=False).value(g))
     if any(x.dtype.kind not in "iu" for x in (*at, bound)):
         return None
+    if at[0].ndim == at[1].ndim == bound.ndim == 0:
+        return _first_false_of(int(at[0]), int(at[1]), int(bound), op)
+    at = [np.atleast_1d(x) for x in at]
+    bound = np.atleast_1d(bound)
     b, a = at[0].astype(np.int64), (at[1].astype(np.int64) - at[0].astype(np.int64))    # wraps as the scan does
     # Within these bounds a * t + b is exact for every t the scan evaluates (up to 2^23), and so is
     # the comparison with the bound.
@@ -138,6 +142,25 @@ def _first_false(c: ir.Expr, trip: str, env: dict):
     safe = np.where(a > 0, a, 1)
     reach = -((b - g) // safe) if op == "<" else (g - b) // safe + 1     # first t with a t + b past g
     return np.where(a > 0, np.maximum(reach, 0), np.where(holds, _NEVER, 0))
+
+
+def _first_false_of(f0: int, f1: int, bound: int, op: str):
+    """_first_false's reckoning where nothing varies by lane (a loop over `k < K`): the same steps
+    on Python integers, which wrap to int64 where numpy's do."""
+    b, a = _wrap64(f0), _wrap64(_wrap64(f1) - _wrap64(f0))
+    if abs(a) > 1 << 38 or abs(b) > 1 << 60 or abs(bound) > 1 << 61:
+        return None
+    g = bound
+    if op in (">", ">="):          # f > g is -f < -g
+        a, b, g, op = -a, -b, -g, "<" if op == ">" else "<="
+    holds = b < g if op == "<" else b <= g
+    if a > 0:
+        return max(-((b - g) // a) if op == "<" else (g - b) // a + 1, 0)
+    return _NEVER if holds else 0
+
+
+def _wrap64(v: int) -> int:
+    return (v + (1 << 63)) % (1 << 64) - (1 << 63)
 
 
 def _beyond(v: np.ndarray, limit: int) -> bool:
