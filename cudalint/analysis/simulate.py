@@ -379,7 +379,7 @@ class Simulation:
         self._instances: dict[tuple[int, str], tuple] = {}
         self._rows: dict[int, tuple] = {}
         self._row_keys: dict[tuple, int] = {}
-        self._row_places: dict[tuple[int, int], list[int] | None] = {}
+        self._row_places: dict[tuple[int, int], np.ndarray | None] = {}
         self._steps: dict[int, tuple] = {}
         self._guard_names: dict[tuple, tuple[str, ...]] = {}
         self._guard_masks: dict[tuple, np.ndarray] = {}
@@ -945,7 +945,7 @@ class Simulation:
                     best = (str(sub), v)
         return best
 
-    def _within(self, acc: Access, mode: str, of: str) -> list[int] | None:
+    def _within(self, acc: Access, mode: str, of: str) -> np.ndarray | None:
         """Where the instances of `mode` stand among those of `of`, when all of them do (the first
         and middle blocks and first iterations are among the sampled corners and iterations, unless
         the combinations of the loops were thinned). Kept per pair of rows: the accesses of a loop
@@ -960,7 +960,7 @@ class Simulation:
             bs, cs = [block_at.get(b) for b in blocks], [combo_at.get(c) for c in combos]
             at = None
             if None not in bs and None not in cs:
-                at = [b * len(of_combos) + c for b in bs for c in cs]
+                at = np.array([b * len(of_combos) + c for b in bs for c in cs], dtype=np.intp)
             self._row_places[pair] = at
         return self._row_places[pair]
 
