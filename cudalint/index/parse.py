@@ -330,7 +330,8 @@ class _FastParser:
         actions, reductions, lexers, end = self._actions, self._reductions, self._lexers, self._end
         space, skip = self._space, _SPACE_RUN
         UNIT, WIDEN, BUILD = _UNIT, _WIDEN, _BUILD
-        stack = [self._start]
+        state = self._start                     # the state on top of the stack
+        stack = [state]
         values: list = []                       # a token is its text
         spans: list[tuple[int, int]] = []       # the extent of each value in the text
         nodes, pos, n = 0, 0, len(src)
@@ -338,7 +339,7 @@ class _FastParser:
             if pos < n and src[pos] in space:   # what the lexer would match and drop, passed over at once
                 pos = skip(src, pos).end()
             if pos < n:
-                match, keywords, ignore = lexers[stack[-1]]
+                match, keywords, ignore = lexers[state]
                 m = match(src, pos)
                 if m is None:
                     return None
@@ -353,8 +354,9 @@ class _FastParser:
                 start, pos = pos, m.end()
             else:
                 symbol = "$END"
+            row = actions[state]
             while True:
-                act = actions[stack[-1]][symbol]       # KeyError: a syntax error
+                act = row[symbol]                   # KeyError: a syntax error
                 if act >= 0:
                     break
                 size, origin, kind, pick, build = reductions[~act]
@@ -380,8 +382,10 @@ class _FastParser:
                     stack.append(state)
                 if state == end:
                     return values[-1] if nodes <= _FAST_MAX_NODES else None
+                row = actions[state]
             if symbol == "$END":
                 return None
+            state = act
             stack.append(act)
             values.append(value)
             spans.append((start, pos))
