@@ -495,7 +495,7 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     project = Project(sources, list(context))
     units = [(si, ki) for si, src in enumerate(sources) for ki, fn in enumerate(src.kernels) if fn.body is not None]
     analysed = _analyse_parallel(sources, project, units, cfg, tables) if _parallel_worth_it(cfg, units) else \
-        [_analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg) for si, ki in units]
+        [_kept(_analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg), tables) for si, ki in units]
     per_kernel = dict(zip(units, analysed))
 
     diags: list[Diagnostic] = []
@@ -535,6 +535,12 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
 # Analysis time grows with a kernel's size (about 2.5 ms a statement); the largest of 512 real kernels
 # measured has 7,812 syntax nodes. Past this bound a generated or hostile kernel would take minutes.
 MAX_KERNEL_NODES = 20_000
+
+
+def _kept(analysed: tuple, tables: bool) -> tuple:
+    """A kernel's (findings, table), the table dropped where the output does not read it: a run
+    over a repository would otherwise hold every kernel's table to its end."""
+    return analysed if tables else (analysed[0], None)
 
 
 def _quiet_numpy(analyse):
