@@ -9,7 +9,6 @@ import re
 import stat
 import warnings
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 from .diagnostic import Diagnostic

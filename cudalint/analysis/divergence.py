@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, Unknown
 from ..model.table import Barrier, Exit, Iterator
 from .races import thread_dependent
 from .simulate import Simulation, capped_product, guard_value

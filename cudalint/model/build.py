@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr

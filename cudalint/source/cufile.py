@@ -6,9 +6,8 @@ import functools
 import re
 from dataclasses import dataclass, field
 from itertools import repeat
-from pathlib import Path
 
-from .macros import MacroTable, parse_define
+from .macros import MacroTable
 
 # the last word of an integer type: `const unsigned int`, `constexpr size_t`, `static const int64_t`
 _INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
