@@ -326,6 +326,6 @@ def test_the_threads_of_a_block_shape_kept_for_the_run_are_those_worked_out_anew
             assert [env[f"blockDim.{a}"] for a in "xyz"] == list(block)
             env["threadIdx.x"] = None           # a caller's own copy: the kept one is untouched
     warm = [family.derive(t, dict(t.launch.params)) for t in sample_tables()]
-    family._ENVS.clear()
+    family._THREADS.clear()
     cold = [family.derive(t, dict(t.launch.params)) for t in sample_tables()]
     assert warm == cold

@@ -214,24 +214,29 @@ def _thread_only(e: ir.Expr) -> bool:
                 (isinstance(s, ir.Call) and s.fn in ("min", "max")) for s in e.walk())
 
 
-def _env(block) -> dict:
-    """The threads of a block shape, kept for the run (a few shapes are tried for every kernel; the
-    arrays are read-only)."""
-    got = _ENVS.get(block)
+def block_threads(block) -> dict[str, np.ndarray]:
+    """threadIdx.x, .y and .z of each thread of a block shape, threads linearized x fastest (as the
+    hardware forms warps). Kept for the run and read-only: a few shapes are tried for every kernel,
+    and every simulation of one of them reads the same arrays."""
+    got = _THREADS.get(block)
     if got is None:
         lin = np.arange(block[0] * block[1] * block[2])
         bx, by, _ = block
         got = {"threadIdx.x": lin % bx, "threadIdx.y": (lin // bx) % by, "threadIdx.z": lin // (bx * by)}
         for v in got.values():
             v.flags.writeable = False
-        got.update({f"blockDim.{a}": np.int64(v) for a, v in zip("xyz", block)})
-        if len(_ENVS) >= 256:
-            _ENVS.clear()
-        _ENVS[block] = got
-    return dict(got)
+        if len(_THREADS) >= 256:
+            _THREADS.clear()
+        _THREADS[block] = got
+    return got
 
 
-_ENVS: dict[tuple[int, int, int], dict] = {}
+_THREADS: dict[tuple[int, int, int], dict] = {}
+
+
+def _env(block) -> dict:
+    """The threads of a block shape and its blockDim."""
+    return {**block_threads(block), **{f"blockDim.{a}": np.int64(v) for a, v in zip("xyz", block)}}
 
 
 def _fit_checks(table: TwoTreeTable) -> list[tuple]:
@@ -370,4 +375,3 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
             if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
                 shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
     return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES for n in sorted(names)}
-

@@ -15,7 +15,7 @@ import numpy as np
 from ..index import ir
 from ..index.evaluate import Evaluator, KeptValues, Unknown, ValueTooLarge, ctype_of_name, raise_free_bound
 from ..model.table import Access, Iterator, TwoTreeTable
-from .family import Family, Trial, derive
+from .family import Family, Trial, block_threads, derive
 
 SECTOR = 32
 WARP = 32
@@ -367,9 +367,7 @@ class Simulation:
         self.nthreads = int(np.prod(self.block))
         if self.nthreads > 1024 or self.nthreads < 1:
             raise AnalysisLimit(f"block of {self.nthreads} threads is outside 1..1024")
-        lin = np.arange(self.nthreads)
-        bx, by, _ = self.block
-        self.tid = {"threadIdx.x": lin % bx, "threadIdx.y": (lin // bx) % by, "threadIdx.z": lin // (bx * by)}
+        self.tid = dict(block_threads(self.block))     # read-only arrays, shared with every simulation of this shape
         self._trips: dict[int, list[int] | None] = {}
         # What several accesses, rules and modes ask for again: an access's instances (by access and
         # mode), the rows of those instances (by loops and samples: accesses of one loop nest share
