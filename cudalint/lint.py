@@ -513,7 +513,7 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
             if (si, ki) in per_kernel:
                 kdiags, table = per_kernel[si, ki]
                 diags.extend(kdiags)
-                if table is not None and tables:
+                if table is not None:      # dropped already where the output does not read it
                     kept_tables.append(table)
         file_info.append({"path": src.path, "kernels": [k.name for k in src.kernels], "status": status})
     diags.sort(key=Diagnostic.sort_key)
@@ -692,8 +692,7 @@ def _analyse_parallel(sources, project, units, cfg, tables: bool = True):
 
     def analyse(unit):
         si, ki = unit
-        diags, table = _analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg)
-        return diags, table if tables else None
+        return _kept(_analyse_kernel(sources[si].kernels[ki], sources[si], project, cfg), tables)
 
     # The smallest kernel is analysed before forking: it imports numpy and loads the expression
     # parser once, instead of once in every worker. The rest are handed out largest first, so that

@@ -384,14 +384,14 @@ def _strides_by_moving_the_block(sim, acc):
     env, n = sim._instance_entry(acc, "coalescing")[:2]
     base = np.broadcast_to(Evaluator(env).value(acc.index), (n, sim.nthreads))
     fails = False
-    for axis_i, axis in enumerate("xyz"):
-        if sim.block[axis_i] >= 2:
-            try:
-                Evaluator({**env, f"threadIdx.{axis}": env[f"threadIdx.{axis}"] + 1}).value(acc.index)
-            except Exception:
-                fails = True
+    axes = [(axis_i, axis) for axis_i, axis in enumerate("xyz") if sim.block[axis_i] >= 2]
+    for axis_i, axis in axes:
+        try:
+            Evaluator({**env, f"threadIdx.{axis}": env[f"threadIdx.{axis}"] + 1}).value(acc.index)
+        except Exception:
+            fails = True
     try:
-        sim._strides_moved(acc, res, env, n, base)
+        sim._strides_moved(acc, res, env, n, base, axes)
     except Exception as exc:
         return (res.strides, type(exc).__name__), fails
     return (res.strides, None), fails

@@ -667,11 +667,10 @@ class Simulation:
         numbers: the count is the first iteration at which it fails, and the samples come before."""
         got = self._settled_loops.get(id(it))
         if got is None:
-            got = it.cond is not None and self.loop_samples(it) is not None and self._trips.get(id(it)) is not None \
+            settled = it.cond is not None and self.trip_samples(it, self.base_env()) is not None \
                 and all(s.kind in ("param", "uniform", "blockdim", "griddim") or s.name == it.trip.name
                         for s in ir.symbols(it.cond))
-            self._settled_loops[id(it)] = (got, it)
-            return got
+            got = self._settled_loops[id(it)] = (settled, it)
         return got[0]
 
     def _guard_value(self, env: dict, g: ir.Expr, key) -> np.ndarray | None:
@@ -1045,7 +1044,7 @@ class Simulation:
         try:
             Evaluator(edge).value(acc.index)
         except Exception:       # whatever it is, the axes one by one meet it where they did
-            self._strides_moved(acc, res, env, n, base)
+            self._strides_moved(acc, res, env, n, base, axes)
             return
         self._strides_read(res, base, axes)
 
@@ -1070,11 +1069,9 @@ class Simulation:
             got = self._steps[axis_i] = (step, None if inside.all() else np.nonzero(inside)[0])
         return got
 
-    def _strides_moved(self, acc: Access, res: AccessResult, env: dict, n: int, base) -> None:
+    def _strides_moved(self, acc: Access, res: AccessResult, env: dict, n: int, base, axes) -> None:
         """_strides by evaluating the index over the whole block moved one step along each axis."""
-        for axis_i, axis in enumerate("xyz"):
-            if self.block[axis_i] < 2:
-                continue
+        for axis_i, axis in axes:
             name = f"threadIdx.{axis}"
             env2 = dict(env)
             env2[name] = env[name] + 1
