@@ -140,7 +140,7 @@ class Ownership:
             except Unknown:
                 return None
             mask = np.ones(shape, dtype=bool)
-            rows_key = _rows_key(sim, loops, rows)
+            rows_key = sim.name_rows((tuple(map(id, loops)), tuple(rows)))
             for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
                 for c in conjuncts(g) if strict else (g,):
                     v = sim._guard_value(env, c, rows_key)
@@ -203,7 +203,7 @@ class Ownership:
                     shape = (len(rows), sim.nthreads)
                     index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
                     mask = np.ones(shape, dtype=bool)
-                    rows_key = _rows_key(sim, acc.loops, rows)
+                    rows_key = sim.name_rows((tuple(map(id, acc.loops)), tuple(rows)))
                     for g in acc.guards:
                         v = sim._guard_value(env, g, rows_key)
                         if v is not None:
@@ -212,19 +212,6 @@ class Ownership:
                     return None
                 self._tables[key] = (index, mask, [np.array(s, dtype=np.int64) for s in samples])
         return self._tables[key]
-
-
-def _rows_key(sim: Simulation, loops, rows) -> tuple[str, int]:
-    """A short name for rows (block, trip counters of `loops`) under which the simulation keeps the
-    values of guard parts over them: the name is hashed at every part's look-up, the rows (up to
-    hundreds of tuples) once. Kept on the simulation, as the values are, and apart from the names of
-    its own rows."""
-    names = sim.__dict__.setdefault("_race_rows", {})
-    key = (tuple(map(id, loops)), tuple(rows))
-    got = names.get(key)
-    if got is None:
-        got = names[key] = ("races", len(names))
-    return got
 
 
 def _too_large(env: dict, c: ir.Expr) -> bool:

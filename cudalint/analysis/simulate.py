@@ -582,12 +582,8 @@ class Simulation:
         blocks = self._block_samples(mode)
         if mode == "banks" and not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
             blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
-        rows = (tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks))
-        # the rows' name is a small number: the evaluators and guard parts look values up by it
-        # at nearly every node, and a tuple's hash is worked out again at every lookup
-        key = self._row_keys.get(rows)
-        if key is None:
-            key = self._row_keys[rows] = len(self._row_keys)
+        key = self.name_rows((tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks)))
+        if key not in self._rows:
             combos = capped_product(iter_samples)
             self._rows[key] = (self._product_env(acc.loops, blocks, combos), len(blocks) * len(combos),
                                acc.loops, (blocks, combos))
@@ -595,6 +591,15 @@ class Simulation:
         env = self._params_env(exprs)
         env.update(base[0])          # as lane_env binds them: a loop counter hides a parameter of its name
         return env, base[1], key
+
+    def name_rows(self, rows: tuple) -> int:
+        """A small number naming a set of rows, whatever tuple describes them: the evaluators and
+        guard parts look values up by the rows' name at nearly every node, and a tuple's hash is
+        worked out again at every look-up."""
+        key = self._row_keys.get(rows)
+        if key is None:
+            key = self._row_keys[rows] = len(self._row_keys)
+        return key
 
     def loop_samples(self, it: Iterator) -> list[int]:
         s = self._trips[id(it)] if id(it) in self._trips else self.trip_samples(it, self.base_env())
