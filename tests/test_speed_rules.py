@@ -180,10 +180,11 @@ def test_races_found_together_are_those_each_pair_finds_alone():
 
 # ---- strides -----------------------------------------------------------------------------------
 def test_where_an_access_runs_is_taken_from_its_range_rows_as_its_guards_give_it():
-    """CL301 reads where each access runs over its coalescing instances from the rows of its range
-    instances: it must be the mask its guards give over the coalescing instances themselves."""
+    """Where each access runs over its coalescing instances (CL301 reads it, the coalescing figures
+    use it) is taken from the rows of its range instances: it must be the mask its guards give over
+    the coalescing instances themselves."""
+    from cudalint.analysis.simulate import guard_value
     from cudalint.index.evaluate import Unknown
-    from cudalint.rules import cl301_stride_mismatch as cl301
     taken = 0
     for table, sim in sims():
         fresh = Simulation(table)
@@ -191,10 +192,15 @@ def test_where_an_access_runs_is_taken_from_its_range_rows_as_its_guards_give_it
             if acc.unresolved or sim.result(acc).error:
                 continue
             try:
-                want = fresh.instance_mask(acc, "coalescing")
+                env, n = fresh.instances(acc, "coalescing")
             except (Unknown, MemoryError):
                 continue
-            assert np.array_equal(cl301._runs(sim, acc), want), acc.text
+            want = np.ones((n, fresh.nthreads), dtype=bool)
+            for g in acc.guards:
+                v = guard_value(env, g, want.shape)
+                if v is not None:
+                    want &= v
+            assert np.array_equal(sim.instance_mask(acc, "coalescing"), want), acc.text
             taken += sim._within(acc, "coalescing", "range") is not None
     assert taken
 

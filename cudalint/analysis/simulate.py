@@ -641,8 +641,13 @@ class Simulation:
         return m
 
     def instance_mask(self, acc: Access, mode: str) -> np.ndarray:
-        """Where the access runs over its instances (read-only: it is shared)."""
+        """Where the access runs over its instances (read-only: it is shared). The coalescing
+        instances are mostly rows of the range ones: their mask is taken from those rows, not
+        worked out again."""
         got = self._masks.get((id(acc), mode))
+        if got is None and mode == "coalescing" and (at := self._within(acc, "coalescing", "range")) is not None:
+            got = self._masks[(id(acc), mode)] = self.instance_mask(acc, "range")[at]
+            got.flags.writeable = False
         if got is None:
             env, n, key, _ = self._instance_entry(acc, mode)
             # the accesses under the same guards, over the same rows, share one mask (where their
@@ -972,12 +977,7 @@ class Simulation:
         at = self._within(acc, "coalescing", "range") if index is not None else None
         if at is not None:
             shape = (len(at), self.nthreads)
-            key = (id(acc), "coalescing")
-            if key not in self._masks:
-                mask = self.instance_mask(acc, "range")[at]
-                mask.flags.writeable = False
-                self._masks[key] = mask
-            mask = self._masks[key]
+            mask = self.instance_mask(acc, "coalescing")
             vals = [index[at]]
         else:
             _, shape, mask, vals, _ = self._values(acc, "coalescing", [acc.index])

@@ -78,24 +78,13 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
 def _running_max(sim, coord: ir.Sym, acc) -> int | None:
     from ..index.evaluate import Unknown
     try:
-        mask = _runs(sim, acc)
+        mask = sim.instance_mask(acc, "coalescing")
     except (Unknown, MemoryError):
         return sim.block["xyz".index(coord.name[-1])] - 1
     running = mask.any(axis=0)
     if not running.any():
         return None
     return int(sim.tid[coord.name][running].max())
-
-
-def _runs(sim, acc):
-    """Where the access runs over its coalescing instances (read-only). Those instances are mostly
-    rows of the range ones, whose mask the simulation has by the time this rule runs (CL201 and
-    CL101 ask every access's result first): the rows are taken from it, as the simulation takes
-    them for its own coalescing figures, and the guards are not evaluated again."""
-    def make():
-        at = sim._within(acc, "coalescing", "range")
-        return sim.instance_mask(acc, "coalescing") if at is None else sim.instance_mask(acc, "range")[at]
-    return _once(sim, "_cl301_runs", (id(acc),), make, acc)
 
 
 _NO_NAMES: frozenset[str] = frozenset()
@@ -125,8 +114,6 @@ def _numeric(sim, e: ir.Expr, ones: bool) -> int | None:
 
 
 def _numeric_of(sim, e: ir.Expr, ones: bool) -> int | None:
-    if _constant(e) is not None:
-        return e.value      # most strides: a constant, its own value
     import numpy as np
     from ..index.evaluate import Evaluator, Unknown
     env = sim.base_env()
@@ -386,7 +373,7 @@ def _whole_block_of(sim, acc) -> bool:
     try:
         large = {n for g in acc.guards for n in _params_in(g)}
         if not large:       # the guards as the simulation reads them
-            return bool(_runs(sim, acc).all(axis=1).any())
+            return bool(sim.instance_mask(acc, "coalescing").all(axis=1).any())
         env, n = sim.instances(acc, "coalescing")
         # one object for the trial: _holds knows a value by its id
         big = _once(sim, "_cl301_large", (), lambda: np.int64(LARGE))
