@@ -445,9 +445,8 @@ def _system_header(name: str) -> bool:
 
 
 def _comment_open(line: str, in_comment: bool) -> bool:
-    """Whether a block comment is open at the end of `line` (strings and `//` comments honoured)."""
-    if ("*/" if in_comment else "/*") not in line:
-        return in_comment        # most lines: nothing opens or closes one
+    """Whether a block comment is open at the end of `line` (strings and `//` comments honoured).
+    Asked only of a line holding the mark that could change it (most lines hold none)."""
     i, n = 0, len(line)
     while i < n:
         if in_comment:
