@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, KeptValues, Unknown, ValueTooLarge, ctype_of_name, raise_free_bound
+from ..index.evaluate import Evaluator, KeptValues, Unknown, ValueTooLarge, ctype_of_name, known_bound, raise_free_bound
 from ..model.table import Access, Iterator, TwoTreeTable
 from .family import Family, Trial, block_threads, derive
 
@@ -65,7 +65,7 @@ def guard_value(env: dict, g: ir.Expr, shape) -> np.ndarray | None:
     out = None
     for c in conjuncts(g):
         try:
-            v = np.broadcast_to(np.asarray(Evaluator(env).value(c)) != 0, shape)
+            v = np.broadcast_to(Evaluator(env).truth(c), shape)
         except Unknown:
             continue  # data-dependent: may hold
         out = v if out is None else out & v
@@ -368,6 +368,7 @@ class Simulation:
         if self.nthreads > 1024 or self.nthreads < 1:
             raise AnalysisLimit(f"block of {self.nthreads} threads is outside 1..1024")
         self.tid = dict(block_threads(self.block))     # read-only arrays, shared with every simulation of this shape
+        self._tid_rows = {k: v[None, :] for k, v in self.tid.items()}     # as the rows' environments bind them
         self._trips: dict[int, list[int] | None] = {}
         # What several accesses, rules and modes ask for again: an access's instances (by access and
         # mode), the rows of those instances (by loops and samples: accesses of one loop nest share
@@ -538,7 +539,7 @@ class Simulation:
             t = np.arange(start, start + chunk)
             env[it.trip.name] = t[:, None, None] if lanes else t
             try:
-                v = np.asarray(Evaluator(env, exact=False).value(cond)) != 0
+                v = np.asarray(Evaluator(env, exact=False).truth(cond))
             except Unknown:
                 return None
             v = v.reshape(v.shape[0], -1) if v.ndim > 1 else np.broadcast_to(v.reshape(-1, 1), (len(t), 1))
@@ -609,14 +610,17 @@ class Simulation:
         """lane_env((), loops, rows) for the rows of every block with every combination, in that
         order (blocks outer), built by repeating columns."""
         env = self.base_env()
+        # the columns' bounds, where the rows are given as Python integers (not whole grids' arrays)
+        bounded = isinstance(blocks, list) and len(blocks) > 0 and len(combos) > 0
         b = np.array(blocks, dtype=np.int64).reshape(len(blocks), 3)
         for axis_i, axis in enumerate("xyz"):
-            env[f"blockIdx.{axis}"] = np.repeat(b[:, axis_i], len(combos))[:, None]
+            column = np.repeat(b[:, axis_i], len(combos))[:, None]
+            env[f"blockIdx.{axis}"] = known_bound(column, max(abs(x[axis_i]) for x in blocks)) if bounded else column
         c = np.array(combos, dtype=np.int64).reshape(len(combos), len(loops))
         for k, it in enumerate(loops):
-            env[it.trip.name] = np.tile(c[:, k], len(blocks))[:, None]
-        for k, v in self.tid.items():
-            env[k] = v[None, :]
+            column = np.tile(c[:, k], len(blocks))[:, None]
+            env[it.trip.name] = known_bound(column, max(abs(x[k]) for x in combos)) if bounded else column
+        env.update(self._tid_rows)
         return env
 
     def lane_env(self, exprs, loops, rows) -> dict:
@@ -693,7 +697,7 @@ class Simulation:
             got = self._conjuncts.get(ck)
             if got is None:
                 try:
-                    v = np.asarray(Evaluator(env).value(c)) != 0
+                    v = Evaluator(env).truth(c)
                 except Unknown:
                     v = None  # data-dependent: may hold
                 got = self._conjuncts[ck] = (v, c)

@@ -104,6 +104,29 @@ class Evaluator:
             self._shared = self._shared | shared
         return self._ev(e)[0]
 
+    def truth(self, e: ir.Expr):
+        """`np.asarray(value(e)) != 0` (where a condition holds), with the comparisons at its top,
+        and under `&&` and `||` there, giving their truth at once: as values they are 0 and 1 in
+        int64, made and compared with 0 again over every lane and iteration of a guard or a loop.
+        For evaluators that keep nothing across expressions (no `kept` values)."""
+        shared = e.__dict__.get("_shared")
+        if shared is None:
+            shared = ir.shared_nodes(e)
+        if shared and not shared <= self._shared:
+            self._shared = self._shared | shared
+        return self._truth(e)
+
+    def _truth(self, e: ir.Expr):
+        if e.__class__ is ir.Bin:
+            op = e.op
+            if op in _COMPARE:
+                return _COMPARE[op](self._ev(e.left)[0], self._ev(e.right)[0])
+            if op == "&&" or op == "||":
+                lv = self._truth(e.left)
+                rv = self._truth(e.right)
+                return lv & rv if op == "&&" else lv | rv
+        return np.asarray(self._ev(e)[0]) != 0
+
     def eval(self, e: ir.Expr) -> tuple[np.ndarray, str]:
         v, t, _ = self._ev(e)
         return v, t
@@ -345,6 +368,17 @@ def _env_bound(v) -> int | None:
 
 
 _BOUNDS: dict[int, tuple[int, np.ndarray]] = {}
+
+
+def known_bound(v: np.ndarray, bound: int) -> np.ndarray:
+    """`v`, whose max |value| its maker knows (`bound`, exactly as _env_bound would measure it):
+    the rows of sampled blocks and iterations are made from Python integers, again for every loop
+    nest, and need not be measured again."""
+    if v.size <= 1 << 16:
+        if len(_BOUNDS) >= 4096:
+            _BOUNDS.clear()
+        _BOUNDS[id(v)] = (bound, v)
+    return v
 
 
 def _exact(op: str, lv, rv, e, exact: bool = True, lb: int | None = None, rb: int | None = None):

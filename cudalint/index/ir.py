@@ -63,7 +63,11 @@ class Expr:
     Nodes are immutable and shared: after `if (c) i = i + k;` the value of `i` is
     `c ? i + k : i`, whose two branches hold the same node, so N such statements make a DAG of
     N levels whose tree has 2^N leaves. Everything that visits nodes (walk, hash, printing,
-    evaluation) visits each distinct node once."""
+    evaluation) visits each distinct node once.
+
+    Each node class writes its fields in an `__init__` of its own: the one a frozen dataclass makes
+    sets each field through `object.__setattr__`, at twice the cost, and a run makes a node for
+    every operator and operand of every expression it reads."""
 
     __slots__ = ()
 
@@ -130,6 +134,9 @@ def _cached_hash(cls):
 class Num(Expr):
     value: int | float
 
+    def __init__(self, value):
+        self.__dict__["value"] = value
+
 
 @_cached_hash
 @dataclass(frozen=True, eq=True)
@@ -140,11 +147,18 @@ class Sym(Expr):
     kind: str  # thread | block | blockdim | griddim | param | iter | data | unknown
     ctype: str = "int"
 
+    def __init__(self, name, kind, ctype="int"):
+        d = self.__dict__
+        d["name"], d["kind"], d["ctype"] = name, kind, ctype
+
 
 @_cached_hash
 @dataclass(frozen=True, eq=True)
 class Name(Expr):
     name: str
+
+    def __init__(self, name):
+        self.__dict__["name"] = name
 
 
 @_cached_hash
@@ -152,6 +166,10 @@ class Name(Expr):
 class Member(Expr):
     base: Expr
     field: str
+
+    def __init__(self, base, field):
+        d = self.__dict__
+        d["base"], d["field"] = base, field
 
     def children(self):
         return (self.base,)
@@ -164,6 +182,10 @@ class Bin(Expr):
     left: Expr
     right: Expr
 
+    def __init__(self, op, left, right):
+        d = self.__dict__
+        d["op"], d["left"], d["right"] = op, left, right
+
     def children(self):
         return (self.left, self.right)
 
@@ -173,6 +195,10 @@ class Bin(Expr):
 class Un(Expr):
     op: str  # - ! ~
     operand: Expr
+
+    def __init__(self, op, operand):
+        d = self.__dict__
+        d["op"], d["operand"] = op, operand
 
     def children(self):
         return (self.operand,)
@@ -185,6 +211,10 @@ class Cond(Expr):
     then: Expr
     other: Expr
 
+    def __init__(self, cond, then, other):
+        d = self.__dict__
+        d["cond"], d["then"], d["other"] = cond, then, other
+
     def children(self):
         return (self.cond, self.then, self.other)
 
@@ -196,6 +226,10 @@ class Call(Expr):
     args: tuple[Expr, ...]
     targs: tuple[str, ...] = ()      # template arguments as written: `spread<32>(t)` -> ("32",)
 
+    def __init__(self, fn, args, targs=()):
+        d = self.__dict__
+        d["fn"], d["args"], d["targs"] = fn, args, targs
+
     def children(self):
         return self.args
 
@@ -205,6 +239,10 @@ class Call(Expr):
 class Cast(Expr):
     type: TypeRef
     expr: Expr
+
+    def __init__(self, type, expr):
+        d = self.__dict__
+        d["type"], d["expr"] = type, expr
 
     def children(self):
         return (self.expr,)
@@ -218,6 +256,10 @@ class Subscript(Expr):
     # Span of the subscript in the expression text: (start, end) offsets.
     span: tuple[int, int] = field(default=(0, 0), compare=False)
 
+    def __init__(self, base, index, span=(0, 0)):
+        d = self.__dict__
+        d["base"], d["index"], d["span"] = base, index, span
+
     def children(self):
         return (self.base, self.index)
 
@@ -226,6 +268,9 @@ class Subscript(Expr):
 @dataclass(frozen=True, eq=True)
 class AddrOf(Expr):
     expr: Expr
+
+    def __init__(self, expr):
+        self.__dict__["expr"] = expr
 
     def children(self):
         return (self.expr,)
@@ -236,6 +281,10 @@ class AddrOf(Expr):
 class Deref(Expr):
     expr: Expr
     span: tuple[int, int] = field(default=(0, 0), compare=False)
+
+    def __init__(self, expr, span=(0, 0)):
+        d = self.__dict__
+        d["expr"], d["span"] = expr, span
 
     def children(self):
         return (self.expr,)
@@ -248,6 +297,10 @@ class Assign(Expr):
     target: Expr
     value: Expr
 
+    def __init__(self, op, target, value):
+        d = self.__dict__
+        d["op"], d["target"], d["value"] = op, target, value
+
     def children(self):
         return (self.target, self.value)
 
@@ -258,6 +311,10 @@ class Comma(Expr):
     left: Expr
     right: Expr
 
+    def __init__(self, left, right):
+        d = self.__dict__
+        d["left"], d["right"] = left, right
+
     def children(self):
         return (self.left, self.right)
 
@@ -266,6 +323,9 @@ class Comma(Expr):
 @dataclass(frozen=True, eq=True)
 class Str(Expr):
     text: str
+
+    def __init__(self, text):
+        self.__dict__["text"] = text
 
 
 COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
