@@ -612,13 +612,15 @@ class Simulation:
         env = self.base_env()
         # the columns' bounds, where the rows are given as Python integers (not whole grids' arrays)
         bounded = isinstance(blocks, list) and len(blocks) > 0 and len(combos) > 0
-        b = np.array(blocks, dtype=np.int64).reshape(len(blocks), 3)
+        nb, nc = len(blocks), len(combos)
+        b = np.array(blocks, dtype=np.int64).reshape(nb, 3).repeat(nc, axis=0)
         for axis_i, axis in enumerate("xyz"):
-            column = np.repeat(b[:, axis_i], len(combos))[:, None]
+            column = b[:, axis_i, None]
             env[f"blockIdx.{axis}"] = known_bound(column, max(abs(x[axis_i]) for x in blocks)) if bounded else column
-        c = np.array(combos, dtype=np.int64).reshape(len(combos), len(loops))
+        c = np.array(combos, dtype=np.int64).reshape(nc, len(loops))
+        c = np.broadcast_to(c, (nb, nc, len(loops))).reshape(nb * nc, len(loops))
         for k, it in enumerate(loops):
-            column = np.tile(c[:, k], len(blocks))[:, None]
+            column = c[:, k, None]
             env[it.trip.name] = known_bound(column, max(abs(x[k]) for x in combos)) if bounded else column
         env.update(self._tid_rows)
         return env

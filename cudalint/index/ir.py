@@ -376,7 +376,8 @@ def of_type(e: Expr, cls: type) -> tuple:
     key = "_of_" + cls.__name__
     got = e.__dict__.get(key)
     if got is None:
-        got = e.__dict__[key] = tuple(n for n in e.walk() if isinstance(n, cls))
+        found = _gather(e, key, lambda n: isinstance(n, cls), id)
+        got = e.__dict__[key] = tuple(found.values())
     return got
 
 
@@ -385,8 +386,35 @@ def symbols(e: Expr) -> tuple[Sym, ...]:
     the simulation asks for them at every evaluation)."""
     got = e.__dict__.get("_syms")
     if got is None:
-        got = e.__dict__["_syms"] = tuple(dict.fromkeys(n for n in e.walk() if isinstance(n, Sym)))
+        got = e.__dict__["_syms"] = tuple(_gather(e, "_syms", lambda n: n.__class__ is Sym, None))
     return got
+
+
+def _gather(e: Expr, key: str, wanted, ident) -> dict:
+    """The nodes `wanted` picks in a walk of `e`, in the order it meets them, keyed by `ident`
+    (None: by equality). A node below `e` that keeps its own list under `key` gives that list
+    instead of being walked: what it holds comes in the same order, and what was met before stays
+    where it was (a node met again is passed over, and what it holds was met with it)."""
+    out: dict = {}
+    seen: set[int] = set()
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if n is not e:
+            kept = n.__dict__.get(key)
+            if kept is not None:
+                for x in kept:
+                    out.setdefault(x if ident is None else ident(x), x)
+                continue
+        if wanted(n):
+            out.setdefault(n if ident is None else ident(n), n)
+        kids = n.children()
+        if kids:
+            stack.extend(reversed(kids))
+    return out
 
 
 def add(a: Expr, b: Expr) -> Expr:
