@@ -393,3 +393,40 @@ def test_text_snapshot(name):
     assert snap.exists(), f"no snapshot {snap}: run CUDALINT_UPDATE_SNAPSHOTS=1 pytest tests/test_explain.py"
     assert got == snap.read_text(), (f"explain output of {name} changed; review it and regenerate with "
                                      f"CUDALINT_UPDATE_SNAPSHOTS=1 pytest tests/test_explain.py")
+
+
+LOOP_CARRIED = """
+__global__ void pipelined(float* out, const float* in, int n) {
+  __shared__ float buf[2][128];
+  float* front = buf[0];
+  float* back = buf[1];
+  int stage = 0, wraps = 0, skew = 0;
+  for (int k = 0; k < n; k += 128) {
+    front[threadIdx.x] = in[k + threadIdx.x];
+    __syncthreads();
+    out[k + threadIdx.x] = back[(threadIdx.x + 1) % 128];
+    float* tmp = front; front = back; back = tmp;
+    stage = stage ^ 1;
+    wraps = wraps * 3 + 1;
+    skew = k - skew;
+    __syncthreads();
+  }
+}
+void run(float* out, const float* in) { pipelined<<<1, 128>>>(out, in, 4096); }
+"""
+
+
+def test_explain_says_the_same_whatever_the_hash_seed(tmp_path):
+    """Notes on the values a loop changes in ways the model does not follow come in the order the
+    loop changes them: explain's output is the same from run to run (Python's string hashes are
+    not)."""
+    (tmp_path / "k.cu").write_text(LOOP_CARRIED)
+    outs = set()
+    for seed in ("1", "2", "3", "4", "5"):
+        p = subprocess.run([sys.executable, "-m", "cudalint", "explain", "--format", "json", str(tmp_path / "k.cu")],
+                           capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed})
+        assert p.returncode == 0, p.stderr
+        outs.add(p.stdout)
+    assert len(outs) == 1
+    notes = [n for n in outs.pop().split('"') if "changes across iterations of this loop" in n]
+    assert len(notes) >= 3

@@ -270,9 +270,10 @@ void run(const float* a, const float* b, float* c, const int* m) {
 """
 
 
-def _results(sim, table):
+def _results(sim, table, accesses=None):
+    """What a result says of each access of `table` (or of `accesses`)."""
     out = []
-    for acc in table.accesses:
+    for acc in table.accesses if accesses is None else accesses:
         r = sim.result(acc)
         out.append((acc.text, [(d.lo, d.hi, d.at_max, d.at_min) for d in r.ranges],
                     [(str(o.node), o.ctype, o.value) for o in r.overflows], r.strides,
@@ -576,3 +577,144 @@ def test_a_trial_told_only_which_findings_are_made_makes_the_same_ones():
         assert made[0] == made[1], table.kernel
         compared += sum(code == "CL401" for code, *_ in made[0])
     assert compared >= 20
+
+
+BLOCK_FREE = """
+__global__ void tiles(float* out, const float* in, int n) {
+  __shared__ float s[16][33];
+  __shared__ float t[64];
+  __shared__ int hits[32];
+  for (int k = 0; k < 6; ++k) {
+    if (threadIdx.y < 12)
+      s[threadIdx.y + k][threadIdx.x] = in[(blockIdx.y * 16 + threadIdx.y) * n + blockIdx.x * 32 + threadIdx.x];
+    __syncthreads();
+    t[(threadIdx.x * 3 + k) % 64] = s[threadIdx.x % 16][threadIdx.y * 2 + k];
+    hits[threadIdx.x / 2] = k;
+    __syncthreads();
+  }
+  out[blockIdx.x * 32 + threadIdx.x] = t[threadIdx.x] + (float)hits[threadIdx.y];
+}
+void run(float* out, const float* in) { tiles<<<dim3(8, 6), dim3(32, 16)>>>(out, in, 256); }
+"""
+
+
+def test_a_shared_access_no_block_index_reaches_is_simulated_in_its_first_block_as_in_every_one(tmp_path):
+    """Where a shared or local access's index and guards read no block index, its range instances
+    are those of the first block only: its ranges (and where they are reached), overlapping stores,
+    32-bit overflows and errors are what every sampled block gives, for a kernel built to reach
+    its ranges in later iterations and to overlap, and for every such access of the samples."""
+    (tmp_path / "k.cu").write_text(BLOCK_FREE)
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = [str(tmp_path / "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    compared = overlaps = 0
+    for table in lint_paths(paths, Config(debug=True)).tables:
+        first, every = simulate.Simulation(table), simulate.Simulation(table)
+        every.first_block_alone = False
+        for acc in table.accesses:
+            if acc.space == "global" or any(s.kind == "block" for e in [acc.index, *acc.dims, *acc.guards]
+                                            for s in ir.symbols(e)):
+                continue
+            got, want = first.result(acc), every.result(acc)
+            assert _results(first, table, [acc]) == _results(every, table, [acc]), (table.kernel, acc.text)
+            assert (got.overlap, got.executed) == (want.overlap, want.executed), (table.kernel, acc.text)
+            compared += 1
+            overlaps += want.overlap is not None
+            if len(every._block_samples("range")) > 1 and not acc.unresolved and want.error is None:
+                # fewer rows: what was saved
+                assert first.instances(acc, "range")[1] < every.instances(acc, "range")[1]
+    assert compared > 100 and overlaps >= 2
+
+
+def _walked(e, wanted) -> list:
+    """The nodes `wanted` picks, in the order a plain walk of `e` meets them."""
+    return [n for n in ir.walk_all((e,)) if wanted(n)]
+
+
+def test_symbols_and_nodes_of_a_class_come_in_walk_order_from_the_lists_nodes_below_keep():
+    """symbols() and of_type() take the lists the nodes below already keep: the same symbols in the
+    same order as a walk of the whole expression, for DAGs whose shared nodes kept theirs first,
+    and for every index and guard of the samples, asked of each node below first or not at all."""
+    def check(e, warm):
+        for n in warm:
+            ir.symbols(n), ir.of_type(n, ir.Bin), ir.of_type(n, ir.Name)
+        for key in ("_syms", "_of_Bin", "_of_Name"):
+            e.__dict__.pop(key, None)
+        assert list(ir.symbols(e)) == list(dict.fromkeys(_walked(e, lambda n: isinstance(n, ir.Sym))))
+        assert [id(n) for n in ir.of_type(e, ir.Bin)] == [id(n) for n in _walked(e, lambda n: isinstance(n, ir.Bin))]
+        assert [id(n) for n in ir.of_type(e, ir.Name)] == [id(n) for n in _walked(e, lambda n: isinstance(n, ir.Name))]
+
+    dag = nested_ifs(12)
+    for k in (0, 3, 7):
+        check(dag, [n for i, n in enumerate(ir.walk_all((dag,))) if i % (k + 2) == 1])
+    x, y = ir.Name("x"), ir.Name("y")
+    shared = ir.Bin("*", x, ir.Sym("blockIdx.x", "block"))
+    twice = ir.Bin("+", ir.Bin("-", shared, ir.Name("x")), ir.Cond(y, shared, ir.Bin("+", TX, shared)))
+    check(twice, [shared])
+    check(twice, [twice.right])
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    checked = 0
+    for table in lint_paths(paths, Config(debug=True)).tables:
+        for acc in table.accesses:
+            for e in (acc.index, *acc.guards):
+                check(e, [])
+                checked += 1
+    assert checked > 1000
+
+
+def test_a_conditions_truth_is_its_value_compared_with_zero():
+    """Evaluator.truth (a guard's or loop condition's comparisons at its top, and under && and ||,
+    give their truth at once) says where `value != 0` does, for every guard of the samples over its
+    access's instances, and for conditions over floats, mixed widths and nested logic."""
+    lanes = np.arange(64)
+    env = {"threadIdx.x": lanes, "n": np.int64(40), "f": np.float64(2.5)}
+    n, f = ir.Sym("n", "param"), ir.Sym("f", "param", "float")
+    conds = [ir.Bin("<", TX, n), ir.Bin("&&", ir.Bin(">=", TX, ir.Num(3)), ir.Bin("!=", ir.Bin("&", TX, ir.Num(4)), ir.Num(0))),
+             ir.Bin("||", ir.Bin("<", ir.Cast(ir.TypeRef("float"), TX), f), TX), ir.Bin("-", TX, ir.Num(5)),
+             ir.Bin("==", ir.Bin("<", TX, n), ir.Num(1)), ir.Un("!", ir.Bin(">", TX, n)), ir.Bin("<", n, ir.Num(41))]
+    for c in conds:
+        got, want = Evaluator(env).truth(c), np.asarray(Evaluator(env).value(c)) != 0
+        assert type(got) is type(want) and np.array_equal(got, want), str(c)
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    compared = 0
+    for table in lint_paths(paths, Config(debug=True)).tables:
+        sim = simulate.Simulation(table)
+        for acc in table.accesses:
+            if acc.unresolved:
+                continue
+            env, _ = sim.instances(acc, "range")
+            for g in acc.guards:
+                for c in simulate.conjuncts(g):
+                    try:
+                        want = np.asarray(Evaluator(env, exact=False).value(c)) != 0
+                    except Exception as exc:        # noqa: BLE001 - the same failure, either way
+                        with pytest.raises(type(exc)):
+                            Evaluator(env, exact=False).truth(c)
+                        continue
+                    got = Evaluator(env, exact=False).truth(c)
+                    assert type(got) is type(want) and np.array_equal(got, want), (table.kernel, str(c))
+                    compared += 1
+    assert compared > 300
+
+
+def test_the_bounds_rows_carry_from_their_making_are_what_measuring_them_gives():
+    """The columns of sampled blocks and iterations carry their max |value| from the Python
+    integers they are made of (known_bound): each is what measuring the column gives, for every
+    row set the samples' simulations make."""
+    from cudalint.index import evaluate
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    checked = 0
+    for table in lint_paths(paths, Config(debug=True)).tables:
+        evaluate._BOUNDS.clear()
+        sim = simulate.Simulation(table)
+        for acc in table.accesses:
+            for mode in ("range", "coalescing", "banks"):
+                sim.instances(acc, mode)
+        for env, *_ in sim._rows.values():
+            for name, v in env.items():
+                if isinstance(v, np.ndarray) and id(v) in evaluate._BOUNDS:
+                    assert evaluate._BOUNDS[id(v)][0] == max(int(v.max()), -int(v.min())), (table.kernel, name)
+                    checked += 1
+    assert checked > 500

@@ -390,6 +390,9 @@ class Simulation:
         self._blocks: dict[str, list] = {}
         self._base: dict | None = None
         self._extents: dict[int, tuple[str, int] | None] = {}
+        # the first block stands for every sampled one where the index and guards of a shared or
+        # local access read no block index (False: every one is simulated, as a test compares)
+        self.first_block_alone = True
 
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:
@@ -581,8 +584,13 @@ class Simulation:
                 s = list(range(s[-1] + 1))   # bank patterns change from one iteration to the next
             iter_samples.append(s)
         blocks = self._block_samples(mode)
-        if mode == "banks" and not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
-            blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
+        if (mode == "banks" or (acc.space != "global" and mode in ("range", "coalescing") and self.first_block_alone)) \
+                and not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
+            # what no block index touches is the same in every block: the first block (0, 0, 0) stands
+            # for them all. Its rows come first, so the first instance where a range is reached or
+            # a store overlaps is where it was; a global access keeps its blocks, whose coalescing
+            # figures count the requests of each (and its range rows hold those requests' rows)
+            blocks = blocks[:1]
         key = self.name_rows((tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks)))
         if key not in self._rows:
             combos = capped_product(iter_samples)
@@ -828,6 +836,8 @@ class Simulation:
         """(env, mask) of the simulated instances of an access, shape (instances, threads): what the
         range analysis sees; explain evaluates the pieces of an index in it, for display. The mask
         is shared, the environment the caller's own."""
+        if mode == "range":
+            mode = "every block"        # as sampled, whether or not the index reads the block
         env, _ = self.instances(acc, mode)
         return env, self.instance_mask(acc, mode)
 

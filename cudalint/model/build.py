@@ -671,7 +671,7 @@ class KernelBuilder:
                     assigns.extend(_assignments(self._parse(node_text(n))))
                 except (ExprSyntaxError, MacroError):
                     continue
-        bad = set()
+        bad: dict[str, None] = {}       # in the order met: the notes about them come in this order
         for a in assigns:
             if not isinstance(a.target, ir.Name):
                 continue
@@ -684,10 +684,10 @@ class KernelBuilder:
                     a.value.left == ir.Name(name):
                 inc, a = a.value.right, ir.Assign(a.value.op + "=", a.target, a.value.right)
             else:
-                bad.add(name)
+                bad[name] = None
                 continue
             if name in found:
-                bad.add(name)
+                bad[name] = None
             found[name] = (a.op, inc)
         for name in bad:
             found[name] = ("?", None)
