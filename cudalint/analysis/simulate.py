@@ -266,6 +266,20 @@ def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.nda
     return ((np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)).sum(axis=1) + (sec[:, 0] != sentinel), addresses
 
 
+_BLOCK_AXES = {"blockIdx.x": 0, "blockIdx.y": 1, "blockIdx.z": 2}
+
+
+def _distinct(blocks: list, axes: list[int], keep) -> list:
+    """The blocks whose coordinates along `axes` no earlier one has, and those in `keep`."""
+    seen, out = set(), []
+    for b in blocks:
+        at = tuple(b[i] for i in axes)
+        if at not in seen or b in keep:
+            seen.add(at)
+            out.append(b)
+    return out
+
+
 def _full(v, shape: tuple) -> np.ndarray:
     """`v` over the whole shape: itself where it already has it (values are read, never written)."""
     if v.__class__ is np.ndarray and v.shape == shape:
@@ -390,8 +404,8 @@ class Simulation:
         self._blocks: dict[str, list] = {}
         self._base: dict | None = None
         self._extents: dict[int, tuple[str, int] | None] = {}
-        # the first block stands for every sampled one where the index and guards of a shared or
-        # local access read no block index (False: every one is simulated, as a test compares)
+        # blocks whose rows equal an earlier block's are left out (_distinct_blocks; False: every
+        # sampled one is simulated, as a test compares)
         self.first_block_alone = True
 
     # ---- launch values ---------------------------------------------------------------------
@@ -584,13 +598,11 @@ class Simulation:
                 s = list(range(s[-1] + 1))   # bank patterns change from one iteration to the next
             iter_samples.append(s)
         blocks = self._block_samples(mode)
-        if (mode == "banks" or (acc.space != "global" and mode in ("range", "coalescing") and self.first_block_alone)) \
-                and not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
-            # what no block index touches is the same in every block: the first block (0, 0, 0) stands
-            # for them all. Its rows come first, so the first instance where a range is reached or
-            # a store overlaps is where it was; a global access keeps its blocks, whose coalescing
-            # figures count the requests of each (and its range rows hold those requests' rows)
-            blocks = blocks[:1]
+        if mode == "banks":
+            if not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
+                blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
+        elif mode in ("range", "coalescing") and self.first_block_alone:
+            blocks = self._distinct_blocks(acc, mode, exprs, blocks)
         key = self.name_rows((tuple(map(id, acc.loops)), tuple(map(tuple, iter_samples)), tuple(blocks)))
         if key not in self._rows:
             combos = capped_product(iter_samples)
@@ -600,6 +612,33 @@ class Simulation:
         env = self._params_env(exprs)
         env.update(base[0])          # as lane_env binds them: a loop counter hides a parameter of its name
         return env, base[1], key
+
+    def _distinct_blocks(self, acc: Access, mode: str, exprs, blocks: list) -> list:
+        """The sampled blocks an access's instances need: a block whose coordinates along the axes
+        its index and guards read (none: every block is alike) an earlier one already has gives rows
+        equal to that one's, and is left out. Blocks are sorted and their rows come in that order,
+        so the first instance where a range is reached, a store overlaps or a value leaves 32 bits
+        is the one it was among all of them.
+
+        Not for what counts the requests of each block (a global access's coalescing figures) or
+        weighs how often a value comes (its threads past the grid's edge, `_excess`): a global
+        access keeps its blocks, but for its range rows where its launch's grid is not known (no
+        such threads then). The range rows hold the coalescing rows (`_within`)."""
+        axes = set()
+        for e in exprs:
+            for s in ir.symbols(e):
+                if s.kind == "block":
+                    if s.name not in _BLOCK_AXES:
+                        return blocks
+                    axes.add(_BLOCK_AXES[s.name])
+        if acc.space == "global" and (mode == "coalescing" or (self.table.launch.grid is not None and self.launch_known)):
+            return blocks
+        keep = ()
+        if mode == "range":     # the coalescing rows' blocks, as this access takes them
+            keep = self._block_samples("coalescing")
+            if acc.space != "global":
+                keep = _distinct(keep, sorted(axes), ())
+        return _distinct(blocks, sorted(axes), keep)
 
     def name_rows(self, rows: tuple) -> int:
         """A small number naming a set of rows, whatever tuple describes them: the evaluators and
