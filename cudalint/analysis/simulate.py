@@ -407,6 +407,7 @@ class Simulation:
         # blocks whose rows equal an earlier block's are left out (_distinct_blocks; False: every
         # sampled one is simulated, as a test compares)
         self.first_block_alone = True
+        self._distinct_of: dict[tuple, list] = {}
 
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:
@@ -624,6 +625,8 @@ class Simulation:
         weighs how often a value comes (its threads past the grid's edge, `_excess`): a global
         access keeps its blocks, but for its range rows where its launch's grid is not known (no
         such threads then). The range rows hold the coalescing rows (`_within`)."""
+        if acc.space == "global" and (mode == "coalescing" or (self.table.launch.grid is not None and self.launch_known)):
+            return blocks
         axes = set()
         for e in exprs:
             for s in ir.symbols(e):
@@ -631,14 +634,17 @@ class Simulation:
                     if s.name not in _BLOCK_AXES:
                         return blocks
                     axes.add(_BLOCK_AXES[s.name])
-        if acc.space == "global" and (mode == "coalescing" or (self.table.launch.grid is not None and self.launch_known)):
-            return blocks
-        keep = ()
-        if mode == "range":     # the coalescing rows' blocks, as this access takes them
-            keep = self._block_samples("coalescing")
-            if acc.space != "global":
-                keep = _distinct(keep, sorted(axes), ())
-        return _distinct(blocks, sorted(axes), keep)
+        # the accesses of a kernel read a few sets of axes: each set's blocks are worked out once
+        key = (mode, acc.space == "global", tuple(sorted(axes)))
+        got = self._distinct_of.get(key)
+        if got is None:
+            keep = ()
+            if mode == "range":     # the coalescing rows' blocks, as this access takes them
+                keep = self._block_samples("coalescing")
+                if acc.space != "global":
+                    keep = _distinct(keep, key[2], ())
+            got = self._distinct_of[key] = _distinct(blocks, key[2], keep)
+        return list(got)
 
     def name_rows(self, rows: tuple) -> int:
         """A small number naming a set of rows, whatever tuple describes them: the evaluators and
