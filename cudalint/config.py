@@ -275,16 +275,37 @@ def _overlay(layer: Layer, values: dict, origin: str) -> None:
 
 def find_config(directory: str) -> Path | None:
     """The closest configuration file at or above `directory`."""
-    d = Path(directory).resolve()
-    for folder in (d, *d.parents):
-        for name in CONFIG_NAMES:
-            p = folder / name
-            try:
-                found = p.is_file() and (name != "pyproject.toml" or _has_table(p))
-            except OSError:           # a folder we may not search (mode 000): as if it held none
-                found = False
-            if found:
-                return p
+    folder = os.path.realpath(directory)
+    while True:
+        got = _IN_FOLDER.get(folder, False)
+        if got is False:
+            got = _IN_FOLDER[folder] = _config_in(folder)
+        if got is not None:
+            return got
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+# folder -> the configuration file in it (not above), for one run: the files of a repository share
+# the folders above them, which are looked at once (clear_found empties it when a run starts)
+_IN_FOLDER: dict[str, Path | None] = {}
+
+
+def clear_found() -> None:
+    _IN_FOLDER.clear()
+
+
+def _config_in(folder: str) -> Path | None:
+    for name in CONFIG_NAMES:
+        p = os.path.join(folder, name)
+        try:
+            found = os.path.isfile(p) and (name != "pyproject.toml" or _has_table(Path(p)))
+        except OSError:           # a folder we may not search (mode 000): as if it held none
+            found = False
+        if found:
+            return Path(p)
     return None
 
 
@@ -315,6 +336,7 @@ class Resolver:
         self._configs: dict[Path | None, object] = {}
         self._found: dict[str, Path | None] = {}
         self._of_path: dict[str, Path | None] = {}      # asked for every kernel and every finding
+        clear_found()           # configuration files are looked for again by every run
 
     def config_path(self, path: str) -> Path | None:
         if self.config_file is not None:

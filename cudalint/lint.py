@@ -439,8 +439,10 @@ def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] 
     """`tables`: keep each kernel's two-tree table in the result (the full format, fixes and
     confirm mode read them; the line formats need only the findings, and a parallel run saves
     sending them between processes)."""
+    from .config import clear_found
     from .preprocess import file_key
-    file_key.cache_clear()          # the files' real paths are read again for each run
+    file_key.cache_clear()          # the files' real paths and configuration files are looked for again
+    clear_found()                   # for each run
     errors: list[FileError] = []
     files = collect_paths(paths, cfg, errors)
     sources, read = read_project(files, cfg, context_paths(files, cfg), errors)
@@ -461,8 +463,10 @@ def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] 
 
 
 def lint_stdin(name: str, data: bytes, cfg: Config) -> Result:
+    from .config import clear_found
     from .preprocess import file_key
     file_key.cache_clear()
+    clear_found()
     errors: list[FileError] = []
     src = _read_isolated(name, cfg, errors, data)
     return _with_errors(lint_sources([src] if src else [], cfg), errors, [name])

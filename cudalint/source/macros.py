@@ -123,8 +123,9 @@ class MacroTable:
         got = self._known.get(key)
         if got is None:
             got = False
+            events = self.events
             for t in _WORD.findall(text):
-                if self.get(t) is not None:
+                if t in events and self.get(t) is not None:      # most words name no macro at all
                     got = True
                     break
             self._known[key] = got
