@@ -639,6 +639,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
             places = {k[1:] for k in alive}
             only = frozenset(id(a) for a in table.accesses if (a.path or table.path, a.line, a.column, a.kind)
                              in places)
+            sim.wanted = frozenset(codes)
         got = {key(d): d for d in _check(table, sim, fcfg, codes, only) if d.severity != "info"}
         for k in holds:
             if k in got:

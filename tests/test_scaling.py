@@ -728,3 +728,42 @@ def test_the_bounds_rows_carry_from_their_making_are_what_measuring_them_gives()
                     assert evaluate._BOUNDS[id(v)][0] == max(int(v.max()), -int(v.min())), (table.kernel, name)
                     checked += 1
     assert checked > 500
+
+
+FAILING_LATE = """
+__global__ void late(float* a, int n) {
+  for (int k = 0; k < 100; ++k)
+    a[(long long)k * 200000000000000000LL + threadIdx.x] = 0.0f;    /* leaves int64 from k = 47 on */
+  a[blockIdx.x * n + threadIdx.x] = 1.0f;
+}
+void run(float* a) { late<<<64, 128>>>(a, 1 << 20); }
+"""
+
+
+def test_a_trial_that_reads_no_range_figures_works_global_results_out_over_the_coalescing_rows():
+    """A later trial whose rules read nothing the range instances give (CL101 and the like) works a
+    global access's result out over its coalescing instances alone, where computing its index
+    over the range instances cannot fail: the same coalescing figures, strides, error and whether
+    it runs, for every global access of the samples and of a kernel whose indexes fail."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "k.cu"), "w") as f:
+            f.write(FAILING_INDEXES + FAILING_LATE)
+        root = os.path.join(os.path.dirname(__file__), "..", "samples")
+        paths = [os.path.join(d, "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+        tables = lint_paths(paths, Config(debug=True)).tables
+    compared = alone = late_error = 0
+    for table in tables:
+        trial, whole = simulate.Simulation(table), simulate.Simulation(table)
+        trial.wanted = frozenset({"CL101", "CL102", "CL401", "CL501"})
+        for acc in table.accesses:
+            if acc.space != "global":
+                continue
+            got, want = trial.result(acc), whole.result(acc)
+            assert (got.coalescing, got.strides, got.error, got.executed) == \
+                (want.coalescing, want.strides, want.error, want.executed), (table.kernel, acc.text)
+            compared += 1
+            alone += not got.ranges and want.ranges == [] and trial._coalescing_alone(acc)
+            late_error += table.kernel == "late" and want.error is not None
+    assert compared > 200 and alone > 150, (compared, alone)
+    assert late_error == 1
