@@ -376,7 +376,7 @@ def of_type(e: Expr, cls: type) -> tuple:
     key = "_of_" + cls.__name__
     got = e.__dict__.get(key)
     if got is None:
-        found = _gather(e, key, lambda n: isinstance(n, cls), id)
+        found = _gather(e, key, cls, True)
         got = e.__dict__[key] = tuple(found.values())
     return got
 
@@ -386,31 +386,37 @@ def symbols(e: Expr) -> tuple[Sym, ...]:
     the simulation asks for them at every evaluation)."""
     got = e.__dict__.get("_syms")
     if got is None:
-        got = e.__dict__["_syms"] = tuple(_gather(e, "_syms", lambda n: n.__class__ is Sym, None))
+        got = e.__dict__["_syms"] = tuple(_gather(e, "_syms", Sym, False))
     return got
 
 
-def _gather(e: Expr, key: str, wanted, ident) -> dict:
-    """The nodes `wanted` picks in a walk of `e`, in the order it meets them, keyed by `ident`
-    (None: by equality). A node below `e` that keeps its own list under `key` gives that list
+def _gather(e: Expr, key: str, cls: type, by_id: bool) -> dict:
+    """The nodes of class `cls` in a walk of `e`, in the order it meets them, keyed by their id
+    (`by_id`) or by equality. A node below `e` that keeps its own list under `key` gives that list
     instead of being walked: what it holds comes in the same order, and what was met before stays
-    where it was (a node met again is passed over, and what it holds was met with it)."""
+    where it was (a node met again is passed over, and what it holds was met with it). A leaf is
+    taken as it comes (nothing below it is walked again)."""
     out: dict = {}
     seen: set[int] = set()
     stack = [e]
     while stack:
         n = stack.pop()
-        if id(n) in seen:
+        if n.__class__ in _LEAVES:
+            if isinstance(n, cls):
+                out.setdefault(id(n) if by_id else n, n)
             continue
-        seen.add(id(n))
+        i = id(n)
+        if i in seen:
+            continue
+        seen.add(i)
         if n is not e:
             kept = n.__dict__.get(key)
             if kept is not None:
                 for x in kept:
-                    out.setdefault(x if ident is None else ident(x), x)
+                    out.setdefault(id(x) if by_id else x, x)
                 continue
-        if wanted(n):
-            out.setdefault(n if ident is None else ident(n), n)
+        if isinstance(n, cls):
+            out.setdefault(i if by_id else n, n)
         kids = n.children()
         if kids:
             stack.extend(reversed(kids))
@@ -435,3 +441,6 @@ def mul(a: Expr, b: Expr) -> Expr:
     if isinstance(a, Num) and isinstance(b, Num):
         return Num(a.value * b.value)
     return Bin("*", a, b)
+
+
+_LEAVES = frozenset({Num, Sym, Name, Str})      # the nodes with nothing below them
