@@ -130,7 +130,7 @@ def _cached_hash(cls):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Num(Expr):
     value: int | float
 
@@ -139,7 +139,7 @@ class Num(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Sym(Expr):
     """A value the analysis enumerates: a thread/block coordinate, a launch size, a loop
     trip counter, a kernel parameter, or an unknown (data loaded from memory)."""
@@ -153,7 +153,7 @@ class Sym(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Name(Expr):
     name: str
 
@@ -162,7 +162,7 @@ class Name(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Member(Expr):
     base: Expr
     field: str
@@ -176,7 +176,7 @@ class Member(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Bin(Expr):
     op: str
     left: Expr
@@ -191,7 +191,7 @@ class Bin(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Un(Expr):
     op: str  # - ! ~
     operand: Expr
@@ -205,7 +205,7 @@ class Un(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Cond(Expr):
     cond: Expr
     then: Expr
@@ -220,7 +220,7 @@ class Cond(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Call(Expr):
     fn: str
     args: tuple[Expr, ...]
@@ -235,7 +235,7 @@ class Call(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Cast(Expr):
     type: TypeRef
     expr: Expr
@@ -249,7 +249,7 @@ class Cast(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Subscript(Expr):
     base: Expr
     index: Expr
@@ -265,7 +265,7 @@ class Subscript(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class AddrOf(Expr):
     expr: Expr
 
@@ -277,7 +277,7 @@ class AddrOf(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Deref(Expr):
     expr: Expr
     span: tuple[int, int] = field(default=(0, 0), compare=False)
@@ -291,7 +291,7 @@ class Deref(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Assign(Expr):
     op: str  # = += -= ... ; ++ and -- become += 1 / -= 1
     target: Expr
@@ -306,7 +306,7 @@ class Assign(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Comma(Expr):
     left: Expr
     right: Expr
@@ -320,7 +320,7 @@ class Comma(Expr):
 
 
 @_cached_hash
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, init=False)
 class Str(Expr):
     text: str
 
