@@ -22,6 +22,14 @@ TX = ir.Sym("threadIdx.x", "thread", "unsigned")
 T = ir.Sym("t", "iter")
 
 
+def _sample_tables(*kernels) -> list:
+    """The two-tree tables of the kernel files given and of every sample (the folder's own .cu
+    files), linted together."""
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = [str(k) for k in kernels] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    return lint_paths(paths, Config(debug=True)).tables
+
+
 def nested_ifs(n: int) -> ir.Expr:
     """`i` after n statements `if (threadIdx.x & 2^k) i = i + k;`, built as the model builds it."""
     i = TX
@@ -412,10 +420,8 @@ def test_strides_read_from_neighbouring_lanes_are_those_of_the_moved_block(tmp_p
     (a shift losing its bit, a product leaving int64) or holds floats: the same strides, and the
     same failure, as evaluating the whole block moved along each axis."""
     (tmp_path / "k.cu").write_text(EDGE_KERNELS)
-    root = os.path.join(os.path.dirname(__file__), "..", "samples")
-    paths = [str(tmp_path / "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
     compared, failing = 0, 0
-    for table in lint_paths(paths, Config(debug=True)).tables:
+    for table in _sample_tables(tmp_path / "k.cu"):
         sim = simulate.Simulation(table)
         for acc in table.accesses:
             if acc.unresolved:
@@ -504,10 +510,8 @@ def test_an_access_runs_where_every_one_of_its_guards_holds_loop_conditions_incl
     only its own counter and numbers (it holds at every sampled iteration), and shares one mask
     between the accesses under the same guards: for every access of the samples, in every mode,
     it is the AND of all its guards evaluated over its own instances."""
-    root = os.path.join(os.path.dirname(__file__), "..", "samples")
-    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
     compared = skipped = 0
-    for table in lint_paths(paths, Config(debug=True)).tables:
+    for table in _sample_tables():
         sim = simulate.Simulation(table)
         for acc in table.accesses:
             if acc.unresolved:
@@ -544,10 +548,8 @@ def test_the_error_and_whether_an_access_runs_are_those_of_its_whole_result(tmp_
     whether an access runs, are told without its whole result: the same answers, for every access
     of the samples and of a kernel whose indexes fail in each way they can."""
     (tmp_path / "k.cu").write_text(FAILING_INDEXES)
-    root = os.path.join(os.path.dirname(__file__), "..", "samples")
-    paths = [str(tmp_path / "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
     errors = idle = compared = 0
-    for table in lint_paths(paths, Config(debug=True)).tables:
+    for table in _sample_tables(tmp_path / "k.cu"):
         told, whole = simulate.Simulation(table), simulate.Simulation(table)
         for acc in table.accesses:
             res = whole.result(acc)
@@ -564,10 +566,8 @@ def test_a_trial_told_only_which_findings_are_made_makes_the_same_ones():
     (CL401's worst instance, term and padding), the same findings at the same places."""
     from cudalint.rules import CHECKS
     from cudalint.rules.base import Context, Options
-    root = os.path.join(os.path.dirname(__file__), "..", "samples")
-    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
     compared = 0
-    for table in lint_paths(paths, Config(debug=True)).tables:
+    for table in _sample_tables():
         only = frozenset(id(a) for a in table.accesses)
         made = []
         for verdicts in (False, True):
@@ -617,10 +617,8 @@ def test_blocks_whose_rows_equal_an_earlier_ones_are_left_out_with_every_result_
     kernels built to reach their ranges in later iterations and to overlap, with a known grid and
     with none (global accesses too), and for every access of the samples."""
     (tmp_path / "k.cu").write_text(BLOCKS_ALIKE)
-    root = os.path.join(os.path.dirname(__file__), "..", "samples")
-    paths = [str(tmp_path / "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
     compared = overlaps = fewer = 0
-    for table in lint_paths(paths, Config(debug=True)).tables:
+    for table in _sample_tables(tmp_path / "k.cu"):
         fewest, every = simulate.Simulation(table), simulate.Simulation(table)
         every.first_block_alone = False
         for acc in table.accesses:
@@ -661,10 +659,8 @@ def test_symbols_and_nodes_of_a_class_come_in_walk_order_from_the_lists_nodes_be
     twice = ir.Bin("+", ir.Bin("-", shared, ir.Name("x")), ir.Cond(y, shared, ir.Bin("+", TX, shared)))
     check(twice, [shared])
     check(twice, [twice.right])
-    root = os.path.join(os.path.dirname(__file__), "..", "samples")
-    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
     checked = 0
-    for table in lint_paths(paths, Config(debug=True)).tables:
+    for table in _sample_tables():
         for acc in table.accesses:
             for e in (acc.index, *acc.guards):
                 check(e, [])
@@ -685,10 +681,8 @@ def test_a_conditions_truth_is_its_value_compared_with_zero():
     for c in conds:
         got, want = Evaluator(env).truth(c), np.asarray(Evaluator(env).value(c)) != 0
         assert type(got) is type(want) and np.array_equal(got, want), str(c)
-    root = os.path.join(os.path.dirname(__file__), "..", "samples")
-    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
     compared = 0
-    for table in lint_paths(paths, Config(debug=True)).tables:
+    for table in _sample_tables():
         sim = simulate.Simulation(table)
         for acc in table.accesses:
             if acc.unresolved:
@@ -713,10 +707,8 @@ def test_the_bounds_rows_carry_from_their_making_are_what_measuring_them_gives()
     integers they are made of (known_bound): each is what measuring the column gives, for every
     row set the samples' simulations make."""
     from cudalint.index import evaluate
-    root = os.path.join(os.path.dirname(__file__), "..", "samples")
-    paths = sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
     checked = 0
-    for table in lint_paths(paths, Config(debug=True)).tables:
+    for table in _sample_tables():
         evaluate._BOUNDS.clear()
         sim = simulate.Simulation(table)
         for acc in table.accesses:
@@ -740,20 +732,14 @@ void run(float* a) { late<<<64, 128>>>(a, 1 << 20); }
 """
 
 
-def test_a_trial_that_reads_no_range_figures_works_global_results_out_over_the_coalescing_rows():
+def test_a_trial_that_reads_no_range_figures_works_global_results_out_over_the_coalescing_rows(tmp_path):
     """A later trial whose rules read nothing the range instances give (CL101 and the like) works a
     global access's result out over its coalescing instances alone, where computing its index
     over the range instances cannot fail: the same coalescing figures, strides, error and whether
     it runs, for every global access of the samples and of a kernel whose indexes fail."""
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        with open(os.path.join(d, "k.cu"), "w") as f:
-            f.write(FAILING_INDEXES + FAILING_LATE)
-        root = os.path.join(os.path.dirname(__file__), "..", "samples")
-        paths = [os.path.join(d, "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
-        tables = lint_paths(paths, Config(debug=True)).tables
+    (tmp_path / "k.cu").write_text(FAILING_INDEXES + FAILING_LATE)
     compared = alone = late_error = 0
-    for table in tables:
+    for table in _sample_tables(tmp_path / "k.cu"):
         trial, whole = simulate.Simulation(table), simulate.Simulation(table)
         trial.wanted = frozenset({"CL101", "CL102", "CL401", "CL501"})
         for acc in table.accesses:
