@@ -334,7 +334,6 @@ class Resolver:
         self.jobs, self.debug = jobs, debug
         self._layers: dict[Path | None, Layer] = {}
         self._configs: dict[Path | None, object] = {}
-        self._found: dict[str, Path | None] = {}
         self._of_path: dict[str, Path | None] = {}      # asked for every kernel and every finding
         clear_found()           # configuration files are looked for again by every run
 
@@ -346,10 +345,8 @@ class Resolver:
             return got
         p = os.path.abspath(path)
         d = p if os.path.isdir(p) else os.path.dirname(p)
-        if d not in self._found:
-            self._found[d] = find_config(d)
-        self._of_path[path] = self._found[d]
-        return self._found[d]
+        got = self._of_path[path] = find_config(d)      # which remembers the folders it looked in
+        return got
 
     def layer(self, path: str) -> Layer:
         """Every setting for `path`, each with its origin."""

@@ -273,7 +273,20 @@ RANGE_CODES = frozenset({"CL201", "CL202", "CL203", "CL302"})
 _BLOCK_AXES = {"blockIdx.x": 0, "blockIdx.y": 1, "blockIdx.z": 2}
 
 
-def _distinct(blocks: list, axes: list[int], keep) -> list:
+def _block_axes(exprs) -> tuple[int, ...] | None:
+    """The block index axes (0, 1, 2) the expressions read, sorted; None where one of their block
+    symbols is not blockIdx.x, .y or .z."""
+    axes = set()
+    for e in exprs:
+        for s in ir.symbols(e):
+            if s.kind == "block":
+                if s.name not in _BLOCK_AXES:
+                    return None
+                axes.add(_BLOCK_AXES[s.name])
+    return tuple(sorted(axes))
+
+
+def _distinct(blocks: list, axes: tuple[int, ...], keep) -> list:
     """The blocks whose coordinates along `axes` no earlier one has, and those in `keep`."""
     seen, out = set(), []
     for b in blocks:
@@ -607,7 +620,7 @@ class Simulation:
             iter_samples.append(s)
         blocks = self._block_samples(mode)
         if mode == "banks":
-            if not any(s.kind == "block" for e in exprs for s in ir.symbols(e)):
+            if _block_axes(exprs) == ():
                 blocks = blocks[:1]    # a shared-memory pattern that no block index touches is the same in every block
         elif mode in ("range", "coalescing") and self.first_block_alone:
             blocks = self._distinct_blocks(acc, mode, exprs, blocks)
@@ -634,15 +647,11 @@ class Simulation:
         such threads then). The range rows hold the coalescing rows (`_within`)."""
         if acc.space == "global" and (mode == "coalescing" or (self.table.launch.grid is not None and self.launch_known)):
             return blocks
-        axes = set()
-        for e in exprs:
-            for s in ir.symbols(e):
-                if s.kind == "block":
-                    if s.name not in _BLOCK_AXES:
-                        return blocks
-                    axes.add(_BLOCK_AXES[s.name])
+        axes = _block_axes(exprs)
+        if axes is None:
+            return blocks
         # the accesses of a kernel read a few sets of axes: each set's blocks are worked out once
-        key = (mode, acc.space == "global", tuple(sorted(axes)))
+        key = (mode, acc.space == "global", axes)
         got = self._distinct_of.get(key)
         if got is None:
             keep = ()

@@ -97,23 +97,23 @@ class Evaluator:
         self._log: list = []        # the overflows recorded, in order (what a kept value replays)
 
     def value(self, e: ir.Expr) -> np.ndarray:
+        self._share(e)
+        return self._ev(e)[0]
+
+    def _share(self, e: ir.Expr) -> None:
+        """Mark the nodes `e` reaches by more than one path: their values are kept while evaluating."""
         shared = e.__dict__.get("_shared")
         if shared is None:
             shared = ir.shared_nodes(e)
         if shared and not shared <= self._shared:
             self._shared = self._shared | shared
-        return self._ev(e)[0]
 
     def truth(self, e: ir.Expr):
         """`np.asarray(value(e)) != 0` (where a condition holds), with the comparisons at its top,
         and under `&&` and `||` there, giving their truth at once: as values they are 0 and 1 in
         int64, made and compared with 0 again over every lane and iteration of a guard or a loop.
         For evaluators that keep nothing across expressions (no `kept` values)."""
-        shared = e.__dict__.get("_shared")
-        if shared is None:
-            shared = ir.shared_nodes(e)
-        if shared and not shared <= self._shared:
-            self._shared = self._shared | shared
+        self._share(e)
         return self._truth(e)
 
     def _truth(self, e: ir.Expr):
@@ -361,9 +361,7 @@ def _env_bound(v) -> int | None:
         return None
     got = _BOUNDS.get(id(v))
     if got is None:
-        if len(_BOUNDS) >= 4096:
-            _BOUNDS.clear()
-        got = _BOUNDS[id(v)] = (max(int(v.max()), -int(v.min())), v)    # v held: its id stays its own
+        return _keep_bound(v, max(int(v.max()), -int(v.min())))
     return got[0]
 
 
@@ -375,10 +373,15 @@ def known_bound(v: np.ndarray, bound: int) -> np.ndarray:
     the rows of sampled blocks and iterations are made from Python integers, again for every loop
     nest, and need not be measured again."""
     if v.size <= 1 << 16:
-        if len(_BOUNDS) >= 4096:
-            _BOUNDS.clear()
-        _BOUNDS[id(v)] = (bound, v)
+        _keep_bound(v, bound)
     return v
+
+
+def _keep_bound(v: np.ndarray, bound: int) -> int:
+    if len(_BOUNDS) >= 4096:
+        _BOUNDS.clear()
+    _BOUNDS[id(v)] = (bound, v)     # v held: its id stays its own
+    return bound
 
 
 def _exact(op: str, lv, rv, e, exact: bool = True, lb: int | None = None, rb: int | None = None):
