@@ -439,10 +439,7 @@ def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] 
     """`tables`: keep each kernel's two-tree table in the result (the full format, fixes and
     confirm mode read them; the line formats need only the findings, and a parallel run saves
     sending them between processes)."""
-    from .config import clear_found
-    from .preprocess import file_key
-    file_key.cache_clear()          # the files' real paths and configuration files are looked for again
-    clear_found()                   # for each run
+    _new_run()
     errors: list[FileError] = []
     files = collect_paths(paths, cfg, errors)
     sources, read = read_project(files, cfg, context_paths(files, cfg), errors)
@@ -463,13 +460,18 @@ def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] 
 
 
 def lint_stdin(name: str, data: bytes, cfg: Config) -> Result:
+    _new_run()
+    errors: list[FileError] = []
+    src = _read_isolated(name, cfg, errors, data)
+    return _with_errors(lint_sources([src] if src else [], cfg), errors, [name])
+
+
+def _new_run() -> None:
+    """The files' real paths and configuration files are looked for again for each run."""
     from .config import clear_found
     from .preprocess import file_key
     file_key.cache_clear()
     clear_found()
-    errors: list[FileError] = []
-    src = _read_isolated(name, cfg, errors, data)
-    return _with_errors(lint_sources([src] if src else [], cfg), errors, [name])
 
 
 def _with_errors(result: Result, errors: list[FileError], order: list[str]) -> Result:

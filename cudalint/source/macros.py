@@ -123,9 +123,8 @@ class MacroTable:
         got = self._known.get(key)
         if got is None:
             got = False
-            events = self.events
             for t in _WORD.findall(text):
-                if t in events and self.get(t) is not None:      # most words name no macro at all
+                if self.get(t) is not None:
                     got = True
                     break
             self._known[key] = got
