@@ -687,8 +687,10 @@ MIN_PARALLEL_KERNELS = 8    # below this, starting processes costs more than it 
 
 
 def _parallel_worth_it(cfg: Config, units) -> bool:
+    if cfg.jobs <= 1 or len(units) < MIN_PARALLEL_KERNELS:
+        return False        # multiprocessing is not even imported (5 ms of a one-file run)
     from . import parallel
-    return cfg.jobs > 1 and len(units) >= MIN_PARALLEL_KERNELS and parallel.available()
+    return parallel.available()
 
 
 def _analyse_parallel(sources, project, units, cfg, tables: bool = True):

@@ -753,3 +753,137 @@ def test_a_trial_that_reads_no_range_figures_works_global_results_out_over_the_c
             late_error += table.kernel == "late" and want.error is not None
     assert compared > 200 and alone > 150, (compared, alone)
     assert late_error == 1
+
+
+def test_a_span_shown_holds_every_value_and_the_evaluation_neither_raises_nor_overflows():
+    """Random integer expressions over names of 32-bit type: where value_span gives a span from the
+    least and greatest value of each name, the evaluation succeeds, every value lies in the span,
+    and no 32-bit overflow is recorded."""
+    from cudalint.index.evaluate import value_span
+    rng = np.random.default_rng(11)
+    names = ["x", "y", "z"]
+    ops = ["+", "-", "*", "/", "%", "&", "|", "^", "<", "==", "&&", "<<", ">>"]
+
+    def make(depth):
+        if depth == 0 or rng.random() < 0.25:
+            if rng.random() < 0.5:
+                return ir.Sym(str(rng.choice(names)), "param", "int")
+            return ir.Num(int(rng.choice([0, 1, 2, 3, 7, 64, 1 << 20, -5, -1])))
+        kind = rng.random()
+        if kind < 0.7:
+            op = str(rng.choice(ops))
+            right = ir.Num(int(rng.integers(0, 40))) if op in ("<<", ">>") and rng.random() < 0.8 else make(depth - 1)
+            return ir.Bin(op, make(depth - 1), right)
+        if kind < 0.8:
+            return ir.Un(str(rng.choice(["-", "!", "~"])), make(depth - 1))
+        if kind < 0.87:
+            return ir.Cond(make(depth - 1), make(depth - 1), make(depth - 1))
+        if kind < 0.93:
+            return ir.Cast(ir.TypeRef(str(rng.choice(["int", "unsigned", "long long"]))), make(depth - 1))
+        return ir.Call(str(rng.choice(["min", "max", "abs", "__mul24"])), (make(depth - 1), make(depth - 1)))
+
+    def extremes(v):
+        return int(v.min()), int(v.max())
+
+    shown = exact = 0
+    for _ in range(4000):
+        e = make(4)
+        env = {}
+        for n in names:
+            lo = int(rng.choice([-1000, -3, 0, 0, 5]))
+            env[n] = rng.integers(lo, lo + int(rng.choice([1, 4, 1000, 1 << 20])), size=(8, 1) if n == "x" else 16)
+        span = value_span(e, env, extremes)
+        if span is None:
+            continue
+        shown += 1
+        ev = Evaluator(env, track_overflow=True)
+        v = np.asarray(ev.value(e))
+        assert v.dtype.kind in "iu" and span[0] <= int(v.min()) and int(v.max()) <= span[1], str(e)
+        assert not ev.overflows, str(e)
+        exact += span == (int(v.min()), int(v.max()))
+    assert shown > 1500 and exact > 500, (shown, exact)
+
+
+IN_EXTENTS = """
+__global__ void spans(float* out, const float* in, int n, int m) {
+  __shared__ float s[16][33];
+  __shared__ float t[64];
+  __shared__ int u[128];
+  float r[8];
+  for (int k = 0; k < 8; ++k) r[k] = in[k];
+  for (int k = 0; k < 6; ++k) {
+    s[threadIdx.y][threadIdx.x] = in[threadIdx.y * n + threadIdx.x + k];
+    __syncthreads();
+    float a = s[threadIdx.x % 16][(threadIdx.y * 2 + k) & 31];       /* inside */
+    float b = t[(threadIdx.x * 3 + k) % 64] + t[threadIdx.x >> 1];    /* inside */
+    float c = t[threadIdx.x + k * 8];                                 /* past 63 from k = 5 */
+    float d = t[min(threadIdx.x, 63u) - (k > 2 ? 1 : 0)];             /* below 0 at thread 0 */
+    float e = u[(threadIdx.x / 4) * 4 + (k < 3 ? k : 3)];             /* inside */
+    float f = r[k + 2];                                               /* past 7 from k = 6: never */
+    float g = r[(threadIdx.x + k) % 8] + r[n];                        /* the second: n not known */
+    float h = t[(threadIdx.x * m) % 64] + t[(threadIdx.x * 1073741824) >> 30];   /* a 32-bit overflow */
+    if (threadIdx.x > 4096) a += t[threadIdx.x];                      /* runs nowhere */
+    out[threadIdx.x + k] = a + b + c + d + e + f + g + h;
+    __syncthreads();
+  }
+}
+void run(float* out, const float* in) { spans<<<dim3(4, 2), dim3(32, 16)>>>(out, in, 256, 3); }
+"""
+
+
+def test_loads_whose_spans_stay_inside_their_extents_report_what_their_ranges_report(tmp_path):
+    """A load of a shared or local array whose index's spans keep it inside the array's extents
+    has no ranges worked out: every rule's findings, and each access's overflows, error and
+    whether it runs, are those of a simulation that works every range out, for the samples and
+    for a kernel whose loads stay inside, leave their array late, go below 0, overflow 32 bits,
+    read a size not given, and run nowhere."""
+    from cudalint import lint
+    (tmp_path / "k.cu").write_text(IN_EXTENTS)
+    decided = compared = 0
+    for table in _sample_tables(tmp_path / "k.cu"):
+        quick, whole = simulate.Simulation(table), simulate.Simulation(table)
+        whole.spans_decide = False
+        for acc in table.accesses:
+            got, want = quick.result(acc), whole.result(acc)
+            assert ([(str(o.node), o.value) for o in got.overflows], got.error, got.executed) == \
+                ([(str(o.node), o.value) for o in want.overflows], want.error, want.executed), (table.kernel, acc.text)
+            decided += not got.ranges and bool(want.ranges)
+            compared += 1
+        found = [(d.code, d.line, d.column, d.message) for d in lint._check(table, quick, Config())]
+        assert found == [(d.code, d.line, d.column, d.message) for d in lint._check(table, whole, Config())]
+        if table.kernel == "spans":
+            assert {d[0] for d in found} >= {"CL201", "CL203"}, found
+    assert compared > 500 and decided > 100, (compared, decided)
+
+
+NEVER_ENDS = """
+__global__ void halves(float* a, int size) {
+  extern __shared__ float s[];
+  for (int stride = size / 4; stride >= size / 2048; stride >>= 1)     /* 0 >= 0 from 64 on, for ever */
+    s[threadIdx.x] += a[threadIdx.x];
+  for (int stride = blockDim.x / 2; stride > 0; stride >>= 1)                   /* ends at 0 */
+    s[threadIdx.x] += s[threadIdx.x + stride];
+}
+"""
+
+
+def test_a_loop_whose_counter_is_only_a_shift_count_ends_or_not_as_the_scan_says(tmp_path):
+    """Past 63 a shift by the counter gives one value, and so does a condition that holds the
+    counter only there: a loop still running then runs for ever, and is given no count at once,
+    as scanning it to its bound gives none; a loop that ends keeps its count."""
+    (tmp_path / "k.cu").write_text(NEVER_ENDS)
+    (table,) = lint_paths([str(tmp_path / "k.cu")], Config(debug=True)).tables
+    sim = simulate.Simulation(table)
+    loops = sorted(table.iterators, key=lambda it: it.line)
+    assert all(simulate._shift_count_only(it.cond, it.trip.name) for it in loops)
+    counts = [sim._trip_count(it, sim.base_env()) for it in loops]
+    saved = simulate._SATURATES
+    try:
+        simulate._SATURATES = False          # the scan to its bound
+        assert [sim._trip_count(it, sim.base_env()) for it in loops] == counts
+    finally:
+        simulate._SATURATES = saved
+    assert counts[0] is None and counts[1] == (sim.block[0] // 2).bit_length()
+    x = ir.Sym("x", "param")
+    assert not simulate._shift_count_only(ir.Bin("<", ir.Bin(">>", x, T), T), "t")       # also compared
+    assert not simulate._shift_count_only(ir.Bin(">", ir.Bin(">>", T, ir.Num(1)), x), "t")   # shifted itself

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import Evaluator, KeptValues, Unknown, ValueTooLarge, ctype_of_name, known_bound, raise_free_bound
+from ..index.evaluate import (Evaluator, KeptValues, Unknown, ValueTooLarge, ctype_of_name, known_bound,
+                              raise_free_bound, value_span)
 from ..model.table import Access, Iterator, TwoTreeTable
 from .family import Family, Trial, block_threads, derive
 
@@ -203,6 +204,29 @@ def _int_only(e: ir.Expr) -> bool:
             case ir.Str() | ir.Name() | ir.Member() | ir.Subscript() | ir.Deref() | ir.AddrOf() | ir.Assign():
                 return False
     return True
+
+
+def _shift_count_only(e: ir.Expr, trip: str) -> bool:
+    """The trip counter is in `e` only as the count of shifts (`n >> s`, `1 << s`) whose other side
+    does not hold it: past 63 such a shift gives one value (numpy's, 0 or -1, whatever the count),
+    and so does `e`."""
+    found = False
+    for n in e.walk():
+        if isinstance(n, ir.Bin) and n.op in ("<<", ">>") and isinstance(n.right, ir.Sym) and n.right.name == trip:
+            if any(s.name == trip for s in ir.symbols(n.left)):
+                return False
+            found = True
+        elif isinstance(n, ir.Sym) and n.name == trip:
+            pass        # met as a shift's count above, or below a node the walk checks
+        elif any(isinstance(k, ir.Sym) and k.name == trip for k in n.children()):
+            return False
+    return found
+
+
+# numpy gives a shift by 64 or more one value (0, or -1 for a negative number shifted right):
+# checked once, not assumed of every numpy cudalint may run on
+_SATURATES = bool(np.all((np.array([5, -5], dtype=np.int64) >> np.array([64, 200], dtype=np.int64)) == [0, -1])
+                  and np.all((np.array([5, -5], dtype=np.int64) << np.array([64, 200], dtype=np.int64)) == 0))
 
 
 def _scanned(count: int, width: int, max_chunk: int) -> int | None:
@@ -421,6 +445,7 @@ class Simulation:
         self._blocks: dict[str, list] = {}
         self._base: dict | None = None
         self._extents: dict[int, tuple[str, int] | None] = {}
+        self._spans: dict[int, tuple] = {}
         # the rules whose findings are asked for (None: all of them; a later trial asks for those
         # still standing): a result leaves out what none of them reads
         self.wanted: frozenset[str] | None = None
@@ -428,6 +453,9 @@ class Simulation:
         # sampled one is simulated, as a test compares)
         self.first_block_alone = True
         self._distinct_of: dict[tuple, list] = {}
+        # a load of a shared or local array whose index's spans keep it inside its extents has no
+        # ranges worked out (_extents_hold; False: every one is, as a test compares)
+        self.spans_decide = True
 
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:
@@ -568,6 +596,9 @@ class Simulation:
             return _scanned(closed, width, max_chunk)
         # Each lane leaves at the first iteration whose condition is false (a condition can turn
         # true again later, e.g. once `s *= 2` wraps to 0); the loop runs until the last lane leaves.
+        # a lane still in the loop once the counter is past 63, where the condition holds it only
+        # as a shift count, stays in it at every later iteration: the scan would give up at its bound
+        settles = _SATURATES and _shift_count_only(cond, it.trip.name)
         start, chunk, count, alive = 0, 64, 0, None
         while True:
             # Not ended within the bound on iterations, or on lanes x iterations evaluated (a lane
@@ -590,6 +621,8 @@ class Simulation:
             alive = run[-1]
             if not alive.any():
                 break
+            if settles and start + chunk > 64:
+                return None
             start += chunk
             chunk = min(chunk * 4, max_chunk)
         return count
@@ -828,7 +861,10 @@ class Simulation:
                     bool(self.instance_mask(acc, "range").any())
                 self._strides(acc, res, index)
                 return res
-            index = self._ranges(acc, res)
+            if acc.space != "global" and self.spans_decide and self._extents_hold(acc, res):
+                index = None
+            else:
+                index = self._ranges(acc, res)
             if acc.space == "global":
                 index = self._coalescing(acc, res, index)
                 self._strides(acc, res, index)
@@ -846,6 +882,40 @@ class Simulation:
         except MemoryError:
             res.error = "simulation too large"
         return res
+
+    def _extents_hold(self, acc: Access, res: AccessResult) -> bool:
+        """For a load of a shared or local array: whether the spans of its index and subscripts over
+        the range instances (value_span) show that what `_ranges` finds is nothing a rule reports:
+        no failure, no 32-bit overflow, and each range inside every extent it may be compared with.
+        The ranges are then left out (CL201 reports a range that leaves an extent, and only that),
+        and of the instances only where the access runs is worked out. A store's values are still
+        computed: two threads storing to one element are found in them."""
+        if acc.kind == "store" and not acc.atomic:
+            return False
+        env = self._instance_entry(acc, "range")[0]
+        spans = [value_span(e, env, self._extremes) for e in (acc.index, *acc.dims)]
+        if None in spans:
+            return False
+        dims, extent = acc.array.dims, acc.array.extent
+        for k, (lo, hi) in enumerate((spans[1:] if len(acc.dims) > 1 else spans[:1]) if dims else ()):
+            limits = ([dims[k]] if k < len(dims) else []) + ([extent] if k == 0 else [])
+            if any(x is not None and (lo < 0 or hi > x - 1) for x in limits):
+                return False
+        if not self.instance_mask(acc, "range").any():
+            res.executed = False
+        return True
+
+    def _extremes(self, v) -> tuple[int, int] | None:
+        """The least and greatest of an environment's value (its arrays, shared by the rows of many
+        accesses, are measured once)."""
+        if isinstance(v, (int, np.integer)):
+            return int(v), int(v)
+        if v.__class__ is not np.ndarray or v.dtype.kind not in "iu" or not v.size:
+            return None
+        got = self._spans.get(id(v))
+        if got is None:
+            got = self._spans[id(v)] = (int(v.min()), int(v.max()), v)     # v held: its id stays its own
+        return got[0], got[1]
 
     def _coalescing_alone(self, acc: Access) -> bool:
         """Whether a global access's result may be worked out over its coalescing instances alone:

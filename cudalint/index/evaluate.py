@@ -505,5 +505,115 @@ def _bound_of(n, bound, env) -> int | None:
     return None
 
 
+_INT_CALLS = {"min": min, "umin": min, "llmin": min, "max": max, "umax": max, "llmax": max}
+
+
+def value_span(e: ir.Expr, env: dict, extremes, limit: int = INT32_MAX) -> tuple[int, int] | None:
+    """(least, greatest) value of `e` over `env`, from the least and greatest value of each name
+    (`extremes(value)`) and what each operation does with them, where that shows every node of `e`
+    to stay within [-limit, limit]: Evaluator(env).value(e) is then computed without a raise and,
+    with the default limit, a 32-bit type passes 2^31 - 1 nowhere in it (no overflow to record).
+    None where that is not shown (floating point, a name bound to nothing, a shift by a variable, a
+    division by what may be 0, bitwise operations on negative values)."""
+    memo: dict[int, tuple[int, int] | None] = {}
+
+    def span(n) -> tuple[int, int] | None:
+        got = memo.get(id(n), False)
+        if got is False:
+            got = _span_of(n, span, env, extremes)
+            if got is not None and (got[0] < -limit or got[1] > limit):
+                got = None
+            memo[id(n)] = got
+        return got
+
+    return span(e)
+
+
+def _span_of(n, span, env, extremes) -> tuple[int, int] | None:
+    cls = n.__class__
+    if cls is ir.Sym:
+        v = env.get(n.name, _ABSENT)
+        if v is _ABSENT or ctype_of_name(n.ctype) == "f":
+            return None
+        return extremes(v)
+    if cls is ir.Num:
+        v = n.value
+        return (v, v) if isinstance(v, int) else None
+    if cls is ir.Bin:
+        op = n.op
+        left, right = span(n.left), span(n.right)
+        if left is None or right is None:
+            return None
+        (a, b), (c, d) = left, right
+        if op in _COMPARE or op == "&&" or op == "||":
+            return 0, 1
+        if op == "+":
+            return a + c, b + d
+        if op == "-":
+            return a - d, b - c
+        if op == "*":
+            corners = (a * c, a * d, b * c, b * d)
+            return min(corners), max(corners)
+        if op == "/" or op == "%":
+            if c <= 0 <= d:
+                return None
+            if op == "/":       # C truncates: the extremes are at the corners
+                corners = [_c_div(x, y) for x in (a, b) for y in (c, d)]
+                return min(corners), max(corners)
+            m = max(abs(c), abs(d)) - 1         # C's remainder takes the dividend's sign
+            return (max(a, -m) if a < 0 else 0), (min(b, m) if b > 0 else 0)
+        if op == "<<" or op == ">>":
+            k = n.right.value if n.right.__class__ is ir.Num else None
+            if not isinstance(k, int) or not 0 <= k <= 63:
+                return None
+            return (a << k, b << k) if op == "<<" else (a >> k, b >> k)
+        if op == "&":
+            if a >= 0 and c >= 0:
+                return 0, min(b, d)
+            if a >= 0 or c >= 0:
+                return 0, (b if a >= 0 else d)
+            return None
+        if op == "|" or op == "^":
+            if a < 0 or c < 0:
+                return None
+            return 0, (1 << max(b, d).bit_length()) - 1
+        return None
+    if cls is ir.Un:
+        got = span(n.operand)
+        if got is None:
+            return None
+        a, b = got
+        return (0, 1) if n.op == "!" else (-b, -a) if n.op == "-" else (-b - 1, -a - 1)
+    if cls is ir.Cond:
+        c, t, o = span(n.cond), span(n.then), span(n.other)
+        return None if c is None or t is None or o is None else (min(t[0], o[0]), max(t[1], o[1]))
+    if cls is ir.Cast:
+        if n.type.pointers or ctype_of_name(n.type.name) == "f":
+            return None
+        return span(n.expr)         # the evaluator does not narrow a conversion between integers
+    if cls is ir.Call:
+        name = n.fn.split("::")[-1]
+        args = [span(x) for x in n.args]
+        if None in args:
+            return None
+        if name in _INT_CALLS and len(args) == 2:
+            pick = _INT_CALLS[name]
+            return pick(args[0][0], args[1][0]), pick(args[0][1], args[1][1])
+        if name in ("abs", "llabs") and len(args) == 1:
+            a, b = args[0]
+            return (0 if a <= 0 <= b else min(abs(a), abs(b))), max(abs(a), abs(b))
+        if name in ("__mul24", "__umul24") and len(args) == 2:
+            (a, b), (c, d) = args
+            corners = (a * c, a * d, b * c, b * d)
+            return min(corners), max(corners)
+        return None
+    return None
+
+
+def _c_div(x: int, y: int) -> int:
+    q = abs(x) // abs(y)
+    return q if (x < 0) == (y < 0) else -q
+
+
 def evaluate(e: ir.Expr, env: dict) -> np.ndarray:
     return Evaluator(env).value(e)
