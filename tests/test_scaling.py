@@ -825,35 +825,46 @@ __global__ void spans(float* out, const float* in, int n, int m) {
     if (threadIdx.x > 4096) a += t[threadIdx.x];                      /* runs nowhere */
     out[threadIdx.x + k] = a + b + c + d + e + f + g + h;
     __syncthreads();
+    u[threadIdx.y * 8 + threadIdx.x % 8] = a;     /* threads (0, 1) and (8, 0) store to one element */
+    s[threadIdx.y][(threadIdx.x + k) % 32] = b;   /* apart, but not from the terms */
+    t[threadIdx.x * 2] = c;                        /* the rows of the block store to one element */
+    u[threadIdx.x + 32 * threadIdx.y - 1] = d;     /* apart, and below 0 at thread 0 */
+    t[threadIdx.x] = (float)k;                     /* one value for all */
+    r[k] = e;
+    __syncthreads();
   }
 }
 void run(float* out, const float* in) { spans<<<dim3(4, 2), dim3(32, 16)>>>(out, in, 256, 3); }
 """
 
 
-def test_loads_whose_spans_stay_inside_their_extents_report_what_their_ranges_report(tmp_path):
+def test_accesses_whose_spans_stay_inside_their_extents_report_what_their_ranges_report(tmp_path):
     """A load of a shared or local array whose index's spans keep it inside the array's extents
-    has no ranges worked out: every rule's findings, and each access's overflows, error and
-    whether it runs, are those of a simulation that works every range out, for the samples and
-    for a kernel whose loads stay inside, leave their array late, go below 0, overflow 32 bits,
-    read a size not given, and run nowhere."""
+    has no ranges worked out, nor a store whose index's terms also keep its threads apart: every
+    rule's findings, and each access's overflows, overlapping stores, error and whether it runs,
+    are those of a simulation that works every range out, for the samples and for a kernel whose
+    accesses stay inside, leave their array late, go below 0, overflow 32 bits, read a size not
+    given, run nowhere, and store to one element from two threads."""
     from cudalint import lint
     (tmp_path / "k.cu").write_text(IN_EXTENTS)
-    decided = compared = 0
+    decided = compared = stores = overlaps = 0
     for table in _sample_tables(tmp_path / "k.cu"):
         quick, whole = simulate.Simulation(table), simulate.Simulation(table)
         whole.spans_decide = False
         for acc in table.accesses:
             got, want = quick.result(acc), whole.result(acc)
-            assert ([(str(o.node), o.value) for o in got.overflows], got.error, got.executed) == \
-                ([(str(o.node), o.value) for o in want.overflows], want.error, want.executed), (table.kernel, acc.text)
+            assert ([(str(o.node), o.value) for o in got.overflows], got.overlap, got.error, got.executed) == \
+                ([(str(o.node), o.value) for o in want.overflows], want.overlap, want.error, want.executed), \
+                (table.kernel, acc.text)
             decided += not got.ranges and bool(want.ranges)
+            stores += acc.kind == "store" and not got.ranges and bool(want.ranges)
+            overlaps += want.overlap is not None
             compared += 1
         found = [(d.code, d.line, d.column, d.message) for d in lint._check(table, quick, Config())]
         assert found == [(d.code, d.line, d.column, d.message) for d in lint._check(table, whole, Config())]
         if table.kernel == "spans":
-            assert {d[0] for d in found} >= {"CL201", "CL203"}, found
-    assert compared > 500 and decided > 100, (compared, decided)
+            assert {d[0] for d in found} >= {"CL201", "CL203", "CL302"}, found
+    assert compared > 500 and decided > 100 and stores > 30 and overlaps >= 3, (compared, decided, stores, overlaps)
 
 
 NEVER_ENDS = """

@@ -888,11 +888,12 @@ class Simulation:
         the range instances (value_span) show that what `_ranges` finds is nothing a rule reports:
         no failure, no 32-bit overflow, and each range inside every extent it may be compared with.
         The ranges are then left out (CL201 reports a range that leaves an extent, and only that),
-        and of the instances only where the access runs is worked out. A store's values are still
-        computed: two threads storing to one element are found in them."""
-        if acc.kind == "store" and not acc.atomic:
-            return False
+        and of the instances only where the access runs is worked out. A store is taken only where
+        its index also shows that no two threads of a block store to one element (_stores_apart),
+        which is what its values would be searched for."""
         env = self._instance_entry(acc, "range")[0]
+        if acc.kind == "store" and not acc.atomic and not self._stores_apart(acc, env):
+            return False
         spans = [value_span(e, env, self._extremes) for e in (acc.index, *acc.dims)]
         if None in spans:
             return False
@@ -903,6 +904,32 @@ class Simulation:
                 return False
         if not self.instance_mask(acc, "range").any():
             res.executed = False
+        return True
+
+    def _stores_apart(self, acc: Access, env: dict) -> bool:
+        """Whether no two threads of a block store to one element in one step, from the index's
+        terms (which add up to it): the threads' part is a sum of threadIdx axes, each by a step
+        the same everywhere (its stride's span is one value), the rest names no thread, and the
+        steps, smallest first, each pass all that the smaller ones together reach across the block
+        (a mixed-radix number: `ty * 33 + tx` in a 32 x 16 block). Where `_overlap` looks at
+        nothing (one value for all, or bytes of one element), it is so too."""
+        if acc.value_scope >= 2 or acc.width < acc.array.elem_size:
+            return True
+        steps: dict[str, int] = {}
+        for t in acc.terms:
+            if t.coord.__class__ is ir.Sym and t.coord.kind == "thread" and t.coord.name in self.tid:
+                span = value_span(t.stride, env, self._extremes)
+                if span is None or span[0] != span[1]:
+                    return False
+                steps[t.coord.name] = abs(span[0])
+            elif any(s.kind == "thread" for e in (t.coord, t.stride) for s in ir.symbols(e)):
+                return False
+        reach = 0
+        for step, n in sorted((steps.get(f"threadIdx.{a}", 0), self.block[i]) for i, a in enumerate("xyz")
+                              if self.block[i] > 1):
+            if step <= reach:
+                return False
+            reach += step * (n - 1)
         return True
 
     def _extremes(self, v) -> tuple[int, int] | None:
