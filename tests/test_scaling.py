@@ -898,3 +898,63 @@ def test_a_loop_whose_counter_is_only_a_shift_count_ends_or_not_as_the_scan_says
     x = ir.Sym("x", "param")
     assert not simulate._shift_count_only(ir.Bin("<", ir.Bin(">>", x, T), T), "t")       # also compared
     assert not simulate._shift_count_only(ir.Bin(">", ir.Bin(">>", T, ir.Num(1)), x), "t")   # shifted itself
+
+
+SAME_INDEX = """
+__global__ void same(float* out, const float* in, int n) {
+  __shared__ float s[512];
+  __shared__ float h[128];
+  __shared__ float g[512];
+  __shared__ float p[512];
+  s[threadIdx.x] = in[threadIdx.x];
+  s[threadIdx.x] += 1.0f;                                  /* each its own element */
+  h[threadIdx.x / 2] = in[threadIdx.x];
+  h[threadIdx.x / 2] += 1.0f;                              /* two threads an element */
+  *(float2*)&g[threadIdx.x] = make_float2(1.0f, 2.0f);
+  float2 a = *(float2*)&g[threadIdx.x];                    /* neighbours share a float */
+  *(float2*)&p[2 * threadIdx.x] = make_float2(1.0f, 2.0f);
+  float2 b = *(float2*)&p[2 * threadIdx.x];                /* each its own pair */
+  for (int k = 0; k < 4; ++k) {
+    s[threadIdx.x + k] = in[k];
+    out[k] = s[threadIdx.x + k];                           /* the next iteration's store meets it */
+  }
+  __shared__ float q[512];
+  for (int k = 0; k < 4; ++k)
+    q[threadIdx.x + k] = in[k];
+  for (int k = 0; k < 4; ++k)
+    out[k] += q[threadIdx.x + k];                          /* one text, two loops: neighbours meet */
+  out[threadIdx.x] = s[threadIdx.x] + h[0] + a.x + b.y;
+}
+void run(float* out, const float* in) { same<<<4, 256>>>(out, in, 1024); }
+"""
+
+
+def test_a_pass_in_which_each_thread_touches_only_its_own_units_is_not_searched(tmp_path, monkeypatch):
+    """A store and an access of one index (no loop but those around both, one width) whose terms
+    keep any two threads a whole access apart cannot race within one pass, and that pass is not
+    searched: the races found are those a search of every pass finds, for the samples and for a
+    kernel whose same-index pairs share elements between threads (two threads an element, a
+    float2 over neighbouring floats) or do not, in one pass or across iterations."""
+    (tmp_path / "k.cu").write_text(SAME_INDEX)
+    skipped = []
+    own_units = races._own_units
+
+    def counted(sim, w, r, common):
+        got = own_units(sim, w, r, common)
+        skipped.append(got)
+        return got
+
+    def found(table, search):
+        monkeypatch.setattr(races, "_own_units", search)
+        return [(id(x.first), id(x.second), x.loop and x.loop.line, x.threads, x.byte, x.same_warp, x.warp_barrier)
+                for x in races.find_races(simulate.Simulation(table))]
+
+    compared = raced = 0
+    for table in _sample_tables(tmp_path / "k.cu"):
+        got, want = found(table, counted), found(table, lambda *a: False)
+        assert got == want, table.kernel
+        compared += 1
+        raced += bool(want)
+        if table.kernel == "same":
+            assert len(want) == 9, want
+    assert compared > 100 and raced > 5 and sum(skipped) > 20 and not all(skipped), (compared, raced, sum(skipped))

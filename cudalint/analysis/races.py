@@ -437,6 +437,20 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
     return out
 
 
+def _own_units(sim, w: Access, r: Access, common: list[Iterator]) -> bool:
+    """Whether, in one pass, each thread touches through `w` and `r` only units no other thread
+    touches through either: one index (the same expression, of no loop but those around both, so
+    the same value in a thread at the same trips), one width, and indexes that keep any two
+    threads a whole access apart (Simulation.threads_apart). A pass then has no race to find."""
+    if w.index != r.index or w.width != r.width:
+        return False
+    trips = {it.trip.name for it in common}
+    if any(s.kind == "iter" and s.name not in trips for s in ir.symbols(w.index)):
+        return False
+    apart = max(1, -(-w.width // w.array.elem_size))
+    return sim.threads_apart(w, apart)
+
+
 def _cases(barriers, w: Access, r: Access) -> list[tuple[Iterator | None, bool]]:
     """Where the two accesses can meet with no block barrier between: (None for the same pass, or
     the loop whose next iteration meets them; whether a warp barrier lies between), from the
@@ -459,7 +473,13 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     unit = min(w.width, r.width, w.array.elem_size)
     later, earlier = (w, r) if w.seq > r.seq else (r, w)
     blocks = own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]
+    own_units = None
     for loop, warp_barrier in cases:
+        if loop is None:
+            if own_units is None:
+                own_units = _own_units(sim, w, r, common)
+            if own_units:
+                continue
         outer = common if loop is None else common[:common.index(loop) + 1]
         samples = own.samples(outer)
         # the access met first on the path: `later` when crossing into the next iteration

@@ -892,7 +892,7 @@ class Simulation:
         its index also shows that no two threads of a block store to one element (_stores_apart),
         which is what its values would be searched for."""
         env = self._instance_entry(acc, "range")[0]
-        if acc.kind == "store" and not acc.atomic and not self._stores_apart(acc, env):
+        if acc.kind == "store" and not acc.atomic and not self._stores_apart(acc):
             return False
         spans = [value_span(e, env, self._extremes) for e in (acc.index, *acc.dims)]
         if None in spans:
@@ -906,15 +906,20 @@ class Simulation:
             res.executed = False
         return True
 
-    def _stores_apart(self, acc: Access, env: dict) -> bool:
-        """Whether no two threads of a block store to one element in one step, from the index's
-        terms (which add up to it): the threads' part is a sum of threadIdx axes, each by a step
-        the same everywhere (its stride's span is one value), the rest names no thread, and the
-        steps, smallest first, each pass all that the smaller ones together reach across the block
-        (a mixed-radix number: `ty * 33 + tx` in a 32 x 16 block). Where `_overlap` looks at
-        nothing (one value for all, or bytes of one element), it is so too."""
-        if acc.value_scope >= 2 or acc.width < acc.array.elem_size:
-            return True
+    def _stores_apart(self, acc: Access) -> bool:
+        """Whether no two threads of a block store to one element in one step: where `_overlap`
+        looks at nothing (one value for all, or bytes of one element), or where the index keeps
+        the threads apart (threads_apart)."""
+        return acc.value_scope >= 2 or acc.width < acc.array.elem_size or self.threads_apart(acc)
+
+    def threads_apart(self, acc: Access, apart: int = 1) -> bool:
+        """Whether any two threads of a block are given indexes at least `apart` elements apart
+        wherever they are, from the index's terms (which add up to it): the threads' part is a sum
+        of threadIdx axes, each by a step the same everywhere (its stride's span over `env` is one
+        value over the range instances), the rest names no thread, and the steps, smallest first,
+        each pass all that the smaller ones together reach across the block by `apart` (a
+        mixed-radix number: `ty * 33 + tx` in a 32 x 16 block)."""
+        env = self._instance_entry(acc, "range")[0]
         steps: dict[str, int] = {}
         for t in acc.terms:
             if t.coord.__class__ is ir.Sym and t.coord.kind == "thread" and t.coord.name in self.tid:
@@ -927,7 +932,7 @@ class Simulation:
         reach = 0
         for step, n in sorted((steps.get(f"threadIdx.{a}", 0), self.block[i]) for i, a in enumerate("xyz")
                               if self.block[i] > 1):
-            if step <= reach:
+            if step < reach + apart:
                 return False
             reach += step * (n - 1)
         return True
