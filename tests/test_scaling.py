@@ -958,3 +958,80 @@ def test_a_pass_in_which_each_thread_touches_only_its_own_units_is_not_searched(
         if table.kernel == "same":
             assert len(want) == 9, want
     assert compared > 100 and raced > 5 and sum(skipped) > 20 and not all(skipped), (compared, raced, sum(skipped))
+
+
+BANK_PATTERNS = """
+__global__ void wide(float* out, const float* in) {
+  __shared__ float a[32][32];
+  __shared__ float b[32][33];
+  __shared__ float c[1024];
+  a[threadIdx.y][threadIdx.x] = in[threadIdx.x];           /* one bank a lane */
+  b[threadIdx.x][threadIdx.y] = in[threadIdx.y];           /* 33 words apart: one bank a lane */
+  __syncthreads();
+  float v = a[threadIdx.x][threadIdx.y];                   /* 32 words apart: 32-way */
+  v += c[0] + c[threadIdx.x * 3] + c[threadIdx.x * 2];     /* broadcast; apart; 2-way */
+  v += c[threadIdx.x / 2] + c[threadIdx.z * 64 + threadIdx.x];
+  out[threadIdx.x] = v;
+}
+__global__ void rows(float* out, const float* in) {
+  __shared__ float p[16][16];
+  __shared__ float q[16][17];
+  __shared__ float r[16][18];
+  p[threadIdx.y][threadIdx.x] = in[threadIdx.x];           /* two rows of 16: one bank a lane */
+  q[threadIdx.y][threadIdx.x] = in[threadIdx.x];           /* 17 apart: the second row's last meets the first's first */
+  r[threadIdx.x][threadIdx.y] = in[threadIdx.x];           /* 18 words a lane, the rows odd and even */
+  __syncthreads();
+  out[threadIdx.x] = p[threadIdx.x][threadIdx.y] + q[threadIdx.y][threadIdx.x] + r[threadIdx.y][threadIdx.x];
+}
+__global__ void odd(float* out, const float* in) {
+  __shared__ float s[24][24];
+  s[threadIdx.y][threadIdx.x] = in[threadIdx.x];           /* rows of 24: warps wrap */
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x][threadIdx.y];
+}
+__global__ void wrap(float* out, const float* in) {
+  __shared__ float u[128];
+  u[threadIdx.z * 64 + threadIdx.y * 16 + threadIdx.x] = in[threadIdx.x];   /* warp 1: rows of two z */
+  __syncthreads();
+  out[threadIdx.x] = u[threadIdx.x];
+}
+void run(float* out, const float* in) {
+  wrap<<<4, dim3(16, 3, 2)>>>(out, in);
+  wide<<<4, dim3(32, 8, 2)>>>(out, in);
+  rows<<<4, dim3(16, 16)>>>(out, in);
+  odd<<<4, dim3(24, 24)>>>(out, in);
+}
+"""
+
+
+def test_accesses_whose_terms_ask_no_bank_twice_report_what_counting_their_requests_reports(tmp_path, monkeypatch):
+    """A 4-byte shared access whose index steps each lane of a warp to a word of its own bank (or
+    one word for all), as its terms show, has no requests counted: CL401's findings are those of
+    counting every access's requests, for the samples and for kernels whose warps are one row or
+    two of the block, stepped by 1, 3, 17, 18, 32 or 33 words, with a term no step says, and with
+    rows that wrap past the block's (a warp of two z planes; rows of 24)."""
+    from cudalint import lint
+    from cudalint.analysis import banks
+    (tmp_path / "k.cu").write_text(BANK_PATTERNS)
+    free = []
+    conflict_free = banks._conflict_free
+
+    def counted(sim, acc, width):
+        got = conflict_free(sim, acc, width)
+        free.append(got)
+        return got
+
+    def found(table, check):
+        monkeypatch.setattr(banks, "_conflict_free", check)
+        return [(d.line, d.column, d.message, d.metrics) for d in
+                lint._check(table, simulate.Simulation(table), Config(), codes={"CL401"})]
+
+    compared = conflicts = 0
+    for table in _sample_tables(tmp_path / "k.cu"):
+        got, want = found(table, counted), found(table, lambda *a: False)
+        assert got == want, table.kernel
+        compared += 1
+        conflicts += len(want)
+        if table.kernel in ("wide", "rows", "odd", "wrap"):
+            assert len(want) == {"wide": 2, "rows": 4, "odd": 1, "wrap": 1}[table.kernel], (table.kernel, want)
+    assert compared > 100 and conflicts > 20 and sum(free) > 50 and not all(free), (compared, conflicts, sum(free))

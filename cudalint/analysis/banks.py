@@ -28,7 +28,8 @@ import numpy as np
 from ..index import ir
 from ..index.terms import Term
 from ..model.table import Access
-from .simulate import WARP, LaneAddresses, Simulation
+from ..index.evaluate import value_span
+from .simulate import SPAN_LIMIT, WARP, LaneAddresses, Simulation
 
 BANKS = 32
 WORD = 4
@@ -226,12 +227,47 @@ def _requests(sim: Simulation, acc: Access, merge=_SURE):
     return reqs, m, rows, LaneAddresses(addr, mask, lanes.width, lanes.env)
 
 
+def _conflict_free(sim: Simulation, acc: Access, width: int) -> bool:
+    """Whether every warp request of a 4-byte access of 4-byte elements (not merged into a wider
+    one) is served in one wavefront, from its index's terms: the threads' part is a sum of
+    threadIdx axes, each by a step the same everywhere (its stride's span is one value), and the
+    rest names no thread, so every warp's words are one pattern moved by a whole number of words
+    (a warp is 32 neighbouring threadIdx.x, or whole rows of them); that pattern asks no bank for
+    two words. Its value over the range instances, which hold every iteration the requests are
+    counted at, cannot fail to be computed (value_span)."""
+    bx, by, _ = sim.block
+    if bx % WARP == 0:
+        lanes = [(lane, 0) for lane in range(WARP)]
+    elif WARP % bx == 0 and (bx * by) % WARP == 0:      # whole rows, none wrapping past the block's
+        lanes = [(lane % bx, lane // bx) for lane in range(WARP)]
+    else:
+        return False
+    if width != WORD or acc.array.elem_size != WORD or sim.table.merges.get(acc) is not None:
+        return False
+    env = sim.instance_env_of(acc)
+    if value_span(acc.index, env, sim.extremes, SPAN_LIMIT) is None:
+        return False
+    steps = {"threadIdx.x": 0, "threadIdx.y": 0}
+    for t in acc.terms:
+        if t.coord.__class__ is ir.Sym and t.coord.name in steps:
+            span = value_span(t.stride, env, sim.extremes)
+            if span is None or span[0] != span[1]:
+                return False
+            steps[t.coord.name] = span[0]
+        elif t.coord.__class__ is ir.Sym and t.coord.name == "threadIdx.z":
+            continue        # one value in a warp, as the stride is
+        elif any(s.kind == "thread" for e in (t.coord, t.stride) for s in ir.symbols(e)):
+            return False
+    words = {steps["threadIdx.x"] * x + steps["threadIdx.y"] * y for x, y in lanes}
+    return len({w % BANKS for w in words}) == len(words)
+
+
 def bank_conflict(sim: Simulation, acc: Access, at_least: int = 0, details: bool = True) -> BankConflict | None:
     """The bank conflict of a shared access; None where it makes no request of its own, or where its
     worst request is under `at_least` ways (nothing past the count is worked out then). Without
     `details`, only the ways are: the instances, term, padding and merge a message names are not."""
     width = request_width(sim, acc)
-    if width is None:
+    if width is None or (at_least > 1 and _conflict_free(sim, acc, width)):
         return None
     addr, mask, rows, lanes = _requests(sim, acc)
     if not len(addr):

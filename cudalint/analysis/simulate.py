@@ -290,6 +290,9 @@ def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.nda
     return ((np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)).sum(axis=1) + (sec[:, 0] != sentinel), addresses
 
 
+# value_span's bound where only what a value may be matters: within it nothing leaves int64
+SPAN_LIMIT = 1 << 62
+
 # the rules that read what a global access's range instances give (AccessResult.ranges, overlap,
 # excess, overflows)
 RANGE_CODES = frozenset({"CL201", "CL202", "CL203", "CL302"})
@@ -894,7 +897,7 @@ class Simulation:
         env = self._instance_entry(acc, "range")[0]
         if acc.kind == "store" and not acc.atomic and not self._stores_apart(acc):
             return False
-        spans = [value_span(e, env, self._extremes) for e in (acc.index, *acc.dims)]
+        spans = [value_span(e, env, self.extremes) for e in (acc.index, *acc.dims)]
         if None in spans:
             return False
         dims, extent = acc.array.dims, acc.array.extent
@@ -923,7 +926,7 @@ class Simulation:
         steps: dict[str, int] = {}
         for t in acc.terms:
             if t.coord.__class__ is ir.Sym and t.coord.kind == "thread" and t.coord.name in self.tid:
-                span = value_span(t.stride, env, self._extremes)
+                span = value_span(t.stride, env, self.extremes)
                 if span is None or span[0] != span[1]:
                     return False
                 steps[t.coord.name] = abs(span[0])
@@ -937,7 +940,11 @@ class Simulation:
             reach += step * (n - 1)
         return True
 
-    def _extremes(self, v) -> tuple[int, int] | None:
+    def instance_env_of(self, acc: Access) -> dict:
+        """The environment of an access's range instances (shared: for reading only)."""
+        return self._instance_entry(acc, "range")[0]
+
+    def extremes(self, v) -> tuple[int, int] | None:
         """The least and greatest of an environment's value (its arrays, shared by the rows of many
         accesses, are measured once)."""
         if isinstance(v, (int, np.integer)):
