@@ -1035,3 +1035,28 @@ def test_accesses_whose_terms_ask_no_bank_twice_report_what_counting_their_reque
         if table.kernel in ("wide", "rows", "odd", "wrap"):
             assert len(want) == {"wide": 2, "rows": 4, "odd": 1, "wrap": 1}[table.kernel], (table.kernel, want)
     assert compared > 100 and conflicts > 20 and sum(free) > 50 and not all(free), (compared, conflicts, sum(free))
+
+
+def test_an_accesss_texts_are_printed_when_first_read_and_say_what_was_written(tmp_path):
+    """A kernel's accesses keep what was written and print their texts only when one is read (a
+    message, explain, a fix): a run that reports nothing at an access prints none of its texts,
+    and once read they are the access, its subscripts outermost first, and its index as written."""
+    (tmp_path / "k.cu").write_text(textwrap.dedent("""\
+        __global__ void k(float* out, const float* in) {
+          __shared__ float tile[32][33];
+          int x = threadIdx.x + 1;
+          tile[threadIdx.y][x - 1] = in[blockIdx.x * 32 + threadIdx.x];
+          __syncthreads();
+          out[threadIdx.y   *   32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+        }
+        void run(float* out, const float* in) { k<<<8, dim3(32, 32)>>>(out, in); }
+        """))
+    (table,) = lint_paths([str(tmp_path / "k.cu")], Config(debug=True)).tables
+    assert not any({"text", "dim_texts", "source_index"} & set(a.__dict__) for a in table.accesses)
+    got = sorted((a.line, a.column, a.text, a.dim_texts, a.source_index) for a in table.accesses)
+    assert got == [(4, 3, "tile[threadIdx.y][x - 1]", ("threadIdx.y", "x - 1"), "x - 1"),
+                   (4, 30, "in[blockIdx.x * 32 + threadIdx.x]", ("blockIdx.x * 32 + threadIdx.x",),
+                    "blockIdx.x * 32 + threadIdx.x"),
+                   (6, 3, "out[threadIdx.y * 32 + threadIdx.x]", ("threadIdx.y * 32 + threadIdx.x",),
+                    "threadIdx.y * 32 + threadIdx.x"),
+                   (6, 45, "tile[threadIdx.x][threadIdx.y]", ("threadIdx.x", "threadIdx.y"), "threadIdx.y")], got

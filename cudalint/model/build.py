@@ -17,7 +17,7 @@ from ..source.cufile import FunctionDef, node_text
 from ..source.macros import MacroError
 from . import uniform, vector
 from .table import (AREA, SLIDE, Access, Barrier, Exit, Iterator, LaunchConfig, MemoryArray, Note,
-                    TwoTreeTable)
+                    TwoTreeTable, short_text as _short)
 
 _BUILTINS = {
     "threadIdx": "thread", "blockIdx": "block", "blockDim": "blockdim", "gridDim": "griddim",
@@ -1247,8 +1247,6 @@ class KernelBuilder:
         for n in _names(e):
             if n in defs:
                 reaching[n] = defs[n]
-        dim_texts = tuple(_short(str(i), 60) for i in reversed(list(_subscript_indexes(e)))) \
-            if isinstance(e, ir.Subscript) else ()
         written = getattr(e, "index", None)
         deps = {}
         for n in (ir.of_type(written, ir.Name) if written is not None else ()):
@@ -1256,13 +1254,14 @@ class KernelBuilder:
                 deps[n.name] = {s.name for s in ir.symbols(self.env[n.name]) if s.kind == "thread"}
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), ptr.view_size, line, col, end_line, end_col,
-                         _short(str(e), 80), tuple(self.guards), tuple(self.loops),
+                         tuple(self.guards), tuple(self.loops),
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
-                         unresolved=unresolved, source_index=_short(str(written if written is not None else index), 80),
-                         atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(), dim_texts=dim_texts,
+                         unresolved=unresolved,
+                         atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(),
                          reaching=reaching,
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
-                         volatile=_base_name(e) in self.volatile)
+                         volatile=_base_name(e) in self.volatile, written=e,
+                         written_index=written if written is not None else index)
             self.table.accesses.append(acc)
         return _data(arr.name)
 
@@ -1298,11 +1297,6 @@ class KernelBuilder:
 
 
 # ---- small helpers ---------------------------------------------------------------------------
-def _short(text: str, n: int = 60) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
 def _unroll_pragma(node) -> int | None:
     """`#pragma unroll` (0) or `#pragma unroll N` (N) right before a loop; None without one."""
     prev = node.prev_sibling

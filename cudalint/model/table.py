@@ -16,6 +16,12 @@ SLIDE = "SLIDE"
 AREA = "AREA"
 
 
+def short_text(text: str, n: int = 60) -> str:
+    """`text` on one line, cut to `n` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
 @dataclass
 class LaunchConfig:
     grid: tuple[ir.Expr, ir.Expr, ir.Expr] | None
@@ -90,7 +96,6 @@ class Access:
     column: int
     end_line: int
     end_column: int
-    text: str                          # the access as written
     guards: tuple[ir.Expr, ...]
     loops: tuple[Iterator, ...]
     phase: str = "compute"            # load | compute | store
@@ -98,14 +103,35 @@ class Access:
     helper: str | None = None          # __device__ function it was inlined from
     path: str = ""
     unresolved: str | None = None      # why the index cannot be followed (CL901)
-    source_index: str = ""             # the index text as written, before resolution
     atomic: bool = False
     name_deps: dict[str, set[str]] = field(default_factory=dict)  # index variable -> threadIdx axes it uses
     reaching: dict[str, str] = field(default_factory=dict)   # name in the access -> def id reaching it
     seq: int = 0                       # position in program order (barriers share the counter)
-    dim_texts: tuple[str, ...] = ()    # the subscripts as written, outermost first
     value_scope: int = 0               # a store: 2 the same value in every thread of the block, 1 in a warp
     volatile: bool = False             # made through a `volatile` name: never merged with its neighbours
+    # the access as parsed, and its index as written (else as resolved): the texts below are printed
+    # from them when first read (a message, explain, a fix), not for every access of a run
+    written: ir.Expr | None = None
+    written_index: ir.Expr | None = None
+
+    @functools.cached_property
+    def text(self) -> str:
+        """The access as written."""
+        return short_text(str(self.written), 80)
+
+    @functools.cached_property
+    def source_index(self) -> str:
+        """The index text as written, before resolution."""
+        return short_text(str(self.written_index), 80) if self.written_index is not None else ""
+
+    @functools.cached_property
+    def dim_texts(self) -> tuple[str, ...]:
+        """The subscripts as written, outermost first."""
+        out, e = [], self.written
+        while isinstance(e, ir.Subscript):
+            out.append(short_text(str(e.index), 60))
+            e = e.base
+        return tuple(reversed(out))
 
     @property
     def space(self) -> str:
