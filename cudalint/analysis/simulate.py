@@ -1104,16 +1104,16 @@ class Simulation:
             names = (f"threadIdx.{axis}", f"blockIdx.{axis}")
             if not any(s.name in names for s in ir.symbols(acc.index)):
                 continue
+            gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
+            over = np.broadcast_to(gcoord >= extent, shape)
+            bad = mask & over
+            if not bad.any():
+                continue        # no thread it runs in is past the edge (looked at first: it is cheaper)
             # the index must hold the axis' global coordinate (blockIdx steps blockDim times what
             # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
             # its threads past the edge along y load elements inside the matrix
             st = self._step(acc, env, f"threadIdx.{axis}", shape, index)
             if not st or self._step(acc, env, f"blockIdx.{axis}", shape, index) != self.block[axis_i] * st:
-                continue
-            gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
-            over = np.broadcast_to(gcoord >= extent, shape)
-            bad = mask & over
-            if not bad.any():
                 continue
             if flat is None:
                 flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
