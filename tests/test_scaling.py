@@ -1060,3 +1060,36 @@ def test_an_accesss_texts_are_printed_when_first_read_and_say_what_was_written(t
                    (6, 3, "out[threadIdx.y * 32 + threadIdx.x]", ("threadIdx.y * 32 + threadIdx.x",),
                     "threadIdx.y * 32 + threadIdx.x"),
                    (6, 45, "tile[threadIdx.x][threadIdx.y]", ("threadIdx.x", "threadIdx.y"), "threadIdx.y")], got
+
+
+def test_the_bounds_and_spans_of_an_expression_hold_no_environment_once_worked_out():
+    """raise_free_bound and value_span keep nothing: the environment they read (arrays of every
+    sampled row of a kernel) and the simulation whose extremes they ask are freed as soon as
+    their callers drop them, with Python's collector off, as cudalint runs it (a function that
+    calls itself through a closure would keep them in a reference cycle until its next pass:
+    hundreds of MB over the real corpus)."""
+    import gc
+    import weakref
+    from cudalint.index.evaluate import raise_free_bound, value_span
+
+    class Extremes:
+        def __call__(self, v):
+            return int(v.min()), int(v.max())
+
+    class Env(dict):
+        pass
+
+    e = ir.Bin("+", ir.Bin("*", ir.Sym("x", "param", "int"), ir.Num(4)), ir.Sym("y", "param", "int"))
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for ask in (lambda env, extremes: raise_free_bound(e, env) == 4 * 99 + 6,
+                    lambda env, extremes: value_span(e, env, extremes) == (0, 4 * 99 + 6)):
+            env, extremes = Env(x=np.arange(100), y=np.arange(7)), Extremes()
+            held = [weakref.ref(env), weakref.ref(extremes)]
+            assert ask(env, extremes)
+            del env, extremes
+            assert all(r() is None for r in held)
+    finally:
+        if was:
+            gc.enable()

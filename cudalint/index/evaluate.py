@@ -439,19 +439,19 @@ def raise_free_bound(e: ir.Expr, env: dict) -> int | None:
     integer array the bound is read from), shifts by constants, and sums and products that stay
     within 2^62 (so none leaves int64: the checks of `_exact` cannot fire). None where that is not
     shown (the evaluation may still succeed)."""
-    memo: dict[int, int | None] = {}
-
-    def bound(n) -> int | None:
-        got = memo.get(id(n), False)
-        if got is not False:
-            return got
-        memo[id(n)] = out = _bound_of(n, bound, env)
-        return out
-
-    return bound(e)
+    return _bound(e, {}, env)
 
 
-def _bound_of(n, bound, env) -> int | None:
+def _bound(n, memo: dict, env: dict) -> int | None:
+    """raise_free_bound of a node, kept in `memo` by node (a module function, not a closure: one
+    that calls itself would make a reference cycle holding `env` until the collector's next pass)."""
+    got = memo.get(id(n), False)
+    if got is False:
+        got = memo[id(n)] = _bound_of(n, memo, env)
+    return got
+
+
+def _bound_of(n, memo: dict, env: dict) -> int | None:
     cls = n.__class__
     if cls is ir.Sym:
         if n.name not in env or ctype_of_name(n.ctype) == "f":
@@ -462,7 +462,7 @@ def _bound_of(n, bound, env) -> int | None:
         return abs(v) if isinstance(v, int) and INT64_MIN <= v <= INT64_MAX else None
     if cls is ir.Bin:
         op = n.op
-        lb, rb = bound(n.left), bound(n.right)
+        lb, rb = _bound(n.left, memo, env), _bound(n.right, memo, env)
         if lb is None or rb is None:
             return None
         if op in _COMPARE or op == "&&" or op == "||":
@@ -482,22 +482,22 @@ def _bound_of(n, bound, env) -> int | None:
             return None
         return out if out < _SAFE_LIMIT else None
     if cls is ir.Un:
-        b = bound(n.operand)
+        b = _bound(n.operand, memo, env)
         if b is None:
             return None
         if b >= _SAFE_LIMIT:
             return None         # `-` of INT64_MIN raises
         return 1 if n.op == "!" else b if n.op == "-" else b + 1
     if cls is ir.Cond:
-        c, a, b = bound(n.cond), bound(n.then), bound(n.other)
+        c, a, b = _bound(n.cond, memo, env), _bound(n.then, memo, env), _bound(n.other, memo, env)
         return None if c is None or a is None or b is None else max(a, b)
     if cls is ir.Cast:
         if not n.type.pointers and ctype_of_name(n.type.name) == "f":
             return None
-        return bound(n.expr)
+        return _bound(n.expr, memo, env)
     if cls is ir.Call:
         kind = _SAFE_CALLS.get(n.fn.split("::")[-1])
-        bs = [bound(a) for a in n.args]
+        bs = [_bound(a, memo, env) for a in n.args]
         if kind is None or None in bs or len(bs) != (1 if kind == "abs" else 2):
             return None
         out = bs[0] * bs[1] if kind == "*" else max(bs)
@@ -515,33 +515,35 @@ def value_span(e: ir.Expr, env: dict, extremes, limit: int = INT32_MAX) -> tuple
     with the default limit, a 32-bit type passes 2^31 - 1 nowhere in it (no overflow to record).
     None where that is not shown (floating point, a name bound to nothing, a shift by a variable, a
     division by what may be 0, bitwise operations on negative values)."""
-    memo: dict[int, tuple[int, int] | None] = {}
-
-    def span(n) -> tuple[int, int] | None:
-        got = memo.get(id(n), False)
-        if got is False:
-            got = _span_of(n, span, env, extremes)
-            if got is not None and (got[0] < -limit or got[1] > limit):
-                got = None
-            memo[id(n)] = got
-        return got
-
-    return span(e)
+    return _span(e, ({}, env, extremes, limit))
 
 
-def _span_of(n, span, env, extremes) -> tuple[int, int] | None:
+def _span(n, ctx: tuple) -> tuple[int, int] | None:
+    """value_span of a node; `ctx`: (memo by node, env, extremes, limit). A module function, not a
+    closure (see _bound)."""
+    memo = ctx[0]
+    got = memo.get(id(n), False)
+    if got is False:
+        got = _span_of(n, ctx)
+        if got is not None and (got[0] < -ctx[3] or got[1] > ctx[3]):
+            got = None
+        memo[id(n)] = got
+    return got
+
+
+def _span_of(n, ctx: tuple) -> tuple[int, int] | None:
     cls = n.__class__
     if cls is ir.Sym:
-        v = env.get(n.name, _ABSENT)
+        v = ctx[1].get(n.name, _ABSENT)
         if v is _ABSENT or ctype_of_name(n.ctype) == "f":
             return None
-        return extremes(v)
+        return ctx[2](v)
     if cls is ir.Num:
         v = n.value
         return (v, v) if isinstance(v, int) else None
     if cls is ir.Bin:
         op = n.op
-        left, right = span(n.left), span(n.right)
+        left, right = _span(n.left, ctx), _span(n.right, ctx)
         if left is None or right is None:
             return None
         (a, b), (c, d) = left, right
@@ -579,21 +581,21 @@ def _span_of(n, span, env, extremes) -> tuple[int, int] | None:
             return 0, (1 << max(b, d).bit_length()) - 1
         return None
     if cls is ir.Un:
-        got = span(n.operand)
+        got = _span(n.operand, ctx)
         if got is None:
             return None
         a, b = got
         return (0, 1) if n.op == "!" else (-b, -a) if n.op == "-" else (-b - 1, -a - 1)
     if cls is ir.Cond:
-        c, t, o = span(n.cond), span(n.then), span(n.other)
+        c, t, o = _span(n.cond, ctx), _span(n.then, ctx), _span(n.other, ctx)
         return None if c is None or t is None or o is None else (min(t[0], o[0]), max(t[1], o[1]))
     if cls is ir.Cast:
         if n.type.pointers or ctype_of_name(n.type.name) == "f":
             return None
-        return span(n.expr)         # the evaluator does not narrow a conversion between integers
+        return _span(n.expr, ctx)         # the evaluator does not narrow a conversion between integers
     if cls is ir.Call:
         name = n.fn.split("::")[-1]
-        args = [span(x) for x in n.args]
+        args = [_span(x, ctx) for x in n.args]
         if None in args:
             return None
         if name in _INT_CALLS and len(args) == 2:
