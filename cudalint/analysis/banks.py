@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..index import ir
+from ..index.evaluate import value_span
 from ..index.terms import Term
 from ..model.table import Access
-from ..index.evaluate import value_span
 from .simulate import SPAN_LIMIT, WARP, LaneAddresses, Simulation
 
 BANKS = 32

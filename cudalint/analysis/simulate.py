@@ -918,10 +918,10 @@ class Simulation:
     def threads_apart(self, acc: Access, apart: int = 1) -> bool:
         """Whether any two threads of a block are given indexes at least `apart` elements apart
         wherever they are, from the index's terms (which add up to it): the threads' part is a sum
-        of threadIdx axes, each by a step the same everywhere (its stride's span over `env` is one
-        value over the range instances), the rest names no thread, and the steps, smallest first,
-        each pass all that the smaller ones together reach across the block by `apart` (a
-        mixed-radix number: `ty * 33 + tx` in a 32 x 16 block)."""
+        of threadIdx axes, each by a step the same everywhere (its stride's span over the range
+        instances is one value), the rest names no thread, and the steps, smallest first, each
+        pass all that the smaller ones together reach across the block by `apart` (a mixed-radix
+        number: `ty * 33 + tx` in a 32 x 16 block)."""
         env = self._instance_entry(acc, "range")[0]
         steps: dict[str, int] = {}
         for t in acc.terms:
