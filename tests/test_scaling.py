@@ -438,29 +438,38 @@ def test_strides_read_from_neighbouring_lanes_are_those_of_the_moved_block(tmp_p
     assert compared > 300 and failing >= 2
 
 
+def _random_expr(rng, depth: int, ctype: str, numbers: list[int], shifts: int, casts: bool = False) -> ir.Expr:
+    """A random integer expression of names x, y and z of C type `ctype`, the constants `numbers`,
+    shifts mostly by a constant under `shifts`, and (with `casts`) conversions between integers."""
+    def make(depth):
+        if depth == 0 or rng.random() < 0.25:
+            if rng.random() < 0.5:
+                return ir.Sym(str(rng.choice(["x", "y", "z"])), "param", ctype)
+            return ir.Num(int(rng.choice(numbers)))
+        kind = rng.random()
+        if kind < 0.7:
+            op = str(rng.choice(["+", "-", "*", "/", "%", "&", "|", "^", "<", "==", "&&", "<<", ">>"]))
+            right = ir.Num(int(rng.integers(0, shifts))) if op in ("<<", ">>") and rng.random() < 0.8 else make(depth - 1)
+            return ir.Bin(op, make(depth - 1), right)
+        if kind < 0.8:
+            return ir.Un(str(rng.choice(["-", "!", "~"])), make(depth - 1))
+        if kind < (0.87 if casts else 0.9):
+            return ir.Cond(make(depth - 1), make(depth - 1), make(depth - 1))
+        if casts and kind < 0.93:
+            return ir.Cast(ir.TypeRef(str(rng.choice(["int", "unsigned", "long long"]))), make(depth - 1))
+        return ir.Call(str(rng.choice(["min", "max", "abs", "__mul24"])), (make(depth - 1), make(depth - 1)))
+    return make(depth)
+
+
 def test_a_bound_shown_raise_free_holds_every_value_and_the_evaluation_never_raises():
     """Random integer expressions over bounded names: where raise_free_bound gives a bound, the
     evaluation succeeds and no value passes it."""
     from cudalint.index.evaluate import raise_free_bound
     rng = np.random.default_rng(7)
     names = ["x", "y", "z"]
-    ops = ["+", "-", "*", "/", "%", "&", "|", "^", "<", "==", "&&", "<<", ">>"]
 
     def make(depth):
-        if depth == 0 or rng.random() < 0.25:
-            if rng.random() < 0.5:
-                return ir.Sym(str(rng.choice(names)), "param", "long long")
-            return ir.Num(int(rng.choice([0, 1, 3, 7, 64, 1 << 20, 1 << 40, -5])))
-        kind = rng.random()
-        if kind < 0.7:
-            op = str(rng.choice(ops))
-            right = ir.Num(int(rng.integers(0, 70))) if op in ("<<", ">>") and rng.random() < 0.8 else make(depth - 1)
-            return ir.Bin(op, make(depth - 1), right)
-        if kind < 0.8:
-            return ir.Un(str(rng.choice(["-", "!", "~"])), make(depth - 1))
-        if kind < 0.9:
-            return ir.Cond(make(depth - 1), make(depth - 1), make(depth - 1))
-        return ir.Call(str(rng.choice(["min", "max", "abs", "__mul24"])), (make(depth - 1), make(depth - 1)))
+        return _random_expr(rng, depth, "long long", [0, 1, 3, 7, 64, 1 << 20, 1 << 40, -5], 70)
 
     shown = 0
     for _ in range(3000):
@@ -762,25 +771,9 @@ def test_a_span_shown_holds_every_value_and_the_evaluation_neither_raises_nor_ov
     from cudalint.index.evaluate import value_span
     rng = np.random.default_rng(11)
     names = ["x", "y", "z"]
-    ops = ["+", "-", "*", "/", "%", "&", "|", "^", "<", "==", "&&", "<<", ">>"]
 
     def make(depth):
-        if depth == 0 or rng.random() < 0.25:
-            if rng.random() < 0.5:
-                return ir.Sym(str(rng.choice(names)), "param", "int")
-            return ir.Num(int(rng.choice([0, 1, 2, 3, 7, 64, 1 << 20, -5, -1])))
-        kind = rng.random()
-        if kind < 0.7:
-            op = str(rng.choice(ops))
-            right = ir.Num(int(rng.integers(0, 40))) if op in ("<<", ">>") and rng.random() < 0.8 else make(depth - 1)
-            return ir.Bin(op, make(depth - 1), right)
-        if kind < 0.8:
-            return ir.Un(str(rng.choice(["-", "!", "~"])), make(depth - 1))
-        if kind < 0.87:
-            return ir.Cond(make(depth - 1), make(depth - 1), make(depth - 1))
-        if kind < 0.93:
-            return ir.Cast(ir.TypeRef(str(rng.choice(["int", "unsigned", "long long"]))), make(depth - 1))
-        return ir.Call(str(rng.choice(["min", "max", "abs", "__mul24"])), (make(depth - 1), make(depth - 1)))
+        return _random_expr(rng, depth, "int", [0, 1, 2, 3, 7, 64, 1 << 20, -5, -1], 40, casts=True)
 
     def extremes(v):
         return int(v.min()), int(v.max())

@@ -229,12 +229,12 @@ def _requests(sim: Simulation, acc: Access, merge=_SURE):
 
 def _conflict_free(sim: Simulation, acc: Access, width: int) -> bool:
     """Whether every warp request of a 4-byte access of 4-byte elements (not merged into a wider
-    one) is served in one wavefront, from its index's terms: the threads' part is a sum of
-    threadIdx axes, each by a step the same everywhere (its stride's span is one value), and the
-    rest names no thread, so every warp's words are one pattern moved by a whole number of words
-    (a warp is 32 neighbouring threadIdx.x, or whole rows of them); that pattern asks no bank for
-    two words. Its value over the range instances, which hold every iteration the requests are
-    counted at, cannot fail to be computed (value_span)."""
+    one) is served in one wavefront, from its index's steps along the threadIdx axes
+    (Simulation.thread_steps: the rest of the index names no thread): every warp's words are one
+    pattern moved by a whole number of words (a warp is 32 neighbouring threadIdx.x, or whole rows
+    of them, in one z plane), and that pattern asks no bank for two words. Its value over the
+    range instances, which hold every iteration the requests are counted at, cannot fail to be
+    computed (value_span)."""
     bx, by, _ = sim.block
     if bx % WARP == 0:
         lanes = [(lane, 0) for lane in range(WARP)]
@@ -244,21 +244,13 @@ def _conflict_free(sim: Simulation, acc: Access, width: int) -> bool:
         return False
     if width != WORD or acc.array.elem_size != WORD or sim.table.merges.get(acc) is not None:
         return False
-    env = sim.instance_env_of(acc)
-    if value_span(acc.index, env, sim.extremes, SPAN_LIMIT) is None:
+    if value_span(acc.index, sim.range_env(acc), sim.extremes, SPAN_LIMIT) is None:
         return False
-    steps = {"threadIdx.x": 0, "threadIdx.y": 0}
-    for t in acc.terms:
-        if t.coord.__class__ is ir.Sym and t.coord.name in steps:
-            span = value_span(t.stride, env, sim.extremes)
-            if span is None or span[0] != span[1]:
-                return False
-            steps[t.coord.name] = span[0]
-        elif t.coord.__class__ is ir.Sym and t.coord.name == "threadIdx.z":
-            continue        # one value in a warp, as the stride is
-        elif any(s.kind == "thread" for e in (t.coord, t.stride) for s in ir.symbols(e)):
-            return False
-    words = {steps["threadIdx.x"] * x + steps["threadIdx.y"] * y for x, y in lanes}
+    steps = sim.thread_steps(acc)
+    if steps is None:
+        return False
+    sx, sy = steps.get("threadIdx.x", 0), steps.get("threadIdx.y", 0)
+    words = {sx * x + sy * y for x, y in lanes}
     return len({w % BANKS for w in words}) == len(words)
 
 

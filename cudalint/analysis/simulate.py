@@ -324,6 +324,12 @@ def _distinct(blocks: list, axes: tuple[int, ...], keep) -> list:
     return out
 
 
+def _overlap_moot(acc: Access) -> bool:
+    """Two threads storing to one element are no finding: they store one value for all (`value_scope`),
+    or bytes of one element, which the index does not tell apart."""
+    return acc.value_scope >= 2 or acc.width < acc.array.elem_size
+
+
 def _full(v, shape: tuple) -> np.ndarray:
     """`v` over the whole shape: itself where it already has it (values are read, never written)."""
     if v.__class__ is np.ndarray and v.shape == shape:
@@ -894,7 +900,7 @@ class Simulation:
         and of the instances only where the access runs is worked out. A store is taken only where
         its index also shows that no two threads of a block store to one element (_stores_apart),
         which is what its values would be searched for."""
-        env = self._instance_entry(acc, "range")[0]
+        env = self.range_env(acc)
         if acc.kind == "store" and not acc.atomic and not self._stores_apart(acc):
             return False
         spans = [value_span(e, env, self.extremes) for e in (acc.index, *acc.dims)]
@@ -911,36 +917,44 @@ class Simulation:
 
     def _stores_apart(self, acc: Access) -> bool:
         """Whether no two threads of a block store to one element in one step: where `_overlap`
-        looks at nothing (one value for all, or bytes of one element), or where the index keeps
-        the threads apart (threads_apart)."""
-        return acc.value_scope >= 2 or acc.width < acc.array.elem_size or self.threads_apart(acc)
+        looks at nothing (_overlap_moot), or where the index keeps the threads apart
+        (threads_apart)."""
+        return _overlap_moot(acc) or self.threads_apart(acc)
 
-    def threads_apart(self, acc: Access, apart: int = 1) -> bool:
-        """Whether any two threads of a block are given indexes at least `apart` elements apart
-        wherever they are, from the index's terms (which add up to it): the threads' part is a sum
-        of threadIdx axes, each by a step the same everywhere (its stride's span over the range
-        instances is one value), the rest names no thread, and the steps, smallest first, each
-        pass all that the smaller ones together reach across the block by `apart` (a mixed-radix
-        number: `ty * 33 + tx` in a 32 x 16 block)."""
-        env = self._instance_entry(acc, "range")[0]
+    def thread_steps(self, acc: Access) -> dict[str, int] | None:
+        """threadIdx axis -> how far the index moves when it grows by one, from the index's terms
+        (which add up to it), where the threads' part is a sum of threadIdx axes, each by a step
+        the same everywhere (its stride's span over the range instances is one value), and the rest
+        names no thread; None where it is not. An axis the index does not name is not there."""
+        env = self.range_env(acc)
         steps: dict[str, int] = {}
         for t in acc.terms:
             if t.coord.__class__ is ir.Sym and t.coord.kind == "thread" and t.coord.name in self.tid:
                 span = value_span(t.stride, env, self.extremes)
                 if span is None or span[0] != span[1]:
-                    return False
-                steps[t.coord.name] = abs(span[0])
+                    return None
+                steps[t.coord.name] = span[0]
             elif any(s.kind == "thread" for e in (t.coord, t.stride) for s in ir.symbols(e)):
-                return False
+                return None
+        return steps
+
+    def threads_apart(self, acc: Access, apart: int = 1) -> bool:
+        """Whether any two threads of a block are given indexes at least `apart` elements apart
+        wherever they are (thread_steps): the steps, smallest first, each pass all that the smaller
+        ones together reach across the block by `apart` (a mixed-radix number: `ty * 33 + tx` in a
+        32 x 16 block)."""
+        steps = self.thread_steps(acc)
+        if steps is None:
+            return False
         reach = 0
-        for step, n in sorted((steps.get(f"threadIdx.{a}", 0), self.block[i]) for i, a in enumerate("xyz")
+        for step, n in sorted((abs(steps.get(f"threadIdx.{a}", 0)), self.block[i]) for i, a in enumerate("xyz")
                               if self.block[i] > 1):
             if step < reach + apart:
                 return False
             reach += step * (n - 1)
         return True
 
-    def instance_env_of(self, acc: Access) -> dict:
+    def range_env(self, acc: Access) -> dict:
         """The environment of an access's range instances (shared: for reading only)."""
         return self._instance_entry(acc, "range")[0]
 
@@ -965,7 +979,7 @@ class Simulation:
         those: their values cannot fail either."""
         if self.wanted is None or self.wanted & RANGE_CODES:
             return False
-        env = self._instance_entry(acc, "range")[0]
+        env = self.range_env(acc)
         return all(raise_free_bound(e, env) is not None for e in (acc.index, *acc.dims)) and \
             self._within(acc, "coalescing", "range") is not None
 
@@ -1056,8 +1070,8 @@ class Simulation:
         """Two threads of a block storing to one element in one step. Threads that store one value
         (the same in the whole block, or in a warp after a warp reduction, when the writers of the
         element are lanes of one warp) are no finding."""
-        if acc.value_scope >= 2 or acc.width < acc.array.elem_size:
-            return      # one value for all; or bytes of one element, which the index does not tell apart
+        if _overlap_moot(acc):
+            return
         if _no_repeat(flat, mask):
             return
         # instances in growing batches (the first mostly decides): sorted by instance, value and
