@@ -614,16 +614,23 @@ def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:
 def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> list[Diagnostic]:
     """Where the program gives no block shape or size, a warning stands only if every trial of the
     family produces it (with the first trial's figures); the others are listed as info, with the
-    values that produce them, when asked for (--show-uncertain), else dropped."""
+    values that produce them, when asked for (--show-uncertain), else dropped. A finding that
+    states its own condition over the values not given (`metrics["condition"]`: the rounded-up grid
+    of CL202 when the size is not a multiple of the block) stands when any trial meets it, and a
+    trial is added whose sizes are no multiple of any block edge, so that the condition is met
+    where it can be."""
     from .analysis.simulate import AnalysisLimit, Simulation
 
     def key(d):
         return d.code, d.path, d.line, d.column, d.access
 
     notes = [d for d in found if d.severity == "info"]
-    first = {key(d): d for d in found if d.severity != "info"}
+    conditional = {key(d): d for d in found if _conditional(d)}
+    first = {key(d): d for d in found if d.severity != "info" and not _conditional(d)}
+    for d in _condition_trial(table, family, fcfg):
+        conditional.setdefault(key(d), d)
     if not first and not fcfg.show_uncertain:
-        return found
+        return notes + list(conditional.values())
     at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
     holds: dict = {k: [family.primary] for k in first}
     idle: dict = {k: 0 for k in first}      # trials in which the finding's access does not run
@@ -642,7 +649,12 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
             only = frozenset(id(a) for a in table.accesses if (a.path or table.path, a.line, a.column, a.kind)
                              in places)
             sim.wanted = frozenset(codes)
-        got = {key(d): d for d in _check(table, sim, fcfg, codes, only) if d.severity != "info"}
+        got = {}
+        for d in _check(table, sim, fcfg, codes, only):
+            if _conditional(d):
+                conditional.setdefault(key(d), d)
+            elif d.severity != "info":
+                got[key(d)] = d
         for k in holds:
             if k in got:
                 holds[k].append(trial)
@@ -654,7 +666,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
                     others.setdefault(k, (d, []))[1].append(trial)
         elif not any(len(t) + idle[k] == n for k, t in holds.items()):
             break                           # nothing holds for every trial any more
-    out = list(notes)
+    out = list(notes) + list(conditional.values())
     for k, d in first.items():
         if len(holds[k]) + idle[k] == len(family.trials):
             out.append(d)
@@ -664,14 +676,66 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
     return out
 
 
+def _conditional(d: Diagnostic) -> bool:
+    return d.severity != "info" and "condition" in d.metrics
+
+
+
+
+def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
+    """The conditional findings of a trial whose problem sizes are no multiple of a block edge:
+    where the grid is computed from a size the program does not give, that is a size it may run."""
+    from dataclasses import replace
+    from .analysis.simulate import AnalysisLimit, Simulation
+    from .index import ir
+    from .rules import cl202_unguarded
+
+    grid = table.launch.grid
+    if grid is None:
+        return []
+    names = {s.name for g in grid for s in ir.symbols(g)}
+    sized = [n for n, role in family.roles.items() if role == "size" and n in names]
+    if not sized:
+        return []
+    # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows
+    odd = replace(family.primary, sizes=tuple((n, family.sizes[n][0] | 1 if n in sized else v)
+                                              for n, v in family.primary.sizes))
+    try:
+        sim = Simulation(table, fcfg.params, odd, family)
+    except AnalysisLimit:
+        return []
+    sim.wanted = frozenset({cl202_unguarded.CODE})
+    return [d for d in _check(table, sim, fcfg, {cl202_unguarded.CODE}) if _conditional(d)]
+
+
 def _uncertain(d: Diagnostic, trials, family) -> Diagnostic:
-    """A finding that only some of cudalint's own trial values produce: info, with those values."""
+    """A finding that only some of cudalint's own trial values produce: info, with the condition
+    those values show (the values it holds for that the trials where it does not hold lack)."""
     keep_block = len(family.blocks) > 1
-    shown = "; ".join(t.describe(keep_block) for t in trials)
+    held = set(trials)
+    rest = [t for t in family.trials if t not in held]
+    parts = []
+    for name in family.sizes:
+        yes = sorted({t.size(name) for t in trials})
+        no = sorted({t.size(name) for t in rest} - set(yes))
+        if no and not set(yes) & {t.size(name) for t in rest}:
+            parts.append(f"{name} = {' or '.join(map(str, yes))}, not {' or '.join(map(str, no))}")
+    if keep_block:
+        yes_b = {t.block for t in trials}
+        no_b = {t.block for t in rest} - yes_b
+        if no_b:
+            parts.append("blockDim " + " or ".join(_shape(b) for b in sorted(yes_b)) + ", not " +
+                         " or ".join(_shape(b) for b in sorted(no_b)))
+    if not parts:
+        parts = ["; ".join(t.describe(keep_block) for t in trials)]
     d.severity = "info"
-    d.message += f" (only for some values cudalint tried, not given by the program: {shown})"
+    d.message += f" (only when {'; '.join(parts)}: values the program does not give)"
     d.metrics = {**d.metrics, "only_for": [t.describe(keep_block) for t in trials]}
     return d
+
+
+def _shape(b) -> str:
+    return "(" + ", ".join(map(str, b)) + ")"
 
 
 def exception_line(exc: BaseException, limit: int = 200) -> str:

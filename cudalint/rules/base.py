@@ -42,7 +42,8 @@ class Context:
 
     def diagnostic(self, rule, acc: Access | None, message: str, line: int | None = None,
                    column: int | None = None, metrics: dict | None = None, assumptions: list[str] | None = None,
-                   end: tuple[int, int] | None = None, path: str | None = None) -> Diagnostic:
+                   end: tuple[int, int] | None = None, path: str | None = None,
+                   severity: str | None = None) -> Diagnostic:
         t = self.table
         if acc is not None:
             line = line or acc.line
@@ -52,7 +53,7 @@ class Context:
         column = column or 1
         end = end or (line, column)
         d = Diagnostic(path or (acc.path if acc is not None and acc.path else t.path), line, column, end[0], end[1],
-                       rule.CODE, rule.NAME, rule.CATEGORY, rule.SEVERITY, message, t.kernel,
+                       rule.CODE, rule.NAME, rule.CATEGORY, severity or rule.SEVERITY, message, t.kernel,
                        metrics=metrics or {}, assumptions=list(assumptions or []))
         if acc is not None:
             d.array = acc.array.name

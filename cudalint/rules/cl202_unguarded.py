@@ -19,6 +19,7 @@ int i = blockIdx.x * blockDim.x + threadIdx.x;
 if (i < n) c[i] = a[i] + b[i];
 ```
 """
+import re
 import sys
 
 from .base import Context, fmt_thread, short
@@ -38,6 +39,27 @@ def guard(acc, ex) -> str:
     return f"if ({subject} < {ex.extent_text})"
 
 
+def open_sizes(sim, ex) -> list[str]:
+    """The names of the problem size the grid was rounded from that the program does not give:
+    the finding then holds for the sizes that are not a multiple of the block, not for one size."""
+    names = re.findall(r"[A-Za-z_]\w*", ex.extent_text)
+    opened = [n for n in dict.fromkeys(names) if n in sim.family.sizes]
+    if any(sim.family.roles.get(n) != "size" for n in opened):
+        return []       # a shift count or a mask's power of two: not a size the grid rounds up
+    if any(n not in sim.table.params for n in opened):
+        # a host value the kernel never receives (`CEIL_DIV(B * T * C, 256)` for a kernel of `NH` and
+        # `d`): how it relates to the kernel's own guard is not known, so no condition is stated
+        return []
+    return opened
+
+
+def condition(sim, ex) -> str:
+    """When the grid adds threads past the size: `n % 256 != 0` (ceil-div rounds up by the block)."""
+    edge = sim.block["xyz".index(ex.axis)]
+    text = ex.extent_text if re.fullmatch(r"[\w.]+", ex.extent_text) else f"({ex.extent_text})"
+    return f"{text} % {edge} != 0"
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -48,6 +70,19 @@ def check(ctx: Context):
         if ex is None:
             continue
         a = ex.axis
+        opened = open_sizes(sim, ex)
+        if opened:
+            # a size given nowhere: no figure of this trial's size is the program's; the finding is the
+            # condition under which the grid's rounding makes threads past the size, which nothing in
+            # the program rules out (no guard, no host check)
+            cond = condition(sim, ex)
+            msg = (f"{acc.kind} of `{short(acc.text)}` runs unguarded past {ex.extent_text} in the threads "
+                   f"the rounded-up grid adds when {cond} (nothing in the program rules that out); "
+                   f"add `{guard(acc, ex)}`")
+            yield ctx.diagnostic(me, acc, msg, metrics={"condition": cond, "guard": guard(acc, ex),
+                                                        "open": opened},
+                                 assumptions=ctx.assumptions_for(acc), severity="warning")
+            continue
         point = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{a}"})
         msg = (f"{acc.kind} of `{short(acc.text)}` runs unguarded past {ex.extent_text} = {ex.extent} "
                f"(index {ex.index} at {point}); add `{guard(acc, ex)}`")
