@@ -586,6 +586,8 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
             diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
             return diags, table
         found = _check(table, sim, fcfg)
+        if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
+            found = [d for d in found if "rests_on" not in d.metrics]
         if len(family.trials) > 1:
             found = _hold_for_family(table, family, fcfg, found)
         diags.extend(found)
@@ -671,8 +673,8 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
         if len(holds[k]) + idle[k] == len(family.trials):
             out.append(d)
         elif fcfg.show_uncertain:
-            out.append(_uncertain(d, holds[k], family))
-    out.extend(_uncertain(d, trials, family) for d, trials in others.values())
+            out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
+    out.extend(_uncertain(d, trials, family, at.get(k[1:])) for k, (d, trials) in others.items())
     return out
 
 
@@ -708,14 +710,21 @@ def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
     return [d for d in _check(table, sim, fcfg, {cl202_unguarded.CODE}) if _conditional(d)]
 
 
-def _uncertain(d: Diagnostic, trials, family) -> Diagnostic:
+def _uncertain(d: Diagnostic, trials, family, acc=None) -> Diagnostic:
     """A finding that only some of cudalint's own trial values produce: info, with the condition
-    those values show (the values it holds for that the trials where it does not hold lack)."""
+    those values show (the values it holds for that the trials where it does not hold lack), over
+    the names its access's strides hold (else those it reads at all)."""
+    from .index import ir
     keep_block = len(family.blocks) > 1
     held = set(trials)
     rest = [t for t in family.trials if t not in held]
     parts = []
-    for name in family.sizes:
+    names = list(family.sizes)
+    if acc is not None:
+        strides = {s.name for t in acc.terms if not t.is_offset for s in ir.symbols(t.stride)}
+        read = {s.name for e in (acc.index, *acc.guards) for s in ir.symbols(e)}
+        names = [n for n in names if n in strides] or [n for n in names if n in read] or names
+    for name in names:
         yes = sorted({t.size(name) for t in trials})
         no = sorted({t.size(name) for t in rest} - set(yes))
         if no and not set(yes) & {t.size(name) for t in rest}:
@@ -729,7 +738,7 @@ def _uncertain(d: Diagnostic, trials, family) -> Diagnostic:
     if not parts:
         parts = ["; ".join(t.describe(keep_block) for t in trials)]
     d.severity = "info"
-    d.message += f" (only when {'; '.join(parts)}: values the program does not give)"
+    d.message += f" (only when {'; '.join(parts)}: {'values' if len(parts) > 1 else 'a value'} the program does not give)"
     d.metrics = {**d.metrics, "only_for": [t.describe(keep_block) for t in trials]}
     return d
 

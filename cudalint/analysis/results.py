@@ -57,6 +57,7 @@ class Excess:
     extent_text: str
     extent: int
     covered: int
+    thread_axis: str = ""      # the threadIdx axis that counts along `axis` within a block (`axis` if empty)
 
 
 @dataclass
