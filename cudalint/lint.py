@@ -2,7 +2,6 @@
 table, simulate, and run the rules; then inline suppressions and rule selection."""
 from __future__ import annotations
 
-import fnmatch
 import functools
 import os
 import re
@@ -11,12 +10,12 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .config import Config
 from .diagnostic import Diagnostic
+from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
 from .rules.base import Context, Options
-from .selection import RuleSelection
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
-from .source.macros import MacroTable, parse_define
 from .source.project import Project
 
 EXTENSIONS = (".cu", ".cuh")
@@ -24,46 +23,6 @@ EXTENSIONS = (".cu", ".cuh")
 
 class UsageError(Exception):
     """Bad command line or unreadable input: exit 2."""
-
-
-@dataclass
-class Config:
-    defines: dict[str, str] = field(default_factory=dict)
-    params: dict[str, int] = field(default_factory=dict)
-    launches: dict = field(default_factory=dict)
-    include_dirs: tuple[str, ...] = ()
-    min_ratio: float = 2.0
-    min_ways: int = 2
-    debug: bool = False
-    selection: RuleSelection = RuleSelection()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (glob, selectors)
-    exclude: tuple[str, ...] = ()                 # globs, relative to `root`
-    root: str | None = None                       # directory the globs are relative to (the config file's)
-    respect_gitignore: bool = True
-    force_exclude: bool = False                   # exclude even files named on the command line
-    show_limits: bool = False                     # print CL901 notes, not only their count
-    show_uncertain: bool = False                  # list findings that hold for some trial values only
-    jobs: int = 1                                 # processes analysing kernels (cross-file links kept)
-    resolve: Callable[[str], "Config"] | None = None   # the configuration of one file (closest config file)
-
-    def for_file(self, path: str) -> "Config":
-        return self.resolve(path) if self.resolve is not None else self
-
-    def enabled(self, d: Diagnostic) -> bool:
-        if d.code == "CL902":      # cudalint's own failure is never selected away: the kernel went unchecked
-            return True
-        sel = self.selection
-        extra = tuple(s for pat, sels in self.per_file_ignores if _glob_match(d.path, pat, self.root) for s in sels)
-        return sel.with_ignored(extra).enabled(d.code, d.category)
-
-    def shows(self, d: Diagnostic) -> bool:
-        """CL901 notes are printed when asked for (--show-limits, or a selection naming them)."""
-        if d.code != "CL901":
-            return True
-        return self.show_limits or self.selection.asks_for(d.code, d.category)
-
-    def excluded(self, path: str) -> bool:
-        return any(_glob_match(path, pat, self.root) for pat in self.exclude)
 
 
 @dataclass
@@ -75,18 +34,6 @@ class Result:
     hidden: dict[str, int] = field(default_factory=dict)         # code -> findings not printed (CL901 notes)
     errors: list = field(default_factory=list)      # FileError: files that could not be read or analysed
     streamed: bool = False                          # already printed part by part (lint_paths's on_part)
-
-
-def _glob_match(path: str, pattern: str, root: str | None) -> bool:
-    """A glob matches the path relative to `root`, one of its leading directories, or one component."""
-    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root or os.getcwd())).replace(os.sep, "/")
-    parts = [x for x in rel.split("/") if x not in ("..", ".")]
-    pattern = pattern.rstrip("/")
-    if "/" in pattern:
-        pattern = pattern.removeprefix("./")
-        return not rel.startswith("../") and any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern)
-                                                 for i in range(1, len(parts) + 1))
-    return any(fnmatch.fnmatchcase(x, pattern) for x in parts)
 
 
 class _GitIgnore:

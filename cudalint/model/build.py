@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
+from ..preprocess.macros import MacroError
 from ..source.cufile import FunctionDef, node_text
-from ..source.macros import MacroError
 from . import uniform, vector
-from .table import Access, Exit, Iterator, LaunchConfig, MemoryArray, Note, TwoTreeTable, short_text as _short
 from .accesses import Accesses
 from .calls import Calls
 from .declarations import Declarations
@@ -23,6 +22,7 @@ from .defuse import DefUse
 from .loops import Loops
 from .statements import Statements
 from .symbols import Ptr, Unfollowable
+from .table import Access, Exit, Iterator, LaunchConfig, MemoryArray, Note, TwoTreeTable, short_text as _short
 
 
 class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):

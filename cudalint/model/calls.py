@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
 from ..source.cufile import FunctionDef, node_text
-from ..source.macros import MacroError
 from . import uniform
 from .table import Barrier, short_text as _short
 from .symbols import Ptr, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope

@@ -6,8 +6,8 @@ import re
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
 from ..source.cufile import node_text
-from ..source.macros import MacroError
 from .table import MemoryArray
 from .symbols import Ptr, Unfollowable, _data, _names, _needs_cast, group_scope
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
-from ..source.macros import MacroError
+from ..preprocess.macros import MacroError
 from . import uniform
 from .table import short_text as _short
 from .symbols import (Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _MISSING, _data, _is_barrier, _names,

@@ -7,8 +7,8 @@ import functools
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
 from ..source.cufile import node_text
-from ..source.macros import MacroError
 from .table import AREA, Iterator, SLIDE, short_text as _short
 from .symbols import Ptr, Unfollowable, _data, _scale
 

@@ -6,8 +6,8 @@ import re
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
 from ..source.cufile import node_text
-from ..source.macros import MacroError
 from .table import Exit, short_text as _short
 from .symbols import Ptr, Unfollowable
 
