@@ -536,7 +536,7 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
         if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
             found = [d for d in found if "rests_on" not in d.metrics]
         if len(family.trials) > 1:
-            found = _hold_for_family(table, family, fcfg, found)
+            found = _hold_for_family(table, family, fcfg, found, sim.block)
         diags.extend(found)
         diags.extend(_notes(table, sim))
     except RecursionError:     # a limit of the analysis, not a bug: say which
@@ -560,7 +560,7 @@ def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:
     return [d for rule in CHECKS if codes is None or rule.CODE in codes for d in rule.check(ctx)]
 
 
-def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> list[Diagnostic]:
+def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block=None) -> list[Diagnostic]:
     """Where the program gives no block shape or size, a warning stands only if every trial of the
     family produces it (with the first trial's figures); the others are listed as info, with the
     values that produce them, when asked for (--show-uncertain), else dropped. A finding that
@@ -576,7 +576,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
     notes = [d for d in found if d.severity == "info"]
     conditional = {key(d): d for d in found if _conditional(d)}
     first = {key(d): d for d in found if d.severity != "info" and not _conditional(d)}
-    for d in _condition_trial(table, family, fcfg):
+    for d in _condition_trial(table, family, fcfg, block):
         conditional.setdefault(key(d), d)
     if not first and not fcfg.show_uncertain:
         return notes + list(conditional.values())
@@ -631,9 +631,11 @@ def _conditional(d: Diagnostic) -> bool:
 
 
 
-def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
+def _condition_trial(table, family, fcfg: Config, block=None) -> list[Diagnostic]:
     """The conditional findings of a trial whose problem sizes are no multiple of a block edge:
-    where the grid is computed from a size the program does not give, that is a size it may run."""
+    where the grid is computed from a size the program does not give, that is a size it may run.
+    Not needed where the first trial's sizes are already no multiple of the block's edges (`block`:
+    the first trial's): its rounded-up grid showed the threads past the edge."""
     from dataclasses import replace
     from .analysis.simulate import AnalysisLimit, Simulation
     from .index import ir
@@ -645,6 +647,8 @@ def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
     names = {s.name for g in grid for s in ir.symbols(g)}
     sized = [n for n, role in family.roles.items() if role == "size" and n in names]
     if not sized:
+        return []
+    if block is not None and not any(family.sizes[n][0] % b == 0 for n in sized for b in block if b > 1):
         return []
     # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows
     odd = replace(family.primary, sizes=tuple((n, family.sizes[n][0] | 1 if n in sized else v)

@@ -82,9 +82,11 @@ void launch(float *o, int n, int threads) {
   k<<<(n + threads - 1) / threads, threads>>>(o, n);
 }
 """)
-    assert [d.code for d in diags] == ["CL101"]
+    assert [d.code for d in diags] == ["CL101", "CL202"]
     assert any("block size `threads` not given: checked with threads = 256, 128, 1024" in a
                for a in diags[0].assumptions)
+    # no guard, and nothing makes n a multiple of the block the program picks: the condition says so
+    assert diags[1].severity == "warning" and "when n % threads != 0" in diags[1].message
 
 
 def test_launch_inside_a_block_size_branch_uses_that_size(tmp_path):

@@ -401,6 +401,8 @@ def sizes_for_degree(d: int) -> tuple[int, ...]:
 def product_degrees(exprs: list[ir.Expr], sizes: set[str]) -> dict[str, int]:
     """The most sizes (names of `sizes`) any product in the expressions multiplies together, for
     each name that takes part in one with more than three."""
+    if len(sizes) < 4:
+        return {}       # no product of more than three of them
     memo: dict[int, tuple[int, frozenset]] = {}
 
     def degree(e: ir.Expr) -> tuple[int, frozenset]:

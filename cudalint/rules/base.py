@@ -90,8 +90,9 @@ def open_names(sim, e: ir.Expr) -> list[str]:
 
 
 def invented(sim, exprs) -> list[str]:
-    """The values in `exprs` that this trial made up: sizes the program does not give, and the block
-    or grid dimensions of a launch cudalint assumed; a loop's counter brings its bounds' values."""
+    """The values in `exprs` that this trial made up: sizes the program does not give, and the grid
+    dimensions of a launch cudalint assumed (its block shapes are the family's trials, each one that
+    the program could launch); a loop's counter brings its bounds' values."""
     if sim is None:
         return []
     out: dict[str, None] = {}
@@ -104,8 +105,6 @@ def invented(sim, exprs) -> list[str]:
         seen.add(id(e))
         for x in ir.symbols(e):
             if x.kind == "param" and x.name in sim.family.sizes and x.name not in sim.table.launch.params:
-                out[x.name] = None
-            elif x.kind == "blockdim" and not sim.launch_known:
                 out[x.name] = None
             elif x.kind == "griddim" and not sim.grid_known:
                 out[x.name] = None

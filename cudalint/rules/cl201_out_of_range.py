@@ -23,7 +23,7 @@ acc += As[k][sharedCol];
 import sys
 
 from ..index import ir
-from .base import Context, fmt_point, short
+from .base import Context, fmt_point, invented, short
 
 CODE = "CL201"
 NAME = "index-out-of-range"
@@ -63,7 +63,10 @@ def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
     for acc in ctx.accesses():
-        if acc.space == "global" or acc.unresolved:
+        if acc.unresolved:
+            continue
+        if acc.space == "global":
+            yield from _allocation_range(ctx, acc, me)
             continue
         dims = acc.array.dims
         res = sim.result(acc)
@@ -97,3 +100,32 @@ def check(ctx: Context):
                                                             "dimension": k + 1},
                                      assumptions=ctx.assumptions_for(acc))
                 break
+
+
+def _allocation_range(ctx: Context, acc, me):
+    """A global pointer the launch binds to an allocation: an index below its start, or past the
+    elements the host allocated. Figures made of values the program does not give are not quoted."""
+    sim = ctx.sim
+    res = sim.result(acc)
+    if res.allocation is None or not res.ranges:
+        return
+    extent, size_text = res.allocation
+    r = res.ranges[0]
+    made = invented(sim, [acc.index, *acc.guards])
+    where = f"the allocation of {size_text} bytes the launch passes as `{acc.array.name}`"
+    metrics = {"extent": extent, "allocation": size_text}
+    if r.lo < 0:
+        point = _where(r.at_min, acc.terms)
+        figure = "" if made else f" {max_check(sim, acc, acc.index, acc.terms, r.at_min, r.lo)}"
+        msg = f"index of `{short(acc.text)}` reaches{figure} below 0, before {where}, at {point}"
+        if not made:
+            metrics.update(min_index=r.lo)
+        yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
+    elif r.hi > extent - 1:
+        point = _where(r.at_max, acc.terms)
+        figure = (f" past its end" if made else
+                  f" {max_check(sim, acc, acc.index, acc.terms, r.at_max, r.hi)} > {extent - 1}")
+        msg = f"index of `{short(acc.text)}` reaches{figure}, out of {where}, at {point}"
+        if not made:
+            metrics.update(max_index=r.hi)
+        yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))

@@ -460,7 +460,11 @@ def check(ctx: Context):
                 msg = f"{head}: {c - span} of every {c} elements are skipped; make it {span}"
             else:
                 msg = f"{head}: neighbouring {t.coord.name.split('.')[0]} values overlap; make it {span}"
-            made = invented(sim, [e for x in (t, *below) for e in (x.stride, x.coord)])
+            # sizes in the strides are factored out (a group's strides share them: `64 * n` against
+            # `8 * n`), so what a stride mismatch may rest on is an assumed grid, and the ranges of
+            # the coordinates below (a loop's bound)
+            made = [n for n in invented(sim, [x.stride for x in (t, *below)]) if n.startswith("gridDim")]
+            made += [n for n in invented(sim, [x.coord for x in below]) if n not in made]
             if made:
                 # the strides compared are made of values cudalint chose: a condition, not a finding
                 msg += f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program does not give)"
