@@ -56,7 +56,8 @@ def fold(v) -> int | None:
     """The number an expression of constants is, None when it is not one."""
     if isinstance(v, ir.Num) and isinstance(v.value, int):
         return v.value
-    if not isinstance(v, ir.Expr) or ir.symbols(v):
+    if not isinstance(v, ir.Expr) or ir.symbols(v) or \
+            any(isinstance(x, ir.Num) and not isinstance(x.value, int) for x in v.walk()):
         return None
     from ..index.evaluate import Evaluator, Unknown
     try:

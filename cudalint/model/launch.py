@@ -7,9 +7,9 @@ from dataclasses import dataclass, replace
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
-from ..source.cufile import FunctionDef, LaunchSite, node_text
+from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
 from ..source.macros import MacroError
-from .host import (CEIL_DIV, Budget, HostScope, OutOfBudget, _arity_fits, fold, lookup_constant,  # noqa: F401
+from .host import (CEIL_DIV, Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, lookup_constant,  # noqa: F401
                    substitute, unknown)
 from .pointers import pointer_launch
 from .table import LaunchConfig
@@ -79,9 +79,14 @@ class HostResolver(HostScope):
         if e in self.arg_exprs:
             return ir.Sym(self.arg_exprs[e], "param")
         if isinstance(e, ir.Name) and e.name in self.param_names:
-            # at the launch the host name is the kernel's parameter: that, unless the host gives a number
+            # at the launch the host name is the kernel's parameter: that, where the host's own value is
+            # not a number or an expression of the kernel's parameters (`int n = x.numel();`,
+            # `int num_kernels = channels * height_col * width_col;`)
             v = super().value(e)
-            return v if fold(v) is not None else ir.Sym(self.param_names[e.name], "param")
+            if is_open(v) or not isinstance(v, ir.Expr) or \
+                    any(x.kind == "param" and x.name not in self.kernel_params for x in ir.symbols(v)):
+                return ir.Sym(self.param_names[e.name], "param")
+            return v
         return super().value(e)
 
     SNAPSHOT_EVERY = 32
@@ -305,14 +310,18 @@ class HostResolver(HostScope):
         tname = node_text(type_node).replace(" ", "") if type_node is not None else ""
         container = next((c for c in _CONTAINERS if tname.startswith(c + "<")), None)
         for d in node.children_by_field_name("declarator"):
-            if d.type != "init_declarator":
+            if d.type == "function_declarator" and container is not None:
+                # `std::vector<float> v(n);` parses as a function declaration (C++'s vexing parse)
+                value = d.child_by_field_name("parameters")
+            elif d.type == "init_declarator":
+                value = d.child_by_field_name("value")
+            else:
                 continue
             name = node_text(d.child_by_field_name("declarator")).lstrip("*& ")
-            value = d.child_by_field_name("value")
             self.allocations.pop(name, None)
             if value is None:
                 continue
-            if container is not None and value.type == "argument_list" and value.named_children:
+            if container is not None and value.type in ("argument_list", "parameter_list") and value.named_children:
                 size = _elem_size(tname[len(container) + 1:].rsplit(">", 1)[0].split(",")[0])
                 if size is None:
                     continue
@@ -683,7 +692,8 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
     """The values every launch (and every call of a wrapper) gives each integer parameter."""
     values, provenance = {}, {}
     for i, p in enumerate(kernel.params):
-        if p.pointers or p.reference or not readings or any(len(s.site.args) <= i for s in readings):
+        if p.pointers or p.reference or not readings or any(len(s.site.args) <= i for s in readings) or \
+                p.type_name.split()[-1] not in INT_WORDS:
             continue
         got: list = []
         for s in readings:
@@ -693,18 +703,15 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
         vals = tuple(sorted(set(got)))
         values[p.name] = vals
         shown = ", ".join(map(str, vals))
-        through = {ctx.wrapper for s in readings for _, ctx in s.readers if ctx is not None}
-        if through:
-            who = "call of " + ", ".join(f"`{w}`" for w in sorted(through))
-        else:
-            who = "launch"
+        through = sorted({ctx.wrapper for s in readings for _, ctx in s.readers if ctx is not None})
+        names = ", ".join(f"`{w}`" for w in through)
         const = _constant_words(_arg_reader(readings[0], i)) if len(vals) == 1 else ""
         if const:
             provenance[p.name] = const
         elif len(vals) == 1:
-            provenance[p.name] = f"every {who} passes {shown}"
+            provenance[p.name] = f"every {'call of ' + names if through else 'launch'} passes {shown}"
         else:
-            provenance[p.name] = f"the {who}s pass {shown}"
+            provenance[p.name] = f"the {'calls of ' + names if through else 'launches'} pass {shown}"
     return values, provenance
 
 
@@ -721,9 +728,8 @@ def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
     """Conditions over the kernel's parameters that the host establishes before every launch."""
     common = None
     for s in readings:
-        for r, _ in s.readers:
-            here = {c for c, _ in r.checks if _over_params(c, kernel)}
-            common = here if common is None else common & here
+        here = {c for c, _ in s.base.checks if _over_params(c, kernel) and ir.symbols(c)}
+        common = here if common is None else common & here
     return sorted(common or (), key=str)
 
 
@@ -745,7 +751,8 @@ def _extents(kernel: FunctionDef, readings: list[_SiteValues]) -> dict[str, ir.E
                     got = _in_kernel_terms(ctx.allocations[base], ctx, r)
                 sizes.append(got)
         if sizes and all(_over_params(x, kernel) for x in sizes) and len(set(sizes)) == 1:
-            out[p.name] = sizes[0]
+            n = fold(sizes[0])
+            out[p.name] = ir.Num(n) if n is not None else sizes[0]
     return out
 
 
@@ -852,5 +859,5 @@ def _dims_words(s: _SiteValues, index: int) -> str:
     except (ExprSyntaxError, MacroError, OutOfBudget):
         return ""
     parts = [_constant_words(r)] if r.constants_used else []
-    parts += [f"`{h.name}` in {_where(h.file.path)}:{h.line}" for h in r.helpers_used[:1]]
+    parts += [f"`{h.name}` ({_where(h.file.path)}:{h.line}) evaluated" for h in r.helpers_used[:1]]
     return "; ".join(p for p in parts if p)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 MAX_TREE_FILES = 50_000
 MAX_HEADERS = 2_000
 MAX_DB_BYTES = 64 << 20
+MAX_UP = 3                         # directories above an including file searched for its header
 MAX_DB_UP = 8                      # directories above a file searched for compile_commands.json
 HEADER_BYTES = 4 << 20
 
@@ -179,7 +180,7 @@ class BuildPaths:
                     continue
                 hit = _resolve(name, [here, *dirs, *found])
                 if hit is None:
-                    d = self._unique_dir(root, name)
+                    d = self._unique_dir(root, name, here)
                     if d is not None:
                         found.append(d)
                         hit = os.path.normpath(os.path.join(d, name))
@@ -190,21 +191,32 @@ class BuildPaths:
                         queue.append(hit)
         return found
 
-    def _unique_dir(self, root: str, name: str) -> str | None:
+    def _unique_dir(self, root: str, name: str, here: str) -> str | None:
+        """The include directory that gives `name` to a file in `here`: the header looked for under
+        the directories above `here` (at most MAX_UP, not above the root), nearest first; found once
+        at the nearest level that has it, or not guessed."""
         tree = self._tree.get(root)
         if tree is None:
             tree = self._tree[root] = _walk_tree(root)
         parts = os.path.normpath(name).split(os.sep)
-        if ".." in parts:
+        if ".." in parts or parts[-1] not in tree:
             return None
-        hits = [d for d in tree.get(parts[-1], ()) if d.split(os.sep)[-(len(parts) - 1):] == parts[:-1]
-                or len(parts) == 1]
-        if len(hits) != 1:
-            return None
-        base = hits[0]
-        for _ in parts[:-1]:
-            base = os.path.dirname(base)
-        return base
+        holders = [d for d in tree[parts[-1]] if len(parts) == 1 or d.split(os.sep)[-(len(parts) - 1):] == parts[:-1]]
+        top = os.path.abspath(root).rstrip(os.sep) + os.sep
+        level = os.path.abspath(here)
+        for _ in range(MAX_UP + 1):
+            under = [d for d in holders if (d + os.sep).startswith(level.rstrip(os.sep) + os.sep)]
+            if len(under) > 1:
+                return None
+            if under:
+                base = under[0]
+                for _ in parts[:-1]:
+                    base = os.path.dirname(base)
+                return base
+            if not (level.rstrip(os.sep) + os.sep).startswith(top) or level.rstrip(os.sep) + os.sep == top:
+                return None
+            level = os.path.dirname(level)
+        return None
 
     def config(self, cfg):
         """The run's configuration with each file's build directories and definitions added after its own."""
@@ -231,10 +243,10 @@ def _resolve(name: str, dirs) -> str | None:
 
 
 def _walk_tree(root: str) -> dict[str, list[str]]:
-    """The project's files by name: name -> directories holding one."""
+    """The project's files by name: name -> directories holding one (absolute)."""
     out: dict[str, list[str]] = {}
     n = 0
-    for d, subdirs, names in os.walk(root):
+    for d, subdirs, names in os.walk(os.path.abspath(root)):
         subdirs[:] = sorted(s for s in subdirs if s not in _SKIP_DIRS and not s.startswith("."))
         for name in names:
             out.setdefault(name, []).append(d)
