@@ -233,6 +233,32 @@ void gather_pairs(float *d, const float *s, int n) {
     assert cfg.provenance["stride"] == "the launches pass 1, 2"
 
 
+def test_kernel_passed_to_a_launch_template(tmp_path, monkeypatch):
+    src = """__global__ void scale(float *x, int n, int inc) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i * inc] *= 2.f;
+}
+__global__ void shift(float *x, int n, int inc) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i * inc] += 1.f;
+}
+template <typename F, typename... Args>
+void launch(F f, dim3 g, dim3 b, Args... args) {
+  f<<<g, b>>>(args...);
+}
+void run(float *x, int n) {
+  launch(scale, dim3((n + 127) / 128), dim3(128), x, n, 1);
+  launch(shift, dim3((n + 63) / 64), dim3(64), x, n, 2);
+}
+"""
+    got = launches(tmp_path, {"k.cu": src}, monkeypatch)
+    scale, shift = got["scale"][0], got["shift"][0]
+    # each kernel gets the shape and the arguments of the calls that pass it, not the other's
+    assert [fold(b) for b in scale.block] == [128, 1, 1] and at(scale.grid[0], n=1000) == 8
+    assert [fold(b) for b in shift.block] == [64, 1, 1] and at(shift.grid[0], n=1000) == 16
+    assert scale.values["inc"] == (1,) and shift.values["inc"] == (2,)
+
+
 # ---- host checks before the launch -------------------------------------------------------------
 
 def test_host_checks_are_conditions_on_the_kernel_parameters(tmp_path, monkeypatch):

@@ -11,6 +11,8 @@ of statements, and helpers nest at most MAX_DEPTH deep.
 """
 from __future__ import annotations
 
+import re
+
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
@@ -22,7 +24,12 @@ MAX_DEPTH = 6       # helpers calling helpers; wrappers called by wrappers
 # host helpers that round a division up, as grids are sized: `ceil_div(N, 256)` is `(N + 255) / 256`
 # (kept for helpers whose body the run does not see: a library's header not linted)
 CEIL_DIV = {"ceil_div", "CEIL_DIV", "ceilDiv", "div_up", "DIV_UP", "divUp", "iDivUp", "cdiv", "ceildiv", "CeilDiv",
-            "DIVUP", "round_up_div"}
+            "DIVUP", "round_up_div", "div_ceil", "DivUp", "ATenCeilDiv", "divup", "div_round_up"}
+
+
+# `at::cuda::ATenCeilDiv`, `tv::launch::CUDA_NUM_THREADS`: the index grammar reads one qualifier;
+# a name keeps its last two parts (a constant is found by its qualified tail, a helper by its name)
+_NESTED_NAME = re.compile(r"\b((?:[A-Za-z_]\w*::)+)((?:[A-Za-z_]\w*::)[A-Za-z_]\w*)")
 
 
 class OutOfBudget(Exception):
@@ -108,6 +115,8 @@ class HostScope:
     def _parse(self, text: str) -> ir.Expr:
         if self.macros is not None and self.macros.uses_macro(text):
             text = self.macros.expand(text)
+        if text.count("::") > 1:
+            text = _NESTED_NAME.sub(lambda m: m.group(2), text)
         return parse_expr(text)
 
     def value(self, e: ir.Expr):
@@ -263,9 +272,28 @@ def _uncast(e: ir.Expr) -> ir.Expr:
 
 
 def _arity_fits(f: FunctionDef, n: int) -> bool:
-    if f.body is None or n > len(f.params):
+    if f.body is None or (n > len(f.params) and variadic_pack(f) is None):
         return False
     return all(p.node is not None and p.node.type == "optional_parameter_declaration" for p in f.params[n:])
+
+
+def variadic_pack(f: FunctionDef) -> str | None:
+    """The name of a function's trailing parameter pack (`Args... args`), None without one."""
+    got = f.__dict__.get("_pack", False)
+    if got is not False:
+        return got
+    got = None
+    decl = f.node.child_by_field_name("declarator") if f.node is not None else None
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    params = decl.child_by_field_name("parameters") if decl is not None else None
+    last = params.named_children[-1] if params is not None and params.named_children else None
+    if last is not None and last.type == "variadic_parameter_declaration":
+        names = [c for c in last.named_children if c.type in ("variadic_declarator", "identifier")]
+        if names:
+            got = node_text(names[-1]).lstrip(". ").strip() or None
+    f.__dict__["_pack"] = got
+    return got
 
 
 class _Stop(Exception):

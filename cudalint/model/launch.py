@@ -10,7 +10,7 @@ from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
 from ..source.macros import MacroError
 from .host import (CEIL_DIV, Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, lookup_constant,  # noqa: F401
-                   substitute, unknown)
+                   substitute, unknown, variadic_pack)
 from .pointers import pointer_launch
 from .table import LaunchConfig
 
@@ -135,7 +135,7 @@ class HostResolver(HostScope):
             self._forget_checks(c)
             self.declaration(c)
             self._allocation_declaration(c)
-        elif c.type == "expression_statement" and c.named_children:
+        elif c.type == "expression_statement" and c.named_children and not c.start_byte < stop < c.end_byte:
             e = c.named_children[0]
             self._forget_checks(e)
             self._host_check(e)
@@ -143,7 +143,8 @@ class HostResolver(HostScope):
             self.expression(e)
         elif c.type == "if_statement" and c.end_byte <= stop:
             self._if_before(c, stop)
-        elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))):
+        elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))
+                                                and c.type != "expression_statement"):
             self._branch_fact(c, stop)
             self._walk(c, stop)
             if c.type in ("for_statement", "while_statement", "do_statement") and c.end_byte > stop:
@@ -151,6 +152,13 @@ class HostResolver(HostScope):
         elif c.end_byte <= stop and c.type in ("for_statement", "while_statement", "do_statement",
                                                "switch_statement", "for_range_loop", "try_statement"):
             self._assigned_in(c)
+        elif c.start_byte < stop < c.end_byte:
+            # the launch inside an expression: a lambda's body (`AT_DISPATCH_FLOATING_TYPES(..., [&] {
+            # dim3 blocks(...); k<<<blocks, threads>>>(...); })`) is read up to it
+            for k in c.named_children:
+                if k.start_byte <= stop < k.end_byte:
+                    self._statement(k, stop)
+                    break
 
     def _if_before(self, node, stop: int) -> None:
         """An `if` that ends before the launch: `if (n % 4) return;` leaves its condition false;
@@ -509,9 +517,10 @@ def _site_rank(kernel: FunctionDef, site: LaunchSite) -> int:
     return 1 if key in site.file.includes else 2
 
 
-def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[LaunchSite], list[str]]:
-    """The launches of a kernel, best first: by name, through a function pointer set to it, or else
-    through a pointer whose value is not traced and could be this kernel."""
+def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) -> tuple[list[LaunchSite], list[str]]:
+    """The launches of a kernel, best first: by name, through a function pointer set to it, through
+    a host function's parameter its callers pass it to, or else through a pointer whose value is not
+    traced and could be this kernel."""
     own: list[LaunchSite] = []
     untraced: list[tuple[LaunchSite, str]] = []
     for s in sites:
@@ -520,7 +529,11 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[La
             if s.kernel == kernel.name:
                 own.append(s)
         elif not p.targets:
-            untraced.append((s, p.var))
+            passed = _passed_kernel(s, p.var, kernel, project)
+            if passed is not None:
+                own.append(passed)
+            else:
+                untraced.append((s, p.var))
         else:
             for t in p.targets:
                 if t.kernel == kernel.name:
@@ -534,6 +547,43 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[La
                 assumptions.append(f"launch through the function pointer `{var}` at line {s.line}: "
                                    f"its configuration assumed for this kernel")
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
+
+
+def _passed_kernel(site: LaunchSite, var: str, kernel: FunctionDef, project) -> LaunchSite | None:
+    """`template <typename F, typename... Args> void launch(F f, dim3 g, dim3 b, Args... args)
+    { f<<<g, b>>>(args...); }` called as `launch(scale, grid, block, x, n)`: the launch is this
+    kernel's when a call passes it as `f`; the kernel's arguments are the call's (a pack's elements
+    are named `args__0`, `args__1`, ... in the calls' values)."""
+    host = site.host
+    if project is None or host is None:
+        return None
+    names = [q.name for q in host.params]
+    if var not in names:
+        return None
+    index = names.index(var)
+    if not any(len(args) > index and _names(args[index], kernel.name) for _, _, args in _calls(host, project)):
+        return None
+    args = site.args
+    pack = variadic_pack(host)
+    if pack is not None and len(args) == 1 and args[0].replace(" ", "") == pack + "...":
+        args = [f"{pack}__{i}" for i in range(len(kernel.params))]
+    return replace(site, kernel=kernel.name, args=list(args), through=index)
+
+
+def _names(text: str, kernel: str) -> bool:
+    """An argument that is the kernel: `scale`, `&scale`, `scale<float>`, `ns::scale`."""
+    t = text.strip().lstrip("&").strip()
+    t = t.split("<", 1)[0].strip()
+    return t.split("::")[-1] == kernel
+
+
+def _calls(fn: FunctionDef, project) -> list[tuple[FunctionDef, object, list[str]]]:
+    out = []
+    for caller, call in project.callers(fn):
+        args_node = call.child_by_field_name("arguments")
+        out.append((caller, call, [node_text(a) for a in args_node.named_children if a.type != "comment"]
+                    if args_node is not None else []))
+    return out
 
 
 MAX_CALLS = 16          # calls of a wrapper (and of its callers) read for its parameters' values
@@ -550,16 +600,19 @@ class CallContext:
     wrapper: str            # the host function called
 
 
-def call_contexts(fn: FunctionDef, project, budget: Budget, depth: int = 0) -> list[CallContext]:
+def call_contexts(fn: FunctionDef, project, budget: Budget, depth: int = 0,
+                  passing: tuple[int, str] | None = None) -> list[CallContext]:
     """The calls of a host function in the run's files, each with its arguments' values, callers'
-    callers followed up to MAX_WRAPPER_DEPTH (a caller nobody calls leaves its own parameters open)."""
+    callers followed up to MAX_WRAPPER_DEPTH (a caller nobody calls leaves its own parameters open).
+    `passing`: only the calls that pass this kernel as this parameter."""
     if project is None or fn is None or not fn.params or depth >= MAX_WRAPPER_DEPTH:
         return []
     out: list[CallContext] = []
-    for caller, call in project.callers(fn):
-        args_node = call.child_by_field_name("arguments")
-        args = [node_text(a) for a in args_node.named_children if a.type != "comment"] if args_node else []
+    pack = variadic_pack(fn)
+    for caller, call, args in _calls(fn, project):
         if not _arity_fits(fn, len(args)):
+            continue
+        if passing is not None and not (len(args) > passing[0] and _names(args[passing[0]], passing[1])):
             continue
         outer = call_contexts(caller, project, budget, depth + 1) or [CallContext({}, {}, "", caller.name)]
         line = call.start_point[0] + 1
@@ -570,18 +623,21 @@ def call_contexts(fn: FunctionDef, project, budget: Budget, depth: int = 0) -> l
             r = HostResolver(site, None, project.constants_for(caller.file), project, bindings=ctx.values,
                              budget=budget, depth=depth + 1)
             values, allocs = {}, {}
-            for p, a in zip(fn.params, args):
+            named = list(zip([q.name for q in fn.params], args, [q.pointers for q in fn.params]))
+            if pack is not None:      # `args...`: each element by its place
+                named += [(f"{pack}__{i}", a, True) for i, a in enumerate(args[len(fn.params):])]
+            for name, a, pointer in named:
                 try:
-                    values[p.name] = r.value(r._parse(a))
+                    values[name] = r.value(r._parse(a))
                 except (ExprSyntaxError, MacroError, OutOfBudget):
-                    values[p.name] = unknown(p.name)
-                if p.pointers:
+                    values[name] = unknown(name)
+                if pointer:
                     base = r.pointer_base(a)
                     got = r.allocations.get(base) if base is not None else None
                     if got is None and base in ctx.allocations:
                         got = ctx.allocations[base]
                     if got is not None:
-                        allocs[p.name] = got
+                        allocs[name] = got
             for p in fn.params[len(args):]:
                 default = p.node.child_by_field_name("default_value") if p.node is not None else None
                 try:
@@ -633,7 +689,9 @@ class _SiteValues:
         constants = project.constants_for(site.file) if project is not None else None
         self.site = site
         self.base = HostResolver(site, kernel, constants, project, budget=budget)
-        self.contexts = call_contexts(site.host, project, budget) if _needs_callers(site, kernel, self.base) else []
+        passing = (site.through, kernel.name) if site.through is not None else None
+        self.contexts = call_contexts(site.host, project, budget, passing=passing) \
+            if passing is not None or _needs_callers(site, kernel, self.base) else []
         self.readers: list[tuple[HostResolver, CallContext | None]] = [(self.base, None)]
         if self.contexts:
             self.readers = []
@@ -790,7 +848,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         params.update(ann.params)
         provenance.update({k: f"annotation at line {ann.line}" for k in ann.params})
     resolver = None
-    kernel_sites, assumptions = _kernel_sites(kernel, sites)
+    kernel_sites, assumptions = _kernel_sites(kernel, sites, project)
     readings: list[_SiteValues] = []
     site_cfg = None
     if kernel_sites:

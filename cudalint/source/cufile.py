@@ -85,6 +85,10 @@ class LaunchSite:
     line: int
     file: "SourceFile" = None
     node: object = None
+    # a launch of the kernel the host function receives as its parameter number `through`
+    # (`template <typename F> void launch(F f, dim3 g, dim3 b) { f<<<g, b>>>(...); }`): only the calls
+    # passing this kernel there give its values
+    through: int | None = None
 
 
 @dataclass

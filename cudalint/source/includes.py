@@ -24,7 +24,8 @@ MAX_UP = 3                         # directories above an including file searche
 MAX_DB_UP = 8                      # directories above a file searched for compile_commands.json
 HEADER_BYTES = 4 << 20
 
-_QUOTED = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+# `#include "x.h"`, and `#include <lib/x.h>` (a project's own headers are also included that way)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]+/[^>\n]+)>)', re.MULTILINE)
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".tox", ".venv", "venv"}
 
 
@@ -175,10 +176,11 @@ class BuildPaths:
             except OSError:
                 continue
             here = os.path.dirname(p)
-            for name in dict.fromkeys(_QUOTED.findall(text)):
-                if os.path.isabs(name) or name.startswith("<"):
+            for quoted, angled in dict.fromkeys(_INCLUDE.findall(text)):
+                name = quoted or angled
+                if os.path.isabs(name):
                     continue
-                hit = _resolve(name, [here, *dirs, *found])
+                hit = _resolve(name, [here, *dirs, *found] if quoted else [*dirs, *found])
                 if hit is None:
                     d = self._unique_dir(root, name, here)
                     if d is not None:
