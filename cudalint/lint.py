@@ -583,7 +583,7 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
         return [_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: its body has {size} syntax nodes, "
                                         f"more than the {MAX_KERNEL_NODES} cudalint analyses")], None
     try:
-        launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
+        launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project, fcfg.params)
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
                               project.typedefs_for(src)).build()
         table.assumptions.extend(assumptions)

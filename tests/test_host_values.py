@@ -259,6 +259,35 @@ void run(float *x, int n) {
     assert scale.values["inc"] == (1,) and shift.values["inc"] == (2,)
 
 
+def test_a_launch_passing_an_untraced_value_is_not_made_single_valued(tmp_path, monkeypatch):
+    src = """#include <cstdlib>
+__global__ void copy_strided(float *dst, const float *src, int n, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = src[i * stride];
+}
+int main(int argc, char **argv) {
+  float *d, *s;
+  int n = 1 << 20;
+  copy_strided<<<(n + 127) / 128, 128>>>(d, s, n, 1);
+  copy_strided<<<(n + 127) / 128, 128>>>(d, s, n, atoi(argv[1]));
+  return 0;
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"copy.cu": src}, monkeypatch)["copy_strided"]
+    assert "stride" not in cfg.values and cfg.values["n"] == (1 << 20,)
+
+
+def test_param_on_the_command_line_is_given(tmp_path, monkeypatch):
+    write(tmp_path, {"k.cu": WRAPPED})
+    monkeypatch.chdir(tmp_path)
+    cfg = Config()
+    sources, read = read_project(["k.cu"], cfg)
+    project = Project(sources, read)
+    fn = sources[0].kernels[0]
+    got, _, _ = resolve_launch(fn, project.sites_for(fn), {}, project, {"incx": 3})
+    assert got.values["incx"] == (3,) and got.provenance["incx"] == "--param"
+
+
 # ---- host checks before the launch -------------------------------------------------------------
 
 def test_host_checks_are_conditions_on_the_kernel_parameters(tmp_path, monkeypatch):

@@ -838,9 +838,10 @@ def _incomplete(kernel: FunctionDef, project) -> list[str]:
     return []
 
 
-def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch], project=None
-                   ) -> tuple[LaunchConfig, dict[str, str], list[str]]:
-    """The launch a kernel is analysed with, its template arguments, and assumptions made."""
+def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch], project=None,
+                   given: dict[str, int] | None = None) -> tuple[LaunchConfig, dict[str, str], list[str]]:
+    """The launch a kernel is analysed with, its template arguments, and assumptions made.
+    `given`: the values of `--param` (and the configuration's `params`), which win."""
     template: dict[str, str] = {}
     params: dict[str, int] = {}
     provenance: dict[str, str] = {}
@@ -898,8 +899,12 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
                 params[k] = v[0]
         cfg.host_checks = _checks(kernel, readings)
         cfg.extents = _extents(kernel, readings)
-    for k, v in params.items():
-        if k.isidentifier() and k not in cfg.values:
+    for k, v in (given or {}).items():
+        if k in {p.name for p in kernel.params} | {t.name for t in kernel.template_params}:
+            cfg.values[k] = (v,)
+            provenance[k] = "--param"
+    for k, v in params.items():      # annotations: given
+        if k.isidentifier() and k not in cfg.values and k in provenance:
             cfg.values[k] = (v,)
     cfg.provenance = provenance
     cfg.params = params
