@@ -133,7 +133,13 @@ class Project:
         key = f"{fn.file.key if fn.file else ''}:{fn.line}:{fn.name}"
         if key not in self._callers:
             out: list[tuple[FunctionDef, object]] = []
+            # a call reaches this definition from its own units, or from anywhere when no other file
+            # defines a function of that name (separate compilation, a prototype in a header)
+            homes = {f.key for f in self.files.values() for g in f.functions
+                     if g.name == fn.name and g.body is not None and not g.is_kernel}
             for src, start, end in self._call_index.get(fn.name, ()):
+                if len(homes) > 1 and fn.file is not None and not self.sees(src, fn.file):
+                    continue
                 call = _call_at(src, start, end)
                 host = _enclosing_host(src, call) if call is not None else None
                 if host is not None and host is not fn:
