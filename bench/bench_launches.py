@@ -6,9 +6,11 @@ For each repository of part 1 (the folders of /tmp/realcode, linted together as 
 folder) and each repository of part 2 (linted from its own root, as `cudalint .` there): the kernels
 defined in the linted files; those with a launch site in the linted files; of those, the ones whose
 launch is resolved (grid and block computed from the program: numbers, or expressions of the
-kernel's own parameters; nothing assumed or left to an unknown host value); and the kernels'
-integer parameters that the host code gives (a value or a set of values: derived) against those it
-leaves open. Only the source, preprocessing and launch stages run: no kernel is analysed.
+kernel's own parameters; nothing assumed or left to an unknown host value); those whose block is
+resolved and whose grid is computed as an expression of host values the program does not give
+(`min((ious.numel() + 511) / 512, 4096)`: "shape"); and the kernels' integer parameters that the
+host code gives (a value or a set of values: derived) against those it leaves open. Only the
+source, preprocessing and launch stages run: no kernel is analysed.
 """
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def measure(paths: list[str]) -> dict:
     sources, read = read_project(files, cfg, context_paths(files, cfg), errors=[])
     project = Project(sources, read)
     linted = {s.key for s in sources}
-    out = {"kernels": 0, "launched": 0, "resolved": 0, "block_known": 0, "int_params": 0, "derived": 0,
+    out = {"kernels": 0, "launched": 0, "resolved": 0, "shape": 0, "block_known": 0, "int_params": 0, "derived": 0,
            "open": 0, "unresolved": []}
     for src in sources:
         for fn in src.kernels:
@@ -65,6 +67,7 @@ def measure(paths: list[str]) -> dict:
             ok = computed(cfg_.grid, names) and computed(cfg_.block, names)
             out["resolved"] += ok
             out["block_known"] += computed(cfg_.block, names)
+            out["shape"] += computed(cfg_.block, names) and cfg_.grid is not None
             if not ok:
                 out["unresolved"].append(f"{src.path}:{fn.line} {fn.name}: grid {_show(cfg_.grid)} "
                                          f"block {_show(cfg_.block)}")
@@ -117,14 +120,14 @@ def main() -> int:
     if a.json:
         print(json.dumps(rows, indent=1))
         return 0
-    head = f"{'part':4} {'repository':40} {'kernels':>7} {'launched':>8} {'resolved':>8} {'block':>6} " \
+    head = f"{'part':4} {'repository':40} {'kernels':>7} {'launched':>8} {'resolved':>8} {'shape':>6} {'block':>6} " \
            f"{'int params':>10} {'derived':>7} {'open':>5}"
     print(head)
     tot: dict = {}
     for r in rows:
         print(f"{r['part']:4} {r['repo'][:40]:40} {r['kernels']:7} {r['launched']:8} {r['resolved']:8} "
-              f"{r['block_known']:6} {r['int_params']:10} {r['derived']:7} {r['open']:5}")
-        t = tot.setdefault(r["part"], {k: 0 for k in ("kernels", "launched", "resolved", "block_known",
+              f"{r.get('shape', 0):6} {r['block_known']:6} {r['int_params']:10} {r['derived']:7} {r['open']:5}")
+        t = tot.setdefault(r["part"], {k: 0 for k in ("kernels", "launched", "resolved", "shape", "block_known",
                                                        "int_params", "derived", "open")})
         for k in t:
             t[k] += r[k]
@@ -134,7 +137,8 @@ def main() -> int:
     for part, t in tot.items():
         share = 100 * t["resolved"] / t["launched"] if t["launched"] else 0
         print(f"part {part}: {t['kernels']} kernels, {t['launched']} launched in the linted files, "
-              f"{t['resolved']} resolved ({share:.0f}%), block known {t['block_known']}; integer parameters "
+              f"{t['resolved']} resolved ({share:.0f}%), {t['shape']} with a resolved block and a computed grid, "
+              f"block known {t['block_known']}; integer parameters "
               f"{t['int_params']}: {t['derived']} derived, {t['open']} open")
     print(f"({time.perf_counter() - start:.1f} s)")
     return 0

@@ -101,11 +101,10 @@ class HostResolver(HostScope):
         key = (self.site.file.macros.epoch(self.site.line) if self.site.file is not None else self.site.line,
                id(self.site.file), id(self.constants), tuple(sorted(self.param_names.items())),
                tuple(self.arg_exprs.items()), id(self.project))
-        if self.bindings:
-            states = {0: (dict(self.env), {}, [], {})}      # a call's values: read for this call only
-        else:
-            walks = host.__dict__.setdefault("_host_walks", {})
-            states = walks.setdefault(key, {0: (dict(self.env), {}, [], {})})
+        if self.bindings:       # a call's values: the walk is that call's
+            key += (tuple(sorted((k, repr(v)) for k, v in self.bindings.items())),)
+        walks = host.__dict__.setdefault("_host_walks", {})
+        states = walks.setdefault(key, {0: (dict(self.env), {}, [], {})})
         start = max(k for k in states if k <= before)
         env, facts, checks, allocs = states[start]
         self.env, self.facts, self.checks, self.allocations = dict(env), dict(facts), list(checks), dict(allocs)
@@ -203,6 +202,8 @@ class HostResolver(HostScope):
     def _assigned_in(self, node) -> None:
         """What a statement before the launch assigns in its inner blocks (an `if` not taken, a loop) is
         not a value the walk knows after it."""
+        if not _ASSIGNS.search(node.text):
+            return
         for t in _walk_types(node, ("assignment_expression", "update_expression")):
             target = t.child_by_field_name("left") or t.child_by_field_name("argument")
             if target is not None and target.type == "identifier":
@@ -214,7 +215,7 @@ class HostResolver(HostScope):
     # ---- what the host establishes before the launch -----------------------------------------
     def _forget_checks(self, node) -> None:
         """A check on `n` says nothing about `n` once it is assigned again."""
-        if not self.checks:
+        if not self.checks or not _ASSIGNS.search(node.text):
             return
         for t in _walk_types(node, ("assignment_expression", "update_expression", "init_declarator")):
             target = t.child_by_field_name("left") or t.child_by_field_name("argument") or \
@@ -430,6 +431,8 @@ class HostResolver(HostScope):
 
 
 
+_ASSIGNS = re.compile(rb"[^=!<>]=[^=]|\+\+|--")     # text that may assign (`=`, `+=`, `++`), not `==`
+
 # checks that abort when their condition is false (assert, glog, Caffe, PyTorch, Kaldi)
 _CHECK_ONE = {"assert", "CHECK", "DCHECK", "TORCH_CHECK", "TORCH_INTERNAL_ASSERT", "AT_ASSERT", "AT_ASSERTM",
               "KALDI_ASSERT", "static_assert", "CUDA_KERNEL_ASSERT", "PADDLE_ENFORCE", "ASSERT"}
@@ -607,6 +610,14 @@ def call_contexts(fn: FunctionDef, project, budget: Budget, depth: int = 0,
     `passing`: only the calls that pass this kernel as this parameter."""
     if project is None or fn is None or not fn.params or depth >= MAX_WRAPPER_DEPTH:
         return []
+    cache = project.__dict__.setdefault("_call_contexts", {})
+    key = (fn.file.key if fn.file is not None else "", fn.line, fn.name, depth, passing)
+    if key not in cache:
+        cache[key] = _call_contexts(fn, project, budget, depth, passing)
+    return cache[key]
+
+
+def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing) -> list[CallContext]:
     out: list[CallContext] = []
     pack = variadic_pack(fn)
     for caller, call, args in _calls(fn, project):
@@ -763,7 +774,8 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
         shown = ", ".join(map(str, vals))
         through = sorted({ctx.wrapper for s in readings for _, ctx in s.readers if ctx is not None})
         names = ", ".join(f"`{w}`" for w in through)
-        const = _constant_words(_arg_reader(readings[0], i)) if len(vals) == 1 else ""
+        const = _read_words(readings[0].base, readings[0].site.args[i]) \
+            if len(vals) == 1 and not through else ""
         if const:
             provenance[p.name] = const
         elif len(vals) == 1:
@@ -773,13 +785,20 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
     return values, provenance
 
 
-def _arg_reader(s: _SiteValues, i: int) -> HostScope:
-    r = HostResolver(s.site, None, s.base.constants, s.base.project)
+def _read_words(r: HostResolver, text: str) -> str:
+    """Where a value comes from, when a constant or a helper of the program gives it: the constants
+    and helpers its evaluation reads (`const int NUM_THREADS = 512` in include/x.h)."""
+    used, helpers = r.constants_used, r.helpers_used
+    r.constants_used, r.helpers_used = {}, []
     try:
-        r.value(r._parse(s.site.args[i]))
+        r.value(r._parse(text))
+        parts = [_constant_words(r)] if r.constants_used else []
+        parts += [f"`{h.name}` ({_where(h.file.path)}:{h.line}) evaluated" for h in r.helpers_used[:1]]
+        return "; ".join(p for p in parts if p)
     except (ExprSyntaxError, MacroError, OutOfBudget):
-        pass
-    return r
+        return ""
+    finally:
+        r.constants_used, r.helpers_used = {**used, **r.constants_used}, helpers + r.helpers_used
 
 
 def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
@@ -914,13 +933,4 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
 
 def _dims_words(s: _SiteValues, index: int) -> str:
     """Where a launch's grid or block comes from, when a constant or a helper of the program gives it."""
-    if len(s.site.config) <= index:
-        return ""
-    r = HostResolver(s.site, None, s.base.constants, s.base.project)
-    try:
-        r.value(r._parse(s.site.config[index]))
-    except (ExprSyntaxError, MacroError, OutOfBudget):
-        return ""
-    parts = [_constant_words(r)] if r.constants_used else []
-    parts += [f"`{h.name}` ({_where(h.file.path)}:{h.line}) evaluated" for h in r.helpers_used[:1]]
-    return "; ".join(p for p in parts if p)
+    return _read_words(s.base, s.site.config[index]) if len(s.site.config) > index else ""

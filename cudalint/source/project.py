@@ -127,7 +127,11 @@ class Project:
         at most `limit`. The run's calls are indexed by name once, on the first question."""
         if self._call_index is None:
             self._call_index = {}
+            self._host_homes: dict[str, set[str]] = {}
             for src in self.files.values():
+                for g in src.functions:
+                    if g.body is not None and not g.is_kernel:
+                        self._host_homes.setdefault(g.name, set()).add(src.key)
                 for m in _CALL_NAME.finditer(src.tree.root_node.text):
                     self._call_index.setdefault(m.group(1).decode(), []).append((src, m.start(1), m.end(1)))
         key = f"{fn.file.key if fn.file else ''}:{fn.line}:{fn.name}"
@@ -135,8 +139,7 @@ class Project:
             out: list[tuple[FunctionDef, object]] = []
             # a call reaches this definition from its own units, or from anywhere when no other file
             # defines a function of that name (separate compilation, a prototype in a header)
-            homes = {f.key for f in self.files.values() for g in f.functions
-                     if g.name == fn.name and g.body is not None and not g.is_kernel}
+            homes = self._host_homes.get(fn.name, ())
             for src, start, end in self._call_index.get(fn.name, ()):
                 if len(homes) > 1 and fn.file is not None and not self.sees(src, fn.file):
                     continue
@@ -150,7 +153,8 @@ class Project:
         return self._callers[key]
 
 
-_CALL_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*(?:<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>)?\s*\(")
+# a name followed by `(` or `<` (a call, `f<T>(...)`); the syntax tree says which are calls
+_CALL_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*[(<]")
 
 
 def _device_only(fn: FunctionDef) -> bool:
