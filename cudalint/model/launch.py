@@ -1,5 +1,13 @@
 """Launch configurations: `--launch`, `// cudalint: launch` annotations, and `<<<grid, block, smem>>>`
-sites (in any linted file), with `dim3` variables and ceil-div expressions resolved on the host side."""
+sites (in any linted file), with what the host program gives them, each value with its provenance:
+
+- the launch's grid and block, host variables and helpers evaluated (model/host.py), and where the
+  launch is in a wrapper (`launch_kernel(dim3 grid, dim3 block, ...)`, a kernel passed to
+  `launch(F f, dim3 g, dim3 b, Args... args)`), as the wrapper's calls give them;
+- the values every launch (every call of a wrapper, callers' callers included) gives each integer
+  parameter (`LaunchConfig.values`; a parameter one launch leaves untraced is open);
+- the checks the host makes before every launch (`LaunchConfig.host_checks`), and the allocations
+  the launches pass to pointer parameters (`LaunchConfig.extents`, in bytes)."""
 from __future__ import annotations
 
 import re
@@ -9,8 +17,9 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
 from ..source.macros import MacroError
-from .host import (CEIL_DIV, Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, lookup_constant,  # noqa: F401
-                   substitute, unknown, variadic_pack)
+from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
+                   variadic_pack)
+from .host import CEIL_DIV, lookup_constant  # noqa: F401 (model/build.py and older callers import them from here)
 from .pointers import pointer_launch
 from .table import LaunchConfig
 
