@@ -306,7 +306,7 @@ void copy(float *out, const float *in, int n) {
 """
     cfg, _, _ = launches(tmp_path, {"v.cu": src}, monkeypatch)["vec4_copy"]
     checks = {str(c) for c in cfg.host_checks}
-    assert checks == {"n4 % 256 == 0", "!(n4 % 4)", "n4 > 0"}
+    assert checks == {"n4 % 256 == 0", "n4 % 4 == 0", "n4 > 0"}
 
 
 def test_library_checks_and_a_check_on_a_value_changed_after_it(tmp_path, monkeypatch):
@@ -324,6 +324,30 @@ void rows_cuda(const float *x, float *y, int cols, int rows) {
     cfg, _, _ = launches(tmp_path, {"r.cu": src}, monkeypatch)["rows_kernel"]
     # the check on `rows` was made before `rows` was halved: it says nothing about the kernel's `rows`
     assert {str(c) for c in cfg.host_checks} == {"cols % 4 == 0"}
+
+
+def test_checks_in_the_callers_of_a_wrapper(tmp_path, monkeypatch):
+    src = """#include <cassert>
+__global__ void pack4(float4 *out, const float4 *in, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) out[i] = in[i];
+}
+void pack4_gpu(float *out, const float *in, int count) {
+  pack4<<<(count / 4 + 255) / 256, 256>>>((float4 *)out, (const float4 *)in, count);
+}
+void layer_a(float *o, const float *i, int n) {
+  assert(n % 4 == 0);
+  assert(n > 0);
+  pack4_gpu(o, i, n);
+}
+void layer_b(float *o, const float *i, int channels) {
+  if (channels % 4 != 0) return;
+  pack4_gpu(o, i, channels);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"p.cu": src}, monkeypatch)["pack4"]
+    # both callers establish divisibility by 4 (each in its own words); only one says n > 0
+    assert {str(c) for c in cfg.host_checks} == {"n4 % 4 == 0"}
 
 
 # ---- allocations passed to the kernel ----------------------------------------------------------

@@ -244,7 +244,7 @@ class HostResolver(HostScope):
             return
         if negate:
             v = ir.negate(v)
-        self.checks.append((v, names))
+        self.checks.append((_as_condition(v), names))
 
     def _host_check(self, e) -> None:
         """`assert(c)`, `CHECK(c)`, `CHECK_EQ(a, b)`, `TORCH_CHECK(c, "...")`: `c` holds after it."""
@@ -440,6 +440,18 @@ class HostResolver(HostScope):
 
 
 
+_COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+
+
+def _as_condition(v: ir.Expr) -> ir.Expr:
+    """A condition in one spelling: `!(n % 4)` is `n % 4 == 0`, `if (n % 4)` is `n % 4 != 0`."""
+    if isinstance(v, ir.Un) and v.op == "!" and not (isinstance(v.operand, ir.Bin) and v.operand.op in _COMPARISONS):
+        return ir.Bin("==", v.operand, ir.Num(0))
+    if not (isinstance(v, ir.Bin) and v.op in _COMPARISONS) and not (isinstance(v, ir.Un) and v.op == "!"):
+        return ir.Bin("!=", v, ir.Num(0))
+    return v
+
+
 _ASSIGNS = re.compile(rb"[^=!<>]=[^=]|\+\+|--")     # text that may assign (`=`, `+=`, `++`), not `==`
 
 # checks that abort when their condition is false (assert, glog, Caffe, PyTorch, Kaldi)
@@ -610,6 +622,7 @@ class CallContext:
     allocations: dict
     where: str              # "path:line" of the call
     wrapper: str            # the host function called
+    checks: tuple = ()      # the caller's checks before the call (in the caller's values)
 
 
 def call_contexts(fn: FunctionDef, project, budget: Budget, depth: int = 0,
@@ -664,7 +677,8 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
                     values[p.name] = r.value(r._parse(node_text(default))) if default is not None else unknown(p.name)
                 except (ExprSyntaxError, MacroError, OutOfBudget):
                     values[p.name] = unknown(p.name)
-            out.append(CallContext(values, allocs, f"{caller.file.path}:{line}", fn.name))
+            checks = tuple(c for c, _ in r.checks) + tuple(ctx.checks)
+            out.append(CallContext(values, allocs, f"{caller.file.path}:{line}", fn.name, checks))
             if len(out) >= MAX_CALLS:
                 return out
     return out
@@ -814,8 +828,12 @@ def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
     """Conditions over the kernel's parameters that the host establishes before every launch."""
     common = None
     for s in readings:
-        here = {c for c, _ in s.base.checks if _over_params(c, kernel) and ir.symbols(c)}
-        common = here if common is None else common & here
+        own = [c for c, _ in s.base.checks]
+        for r, ctx in s.readers:
+            # a wrapper's caller checks its own names: those it passes on are the kernel's parameters
+            mapped = [_in_kernel_terms(c, ctx, s.base) for c in ctx.checks] if ctx is not None else []
+            here = {c for c in own + mapped if _over_params(c, kernel) and ir.symbols(c)}
+            common = here if common is None else common & here
     return sorted(common or (), key=str)
 
 
