@@ -16,7 +16,7 @@ import re
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
-from ..source.macros import MacroError
+from ..preprocess.macros import MacroError
 
 MAX_STEPS = 400     # statements evaluated for one launch, over every helper and caller it reads
 MAX_DEPTH = 6       # helpers calling helpers; wrappers called by wrappers

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
+from ..preprocess.macros import MacroError
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
-from ..source.macros import MacroError
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
                    variadic_pack)
 from .host import CEIL_DIV, lookup_constant  # noqa: F401 (model/build.py and older callers import them from here)
