@@ -427,16 +427,19 @@ class HostResolver(HostScope):
                 if isinstance(v, ir.Sym) and v.kind == "param":
                     self.facts[v.name] = num.value
 
-    def dims(self, text: str) -> tuple[ir.Expr, ir.Expr, ir.Expr] | None:
+    def dims(self, text: str, block: bool = False) -> tuple[ir.Expr, ir.Expr, ir.Expr] | None:
         try:
             v = self.value(self._parse(text))
         except (ExprSyntaxError, MacroError):
             return None
-        if isinstance(v, tuple):
-            return _num3(v[1])
         if isinstance(v, ir.Sym) and v.kind == "unknown":
             return None     # `block[d][fp]`: a dim3 the host code hides; not (?, 1, 1)
-        return _num3([v])
+        dims = _num3(v[1] if isinstance(v, tuple) else [v])
+        if block and any(ir.of_type(d, ir.Cond) for d in dims):
+            # `threads = n > 512 ? 512 : n`: a block of one shape or another, as the host's values go;
+            # not one shape (the analysis reads a block as one)
+            return None
+        return dims
 
 
 
@@ -521,7 +524,7 @@ def _constant_arguments(kernel: FunctionDef, site: LaunchSite, resolver: HostRes
 def launch_from_site(site: LaunchSite, kernel: FunctionDef, r: HostResolver | None = None) -> LaunchConfig:
     r = r or HostResolver(site, kernel)
     grid = r.dims(site.config[0]) if site.config else None
-    block = r.dims(site.config[1]) if len(site.config) > 1 else None
+    block = r.dims(site.config[1], block=True) if len(site.config) > 1 else None
     smem = None
     if len(site.config) > 2:
         try:
