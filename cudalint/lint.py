@@ -174,7 +174,7 @@ def _defines(cfg: Config) -> MacroTable:
 def read_file(path: str, cfg: Config, data: bytes | None = None) -> SourceFile:
     """One file (`data`: the text of stdin) preprocessed and parsed as a translation unit of its own,
     with its own configuration's defines."""
-    fcfg = cfg.for_file(path)
+    fcfg = _with_build(cfg, [path]).for_file(path)
     try:
         if data is None:
             data = _read_bytes(path)
@@ -241,6 +241,12 @@ def project_root(path: str) -> str | None:
     return root if os.path.exists(os.path.join(root, ".git")) else None
 
 
+def _with_build(cfg: Config, files: list[str]) -> Config:
+    """Each file's include directories and definitions as its build gives them (source/includes.py)."""
+    from .source.includes import with_build
+    return with_build(cfg, files, project_root)
+
+
 def context_paths(paths: list[str], cfg: Config) -> list[str]:
     """The project's other .cu/.cuh files a linted file depends on, read but not reported: the files
     that include it (directly or through other headers: its translation units, whose macros it is
@@ -248,6 +254,7 @@ def context_paths(paths: list[str], cfg: Config) -> list[str]:
     directory or through pre-commit gets the same launches."""
     from .preprocess import file_key
     roots = sorted({r for p in paths if (r := project_root(p)) is not None})
+    cfg = _with_build(cfg, paths)
     if not roots:
         return []
     linted = {file_key(p) for p in paths}
@@ -304,6 +311,7 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
     are units of their own. With `errors`, a file that cannot be read or parsed is recorded there
     (a FileError) and the others are still read; without, it raises UsageError."""
     from .preprocess import Preprocessor, file_key
+    cfg = _with_build(cfg, [*paths, *context])
     texts: dict[str, tuple[str, object]] = {}
     for p in paths:
         try:
@@ -522,7 +530,7 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
         return [_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: its body has {size} syntax nodes, "
                                         f"more than the {MAX_KERNEL_NODES} cudalint analyses")], None
     try:
-        launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
+        launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project, fcfg.params)
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
                               project.typedefs_for(src)).build()
         table.assumptions.extend(assumptions)

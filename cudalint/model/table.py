@@ -30,6 +30,18 @@ class LaunchConfig:
     origin: str = "assumed"             # where it came from: "path:line", "annotation", "--launch", "assumed"
     params: dict[str, int] = field(default_factory=dict)    # sizes fixed by the launch annotation
     param_map: dict[str, ir.Expr] = field(default_factory=dict)  # kernel param -> host expression
+    # what the host program gives, with where it comes from (model/launch.py, model/host.py):
+    # the values each integer parameter takes at every launch (derived; absent: open)
+    values: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # a few words a message can quote, by parameter name (and "gridDim", "blockDim"): "every launch
+    # passes 1", "`const int NUM_THREADS = 512` in include/x.h", "annotation"
+    provenance: dict[str, str] = field(default_factory=dict)
+    # conditions over the kernel's parameters the host establishes before every launch
+    # (`assert(n % 256 == 0)`, `if (n % 4) return;`, `TORCH_CHECK(n % 4 == 0, ...)`)
+    host_checks: list[ir.Expr] = field(default_factory=list)
+    # a pointer parameter's extent in bytes, from the allocation the launch passes
+    # (`cudaMalloc(&p, n * sizeof(float))`): an expression over the kernel's parameters, or a number
+    extents: dict[str, ir.Expr] = field(default_factory=dict)
 
     @property
     def known(self) -> bool:

@@ -11,7 +11,7 @@ from ..preprocess import Preprocessor, file_key
 from ..preprocess.macros import MacroTable
 
 # the last word of an integer type: `const unsigned int`, `constexpr size_t`, `static const int64_t`
-_INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+INT_WORDS = _INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
               "int16_t", "uint16_t", "uint", "auto", "ptrdiff_t", "index_t"}
 
 
@@ -86,6 +86,10 @@ class LaunchSite:
     line: int
     file: "SourceFile" = None
     node: object = None
+    # a launch of the kernel the host function receives as its parameter number `through`
+    # (`template <typename F> void launch(F f, dim3 g, dim3 b) { f<<<g, b>>>(...); }`): only the calls
+    # passing this kernel there give its values
+    through: int | None = None
 
 
 @dataclass
@@ -154,8 +158,8 @@ class SourceFile:
         self.prototypes: set[str] = set()     # kernels declared here without a body
         self.annotations: dict[int, Annotation] = {}
         self.annotation_errors: list[ParseProblem] = []
-        self.problems: list[ParseProblem] = [ParseProblem(p.line, p.column, p.line, p.message, p.severity, p.code)
-                                             for p in view.problems]
+        self.problems: list[ParseProblem] = _missing_headers_once(
+            [ParseProblem(p.line, p.column, p.line, p.message, p.severity, p.code) for p in view.problems])
         data = _for_parser(self.text).encode("utf-8", errors="surrogateescape")
         self.tree = _parser().parse(data)
         self._annotated = b"cudalint" in data      # no comment of a file without the word is read
@@ -382,6 +386,19 @@ class SourceFile:
                                                   node.end_point[0] + 1, what))
             elif node.has_error:
                 stack.extend(reversed(node.children))
+
+
+def _missing_headers_once(problems: list[ParseProblem]) -> list[ParseProblem]:
+    """The local headers a file's `#include`s do not find, said once: at the first, naming the others."""
+    missing = [p for p in problems if p.code == "CL901" and p.message.startswith("`#include") and " not found" in p.message]
+    if len(missing) < 2:
+        return problems
+    names = [p.message.split("`")[1].removeprefix("#include ").strip('"') for p in missing]
+    first = missing[0]
+    first.message = (f"`#include \"{names[0]}\"` not found, nor {', '.join(f'`{n}`' for n in names[1:4])}"
+                     f"{f' and {len(names) - 4} more' if len(names) > 4 else ''}: their macros and helpers are "
+                     f"unknown, the file is analysed without them (give -I DIR, or a compile_commands.json)")
+    return [p for p in problems if p is first or p not in missing]
 
 
 _ALIGN = re.compile(r"__align__\s*\(\s*\w+\s*\)")
