@@ -24,6 +24,7 @@ import sys
 
 from ..index import ir
 from .base import Context, fmt_point, invented, short
+from .cl202_unguarded import KNOWN_KINDS
 
 CODE = "CL201"
 NAME = "index-out-of-range"
@@ -84,22 +85,27 @@ def check(ctx: Context):
             terms = acc.dim_terms(k) if per_dim else acc.terms
             where = f" dimension {k + 1}" if per_dim else ""
             decl = f"{acc.array.name}" + "".join(f"[{d}]" for d in dims)
+            if r.hi <= extent - 1 and r.lo >= 0:
+                continue
+            # an index whose range is made of a value the program does not give (a loop to `n`):
+            # the condition under which it leaves the array, not a finding
+            made = invented(sim, [expr, *acc.guards])
+            tail = (f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program "
+                    f"does not give)") if made else ""
+            metrics = {"max_index": r.hi, "min_index": r.lo, "extent": extent, "dimension": k + 1}
+            if made:
+                metrics["rests_on"] = made
             if r.hi > extent - 1:
                 mc = max_check(sim, acc, expr, terms, r.at_max, r.hi)
                 point = _where(r.at_max, terms)
-                msg = f"index{where} of `{short(acc.text)}` reaches {mc} > {extent - 1} (`{decl}`) at {point}"
-                yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
-                                                            "dimension": k + 1},
-                                     assumptions=ctx.assumptions_for(acc))
-                break
-            if r.lo < 0:
+                msg = f"index{where} of `{short(acc.text)}` reaches {mc} > {extent - 1} (`{decl}`) at {point}{tail}"
+            else:
                 mc = max_check(sim, acc, expr, terms, r.at_min, r.lo)
                 point = _where(r.at_min, terms)
-                msg = f"index{where} of `{short(acc.text)}` reaches {mc} < 0 (`{decl}`) at {point}"
-                yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
-                                                            "dimension": k + 1},
-                                     assumptions=ctx.assumptions_for(acc))
-                break
+                msg = f"index{where} of `{short(acc.text)}` reaches {mc} < 0 (`{decl}`) at {point}{tail}"
+            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
+                                 severity="info" if made else None)
+            break
 
 
 def _allocation_range(ctx: Context, acc, me):
@@ -111,6 +117,10 @@ def _allocation_range(ctx: Context, acc, me):
         return
     extent, size_text = res.allocation
     r = res.ranges[0]
+    conds = list(acc.guards) + [it.cond for it in acc.loops if it.cond is not None]
+    if any(x.kind not in KNOWN_KINDS for c in conds for x in ir.symbols(c)) or \
+            any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for c in conds for n in c.walk()):
+        return      # a guard cudalint cannot evaluate is taken as running: no range over it is sure
     made = invented(sim, [acc.index, *acc.guards])
     where = f"the allocation of {size_text} bytes the launch passes as `{acc.array.name}`"
     metrics = {"extent": extent, "allocation": size_text}
@@ -122,6 +132,13 @@ def _allocation_range(ctx: Context, acc, me):
             metrics.update(min_index=r.lo)
         yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
     elif r.hi > extent - 1:
+        sized = {x.name for x in ir.symbols(sim.table.launch.extents[acc.array.name])}
+        unrelated = [n for n in made if n not in sized]
+        if unrelated:
+            # the index grows with a value the allocation's size does not hold, and the program
+            # gives neither: how the two compare is not known
+            metrics["rests_on"] = unrelated
+            return
         point = _where(r.at_max, acc.terms)
         figure = (f" past its end" if made else
                   f" {max_check(sim, acc, acc.index, acc.terms, r.at_max, r.hi)} > {extent - 1}")
