@@ -44,8 +44,11 @@ def cli(*args, env=None):
 
 
 def _stable(fmt: str, text: str) -> str:
-    if fmt == "sarif":     # the checkout's absolute location is the one machine-specific value
+    if fmt == "sarif":     # the checkout's absolute location is a machine-specific value
         text = text.replace(ROOT.as_uri() + "/", "file:///REPO/")
+    if fmt in ("json", "sarif"):   # and cudalint's version comes from the git tag it was built at
+        from cudalint import __version__
+        text = text.replace(f'"{__version__}"', '"VERSION"')
     return text
 
 
