@@ -345,16 +345,17 @@ def build_server(debounce: float = DEBOUNCE_MS / 1000):
             await publish(uri)
         s.pending[uri] = asyncio.ensure_future(later())
 
+    # notifications are handled at once (pygls keeps the task of an async one for the session)
     @ls.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    async def did_open(params: types.DidOpenTextDocumentParams):
+    def did_open(params: types.DidOpenTextDocumentParams):
         schedule(params.text_document.uri, 0)
 
     @ls.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    async def did_change(params: types.DidChangeTextDocumentParams):
+    def did_change(params: types.DidChangeTextDocumentParams):
         schedule(params.text_document.uri, s.debounce)
 
     @ls.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    async def did_save(params: types.DidSaveTextDocumentParams):
+    def did_save(params: types.DidSaveTextDocumentParams):
         # a saved file may be another open file's context (its includer, its launches)
         schedule(params.text_document.uri, 0)
         for uri in list(ls.workspace.text_documents):
@@ -363,7 +364,7 @@ def build_server(debounce: float = DEBOUNCE_MS / 1000):
                 schedule(uri, s.debounce)
 
     @ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    async def did_close(params: types.DidCloseTextDocumentParams):
+    def did_close(params: types.DidCloseTextDocumentParams):
         uri = params.text_document.uri
         task = s.pending.pop(uri, None)
         if task is not None:
@@ -432,5 +433,11 @@ def run(argv: list[str]) -> int:
     except ImportError:
         raise _cli._Usage("the language server needs pygls: pip install 'cudalint[server]'") from None
     ls, session = build_server(args.debounce / 1000)
+    # `cudalint check` runs the collector rarely (cli.entry says why): right for one run, but a
+    # server lints for hours and each lint leaves its tables' reference cycles behind. The objects
+    # of the start (modules, the protocol's types) are frozen out of the collector's passes.
+    import gc
+    gc.freeze()
+    gc.set_threshold(700, 10, 10)
     ls.start_io()
     return 0 if session.shut_down else 1
