@@ -9,11 +9,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import importlib.util
+
 import pytest
+from lsp_client import ROOT, LspClient
 
-pytest.importorskip("pygls", reason="the language server needs pygls (pip install 'cudalint[server]')")
+from cudalint.config import Resolver
+from cudalint.lint import lint_paths
+from cudalint.server import lint_buffer
 
-from lsp_client import ROOT, LspClient  # noqa: E402
+needs_pygls = pytest.mark.skipif(importlib.util.find_spec("pygls") is None,
+                                 reason="the language server needs pygls (pip install 'cudalint[server]')")
 
 SAMPLES = ROOT / "samples"
 ERROR, WARNING, INFO = 1, 2, 3
@@ -21,6 +27,8 @@ ERROR, WARNING, INFO = 1, 2, 3
 
 @pytest.fixture(scope="module")
 def client():
+    if importlib.util.find_spec("pygls") is None:
+        pytest.skip("the language server needs pygls (pip install 'cudalint[server]')")
     c = LspClient("--debounce", "100", cwd=ROOT)
     try:
         c.initialize(ROOT)
@@ -202,6 +210,15 @@ def test_saving_a_file_lints_the_open_files_that_depend_on_it(client, tmp_path):
     close(client, header)
 
 
+def test_files_the_configuration_excludes_get_no_diagnostics(client, tmp_path):
+    (tmp_path / "vendor").mkdir()
+    shutil.copy(SAMPLES / "matmul_naive_bad.cu", tmp_path / "vendor" / "k.cu")
+    (tmp_path / ".cudalint.toml").write_text('exclude = ["vendor"]\n')
+    uri, _, diags = opened(client, tmp_path / "vendor" / "k.cu")
+    assert diags == []
+    close(client, uri)
+
+
 def test_changes_are_debounced_and_only_the_last_text_is_published(client):
     path = SAMPLES / "matmul_naive_bad.cu"
     uri, text, _ = opened(client, path)
@@ -218,6 +235,7 @@ def test_changes_are_debounced_and_only_the_last_text_is_published(client):
     close(client, uri)
 
 
+@needs_pygls
 def test_shutdown_then_exit_ends_the_server_cleanly():
     c = LspClient(cwd=ROOT)
     try:
@@ -237,3 +255,21 @@ def test_without_pygls_the_command_says_what_to_install(tmp_path):
                          env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}"}, stdin=subprocess.DEVNULL)
     assert out.returncode == 2
     assert out.stderr.strip() == "cudalint: the language server needs pygls: pip install 'cudalint[server]'"
+
+
+SAMPLE_FILES = sorted(p for p in SAMPLES.rglob("*") if p.suffix in (".cu", ".cuh"))
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: str(p.relative_to(SAMPLES)))
+def test_an_edited_buffer_gets_the_findings_check_prints_for_the_file(path, monkeypatch):
+    """The buffer's text read in place of the file (here the file plus a comment line at its end:
+    nothing a finding depends on) gives what `cudalint check FILE` gives: same configuration, same
+    project context (a header's launches in another file, the unit that includes it)."""
+    monkeypatch.chdir(ROOT)
+    rel = str(path.relative_to(ROOT))
+    edited = lint_buffer(rel, path.read_text() + "\n// not saved yet\n")
+    checked = lint_paths([rel], Resolver({}).run_config())
+
+    def found(diags):
+        return [(d.line, d.column, d.code, d.message) for d in diags if d.path == rel]
+    assert found(edited.diagnostics) == found(checked.diagnostics)
