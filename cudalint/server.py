@@ -20,7 +20,6 @@ the hover); the second half speaks it through pygls, an optional dependency
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
 
 from .diagnostic import Diagnostic
@@ -40,7 +39,8 @@ class Linted:
     result: Result = field(default_factory=lambda: Result([], []))
     source: object = None                   # the buffer's SourceFile (None: not linted)
     alone: bool = False
-    problem: str = ""                       # why the buffer is not linted (a configuration error)
+    problem: str = ""                       # why the buffer could not be linted, for the user
+    excluded: bool = False                  # the configuration excludes the file: nothing to say
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -61,7 +61,7 @@ def lint_buffer(path: str, text: str, alone: bool = False) -> Linted:
     except ConfigError as exc:
         return Linted(path, text, None, problem=str(exc))
     if fcfg.excluded(path):         # as `--force-exclude` does: the editor opens what the project excludes
-        return Linted(path, text, cfg, alone=alone, problem="excluded by the configuration")
+        return Linted(path, text, cfg, alone=alone, excluded=True)
     try:
         src, context = read_buffer(path, text, cfg, alone)
     except (UsageError, RecursionError, MemoryError) as exc:
@@ -266,9 +266,9 @@ def lsp_diagnostic(d: Diagnostic, pos: _Positions):
 def to_lsp(linted: Linted, pos: _Positions) -> list:
     from lsprotocol import types
     out = [lsp_diagnostic(d, pos) for d in linted.diagnostics]
-    if linted.problem and linted.cfg is None:         # a broken configuration: say why nothing is linted
-        out.append(types.Diagnostic(pos.span(1, 1, 1, 1), f"cudalint: {linted.problem}",
-                                    types.DiagnosticSeverity.Error, "config", source="cudalint"))
+    if linted.problem:      # a broken configuration, a file nested too deep: say why nothing is linted
+        out.append(types.Diagnostic(pos.span(1, 1, 1, 1), f"cudalint: {linted.problem}", types.DiagnosticSeverity.Error,
+                                    "config" if linted.cfg is None else None, source="cudalint"))
     return out
 
 
@@ -414,8 +414,6 @@ def build_server(debounce: float = DEBOUNCE_MS / 1000):
 
 def run(argv: list[str]) -> int:
     """`cudalint server [--debounce MS]`: serve one editor over standard input and output."""
-    import argparse
-
     from . import cli as _cli
     p = _cli._Parser(prog="cudalint server",
                      description="Language Server Protocol server over standard input and output: diagnostics "
@@ -429,7 +427,7 @@ def run(argv: list[str]) -> int:
     if args.debounce < 0:
         raise _cli._Usage(f"bad --debounce value {args.debounce}: expected milliseconds, 0 or more")
     try:
-        import pygls  # noqa: F401
+        from pygls.lsp.server import LanguageServer  # noqa: F401
     except ImportError:
         raise _cli._Usage("the language server needs pygls: pip install 'cudalint[server]'") from None
     ls, session = build_server(args.debounce / 1000)

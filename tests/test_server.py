@@ -132,9 +132,9 @@ def test_a_safe_fix_is_the_preferred_action_and_edits_the_declaration(client):
     (edit,) = act["edit"]["changes"][uri]
     assert edit["newText"].strip() == "__shared__ float tile[TILE][TILE + 1];"
     # ranges without a fixable finding get no action
-    assert client.request("textDocument/codeAction", {
-        "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}},
-        "context": {"diagnostics": []}}) == []
+    top = {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}}
+    assert client.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": top,
+                                                      "context": {"diagnostics": []}}) == []
     close(client, uri)
 
 
