@@ -426,8 +426,9 @@ def run(argv: list[str]) -> int:
     args = p.parse_args(argv)
     if args.debounce < 0:
         raise _cli._Usage(f"bad --debounce value {args.debounce}: expected milliseconds, 0 or more")
+    import importlib
     try:
-        from pygls.lsp.server import LanguageServer  # noqa: F401
+        importlib.import_module("pygls.lsp.server")
     except ImportError:
         raise _cli._Usage("the language server needs pygls: pip install 'cudalint[server]'") from None
     ls, session = build_server(args.debounce / 1000)
