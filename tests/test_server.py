@@ -228,14 +228,18 @@ def test_changes_are_debounced_and_only_the_last_text_is_published(client):
     uri, text, _ = opened(client, path)
     lines = text.splitlines(keepends=True)
     typed = "// note"
-    for i, ch in enumerate(typed):                 # typing, one character at a time, on line 4
-        client.edit(uri, i + 2, 3, i, i, ch)
-    last = len(typed) + 1
-    t, m = client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                           and m["params"]["uri"] == uri)
-    assert m["params"]["version"] == last          # no lint of a text already typed over
-    assert [d["range"]["start"]["line"] for d in m["params"]["diagnostics"]] == [11, 15, 15]
     assert lines[3] == "\n"
+
+    def published(m):
+        return m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+    for i, ch in enumerate(typed):                 # typing, one character at a time, on line 4
+        sent = client.edit(uri, i + 2, 3, i, i, ch)
+    t, m = client.wait_for(published)
+    assert m["params"]["version"] == len(typed) + 1    # no lint of a text already typed over
+    assert t - sent >= 0.1                             # the server waited for the pause in typing
+    assert [d["range"]["start"]["line"] for d in m["params"]["diagnostics"]] == [11, 15, 15]
+    with pytest.raises(TimeoutError):                  # and published once
+        client.wait_for(published, timeout=1)
     close(client, uri)
 
 
