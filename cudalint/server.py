@@ -40,6 +40,7 @@ class Linted:
     source: object = None                   # the buffer's SourceFile (None: not linted)
     alone: bool = False
     problem: str = ""                       # why the buffer could not be linted, for the user
+    context: list[str] | None = None        # the project's files read with it (context_paths)
     excluded: bool = False                  # the configuration excludes the file: nothing to say
 
     @property
@@ -47,9 +48,11 @@ class Linted:
         return [d for d in self.result.diagnostics if d.path == self.path]
 
 
-def lint_buffer(path: str, text: str, alone: bool = False) -> Linted:
+def lint_buffer(path: str, text: str, alone: bool = False, context: list[str] | None = None) -> Linted:
     """Lint `text` as the content of `path`. `alone`: no project context (an untitled buffer, whose
-    `path` only names it, in the folder whose configuration applies)."""
+    `path` only names it, in the folder whose configuration applies). `context`: the project's
+    files that include the file or launch its kernels, when known (else found: finding them reads
+    every CUDA file of the project, longer than linting a kernel file)."""
     from .config import ConfigError, Resolver
     from .lint import UsageError, lint_sources
     from .preprocess import file_key
@@ -62,21 +65,24 @@ def lint_buffer(path: str, text: str, alone: bool = False) -> Linted:
         return Linted(path, text, None, problem=str(exc))
     if fcfg.excluded(path):         # as `--force-exclude` does: the editor opens what the project excludes
         return Linted(path, text, cfg, alone=alone, excluded=True)
+    if context is None:
+        from .lint import context_paths
+        context = [] if alone else context_paths([path], cfg)
     try:
-        src, context = read_buffer(path, text, cfg, alone)
+        src, read = read_buffer(path, text, cfg, alone, context)
     except (UsageError, RecursionError, MemoryError) as exc:
-        return Linted(path, text, cfg, alone=alone, problem=str(exc) or type(exc).__name__)
-    return Linted(path, text, cfg, lint_sources([src], context, cfg), src, alone)
+        return Linted(path, text, cfg, alone=alone, problem=str(exc) or type(exc).__name__, context=context)
+    return Linted(path, text, cfg, lint_sources([src], read, cfg), src, alone, context=context)
 
 
-def read_buffer(path: str, text: str, cfg: Config, alone: bool = False):
+def read_buffer(path: str, text: str, cfg: Config, alone: bool, context: list[str]):
     """The buffer's SourceFile and the files read for what they give it, as `lint_paths([path])`
-    reads them, the buffer's text standing for the file's."""
-    from .lint import context_paths, read_file, read_project
+    reads them (`context`: what `context_paths` finds for the file), the buffer's text standing
+    for the file's."""
+    from .lint import read_file, read_project
     from .source.cufile import SourceError, decode_source
     if alone:
         return read_file(path, cfg, text.encode("utf-8", "surrogateescape")), []
-    context = context_paths([path], cfg)
     try:
         with open(path, "rb") as f:
             saved = decode_source(path, f.read())[0]
@@ -133,7 +139,7 @@ def prove(linted: Linted, d: Diagnostic):
     if fix is None:
         return None
     before = {_key(x) for x in linted.diagnostics if x.severity in ("warning", "error")}
-    after = lint_buffer(linted.path, apply(linted.text, fix.edits), linted.alone)
+    after = lint_buffer(linted.path, apply(linted.text, fix.edits), linted.alone, linted.context)
     if after.source is None:
         return None
     now = {_key(x) for x in after.diagnostics if x.severity in ("warning", "error")}
@@ -291,6 +297,8 @@ class _Session:
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cudalint-lint")
         self.pending: dict = {}                       # uri -> debounce task
         self.linted: dict[str, tuple[int | None, Linted]] = {}   # uri -> (version, lint)
+        # path -> its context files, found again when the file is opened and whenever a file is saved
+        self.context: dict[str, list[str]] = {}
         self.shut_down = False                        # the client asked for a shutdown before exit
 
 
@@ -312,7 +320,10 @@ def build_server(debounce: float = DEBOUNCE_MS / 1000):
         if got is not None and got[0] == version:
             return got[1]
         path, alone = _path_of(uri, ls.workspace.root_path)
-        linted = await asyncio.get_running_loop().run_in_executor(s.worker, lint_buffer, path, text, alone)
+        linted = await asyncio.get_running_loop().run_in_executor(s.worker, lint_buffer, path, text, alone,
+                                                                  s.context.get(path))
+        if linted.context is not None:
+            s.context[path] = linted.context
         if uri not in ls.workspace.text_documents or ls.workspace.get_text_document(uri).version != version:
             return None                 # edited (or closed) meanwhile: a newer lint is on its way
         s.linted[uri] = (version, linted)
@@ -348,6 +359,7 @@ def build_server(debounce: float = DEBOUNCE_MS / 1000):
     # notifications are handled at once (pygls keeps the task of an async one for the session)
     @ls.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams):
+        s.context.pop(_path_of(params.text_document.uri, ls.workspace.root_path)[0], None)
         schedule(params.text_document.uri, 0)
 
     @ls.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -357,6 +369,7 @@ def build_server(debounce: float = DEBOUNCE_MS / 1000):
     @ls.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: types.DidSaveTextDocumentParams):
         # a saved file may be another open file's context (its includer, its launches)
+        s.context.clear()
         schedule(params.text_document.uri, 0)
         for uri in list(ls.workspace.text_documents):
             if uri != params.text_document.uri:
