@@ -427,8 +427,8 @@ def build_server(debounce: float = DEBOUNCE_MS / 1000):
 
 def run(argv: list[str]) -> int:
     """`cudalint server [--debounce MS]`: serve one editor over standard input and output."""
-    from . import cli as _cli
-    p = _cli._Parser(prog="cudalint server",
+    from . import args as _args
+    p = _args._Parser(prog="cudalint server",
                      description="Language Server Protocol server over standard input and output: diagnostics "
                                  "as you type, code actions for the proven fixes, the two-tree terms of an access "
                                  "on hover (docs/editors.md sets up VS Code, Neovim and Helix).")
@@ -438,12 +438,12 @@ def run(argv: list[str]) -> int:
                                                         "transport)")
     args = p.parse_args(argv)
     if args.debounce < 0:
-        raise _cli._Usage(f"bad --debounce value {args.debounce}: expected milliseconds, 0 or more")
+        raise _args._Usage(f"bad --debounce value {args.debounce}: expected milliseconds, 0 or more")
     import importlib
     try:
         importlib.import_module("pygls.lsp.server")
     except ImportError:
-        raise _cli._Usage("the language server needs pygls: pip install 'cudalint[server]'") from None
+        raise _args._Usage("the language server needs pygls: pip install 'cudalint[server]'") from None
     ls, session = build_server(args.debounce / 1000)
     # `cudalint check` runs the collector rarely (cli.entry says why): right for one run, but a
     # server lints for hours and each lint leaves its tables' reference cycles behind. The objects

@@ -27,7 +27,7 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context, short
+from .base import Context, scaled_text, short
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
@@ -45,6 +45,17 @@ def lane_term(acc, sim):
     return None
 
 
+def lane_text(sim, term, lane_bytes) -> str:
+    """How far apart neighbouring lanes' bytes are: a number, or the program's expression for it
+    where the lanes' stride holds a value the program does not give (`4·ld`)."""
+    if lane_bytes is None or term is None:
+        return str(lane_bytes)
+    v = sim._scalar(term.stride)
+    if not v or lane_bytes % v:
+        return str(lane_bytes)
+    return scaled_text(sim, term.stride, lane_bytes, lane_bytes // v) or str(lane_bytes)
+
+
 def check(ctx: Context):
     sim = ctx.sim
     for acc in ctx.accesses():
@@ -59,8 +70,9 @@ def check(ctx: Context):
 
         term = lane_term(acc, sim)
         why = ""
+        apart = lane_text(sim, term, c.lane_stride_bytes)
         if c.lane_stride_bytes is not None and c.lane_stride_bytes != 0:
-            why = f"; lanes {c.lane_stride_bytes} B apart"
+            why = f"; lanes {apart} B apart"
             if term is not None:
                 why += f" (`{short(str(term), 32)}`)"
         metrics = {
@@ -68,7 +80,7 @@ def check(ctx: Context):
             "ideal_sectors": round(c.ideal_sectors, 2),
             "ratio": round(c.ratio, 2),
             "requests_simulated": c.requests,
-            "lane_stride_bytes": c.lane_stride_bytes,
+            "lane_stride_bytes": c.lane_stride_bytes if apart == str(c.lane_stride_bytes) else apart,
             "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
         }
         msg = (f"{acc.kind} of `{short(acc.text)}`: {c.sectors_per_request:.2f} sectors/request, "

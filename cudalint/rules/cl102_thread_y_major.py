@@ -24,12 +24,24 @@ out[row * n + col] = sum;
 """
 import sys
 
-from .base import Context, short
+from ..index import ir
+from .base import Context, scaled_text, short
 
 CODE = "CL102"
 NAME = "thread-y-major-access"
 CATEGORY = "coalescing"
 SEVERITY = "warning"
+
+
+def x_stride_text(sim, acc, sx: int) -> str:
+    """threadIdx.x's stride in elements: the number, or the program's expression for it where it holds
+    a value the program does not give (`N`, not 1000)."""
+    for t in acc.terms:
+        if t.coord == ir.Sym("threadIdx.x", "thread", "unsigned") or str(t.coord) == "threadIdx.x":
+            v = sim._scalar(t.stride)
+            if v == sx:
+                return scaled_text(sim, t.stride, sx) or str(sx)
+    return str(sx)
 
 
 def check(ctx: Context):
@@ -56,7 +68,7 @@ def check(ctx: Context):
             else:
                 fix = f"swap x and {axis}"
             # no load/store word: a load and a store of one subscript are one finding (the dedupe keys on the text)
-            msg = f"`{short(acc.text)}`: threadIdx.x strides {sx}, threadIdx.{axis} 1; {fix}"
+            msg = f"`{short(acc.text)}`: threadIdx.x strides {x_stride_text(sim, acc, sx)}, threadIdx.{axis} 1; {fix}"
             yield ctx.diagnostic(me, acc, msg, metrics={
                 "stride_x": sx, f"stride_{axis}": sa,
                 "sectors_per_request": round(c.sectors_per_request, 2), "ideal_sectors": round(c.ideal_sectors, 2),

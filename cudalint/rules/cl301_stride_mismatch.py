@@ -32,7 +32,7 @@ import math
 import sys
 
 from ..index import ir
-from .base import Context, short
+from .base import Context, invented, short
 
 # numpy and the evaluator are imported where they are used: reading a rule's metadata (every run
 # does) does not load the simulation
@@ -460,7 +460,13 @@ def check(ctx: Context):
                 msg = f"{head}: {c - span} of every {c} elements are skipped; make it {span}"
             else:
                 msg = f"{head}: neighbouring {t.coord.name.split('.')[0]} values overlap; make it {span}"
-            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
+            made = invented(sim, [e for x in (t, *below) for e in (x.stride, x.coord)])
+            if made:
+                # the strides compared are made of values cudalint chose: a condition, not a finding
+                msg += f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program does not give)"
+                metrics = {**metrics, "rests_on": made}
+            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
+                                 severity="info" if made else None)
             break
     # one global array, two leading dimensions
     first: dict[str, tuple] = {}
