@@ -177,12 +177,16 @@ def hover_markdown(linted: Linted, line: int, column: int) -> str | None:
     launch = view.launch.replace(linted.path, _shown(linted.path))
     out = [f"**{av.kind}** of {av.space} `{av.array}` in kernel `{view.name}`: {launch}", "", "```"]
     checks = []
+    derivations = _used(av, [d for ds in view.phases.values() for d in ds])
+    derived = {d.name for d in derivations}
     for dv in av.dims:
-        if not ((len(dv.terms) == 1 and dv.terms[0].coord == dv.written) or all(t.level == "offset" for t in dv.terms)):
-            out += [dv.written] + _columns(term_lines("", dv.terms))
+        label = dv.written if len(av.dims) == 1 else f"[{dv.written}]"
+        # a variable whose own terms follow, or a constant, has no terms of its own to show
+        if not ((len(dv.terms) == 1 and dv.terms[0].coord == dv.written and dv.written in derived)
+                or all(t.level == "offset" for t in dv.terms)):
+            out += [label] + _columns(term_lines("", dv.terms))
         if dv.check is not None:
-            checks.append(f"max check{'' if len(av.dims) == 1 else f' [{dv.written}]'}: {check_text(dv.check)}")
-    derivations = [d for ds in view.phases.values() for d in ds]
+            checks.append(f"max check{'' if len(av.dims) == 1 else f' {label}'}: {check_text(dv.check)}")
     for d in derivations[:MAX_DERIVATIONS]:
         out += [d.written] + _columns(term_lines(d.written.split(" = ")[0], d.terms))
     out += checks
@@ -199,6 +203,19 @@ def hover_markdown(linted: Linted, line: int, column: int) -> str | None:
                f"`cudalint explain {_shown(linted.path)} --line {acc.line}` "
                f"shows the whole walk")
     return "\n".join(out)
+
+
+def _used(av, derivations: list) -> list:
+    """The derivations of the index variables the access's terms name (and those theirs name), in
+    explain's order: the line's other accesses have theirs."""
+    names = {t.coord for dv in av.dims for t in dv.terms}
+    kept: list = []
+    while True:
+        more = [d for d in derivations if d.name in names and d not in kept]
+        if not more:
+            return [d for d in derivations if d in kept]
+        kept += more
+        names |= {t.coord for d in more for t in d.terms}
 
 
 def _shown(path: str) -> str:

@@ -164,6 +164,24 @@ def test_hover_on_an_access_shows_its_terms_max_check_and_warp(client):
     close(client, uri)
 
 
+def test_hover_on_a_shared_tile_shows_its_subscripts_checks_and_banks(client):
+    path = SAMPLES / "bank_column_tile_bad.cu"
+    uri, text, _ = opened(client, path)
+    line = text.splitlines()[14]            # out[oy * rows + ox] = tile[threadIdx.x][threadIdx.y];
+    md = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {
+        "line": 14, "character": line.index("tile[") + 2}})["contents"]["value"]
+    assert "load** of shared `tile`" in md
+    assert "[threadIdx.x]" in md and "Block -> Shared" in md
+    assert "max check [threadIdx.x]: 31 <= 31 ok" in md
+    assert "AAAAAAAA AAAAAAAA AAAAAAAA AAAAAAAA" in md              # every lane in one bank
+    assert "32-way bank conflict" in md
+    assert "ox =" not in md                 # the index variables of the store beside it are its own
+    md = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {
+        "line": 14, "character": line.index("out[") + 1}})["contents"]["value"]
+    assert "store** of global `out`" in md and "ox = blockIdx.y * TILE + threadIdx.x" in md
+    close(client, uri)
+
+
 def test_an_unsaved_header_keeps_its_project_context_and_an_untitled_copy_is_linted_alone(client):
     path = SAMPLES / "headers" / "saxpy_kernel.cuh"
     on_disk = sorted((d["line"], d["column"], d["code"]) for d in check_json(path))
