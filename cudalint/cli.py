@@ -440,6 +440,9 @@ def run(argv: list[str]) -> int:
         return _rule(argv[1:])
     if argv and argv[0] == "config":
         return _config(argv[1:])
+    if argv and argv[0] == "server":
+        from .server import run as server_run
+        return server_run(argv[1:])
     if argv and argv[0] == "check":
         argv = argv[1:]
     return check(argv)
