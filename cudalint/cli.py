@@ -138,7 +138,8 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
     sel.add_argument("--exclude", action="append", metavar="GLOBS", help="files to skip (replaces the configuration's)")
     sel.add_argument("--extend-exclude", action="append", metavar="GLOBS", help="more files to skip")
     sel.add_argument("--show-limits", action="store_true",
-                     help="print the CL901 notes (what the analysis did not follow); otherwise only their count")
+                     help="print the notes on where cudalint's reading stops (CL901: what the analysis did not "
+                          "follow; CL900 info: regions it could not parse); otherwise only their count")
     sel.add_argument("--show-uncertain", action="store_true",
                      help="also list, as info, findings that hold only for some of the block shapes and sizes "
                           "cudalint tries where the program gives none")
@@ -454,11 +455,33 @@ def check(argv: list[str]) -> int:
         except BrokenPipeError:
             # `cudalint src | head`: the reader left; the findings still decide the exit code
             _silence_stdout()
-    hidden = sum(result.hidden.values())
-    if hidden and not args.quiet and fmt in ("full", "concise", "text", "gcc"):
-        print(f"cudalint: {hidden} analysis-limit note{'s' if hidden != 1 else ''} (CL901) not shown: "
-              f"--show-limits shows {'them' if hidden != 1 else 'it'}", file=sys.stderr)
+    summary = hidden_summary(result)
+    if summary and not args.quiet and fmt in ("full", "concise", "text", "gcc"):
+        print(printable(summary), file=sys.stderr)
     return exit_code
+
+
+MAX_NAMED_FILES = 10
+
+
+def hidden_summary(result) -> str:
+    """One line for the notes a run counted but did not print: how many of each kind, and the files
+    cudalint could not fully read (each named once, not once per region it misread)."""
+    hidden = result.hidden
+    total = sum(hidden.values())
+    if not total:
+        return ""
+    kinds = [f"{hidden[c]} {what}{'s' if hidden[c] != 1 else ''} ({c})"
+             for c, what in (("CL900", "parse note"), ("CL901", "analysis-limit note")) if hidden.get(c)]
+    line = f"cudalint: {' and '.join(kinds)} not shown (--show-limits shows {'them' if total != 1 else 'it'})"
+    if hidden.get("CL900"):
+        partial = [f["path"] for f in result.files if f.get("status") == "parse-errors"]
+        if partial:
+            named = ", ".join(partial[:MAX_NAMED_FILES])
+            more = f" and {len(partial) - MAX_NAMED_FILES} more" if len(partial) > MAX_NAMED_FILES else ""
+            line += (f"; {len(partial)} file{'s' if len(partial) != 1 else ''} not fully parsed, the rest of "
+                     f"{'each' if len(partial) != 1 else 'it'} analysed: {named}{more}")
+    return line
 
 
 STREAMED_FORMATS = ("concise", "text", "json-lines", "github")

@@ -41,7 +41,7 @@ class Config:
     root: str | None = None                       # directory the globs are relative to (the config file's)
     respect_gitignore: bool = True
     force_exclude: bool = False                   # exclude even files named on the command line
-    show_limits: bool = False                     # print CL901 notes, not only their count
+    show_limits: bool = False                     # print CL901 notes and CL900 parse notes, not only their count
     show_uncertain: bool = False                  # list findings that hold for some trial values only
     jobs: int = 1                                 # processes analysing kernels (cross-file links kept)
     resolve: Callable[[str], "Config"] | None = None   # the configuration of one file (closest config file)
@@ -57,8 +57,11 @@ class Config:
         return sel.with_ignored(extra).enabled(d.code, d.category)
 
     def shows(self, d: Diagnostic) -> bool:
-        """CL901 notes are printed when asked for (--show-limits, or a selection naming them)."""
-        if d.code != "CL901":
+        """What says where cudalint's reading stops, not what the kernel does wrong (CL901 notes, and
+        CL900 notes on a region tree-sitter could not parse) is printed when asked for (--show-limits,
+        or a selection naming it); otherwise it is counted."""
+        from .selection import is_limit_note
+        if not is_limit_note(d.code, d.severity):
             return True
         return self.show_limits or self.selection.asks_for(d.code, d.category)
 

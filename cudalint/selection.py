@@ -39,6 +39,16 @@ def specificity(selector: str) -> int:
     return 1
 
 
+# notes on where cudalint's reading stopped: counted, and printed with --show-limits
+LIMIT_NOTES = {"CL901": ("info",), "CL900": ("info",)}
+
+
+def is_limit_note(code: str, severity: str) -> bool:
+    """A CL901 note, or a CL900 note on a region tree-sitter misread (info; a CL900 warning, a file
+    that is not UTF-8 or an unreadable annotation, is the user's to fix and always printed)."""
+    return severity in LIMIT_NOTES.get(code, ())
+
+
 def normalize(selector: str) -> str:
     s = selector.strip()
     return s.upper() if s.upper().startswith("CL") or s.upper() == "ALL" else s
