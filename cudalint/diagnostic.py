@@ -27,6 +27,12 @@ class Diagnostic:
     confirmed: bool | None = None
     measured: dict | None = None       # confirm mode: what the GPU run measured for this finding
     source: str = "static"             # "dynamic": found by confirm mode's measurement alone
+    # codes of the findings on this access that this one stands for (one finding per root cause)
+    subsumes: list[str] = field(default_factory=list)
+    # what the rule's message and help are written from (names, texts), not part of the JSON contract
+    facts: dict = field(default_factory=dict, compare=False, repr=False)
+    # the definitions a finding's root cause lies in: findings that share one have one fix
+    cause: frozenset = field(default=frozenset(), compare=False, repr=False)
 
     def sort_key(self):
         return (self.path, self.line, self.column, self.code, self.message)
@@ -47,6 +53,45 @@ class Diagnostic:
         d["confirmed"] = self.confirmed
         if self.measured is not None:
             d["measured"] = self.measured
+        if self.subsumes:
+            d["subsumes"] = self.subsumes
         if self.source == "dynamic":
             d["source"] = self.source
         return d
+
+
+def merge_root_causes(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """One finding per root cause and access: a finding whose rule names the cause (CL102: x and y
+    swapped) stands for the findings of the rules it subsumes at the same access (CL101: the
+    sectors it costs), which it carries as metrics; a finding of a subsumed rule on another access
+    of the kernel with the same cause (the same definition of the same variable) says so, and its
+    help points to the one fix. Rules declare what they subsume (`SUBSUMES`) and render their
+    message from the diagnostic's facts (`message(d)`)."""
+    from .rules import BY_CODE
+    heads = [d for d in diags if getattr(BY_CODE.get(d.code), "SUBSUMES", ())]
+    if not heads:
+        return diags
+    at = {}
+    for h in heads:
+        at.setdefault((h.path, h.line, h.column, h.array), []).append(h)
+    out = []
+    for d in diags:
+        here = [h for h in at.get((d.path, d.line, d.column, d.array), ()) if d.code in BY_CODE[h.code].SUBSUMES]
+        if here:
+            for h in here:
+                if d.code not in h.subsumes:
+                    h.subsumes.append(d.code)
+                for k in ("sectors_per_request", "ideal_sectors", "ratio", "lane_stride_bytes"):
+                    if k in d.metrics:
+                        h.metrics.setdefault(k, d.metrics[k])
+            continue
+        if d.cause:
+            same = next((h for h in heads if d.code in BY_CODE[h.code].SUBSUMES and h.path == d.path
+                         and h.kernel == d.kernel and h.cause & d.cause), None)
+            if same is not None:
+                d.facts["same_cause_as"] = {"code": same.code, "line": same.line, "column": same.column,
+                                            "names": sorted(n for n, _ in same.cause & d.cause)}
+                d.metrics["same_cause_as"] = {"code": same.code, "line": same.line, "column": same.column}
+                d.message = BY_CODE[d.code].message(d)
+        out.append(d)
+    return out

@@ -11,7 +11,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .diagnostic import Diagnostic
+from .diagnostic import Diagnostic, merge_root_causes
 from .rules import BY_CODE, CHECKS
 from .rules.base import Context, Options
 from .selection import RuleSelection
@@ -61,7 +61,7 @@ class Config:
         CL900 notes on a region tree-sitter could not parse) is printed when asked for (--show-limits,
         or a selection naming it); otherwise it is counted."""
         from .selection import is_limit_note
-        if not is_limit_note(d.code, d.severity):
+        if not is_limit_note(d.code, d.severity, d.message):
             return True
         return self.show_limits or self.selection.asks_for(d.code, d.category)
 
@@ -537,6 +537,7 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
             shown.append(d)
         else:
             hidden[d.code] = hidden.get(d.code, 0) + 1
+    shown = merge_root_causes(shown)
     return Result(shown, file_info, kept_tables, {src.path: src.lines for src in sources}, hidden)
 
 

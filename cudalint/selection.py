@@ -39,14 +39,14 @@ def specificity(selector: str) -> int:
     return 1
 
 
-# notes on where cudalint's reading stopped: counted, and printed with --show-limits
-LIMIT_NOTES = {"CL901": ("info",), "CL900": ("info",)}
-
-
-def is_limit_note(code: str, severity: str) -> bool:
-    """A CL901 note, or a CL900 note on a region tree-sitter misread (info; a CL900 warning, a file
-    that is not UTF-8 or an unreadable annotation, is the user's to fix and always printed)."""
-    return severity in LIMIT_NOTES.get(code, ())
+def is_limit_note(code: str, severity: str, message: str = "") -> bool:
+    """A note on where cudalint's reading stops, counted unless --show-limits asks for it: a CL901
+    note, or a CL900 note (info) on a region the parser or preprocessor could not read. A CL900
+    warning (an unreadable annotation) and the note on a file that is not UTF-8 (its text was
+    changed to be read) are always printed."""
+    if severity != "info":
+        return False
+    return code == "CL901" or (code == "CL900" and not message.startswith("file is not valid UTF-8"))
 
 
 def normalize(selector: str) -> str:

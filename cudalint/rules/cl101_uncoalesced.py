@@ -45,6 +45,50 @@ def lane_term(acc, sim):
     return None
 
 
+def lane_names(acc) -> frozenset:
+    """The variables of the index that follow threadIdx.x, each with the definition that reaches the
+    access: two accesses sharing one are uncoalesced for one cause, and one rewrite fixes both."""
+    return frozenset((n, acc.reaching.get(n, "")) for n, deps in acc.name_deps.items() if "threadIdx.x" in deps)
+
+
+def message(d) -> str:
+    """The finding's text, from its facts (the one place it is written)."""
+    m, f = d.metrics, d.facts
+    why = ""
+    if m.get("lane_stride_bytes"):
+        why = f"; lanes {m['lane_stride_bytes']} B apart"
+        if f.get("lane_term"):
+            why += f" (`{f['lane_term']}`)"
+    text = (f"{d.access} of `{f['text']}`: {m['sectors_per_request']:.2f} sectors/request, "
+            f"ideal {m['ideal_sectors']:.2f}{why}")
+    same = f.get("same_cause_as")
+    if same:
+        text += f"; same cause as line {same['line']} ({same['code']})"
+    return text
+
+
+def help(d) -> str | None:
+    """What to change, in this access's terms."""
+    m, f = d.metrics, d.facts
+    same = f.get("same_cause_as")
+    if same:
+        names = ", ".join(f"`{n}`" for n in same.get("names", ()))
+        return (f"the fix of line {same['line']} ({same['code']}) fixes this access too"
+                + (f": it redefines {names}" if names else ""))
+    stride = m.get("lane_stride_bytes")
+    if not stride:
+        return None
+    size = f.get("element_bytes") or 0
+    if size and abs(stride) < 32 and abs(stride) % size == 0 and abs(stride) // size in (2, 4):
+        n = abs(stride) // size
+        return (f"adjacent lanes are {n} elements apart: load {n} elements per lane as one vector "
+                f"(`float{n}`-style), or keep each field in an array of its own")
+    names = ", ".join(f"`{n}`" for n in f.get("lane_names", ()))
+    via = f" through {names}" if names else ""
+    return (f"adjacent lanes are {abs(stride)} B apart{via}: give threadIdx.x the index that moves by one element, "
+            f"or load the tile through shared memory and read it from there")
+
+
 def check(ctx: Context):
     sim = ctx.sim
     for acc in ctx.accesses():
@@ -58,11 +102,7 @@ def check(ctx: Context):
             continue    # a broadcast along each row: a block narrower than a warp puts several rows in it
 
         term = lane_term(acc, sim)
-        why = ""
-        if c.lane_stride_bytes is not None and c.lane_stride_bytes != 0:
-            why = f"; lanes {c.lane_stride_bytes} B apart"
-            if term is not None:
-                why += f" (`{short(str(term), 32)}`)"
+        names = lane_names(acc)
         metrics = {
             "sectors_per_request": round(c.sectors_per_request, 2),
             "ideal_sectors": round(c.ideal_sectors, 2),
@@ -71,7 +111,10 @@ def check(ctx: Context):
             "lane_stride_bytes": c.lane_stride_bytes,
             "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
         }
-        msg = (f"{acc.kind} of `{short(acc.text)}`: {c.sectors_per_request:.2f} sectors/request, "
-               f"ideal {c.ideal_sectors:.2f}{why}")
-        yield ctx.diagnostic(sys.modules[__name__], acc, msg, metrics=metrics,
-                             assumptions=ctx.assumptions_for(acc))
+        d = ctx.diagnostic(sys.modules[__name__], acc, "", metrics=metrics, assumptions=ctx.assumptions_for(acc))
+        d.facts = {"text": short(acc.text), "lane_term": short(str(term), 32) if term is not None else None,
+                   "lane_names": sorted(n for n, _ in names),
+                   "element_bytes": None if acc.array.size_assumed else acc.array.elem_size}
+        d.cause = names
+        d.message = message(d)
+        yield d
