@@ -71,7 +71,7 @@ def test_text_is_concise_and_the_design_line_form():
     for line in text.splitlines():
         path, ln, col, rest = line.split(":", 3)
         assert path == "samples/vecadd_bad.cu" and int(ln) == 7 and int(col) > 0
-        assert rest.startswith(" CL202 [range] ")
+        assert rest.startswith(" error: CL202 [range] ")
 
 
 def test_full_puts_a_caret_under_the_index_and_a_help_line():
@@ -103,7 +103,7 @@ def test_github_annotations_escape_their_data(tmp_path):
     (line,) = out.splitlines()
     assert line.startswith("::notice file=") and "a%2Cb%3Ac.cu" in line
     head, msg = line[2:].split("::", 1)
-    assert "title=CL901 analysis-limit" in head and msg.startswith("CL901 [parse] ")
+    assert "title=CL901 analysis-limit" in head and msg.startswith("info: CL901 [parse] ")
 
 
 def test_junit_is_valid_xml_with_a_failure_per_finding_and_notes_passing(tmp_path):
