@@ -27,7 +27,7 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context, short
+from .base import Context, internal, short, written
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
@@ -112,7 +112,8 @@ def check(ctx: Context):
             "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
         }
         d = ctx.diagnostic(sys.modules[__name__], acc, "", metrics=metrics, assumptions=ctx.assumptions_for(acc))
-        d.facts = {"text": short(acc.text), "lane_term": short(str(term), 32) if term is not None else None,
+        d.facts = {"text": short(written(acc)),
+                   "lane_term": short(str(term), 32) if term is not None and not internal(str(term)) else None,
                    "lane_names": sorted(n for n, _ in names),
                    "element_bytes": None if acc.array.size_assumed else acc.array.elem_size}
         d.cause = names

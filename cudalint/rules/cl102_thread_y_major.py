@@ -29,7 +29,7 @@ out[row * n + col] = sum;
 """
 import sys
 
-from .base import Context, short
+from .base import Context, short, written
 
 CODE = "CL102"
 NAME = "thread-y-major-access"
@@ -85,7 +85,7 @@ def check(ctx: Context):
                 "stride_x": sx, f"stride_{axis}": sa,
                 "sectors_per_request": round(c.sectors_per_request, 2), "ideal_sectors": round(c.ideal_sectors, 2),
             }, assumptions=ctx.assumptions_for(acc))
-            d.facts = {"text": short(acc.text), "axis": axis, "xs": xs, "ys": ys}
+            d.facts = {"text": short(written(acc)), "axis": axis, "xs": xs, "ys": ys}
             d.cause = frozenset((n, acc.reaching.get(n, "")) for n in xs)
             d.message = message(d)
             yield d

@@ -23,7 +23,7 @@ acc += As[k][sharedCol];
 import sys
 
 from ..index import ir
-from .base import Context, fmt_point, short
+from .base import Context, fmt_point, short, written
 
 CODE = "CL201"
 NAME = "index-out-of-range"
@@ -84,7 +84,7 @@ def check(ctx: Context):
             if r.hi > extent - 1:
                 mc = max_check(sim, acc, expr, terms, r.at_max, r.hi)
                 point = _where(r.at_max, terms)
-                msg = f"index{where} of `{short(acc.text)}` reaches {mc} > {extent - 1} (`{decl}`) at {point}"
+                msg = f"index{where} of `{short(written(acc))}` reaches {mc} > {extent - 1} (`{decl}`) at {point}"
                 yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
                                                             "dimension": k + 1},
                                      assumptions=ctx.assumptions_for(acc))
@@ -92,7 +92,7 @@ def check(ctx: Context):
             if r.lo < 0:
                 mc = max_check(sim, acc, expr, terms, r.at_min, r.lo)
                 point = _where(r.at_min, terms)
-                msg = f"index{where} of `{short(acc.text)}` reaches {mc} < 0 (`{decl}`) at {point}"
+                msg = f"index{where} of `{short(written(acc))}` reaches {mc} < 0 (`{decl}`) at {point}"
                 yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
                                                             "dimension": k + 1},
                                      assumptions=ctx.assumptions_for(acc))

@@ -21,7 +21,7 @@ if (i < n) c[i] = a[i] + b[i];
 """
 import sys
 
-from .base import Context, fmt_thread, short
+from .base import Context, fmt_thread, short, written
 
 CODE = "CL202"
 NAME = "unguarded-global-access"
@@ -49,7 +49,7 @@ def check(ctx: Context):
             continue
         a = ex.axis
         point = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{a}"})
-        msg = (f"{acc.kind} of `{short(acc.text)}` runs unguarded past {ex.extent_text} = {ex.extent} "
+        msg = (f"{acc.kind} of `{short(written(acc))}` runs unguarded past {ex.extent_text} = {ex.extent} "
                f"(index {ex.index} at {point}); add `{guard(acc, ex)}`")
         yield ctx.diagnostic(me, acc, msg, metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
                                                     "guard": guard(acc, ex)},

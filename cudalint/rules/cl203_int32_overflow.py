@@ -22,7 +22,7 @@ out[(size_t)row * N + col] = v;     // 64-bit multiply
 import sys
 
 from ..index import ir
-from .base import Context, short
+from .base import Context, short, written
 
 CODE = "CL203"
 NAME = "int32-index-overflow"
@@ -71,7 +71,7 @@ def check(ctx: Context):
                               if any(getattr(s, "name", None) == k for s in acc.index.walk()))
             # the node is the expanded index, of any length: named only when it is short
             node = f" (`{ov.node}`)" if len(str(ov.node)) <= 32 else ""
-            msg = (f"`{short(acc.text)}`{node}: 32-bit `{ctype}` index reaches {ov.value} > 2^31-1"
+            msg = (f"`{short(written(acc))}`{node}: 32-bit `{ctype}` index reaches {ov.value} > 2^31-1"
                    f"{' for ' + sizes if sizes else ''}; cast to `size_t`")
             yield ctx.diagnostic(me, acc, msg, metrics={"max_value": ov.value, "limit": INT32_MAX},
                                  assumptions=ctx.assumptions_for(acc))

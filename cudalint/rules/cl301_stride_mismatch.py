@@ -29,10 +29,11 @@ int sharedCol = threadIdx.x * WPT + regCol;         // stride = size of the Regi
 ```
 """
 import math
+import re
 import sys
 
 from ..index import ir
-from .base import Context, short
+from .base import Context, internal, short, written
 
 # numpy and the evaluator are imported where they are used: reading a rule's metadata (every run
 # does) does not load the simulation
@@ -412,6 +413,16 @@ def _leading_dims(acc) -> frozenset[str] | None:
     return frozenset().union(*keys) if len(keys) == 1 else None
 
 
+def _term_words(t) -> str:
+    """`term `blockIdx.x * 128``, or for a loop's trip counter `the `i` loop's step `gridDim.x * blockDim.x``."""
+    m = re.fullmatch(r"iter\((\w+)\)", getattr(t.coord, "name", "") or "")
+    if m:
+        return f"the `{m.group(1)}` loop's step `{short(str(t.stride), 32)}`"
+    if internal(str(t)):
+        return "a term"
+    return f"term `{short(str(t), 32)}`"
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -449,17 +460,18 @@ def check(ctx: Context):
             others = [a for a, _ in together if a is not acc] if joint else []
             reported.update(id(a) for a in others)   # one finding for the accesses that fill the stride together
             below_txt = " + ".join(f"`{short(str(b), 32)}`" for b in below)
-            head = (f"term `{short(str(t), 32)}` of `{short(acc.text, 40)}` steps {c} but {below_txt} below "
+            head = (f"{_term_words(t)} of `{short(written(acc), 40)}` steps {c} but {below_txt} below "
                     f"span{'s' if len(below) == 1 else ''} {span}")
             metrics = {"stride": c, "expected_stride": span}
             if kind == "gap" and joint:
-                with_txt = ", ".join(f"`{short(a.text, 40)}` (line {a.line})" for a in others)
+                with_txt = ", ".join(f"`{short(written(a), 40)}` (line {a.line})" for a in others)
                 msg = f"{head}; with {with_txt}, {holes} of every {c} elements are still skipped"
                 metrics = {"stride": c, "skipped": holes, "accesses": 1 + len(others)}
             elif kind == "gap":
                 msg = f"{head}: {c - span} of every {c} elements are skipped; make it {span}"
             else:
-                msg = f"{head}: neighbouring {t.coord.name.split('.')[0]} values overlap; make it {span}"
+                who = "iterations" if internal(t.coord.name) else f"{t.coord.name.split('.')[0]} values"
+                msg = f"{head}: neighbouring {who} overlap; make it {span}"
             yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
             break
     # one global array, two leading dimensions

@@ -18,7 +18,7 @@ out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 """
 import sys
 
-from .base import Context, fmt_thread, short
+from .base import Context, fmt_thread, short, written
 
 CODE = "CL302"
 NAME = "overlapping-store"
@@ -41,6 +41,6 @@ def check(ctx: Context):
         a, b = ov.threads
         keep = {k for k in a if k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1}
         msg = (f"{fmt_thread(a, keep)} and {fmt_thread(b, keep).removeprefix('thread ')} both store to element "
-               f"{ov.element} through `{short(acc.text)}` ({ov.writers} writers in one step)")
+               f"{ov.element} through `{short(written(acc))}` ({ov.writers} writers in one step)")
         yield ctx.diagnostic(me, acc, msg, metrics={"element": ov.element, "writers": ov.writers},
                              assumptions=ctx.assumptions_for(acc))

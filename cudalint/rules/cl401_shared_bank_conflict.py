@@ -51,7 +51,7 @@ transposed) or swizzling the column (`tile[row][col ^ row]` on every store and l
 """
 import sys
 
-from .base import Context, short
+from .base import Context, internal, iteration, short, written
 
 CODE = "CL401"
 NAME = "shared-bank-conflict"
@@ -99,7 +99,7 @@ def _loop_values(sim, acc, worst: dict[str, int]) -> str:
         if t is None:
             continue
         v = sim._scalar(it.value, {it.trip.name: t})
-        out.append(f"{it.var}={v if v is not None else t}")
+        out.append(f"{it.var}={v if v is not None else t}" if not internal(it.var) else iteration(it.var, t))
     return ", ".join(out)
 
 
@@ -121,7 +121,7 @@ def check(ctx: Context):
         if bc.least_ways != bc.ways:
             ways, spread = f"{bc.least_ways}- to {bc.ways}-way", f" (worst at {where})"
         why = ""
-        if bc.term is not None:
+        if bc.term is not None and not internal(_show(bc.term, acc)):
             why = f" from `{short(_show(bc.term, acc), 32)}`"
             if bc.term_ways != bc.ways:
                 why += f" ({bc.term_ways}-way alone)"
@@ -138,7 +138,7 @@ def check(ctx: Context):
             merged = (f" ({f'{bc.maybe_ways}-way' if bc.maybe_ways >= 2 else 'conflict-free'} where nvcc unrolls "
                       f"the loop by itself and {m.describe().removeprefix('nvcc ')}"
                       f"{'; `#pragma unroll` makes sure it does' if bc.maybe_ways < 2 else ''})")
-        msg = f"{verb} `{short(acc.text)}`: {ways} bank conflict{spread}{figure}{why}{merged}"
+        msg = f"{verb} `{short(written(acc))}`: {ways} bank conflict{spread}{figure}{why}{merged}"
         metrics = {
             "ways": bc.ways,
             "least_ways": bc.least_ways,

@@ -39,7 +39,7 @@ for (int t = 0; t < numTiles; ++t) {
 """
 import sys
 
-from .base import Context, fmt_thread, short
+from .base import Context, fmt_thread, loop_name, short, written
 
 CODE = "CL501"
 NAME = "missing-barrier"
@@ -60,14 +60,14 @@ def check(ctx: Context):
         if race.same_warp and not race.warp_barrier:
             barrier = "__syncwarp()"
         if race.loop is not None:
-            when = f"in the next `{race.loop.var}` iteration; add {barrier} at the end of the loop body"
+            when = f"in the next iteration of {loop_name(race.loop.var)}; add {barrier} at the end of the loop body"
         else:
             loop = next((it for it in reversed(r.loops) if it in w.loops), None)
-            inside = f" in one `{loop.var}` iteration" if loop else ""
+            inside = f" in one iteration of {loop_name(loop.var)}" if loop else ""
             when = f"with no barrier between{inside}; add {barrier}"
         if race.warp_barrier:
             when += " (the warp-level sync between them orders one warp only)"
-        what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(r.text, 40)}`"   # (1,): a scalar
+        what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(written(r), 40)}`"   # (1,): a scalar
         msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line} {when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
                    "loop_line": race.loop.line if race.loop is not None else None}

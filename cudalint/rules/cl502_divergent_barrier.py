@@ -32,7 +32,7 @@ __syncthreads();              // every thread of the block arrives
 import sys
 
 from . import cl901_analysis_limit
-from .base import Context, fmt_thread, short
+from .base import Context, fmt_thread, loop_name, short
 
 CODE = "CL502"
 NAME = "divergent-barrier"
@@ -59,7 +59,9 @@ def check(ctx: Context):
         if d.exit is not None:
             why = f"after the early `{d.exit.kind}` at line {d.exit.line}: {who}"
         elif d.loop is not None:
-            why = f"in the `{d.loop.var}` loop (line {d.loop.line}), whose trip count varies: {who}"
+            where = loop_name(d.loop.var)
+            where += "" if where.endswith(f"line {d.loop.line}") else f" (line {d.loop.line})"
+            why = f"in {where}, whose trip count varies: {who}"
         else:
             why = f"under `{short(str(d.guard), 40)}`, which varies within a block: {who}"
         msg = f"`{b.text}` {why}"
