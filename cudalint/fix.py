@@ -159,7 +159,7 @@ def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
             edits.append(Edit(r.line, old, new))
     if not edits:
         return None
-    axis = "z" if "threadIdx.z" in d.message else "y"
+    axis = "z" if "stride_z" in d.metrics else "y"
     title = (f"swap x and {axis} in the index's definitions" if d.code == "CL102"
              else f"give the term the stride of the level below ({d.metrics.get('expected_stride')})")
     return Fix(d.path, title, tuple(edits), False, [d])

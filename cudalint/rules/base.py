@@ -43,7 +43,8 @@ class Context:
 
     def diagnostic(self, rule, acc: Access | None, message: str, line: int | None = None,
                    column: int | None = None, metrics: dict | None = None, assumptions: list[str] | None = None,
-                   end: tuple[int, int] | None = None, path: str | None = None) -> Diagnostic:
+                   end: tuple[int, int] | None = None, path: str | None = None,
+                   facts: dict | None = None) -> Diagnostic:
         t = self.table
         if acc is not None:
             line = line or acc.line
@@ -54,7 +55,7 @@ class Context:
         end = end or (line, column)
         d = Diagnostic(path or (acc.path if acc is not None and acc.path else t.path), line, column, end[0], end[1],
                        rule.CODE, rule.NAME, rule.CATEGORY, rule.SEVERITY, plain(message), t.kernel,
-                       metrics=metrics or {}, assumptions=list(assumptions or []))
+                       metrics=metrics or {}, assumptions=list(assumptions or []), facts=dict(facts or {}))
         if acc is not None:
             d.array = acc.array.name
             d.access = acc.kind
@@ -92,7 +93,7 @@ def fmt_point(point: dict[str, int], keep=None) -> str:
 _TOKEN = re.compile(r"\s+|[A-Za-z_]\w*(?:\.[xyz]\b)?|\d+(?:\.\d*)?\w*|->|<<|>>|[<>=!]=|&&|\|\||::|.")
 
 
-def short(text: str, limit: int = 48) -> str:
+def short(text: str, limit: int = 32) -> str:
     """Source text quoted in a message, cut in the middle past `limit` characters at token
     boundaries (`threadIdx.x` and `blockDim` are never split): a finding's line stays readable, and
     its columns point at the whole text anyway."""
@@ -117,6 +118,11 @@ def short(text: str, limit: int = 48) -> str:
     # whole tokens on both sides; a space keeps two names from reading as one
     return left + (" … " if (left[-1:].isalnum() or left[-1:] == "_") and (right[:1].isalnum() or right[:1] == "_")
                    else "…") + right
+
+
+def figure(x: float) -> str:
+    """A mean in a message: `32` when whole, else `16.50`."""
+    return str(int(round(x))) if abs(x - round(x)) < 0.005 else f"{x:.2f}"
 
 
 def written(acc) -> str:

@@ -27,7 +27,7 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context, internal, short, written
+from .base import Context, figure, internal, short, written
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
@@ -59,8 +59,8 @@ def message(d) -> str:
         why = f"; lanes {m['lane_stride_bytes']} B apart"
         if f.get("lane_term"):
             why += f" (`{f['lane_term']}`)"
-    text = (f"{d.access} of `{f['text']}`: {m['sectors_per_request']:.2f} sectors/request, "
-            f"ideal {m['ideal_sectors']:.2f}{why}")
+    text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
+            f"ideal {figure(m['ideal_sectors'])}{why}")
     same = f.get("same_cause_as")
     if same:
         text += f"; same cause as line {same['line']} ({same['code']})"

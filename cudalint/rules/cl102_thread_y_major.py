@@ -29,7 +29,7 @@ out[row * n + col] = sum;
 """
 import sys
 
-from .base import Context, short, written
+from .base import Context, figure, short, written
 
 CODE = "CL102"
 NAME = "thread-y-major-access"
@@ -45,12 +45,12 @@ def message(d) -> str:
     m, f = d.metrics, d.facts
     axis = f["axis"]
     if f["xs"] and f["ys"]:
-        fix = f"swap x and {axis} between `{'`, `'.join(f['xs'])}` and `{'`, `'.join(f['ys'])}`"
+        fix = f"swap x and {axis} in `{'`, `'.join(f['xs'] + f['ys'])}`"
     else:
         fix = f"swap x and {axis}"
     # no load/store word: a load and a store of one subscript are one finding
-    return (f"`{f['text']}` is threadIdx.{axis}-major (x strides {m['stride_x']}, {axis} 1): "
-            f"{m['sectors_per_request']:.2f} sectors/request, ideal {m['ideal_sectors']:.2f}; {fix}")
+    return (f"`{f['text']}`: threadIdx.x strides {m['stride_x']}, {axis} 1: "
+            f"{figure(m['sectors_per_request'])} sectors/request, ideal {figure(m['ideal_sectors'])}; {fix}")
 
 
 def help(d) -> str | None:

@@ -59,6 +59,18 @@ def _where(point: dict[str, int], terms) -> str:
     return fmt_point({k: v for k, v in kept.items() if k in used} or kept)
 
 
+def help(d) -> str | None:
+    """What to change, from the finding's figures."""
+    m, f = d.metrics, d.facts
+    if not f:
+        return None
+    where = f"dimension {m['dimension']} of `{f['array']}`" if f["per_dim"] else f"`{f['array']}`"
+    if f["above"]:
+        return (f"{where} holds {m['extent']} elements and the index reaches {m['max_index']}: declare "
+                f"{m['max_index'] + 1} or more, or keep the index below {m['extent']}")
+    return f"the index of {where} goes down to {m['min_index']}: keep it at 0 or above"
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -85,15 +97,19 @@ def check(ctx: Context):
                 mc = max_check(sim, acc, expr, terms, r.at_max, r.hi)
                 point = _where(r.at_max, terms)
                 msg = f"index{where} of `{short(written(acc))}` reaches {mc} > {extent - 1} (`{decl}`) at {point}"
-                yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
-                                                            "dimension": k + 1},
-                                     assumptions=ctx.assumptions_for(acc))
+                d = ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
+                                                          "dimension": k + 1},
+                                   assumptions=ctx.assumptions_for(acc))
+                d.facts = {"array": acc.array.name, "per_dim": per_dim, "above": True}
+                yield d
                 break
             if r.lo < 0:
                 mc = max_check(sim, acc, expr, terms, r.at_min, r.lo)
                 point = _where(r.at_min, terms)
                 msg = f"index{where} of `{short(written(acc))}` reaches {mc} < 0 (`{decl}`) at {point}"
-                yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
-                                                            "dimension": k + 1},
-                                     assumptions=ctx.assumptions_for(acc))
+                d = ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
+                                                          "dimension": k + 1},
+                                   assumptions=ctx.assumptions_for(acc))
+                d.facts = {"array": acc.array.name, "per_dim": per_dim, "above": False}
+                yield d
                 break

@@ -22,7 +22,7 @@ out[(size_t)row * N + col] = v;     // 64-bit multiply
 import sys
 
 from ..index import ir
-from .base import Context, short, written
+from .base import Context, internal, short, written
 
 CODE = "CL203"
 NAME = "int32-index-overflow"
@@ -46,6 +46,15 @@ def _given(sim, acc, node) -> bool:
     if any(s.kind in ("block", "griddim") for s in syms) and sim.table.launch.grid is None:
         return False
     return True
+
+
+def help(d) -> str | None:
+    f = d.facts
+    if not f:
+        return None
+    what = f"`{f['node']}`" if f.get("node") else "the index"
+    return (f"compute {what} in 64 bits: cast its first factor to `size_t` (or `int64_t`), so the multiply "
+            f"that reaches {d.metrics['max_value']} is done wide")
 
 
 def check(ctx: Context):
@@ -73,5 +82,8 @@ def check(ctx: Context):
             node = f" (`{ov.node}`)" if len(str(ov.node)) <= 32 else ""
             msg = (f"`{short(written(acc))}`{node}: 32-bit `{ctype}` index reaches {ov.value} > 2^31-1"
                    f"{' for ' + sizes if sizes else ''}; cast to `size_t`")
-            yield ctx.diagnostic(me, acc, msg, metrics={"max_value": ov.value, "limit": INT32_MAX},
-                                 assumptions=ctx.assumptions_for(acc))
+            d = ctx.diagnostic(me, acc, msg, metrics={"max_value": ov.value, "limit": INT32_MAX},
+                               assumptions=ctx.assumptions_for(acc))
+            d.facts = {"node": str(ov.node) if len(str(ov.node)) <= 32 and not internal(str(ov.node)) else None,
+                       "ctype": ctype}
+            yield d

@@ -413,6 +413,18 @@ def _leading_dims(acc) -> frozenset[str] | None:
     return frozenset().union(*keys) if len(keys) == 1 else None
 
 
+def help(d) -> str | None:
+    """What to change, from the finding's figures (the proved rewrite, where there is one, is shown instead)."""
+    m = d.metrics
+    if "leading_dimension" in m:
+        return (f"index `{d.array}` with one leading dimension everywhere (`{m['leading_dimension']}` or "
+                f"`{m['other_leading_dimension']}`, whichever its allocation has)")
+    if "expected_stride" in m:
+        return (f"give the term a stride of {m['expected_stride']}, the span of the level below, so that "
+                f"neighbouring values tile the array with no gap and no overlap")
+    return None
+
+
 def _term_words(t) -> str:
     """`term `blockIdx.x * 128``, or for a loop's trip counter `the `i` loop's step `gridDim.x * blockDim.x``."""
     m = re.fullmatch(r"iter\((\w+)\)", getattr(t.coord, "name", "") or "")

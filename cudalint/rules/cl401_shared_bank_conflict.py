@@ -52,6 +52,7 @@ transposed) or swizzling the column (`tile[row][col ^ row]` on every store and l
 import sys
 
 from .base import Context, internal, iteration, short, written
+from .base import figure as number
 
 CODE = "CL401"
 NAME = "shared-bank-conflict"
@@ -59,7 +60,7 @@ CATEGORY = "bank-conflict"
 SEVERITY = "warning"
 
 
-def fixes(acc, padding: tuple[int, int] | None = None) -> list[str]:
+def fixes(acc, padding: tuple[int, int] | None = None, term: str | None = None) -> list[str]:
     """The usual fixes, written for this array and this subscript (with the padding the simulator
     found to work, when it tried)."""
     arr = acc.array
@@ -76,8 +77,8 @@ def fixes(acc, padding: tuple[int, int] | None = None) -> list[str]:
                 f"swap the index roles (`{arr.name}{outer}[{col}][{row}]`, the tile declared and stored transposed)",
                 f"swizzle the column (`{arr.name}{outer}[{row}][{col} ^ {key}]` on every store and load of "
                 f"`{arr.name}`)"]
-    return ["give consecutive lanes consecutive words (a lane stride of one element, as sequential addressing "
-            "`s[tid + offset]` does)",
+    lanes = f"the lanes of a warp are spread by `{short(term, 32)}`: " if term and not internal(term) else ""
+    return [f"{lanes}give consecutive lanes consecutive words of `{arr.name}` (a lane stride of one element)",
             f"or pad one word every 32 (index `i + i / 32`, `{arr.name}` grown by 1/32)"]
 
 
@@ -128,9 +129,9 @@ def check(ctx: Context):
         # the mean wavefronts say more than the ways only across iterations or for 8/16-byte lanes
         figure = ""
         if abs(bc.wavefronts_per_request - bc.ways * bc.ideal_wavefronts) > 0.005:
-            figure = f", {bc.wavefronts_per_request:.2f} wavefronts/request"
+            figure = f", {number(bc.wavefronts_per_request)} wavefronts/request"
             if bc.phases > 1:
-                figure += f" (ideal {bc.ideal_wavefronts:.2f}: {4 * bc.phases}-byte lanes)"
+                figure += f" (ideal {number(bc.ideal_wavefronts)}: {4 * bc.phases}-byte lanes)"
         verb = "atomic on" if acc.atomic else acc.kind + " of"
         merged = f" ({bc.merge.describe()})" if bc.merge is not None else ""
         if bc.maybe is not None:

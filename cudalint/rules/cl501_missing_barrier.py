@@ -47,6 +47,18 @@ CATEGORY = "sync"
 SEVERITY = "error"
 
 
+def help(d) -> str | None:
+    f = d.facts
+    if not f:
+        return None
+    if f["loop"]:
+        return (f"put `{f['barrier']}` at the end of the body of {f['loop']}, so that no thread stores the next "
+                f"iteration's values before every thread has read this iteration's")
+    who = "warp" if f["barrier"] == "__syncwarp()" else "block"
+    return (f"put `{f['barrier']}` after the store at line {f['store_line']} and before this {f['verb']}, "
+            f"where every thread of the {who} reaches it")
+
+
 def check(ctx: Context):
     from ..analysis.races import find_races
     sim = ctx.sim
@@ -64,11 +76,14 @@ def check(ctx: Context):
         else:
             loop = next((it for it in reversed(r.loops) if it in w.loops), None)
             inside = f" in one iteration of {loop_name(loop.var)}" if loop else ""
-            when = f"with no barrier between{inside}; add {barrier}"
+            when = f"{inside}; add {barrier} between"
         if race.warp_barrier:
             when += " (the warp-level sync between them orders one warp only)"
         what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(written(r), 40)}`"   # (1,): a scalar
         msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line} {when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
                    "loop_line": race.loop.line if race.loop is not None else None}
-        yield ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r))
+        d = ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r))
+        d.facts = {"barrier": barrier, "store_line": w.line, "verb": "read" if r.kind == "load" else "store",
+                   "loop": loop_name(race.loop.var) if race.loop is not None else None}
+        yield d
