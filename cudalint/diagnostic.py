@@ -60,15 +60,17 @@ class Diagnostic:
         return d
 
 
-def merge_root_causes(diags: list[Diagnostic]) -> list[Diagnostic]:
+def merge_root_causes(diags: list[Diagnostic], enabled=lambda d: True) -> list[Diagnostic]:
     """One finding per root cause and access: a finding whose rule names the cause (CL102: x and y
     swapped) stands for the findings of the rules it subsumes at the same access (CL101: the
     sectors it costs), which it carries as metrics; a finding of a subsumed rule on another access
     of the kernel with the same cause (the same definition of the same variable) says so, and its
     help points to the one fix. Rules declare what they subsume (`SUBSUMES`) and render their
-    message from the diagnostic's facts (`message(d)`)."""
+    message from the diagnostic's facts (`message(d)`). Only a finding of a rule that is on
+    (`enabled`) takes another's place: `--ignore CL102` keeps the CL101 findings. A suppression
+    naming a subsumed code covers the finding that stands for it."""
     from .rules import BY_CODE
-    heads = [d for d in diags if getattr(BY_CODE.get(d.code), "SUBSUMES", ())]
+    heads = [d for d in diags if getattr(BY_CODE.get(d.code), "SUBSUMES", ()) and enabled(d)]
     if not heads:
         return diags
     at = {}

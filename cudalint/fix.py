@@ -24,7 +24,7 @@ STATIC_SHARED_LIMIT = 48 * 1024    # bytes of static __shared__ memory a kernel 
 class Edit:
     line: int
     old: str             # the whole line, without its line ending
-    new: str
+    new: str | None      # None: the line goes
 
 
 @dataclass
@@ -65,7 +65,7 @@ def apply(text: str, edits) -> str:
     for e in edits:
         body = lines[e.line - 1]
         ending = body[len(body.rstrip("\r\n")):]
-        lines[e.line - 1] = e.new + ending
+        lines[e.line - 1] = e.new + ending if e.new is not None else ""
     return "".join(lines)
 
 
@@ -130,6 +130,13 @@ def _kernel_lines(src, kernel: str, table) -> range:
 
 def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
     """The rewrite that should remove `d`, not yet proved."""
+    if d.code == "CL910":
+        from .rules.cl910_unused_suppression import removal
+        old = src.lines[d.line - 1] if 0 < d.line <= len(src.lines) else None
+        new = removal(d, old) if old is not None else None
+        if old is None or new == old:
+            return None
+        return Fix(d.path, "remove the unused suppression", (Edit(d.line, old, new),), True, [d])
     table = _table(result, d)
     if table is None or d.code not in ("CL102", "CL301", "CL401"):
         return None
@@ -200,6 +207,15 @@ def _key(d: Diagnostic):
     return (d.line, d.code, d.array)
 
 
+def _moved(key, removed: list[int]):
+    """A finding's key once the `removed` lines are gone."""
+    import bisect
+    return (key[0] - bisect.bisect_left(removed, key[0]),) + key[1:]
+
+
+FIXABLE = ("CL102", "CL301", "CL401", "CL910")
+
+
 def plan(result, cfg) -> FixPlan:
     """Propose a fix for every finding that has one, and keep those the proof accepts: greedily per
     file, safe fixes first, each checked on top of the ones already kept."""
@@ -207,7 +223,7 @@ def plan(result, cfg) -> FixPlan:
     out = FixPlan()
     by_path: dict[str, list[Diagnostic]] = {}
     for d in result.diagnostics:
-        if d.code in ("CL102", "CL301", "CL401") and d.severity in ("warning", "error"):
+        if d.code in FIXABLE and d.severity in ("warning", "error"):
             by_path.setdefault(d.path, []).append(d)
     relint = _Relinter(result, cfg)
     for path, diags in by_path.items():
@@ -243,8 +259,10 @@ def plan(result, cfg) -> FixPlan:
             if after is None:
                 continue
             now = {_key(d) for d in after if d.severity in ("warning", "error")}
-            gone = {_key(d) for f in [*kept, fix] for d in f.targets}
-            if now <= before and not (now & gone):
+            # lines a fix removes move the findings below them up
+            removed = sorted(e.line for f in [*kept, fix] for e in f.edits if e.new is None)
+            gone = {_moved(_key(d), removed) for f in [*kept, fix] for d in f.targets}
+            if now <= {_moved(k, removed) for k in before} and not (now & gone):
                 kept.append(fix)
         if kept:
             out.accepted[path] = kept

@@ -527,7 +527,10 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
         file_info.append({"path": src.path, "kernels": [k.name for k in src.kernels], "status": status})
     diags.sort(key=Diagnostic.sort_key)
     from .suppress import apply_suppressions
-    diags = apply_suppressions(_dedupe(diags), sources)
+    # one finding per root cause first (what a suppression names may be the finding merged into
+    # another), among the rules each file has on
+    diags = merge_root_causes(_dedupe(diags), lambda d: cfg.for_file(d.path).enabled(d))
+    diags = apply_suppressions(diags, sources)
     shown, hidden = [], {}
     for d in diags:
         fcfg = cfg.for_file(d.path)
@@ -537,7 +540,6 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
             shown.append(d)
         else:
             hidden[d.code] = hidden.get(d.code, 0) + 1
-    shown = merge_root_causes(shown)
     return Result(shown, file_info, kept_tables, {src.path: src.lines for src in sources}, hidden)
 
 

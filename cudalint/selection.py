@@ -50,8 +50,12 @@ def is_limit_note(code: str, severity: str, message: str = "") -> bool:
 
 
 def normalize(selector: str) -> str:
+    """`cl101` -> `CL101`, `all` -> `ALL`, a rule's name (`uncoalesced-global-access`, as `cudalint
+    rule NAME` takes it) -> its code; a category as it is."""
     s = selector.strip()
-    return s.upper() if s.upper().startswith("CL") or s.upper() == "ALL" else s
+    if s.upper().startswith("CL") or s.upper() == "ALL":
+        return s.upper()
+    return next((r.CODE for r in _rules() if r.NAME == s.lower()), s)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ def _help(d, result, opts, style: Style, pad: str) -> list[str]:
         out = [head + f"{fix.title} ({how}):"]
         for e in fix.edits:
             out.append(f"{pad}     {style.code('- ' + str(e.line).rjust(width) + ' | ' + e.old.strip(), 'error')}")
-            out.append(f"{pad}     {style.help('+ ' + str(e.line).rjust(width) + ' | ' + e.new.strip())}")
+            if e.new is not None:       # None: the line goes
+                out.append(f"{pad}     {style.help('+ ' + str(e.line).rjust(width) + ' | ' + e.new.strip())}")
         return out
     if d.code == "CL202" and d.metrics.get("guard"):
         guard = d.metrics["guard"]
