@@ -32,10 +32,10 @@ class Suppression:
     ends: dict[str, int] = field(default_factory=dict)    # disable: where `enable` ended each selector
     used: set[str] = field(default_factory=set)
 
-    def covers(self, d: Diagnostic) -> str | None:
-        """The selector that suppresses `d`, if any."""
-        return next((s for s in self.selectors if self.first <= d.line <= self.ends.get(s, self.last)
-                     and any(matches(s, c, d.category) for c in (d.code, *d.subsumes))), None)
+    def covers(self, d: Diagnostic) -> list[str]:
+        """The selectors that suppress `d` (its code, or a code of a finding it stands for)."""
+        return [s for s in self.selectors if self.first <= d.line <= self.ends.get(s, self.last)
+                and any(matches(s, c, d.category) for c in (d.code, *d.subsumes))]
 
 
 @dataclass
@@ -47,10 +47,9 @@ class FileSuppressions:
     def suppress(self, d: Diagnostic) -> bool:
         hit = False
         for s in self.suppressions:
-            sel = s.covers(d)
-            if sel is not None:
-                s.used.add(sel)
-                hit = True
+            sels = s.covers(d)
+            s.used.update(sels)
+            hit = hit or bool(sels)
         return hit
 
     def unused(self) -> list[Diagnostic]:
