@@ -407,12 +407,17 @@ def show(resolver: Resolver, path: str) -> str:
             if not v:
                 rows.append((f"{key}", "{}", DEFAULT))
             for k, x in v.items():
-                rows.append((f"{key}.{k}", _toml(x), layer.origins.get(f"{key}.{k}", DEFAULT)))
+                rows.append((f"{key}.{_toml_key(k)}", _toml(x), layer.origins.get(f"{key}.{k}", DEFAULT)))
         else:
             rows.append((key, _toml(v), layer.origins.get(key, DEFAULT)))
     width = max(len(f"{k} = {v}") for k, v, _ in rows)
     head = [f"# configuration of {path}", f"# config file: {cfg_path or 'none (defaults)'}"]
     return "\n".join(head + [f"{k} = {v}".ljust(width) + f"   # {o}" for k, v, o in rows]) + "\n"
+
+
+def _toml_key(k: str) -> str:
+    """A key as TOML reads it back: bare when it can be (`N`), else quoted (`"src/legacy/*.cu"`)."""
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _toml(k)
 
 
 def _toml(v) -> str:
@@ -423,6 +428,6 @@ def _toml(v) -> str:
         return "true" if v else "false"
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, list):
+    if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml(x) for x in v) + "]"
     return repr(v)

@@ -216,9 +216,11 @@ def _moved(key, removed: list[int]):
 FIXABLE = ("CL102", "CL301", "CL401", "CL910")
 
 
-def plan(result, cfg) -> FixPlan:
+def plan(result, cfg, texts: dict[str, str] | None = None) -> FixPlan:
     """Propose a fix for every finding that has one, and keep those the proof accepts: greedily per
-    file, safe fixes first, each checked on top of the ones already kept."""
+    file, safe fixes first, each checked on top of the ones already kept. `texts`: the text of
+    files that are not on disk as linted (standard input, under its `--stdin-filename`)."""
+    texts = texts or {}
     from .lint import UsageError, read_file
     out = FixPlan()
     by_path: dict[str, list[Diagnostic]] = {}
@@ -227,12 +229,16 @@ def plan(result, cfg) -> FixPlan:
             by_path.setdefault(d.path, []).append(d)
     relint = _Relinter(result, cfg)
     for path, diags in by_path.items():
-        if path == "-" or not os.path.isfile(path):
+        if path not in texts and (path == "-" or not os.path.isfile(path)):
             continue
         try:
-            with open(path, encoding="utf-8", newline="") as f:
-                text = f.read()
-            src = read_file(path, cfg)
+            if path in texts:
+                text = texts[path]
+                src = read_file(path, cfg, text.encode("utf-8", "surrogateescape"))
+            else:
+                with open(path, encoding="utf-8", newline="") as f:
+                    text = f.read()
+                src = read_file(path, cfg)
         except (OSError, UnicodeDecodeError, UsageError):
             continue
         proposals: list[Fix] = []
