@@ -33,6 +33,16 @@ CODE = "CL101"
 NAME = "uncoalesced-global-access"
 CATEGORY = "coalescing"
 SEVERITY = "warning"
+# the kernel the docstring's Example and Use instead run in (tests/test_rule_docs.py): `$CODE` is
+# replaced by the snippet, inside a block of its own
+EXAMPLE_KERNEL = """
+__global__ void example(float* out, float sum, int n, int col) {
+  {
+$CODE
+  }
+}
+void run(float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(out, 1.0f, n, 0); }
+"""
 
 
 def lane_term(acc, sim):

@@ -35,6 +35,12 @@ CODE = "CL102"
 NAME = "thread-y-major-access"
 CATEGORY = "coalescing"
 SEVERITY = "warning"
+EXAMPLE_KERNEL = """
+__global__ void example(float* out, float sum, int n) {
+$CODE
+}
+void run(float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(out, 1.0f, n); }
+"""
 
 
 SUBSUMES = ("CL101",)

@@ -16,6 +16,7 @@ acc += As[k][sharedCol];
 
 ## Use instead
 ```cuda
+__shared__ float As[32][32];
 int sharedCol = threadIdx.x * WPT + regCol;       // 7*4 + 3 = 31 <= 31
 acc += As[k][sharedCol];
 ```
@@ -29,6 +30,20 @@ CODE = "CL201"
 NAME = "index-out-of-range"
 CATEGORY = "range"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+#define TILE_SIZE 32
+#define WPT 4
+__global__ void example(const float* in, float* out) {
+  float acc = 0.0f;
+  for (int k = 0; k < 32; ++k) {
+    for (int regCol = 0; regCol < WPT; ++regCol) {
+$CODE
+    }
+  }
+  out[threadIdx.y * 8 + threadIdx.x] = acc;
+}
+void run(const float* in, float* out) { example<<<1, dim3(8, 8)>>>(in, out); }
+"""
 
 
 def max_check(sim, acc, dim_expr, terms, point, value) -> str:

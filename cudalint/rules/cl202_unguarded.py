@@ -27,6 +27,13 @@ CODE = "CL202"
 NAME = "unguarded-global-access"
 CATEGORY = "range"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+__global__ void vec_add(const float* a, const float* b, float* c, int n) {
+$CODE
+}
+// cudalint: param n=1000
+void run(const float* a, const float* b, float* c, int n) { vec_add<<<(n + 255) / 256, 256>>>(a, b, c, n); }
+"""
 
 
 def guard(acc, ex) -> str:

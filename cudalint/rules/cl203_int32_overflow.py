@@ -16,6 +16,7 @@ out[row * N + col] = v;             // 65535 * 65536 > 2147483647
 
 ## Use instead
 ```cuda
+int row = blockIdx.y * blockDim.y + threadIdx.y;
 out[(size_t)row * N + col] = v;     // 64-bit multiply
 ```
 """
@@ -28,6 +29,14 @@ CODE = "CL203"
 NAME = "int32-index-overflow"
 CATEGORY = "range"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+#define N 65536
+__global__ void example(float* out, float v) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+$CODE
+}
+void run(float* out) { example<<<dim3(N / 32, 65536 / 8), dim3(32, 8)>>>(out, 1.0f); }
+"""
 INT32_MAX = 2**31 - 1
 
 

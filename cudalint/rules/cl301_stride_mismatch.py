@@ -21,11 +21,13 @@ dimensions for one array mean one of the two accesses walks the matrix with the 
 ## Example
 ```cuda
 int sharedCol = threadIdx.x * TILE_SIZE + regCol;   // regCol in 0..WPT-1
+acc += Bs[k][sharedCol];
 ```
 
 ## Use instead
 ```cuda
 int sharedCol = threadIdx.x * WPT + regCol;         // stride = size of the Register level
+acc += Bs[k][sharedCol];
 ```
 """
 import math
@@ -42,6 +44,23 @@ CODE = "CL301"
 NAME = "stride-mismatch"
 CATEGORY = "stride"
 SEVERITY = "warning"
+EXAMPLE_KERNEL = """
+#define TILE_SIZE 32
+#define WPT 4
+__global__ void example(float* out) {
+  __shared__ float Bs[32][32];
+  Bs[threadIdx.y][threadIdx.x] = 0.0f;
+  __syncthreads();
+  float acc = 0.0f;
+  for (int k = 0; k < 32; ++k) {
+    for (int regCol = 0; regCol < WPT; ++regCol) {
+$CODE
+    }
+  }
+  out[threadIdx.y * 8 + threadIdx.x] = acc;
+}
+void run(float* out) { example<<<1, dim3(8, 8)>>>(out); }
+"""
 PAD_ALLOWANCE = 4       # `[TILE][TILE + 1]`-style padding is intended, not a mismatch
 LARGE = 1 << 30         # a problem size past every index of the sampled blocks, within 32 bits
 

@@ -25,6 +25,12 @@ CODE = "CL302"
 NAME = "overlapping-store"
 CATEGORY = "stride"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+__global__ void example(float* out, float v) {
+$CODE
+}
+void run(float* out) { example<<<4, 256>>>(out, 1.0f); }
+"""
 
 
 def help(d) -> str | None:

@@ -34,17 +34,17 @@ would do (2-way).
 ## Example
 ```cuda
 __shared__ float tile[32][32];
-tile[threadIdx.y][threadIdx.x] = in[...];
+tile[threadIdx.y][threadIdx.x] = in[y * n + x];
 __syncthreads();
-out[...] = tile[threadIdx.x][threadIdx.y];   // lanes 32 words apart: 32-way
+out[x * n + y] = tile[threadIdx.x][threadIdx.y];   // lanes 32 words apart: 32-way
 ```
 
 ## Use instead
 ```cuda
 __shared__ float tile[32][32 + 1];           // pad the inner dimension: lanes 33 words apart
-tile[threadIdx.y][threadIdx.x] = in[...];
+tile[threadIdx.y][threadIdx.x] = in[y * n + x];
 __syncthreads();
-out[...] = tile[threadIdx.x][threadIdx.y];   // conflict-free
+out[x * n + y] = tile[threadIdx.x][threadIdx.y];   // conflict-free
 ```
 Swapping the index roles (`tile[threadIdx.y][threadIdx.x]` on the read, the tile stored
 transposed) or swizzling the column (`tile[row][col ^ row]` on every store and load) work too.
@@ -58,6 +58,14 @@ CODE = "CL401"
 NAME = "shared-bank-conflict"
 CATEGORY = "bank-conflict"
 SEVERITY = "warning"
+EXAMPLE_KERNEL = """
+__global__ void example(const float* in, float* out, int n) {
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+$CODE
+}
+void run(const float* in, float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(in, out, n); }
+"""
 
 
 def fixes(acc, padding: tuple[int, int] | None = None, term: str | None = None) -> list[str]:

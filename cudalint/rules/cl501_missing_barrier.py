@@ -17,8 +17,8 @@ load the next tile over the one slow threads are still reading.
 ## Example
 ```cuda
 for (int t = 0; t < numTiles; ++t) {
-    As[ty][tx] = A[...];
-    Bs[ty][tx] = B[...];
+    As[ty][tx] = A[row * n + t * TILE + tx];
+    Bs[ty][tx] = B[(t * TILE + ty) * n + col];
     __syncthreads();
     for (int k = 0; k < TILE; ++k)
         sum += As[ty][k] * Bs[k][tx];   // next iteration's store races with this read
@@ -28,8 +28,8 @@ for (int t = 0; t < numTiles; ++t) {
 ## Use instead
 ```cuda
 for (int t = 0; t < numTiles; ++t) {
-    As[ty][tx] = A[...];
-    Bs[ty][tx] = B[...];
+    As[ty][tx] = A[row * n + t * TILE + tx];
+    Bs[ty][tx] = B[(t * TILE + ty) * n + col];
     __syncthreads();
     for (int k = 0; k < TILE; ++k)
         sum += As[ty][k] * Bs[k][tx];
@@ -45,6 +45,22 @@ CODE = "CL501"
 NAME = "missing-barrier"
 CATEGORY = "sync"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+#define TILE 16
+__global__ void example(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  int numTiles = n / TILE;
+  float sum = 0.0f;
+$CODE
+  C[row * n + col] = sum;
+}
+void run(const float* A, const float* B, float* C) {
+  example<<<dim3(64, 64), dim3(TILE, TILE)>>>(A, B, C, 1024);
+}
+"""
 
 
 def help(d) -> str | None:

@@ -38,6 +38,15 @@ CODE = "CL502"
 NAME = "divergent-barrier"
 CATEGORY = "sync"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+__global__ void example(const float* in, float* out) {
+  __shared__ float s[32];
+  float x = in[threadIdx.x];
+$CODE
+  out[threadIdx.x] = s[threadIdx.x % 16];
+}
+void run(const float* in, float* out) { example<<<1, 32>>>(in, out); }
+"""
 
 
 def help(d) -> str | None:

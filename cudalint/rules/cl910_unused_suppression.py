@@ -29,6 +29,14 @@ CODE = "CL910"
 NAME = "unused-suppression"
 CATEGORY = "suppression"
 SEVERITY = "warning"
+EXAMPLE_KERNEL = """
+__global__ void example(float* out, float sum, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+$CODE
+}
+void run(float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(out, 1.0f, n); }
+"""
 
 # a suppression directive in a line's comment, with its selector list and ` -- reason` (up to the
 # end of the comment, or a second `//` comment on the line)
