@@ -11,8 +11,9 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .diagnostic import Diagnostic, merge_root_causes
+from .diagnostic import Diagnostic
 from .rules import BY_CODE, CHECKS
+from .rules.causes import merge_root_causes
 from .rules.base import Context, Options
 from .selection import RuleSelection
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes

@@ -149,3 +149,16 @@ def test_bad_inputs_never_crash(tmp_path):
 def test_python_dash_m_and_console_script_agree():
     code, out, _ = run(str(SAMPLES / "vecadd_bad.cu"))
     assert code == 1 and "CL202" in out
+
+
+def test_parse_notes_are_counted_and_each_file_named_once(tmp_path):
+    bad = "__global__ void k(float* a) {\n  int x = ;\n  a[threadIdx.x] = 1;\n  float y = (;\n  a[1] = y;\n}\n"
+    for name in ("one.cu", "two.cu"):
+        (tmp_path / name).write_text(bad)
+    code, out, err = run(str(tmp_path))
+    assert "CL900" not in out and len(err.splitlines()) == 1
+    assert err.count("one.cu") == 1 and err.count("two.cu") == 1 and "2 files not fully parsed" in err
+    doc = json.loads(run(str(tmp_path), "--format", "json")[1])
+    assert doc["hidden"]["CL900"] >= 4 and not any(d["code"] == "CL900" for d in doc["diagnostics"])
+    assert sum(d["code"] == "CL900" for d in json.loads(run(str(tmp_path), "--format", "json", "--show-limits")[1])
+               ["diagnostics"]) == doc["hidden"]["CL900"]
