@@ -45,7 +45,7 @@ def _help(d, result, opts, style: Style, pad: str) -> list[str]:
             if e.new is not None:       # None: the line goes
                 out.append(f"{pad}     {style.help('+ ' + str(e.line).rjust(width) + ' | ' + e.new.strip())}")
         return out
-    if d.code == "CL202" and d.metrics.get("guard"):
+    if d.code == "CL202" and d.metrics.get("guard") and not d.facts.get("same_cause_as"):
         guard = d.metrics["guard"]
         stmt = (source_line(result, d.path, d.line) or "").split("//", 1)[0].strip()
         if stmt.endswith(";") and not _DECLARATION.match(stmt) and not stmt.startswith(_KEYWORDS) and "…" not in guard:

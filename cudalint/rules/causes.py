@@ -14,6 +14,7 @@ def merge_root_causes(diags: list[Diagnostic], enabled=lambda d: True) -> list[D
     (`enabled`) takes another's place: `--ignore CL102` keeps the CL101 findings. A suppression
     naming a subsumed code covers the finding that stands for it."""
     from . import BY_CODE
+    diags = _point_to_first(diags, BY_CODE)
     heads = [d for d in diags if getattr(BY_CODE.get(d.code), "SUBSUMES", ()) and enabled(d)]
     if not heads:
         return diags
@@ -41,3 +42,20 @@ def merge_root_causes(diags: list[Diagnostic], enabled=lambda d: True) -> list[D
                 d.message = BY_CODE[d.code].message(d)
         out.append(d)
     return out
+
+
+def _point_to_first(diags: list[Diagnostic], rules) -> list[Diagnostic]:
+    """Findings of one rule with one cause (`cause_key(d)`, such as the accesses of a statement one
+    guard fixes): the first is the finding, the others say so and point to it."""
+    first: dict = {}
+    for d in diags:
+        key_of = getattr(rules.get(d.code), "cause_key", None)
+        key = key_of(d) if key_of is not None else None
+        if key is None:
+            continue
+        head = first.setdefault((d.path, d.kernel, d.code, key), d)
+        if head is not d and "same_cause_as" not in d.facts:
+            d.facts["same_cause_as"] = {"code": head.code, "line": head.line, "column": head.column}
+            d.metrics["same_cause_as"] = dict(d.facts["same_cause_as"])
+            d.message = rules[d.code].message(d)
+    return diags

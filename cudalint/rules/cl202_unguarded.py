@@ -45,6 +45,29 @@ def guard(acc, ex) -> str:
     return f"if ({subject} < {ex.extent_text})"
 
 
+def message(d) -> str:
+    """The finding's text, from its facts (the one place it is written)."""
+    f, m = d.facts, d.metrics
+    text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
+            f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
+    same = f.get("same_cause_as")
+    if same:
+        text += f" (as for column {same['column']})" if same["line"] == d.line else f" (as for line {same['line']})"
+    return text
+
+
+def cause_key(d):
+    """Accesses of one statement that one guard fixes: later ones point to the first."""
+    return (d.line, d.metrics.get("guard")) if d.metrics.get("guard") and "…" not in d.metrics["guard"] else None
+
+
+def help(d) -> str | None:
+    same = d.facts.get("same_cause_as")
+    if same:
+        return f"the guard that keeps column {same['column']} in bounds keeps this access in bounds too"
+    return None
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -56,8 +79,9 @@ def check(ctx: Context):
             continue
         a = ex.axis
         point = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{a}"})
-        msg = (f"{acc.kind} of `{short(written(acc))}` runs unguarded past {ex.extent_text} = {ex.extent} "
-               f"(index {ex.index} at {point}); add `{guard(acc, ex)}`")
-        yield ctx.diagnostic(me, acc, msg, metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
-                                                    "guard": guard(acc, ex)},
-                             assumptions=ctx.assumptions_for(acc))
+        d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
+                                                 "guard": guard(acc, ex)},
+                           assumptions=ctx.assumptions_for(acc),
+                           facts={"text": short(written(acc)), "extent_text": ex.extent_text, "point": point})
+        d.message = message(d)
+        yield d
