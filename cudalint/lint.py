@@ -62,7 +62,7 @@ class Config:
         CL900 notes on a region tree-sitter could not parse) is printed when asked for (--show-limits,
         or a selection naming it); otherwise it is counted."""
         from .selection import is_limit_note
-        if not is_limit_note(d.code, d.severity, d.message):
+        if not is_limit_note(d):
             return True
         return self.show_limits or self.selection.asks_for(d.code, d.category)
 
@@ -512,13 +512,15 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     kept_tables = []
     for si, src in enumerate(sources):
         status = "ok"
+        annotations = {id(p) for p in src.annotation_errors}
         for prob in src.problems + src.annotation_errors:
             if prob.code == "CL900":       # a fact about the parse, whatever its severity
                 status = "parse-errors"
             r = BY_CODE[prob.code]
             tail = " (the rest of the file is still analysed)" if prob.code == "CL900" else ""
             diags.append(Diagnostic(src.path, prob.line, prob.column, prob.end_line, prob.column, r.CODE, r.NAME,
-                                    r.CATEGORY, prob.severity, prob.message + tail))
+                                    r.CATEGORY, prob.severity, prob.message + tail,
+                                    facts={"annotation": True} if id(prob) in annotations else {}))
         for ki in range(len(src.kernels)):
             if (si, ki) in per_kernel:
                 kdiags, table = per_kernel[si, ki]

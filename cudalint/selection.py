@@ -39,14 +39,16 @@ def specificity(selector: str) -> int:
     return 1
 
 
-def is_limit_note(code: str, severity: str, message: str = "") -> bool:
+def is_limit_note(d) -> bool:
     """A note on where cudalint's reading stops, counted unless --show-limits asks for it: a CL901
-    note, or a CL900 note (info) on a region the parser or preprocessor could not read. A CL900
-    warning (an unreadable annotation) and the note on a file that is not UTF-8 (its text was
-    changed to be read) are always printed."""
-    if severity != "info":
+    note, or a CL900 note (info) on a region the parser or preprocessor could not read. What the
+    user wrote for cudalint and it could not read (an annotation, `facts["annotation"]`), a CL900
+    warning, and the note on a file that is not UTF-8 (its text was changed to be read) are always
+    printed."""
+    if d.severity != "info":
         return False
-    return code == "CL901" or (code == "CL900" and not message.startswith("file is not valid UTF-8"))
+    return d.code == "CL901" or (d.code == "CL900" and not d.facts.get("annotation")
+                                 and not d.message.startswith("file is not valid UTF-8"))
 
 
 def normalize(selector: str) -> str:

@@ -88,7 +88,7 @@ def check(ctx: Context):
         if race.same_warp and not race.warp_barrier:
             barrier = "__syncwarp()"
         if race.loop is not None:
-            when = f"in the next iteration of {loop_name(race.loop.var)}; add {barrier} at the end of the loop body"
+            when = f" in the next iteration of {loop_name(race.loop.var)}; add {barrier} at the end of the loop body"
         else:
             loop = next((it for it in reversed(r.loops) if it in w.loops), None)
             inside = f" in one iteration of {loop_name(loop.var)}" if loop else ""
@@ -96,7 +96,7 @@ def check(ctx: Context):
         if race.warp_barrier:
             when += " (the warp-level sync between them orders one warp only)"
         what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(written(r), 40)}`"   # (1,): a scalar
-        msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line} {when}"
+        msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line}{when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
                    "loop_line": race.loop.line if race.loop is not None else None}
         d = ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r))
