@@ -93,7 +93,7 @@ def fmt_point(point: dict[str, int], keep=None) -> str:
 _TOKEN = re.compile(r"\s+|[A-Za-z_]\w*(?:\.[xyz]\b)?|\d+(?:\.\d*)?\w*|->|<<|>>|[<>=!]=|&&|\|\||::|.")
 
 
-def short(text: str, limit: int = 32) -> str:
+def short(text: str, limit: int = 40) -> str:
     """Source text quoted in a message, cut in the middle past `limit` characters at token
     boundaries (`threadIdx.x` and `blockDim` are never split): a finding's line stays readable, and
     its columns point at the whole text anyway."""
