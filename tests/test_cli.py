@@ -25,7 +25,7 @@ def test_findings_exit_1_with_path_line_col_code_category():
     first = out.splitlines()[0]
     path, line, col, rest = first.split(":", 3)
     assert path.endswith("matmul_naive_bad.cu") and int(line) > 0 and int(col) > 0
-    assert rest.startswith(" warning: CL101 [coalescing] ")       # the severity word where gcc prints it
+    assert rest.startswith(" warning: CL101 load of ")       # the severity word where gcc prints it
 
 
 def test_check_subcommand_and_directory_recursion():
