@@ -2,7 +2,6 @@
 table, simulate, and run the rules; then inline suppressions and rule selection."""
 from __future__ import annotations
 
-import fnmatch
 import functools
 import os
 import re
@@ -11,13 +10,13 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .config import Config
 from .diagnostic import Diagnostic
+from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
 from .rules.causes import merge_root_causes
 from .rules.base import Context, Options
-from .selection import RuleSelection
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
-from .source.macros import MacroTable, parse_define
 from .source.project import Project
 
 EXTENSIONS = (".cu", ".cuh")
@@ -25,49 +24,6 @@ EXTENSIONS = (".cu", ".cuh")
 
 class UsageError(Exception):
     """Bad command line or unreadable input: exit 2."""
-
-
-@dataclass
-class Config:
-    defines: dict[str, str] = field(default_factory=dict)
-    params: dict[str, int] = field(default_factory=dict)
-    launches: dict = field(default_factory=dict)
-    include_dirs: tuple[str, ...] = ()
-    min_ratio: float = 2.0
-    min_ways: int = 2
-    debug: bool = False
-    selection: RuleSelection = RuleSelection()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (glob, selectors)
-    exclude: tuple[str, ...] = ()                 # globs, relative to `root`
-    root: str | None = None                       # directory the globs are relative to (the config file's)
-    respect_gitignore: bool = True
-    force_exclude: bool = False                   # exclude even files named on the command line
-    show_limits: bool = False                     # print CL901 notes and CL900 parse notes, not only their count
-    show_uncertain: bool = False                  # list findings that hold for some trial values only
-    jobs: int = 1                                 # processes analysing kernels (cross-file links kept)
-    resolve: Callable[[str], "Config"] | None = None   # the configuration of one file (closest config file)
-
-    def for_file(self, path: str) -> "Config":
-        return self.resolve(path) if self.resolve is not None else self
-
-    def enabled(self, d: Diagnostic) -> bool:
-        if d.code == "CL902":      # cudalint's own failure is never selected away: the kernel went unchecked
-            return True
-        sel = self.selection
-        extra = tuple(s for pat, sels in self.per_file_ignores if _glob_match(d.path, pat, self.root) for s in sels)
-        return sel.with_ignored(extra).enabled(d.code, d.category)
-
-    def shows(self, d: Diagnostic) -> bool:
-        """What says where cudalint's reading stops, not what the kernel does wrong (CL901 notes, and
-        CL900 notes on a region tree-sitter could not parse) is printed when asked for (--show-limits,
-        or a selection naming it); otherwise it is counted."""
-        from .selection import is_limit_note
-        if not is_limit_note(d):
-            return True
-        return self.show_limits or self.selection.asks_for(d.code, d.category)
-
-    def excluded(self, path: str) -> bool:
-        return any(_glob_match(path, pat, self.root) for pat in self.exclude)
 
 
 @dataclass
@@ -79,18 +35,6 @@ class Result:
     hidden: dict[str, int] = field(default_factory=dict)         # code -> findings not printed (CL901 notes)
     errors: list = field(default_factory=list)      # FileError: files that could not be read or analysed
     streamed: bool = False                          # already printed part by part (lint_paths's on_part)
-
-
-def _glob_match(path: str, pattern: str, root: str | None) -> bool:
-    """A glob matches the path relative to `root`, one of its leading directories, or one component."""
-    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root or os.getcwd())).replace(os.sep, "/")
-    parts = [x for x in rel.split("/") if x not in ("..", ".")]
-    pattern = pattern.rstrip("/")
-    if "/" in pattern:
-        pattern = pattern.removeprefix("./")
-        return not rel.startswith("../") and any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern)
-                                                 for i in range(1, len(parts) + 1))
-    return any(fnmatch.fnmatchcase(x, pattern) for x in parts)
 
 
 class _GitIgnore:
@@ -595,6 +539,8 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
             diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
             return diags, table
         found = _check(table, sim, fcfg)
+        if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
+            found = [d for d in found if "rests_on" not in d.metrics]
         if len(family.trials) > 1:
             found = _hold_for_family(table, family, fcfg, found)
         diags.extend(found)
@@ -623,16 +569,23 @@ def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:
 def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> list[Diagnostic]:
     """Where the program gives no block shape or size, a warning stands only if every trial of the
     family produces it (with the first trial's figures); the others are listed as info, with the
-    values that produce them, when asked for (--show-uncertain), else dropped."""
+    values that produce them, when asked for (--show-uncertain), else dropped. A finding that
+    states its own condition over the values not given (`metrics["condition"]`: the rounded-up grid
+    of CL202 when the size is not a multiple of the block) stands when any trial meets it, and a
+    trial is added whose sizes are no multiple of any block edge, so that the condition is met
+    where it can be."""
     from .analysis.simulate import AnalysisLimit, Simulation
 
     def key(d):
         return d.code, d.path, d.line, d.column, d.access
 
     notes = [d for d in found if d.severity == "info"]
-    first = {key(d): d for d in found if d.severity != "info"}
+    conditional = {key(d): d for d in found if _conditional(d)}
+    first = {key(d): d for d in found if d.severity != "info" and not _conditional(d)}
+    for d in _condition_trial(table, family, fcfg):
+        conditional.setdefault(key(d), d)
     if not first and not fcfg.show_uncertain:
-        return found
+        return notes + list(conditional.values())
     at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
     holds: dict = {k: [family.primary] for k in first}
     idle: dict = {k: 0 for k in first}      # trials in which the finding's access does not run
@@ -651,7 +604,12 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
             only = frozenset(id(a) for a in table.accesses if (a.path or table.path, a.line, a.column, a.kind)
                              in places)
             sim.wanted = frozenset(codes)
-        got = {key(d): d for d in _check(table, sim, fcfg, codes, only) if d.severity != "info"}
+        got = {}
+        for d in _check(table, sim, fcfg, codes, only):
+            if _conditional(d):
+                conditional.setdefault(key(d), d)
+            elif d.severity != "info":
+                got[key(d)] = d
         for k in holds:
             if k in got:
                 holds[k].append(trial)
@@ -663,24 +621,83 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
                     others.setdefault(k, (d, []))[1].append(trial)
         elif not any(len(t) + idle[k] == n for k, t in holds.items()):
             break                           # nothing holds for every trial any more
-    out = list(notes)
+    out = list(notes) + list(conditional.values())
     for k, d in first.items():
         if len(holds[k]) + idle[k] == len(family.trials):
             out.append(d)
         elif fcfg.show_uncertain:
-            out.append(_uncertain(d, holds[k], family))
-    out.extend(_uncertain(d, trials, family) for d, trials in others.values())
+            out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
+    out.extend(_uncertain(d, trials, family, at.get(k[1:])) for k, (d, trials) in others.items())
     return out
 
 
-def _uncertain(d: Diagnostic, trials, family) -> Diagnostic:
-    """A finding that only some of cudalint's own trial values produce: info, with those values."""
+def _conditional(d: Diagnostic) -> bool:
+    return d.severity != "info" and "condition" in d.metrics
+
+
+
+
+def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
+    """The conditional findings of a trial whose problem sizes are no multiple of a block edge:
+    where the grid is computed from a size the program does not give, that is a size it may run."""
+    from dataclasses import replace
+    from .analysis.simulate import AnalysisLimit, Simulation
+    from .index import ir
+    from .rules import cl202_unguarded
+
+    grid = table.launch.grid
+    if grid is None:
+        return []
+    names = {s.name for g in grid for s in ir.symbols(g)}
+    sized = [n for n, role in family.roles.items() if role == "size" and n in names]
+    if not sized:
+        return []
+    # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows
+    odd = replace(family.primary, sizes=tuple((n, family.sizes[n][0] | 1 if n in sized else v)
+                                              for n, v in family.primary.sizes))
+    try:
+        sim = Simulation(table, fcfg.params, odd, family)
+    except AnalysisLimit:
+        return []
+    sim.wanted = frozenset({cl202_unguarded.CODE})
+    return [d for d in _check(table, sim, fcfg, {cl202_unguarded.CODE}) if _conditional(d)]
+
+
+def _uncertain(d: Diagnostic, trials, family, acc=None) -> Diagnostic:
+    """A finding that only some of cudalint's own trial values produce: info, with the condition
+    those values show (the values it holds for that the trials where it does not hold lack), over
+    the names its access's strides hold (else those it reads at all)."""
+    from .index import ir
     keep_block = len(family.blocks) > 1
-    shown = "; ".join(t.describe(keep_block) for t in trials)
+    held = set(trials)
+    rest = [t for t in family.trials if t not in held]
+    parts = []
+    names = list(family.sizes)
+    if acc is not None:
+        strides = {s.name for t in acc.terms if not t.is_offset for s in ir.symbols(t.stride)}
+        read = {s.name for e in (acc.index, *acc.guards) for s in ir.symbols(e)}
+        names = [n for n in names if n in strides] or [n for n in names if n in read] or names
+    for name in names:
+        yes = sorted({t.size(name) for t in trials})
+        no = sorted({t.size(name) for t in rest} - set(yes))
+        if no and not set(yes) & {t.size(name) for t in rest}:
+            parts.append(f"{name} = {' or '.join(map(str, yes))}, not {' or '.join(map(str, no))}")
+    if keep_block:
+        yes_b = {t.block for t in trials}
+        no_b = {t.block for t in rest} - yes_b
+        if no_b:
+            parts.append("blockDim " + " or ".join(_shape(b) for b in sorted(yes_b)) + ", not " +
+                         " or ".join(_shape(b) for b in sorted(no_b)))
+    if not parts:
+        parts = ["; ".join(t.describe(keep_block) for t in trials)]
     d.severity = "info"
-    d.message += f" (only for some values cudalint tried, not given by the program: {shown})"
+    d.message += f" (only when {'; '.join(parts)}: {'values' if len(parts) > 1 else 'a value'} the program does not give)"
     d.metrics = {**d.metrics, "only_for": [t.describe(keep_block) for t in trials]}
     return d
+
+
+def _shape(b) -> str:
+    return "(" + ", ".join(map(str, b)) + ")"
 
 
 def exception_line(exc: BaseException, limit: int = 200) -> str:

@@ -147,7 +147,7 @@ def read_suppressions(src) -> FileSuppressions:
             at = col + len(text[:m.start()].encode("utf-8", "surrogateescape"))
         shown = "cudalint: " + m.group(1) + m.group(2).rstrip()
         shown = shown.split("//", 1)[0].rstrip()    # a second comment on the line is not part of it
-        from .index.parse import ExprSyntaxError, parse_annotation     # lark only for a file that has one
+        from .grammar import ExprSyntaxError, parse_annotation     # lark only for a file that has one
         try:
             tree = parse_annotation(shown)
         except ExprSyntaxError:

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cudalint.analysis import races, simulate
+from cudalint.analysis import races, simulate, trips
+from cudalint.analysis.overlaps import _no_repeat
 from cudalint.index import ir
 from cudalint.index.evaluate import Evaluator
 from cudalint.index.parse import _parser, parse_expr
@@ -73,12 +74,12 @@ def test_equal_nodes_hash_alike_and_unequal_ones_compare_unequal():
 # ---- trip counts ----------------------------------------------------------------------------
 def scanned(cond: ir.Expr, env: dict) -> int | None:
     """The count the iteration-by-iteration scan finds (the closed form turned off)."""
-    saved = simulate._closed_trips
-    simulate._closed_trips = lambda *a: None
+    saved = trips._closed_trips
+    trips._closed_trips = lambda *a: None
     try:
         return counted(cond, env)
     finally:
-        simulate._closed_trips = saved
+        trips._closed_trips = saved
 
 
 def counted(cond: ir.Expr, env: dict) -> int | None:
@@ -511,7 +512,7 @@ def test_the_no_repeat_check_finds_a_repeated_value_in_a_row_whichever_way_it_co
     mask = ((np.arange(values.size).reshape(values.shape) * 37 + masking) % 5) != 0 if masking % 3 else \
         np.ones(values.shape, dtype=bool)
     repeated = any(len(set(v[m].tolist())) < int(m.sum()) for v, m in zip(values, mask))
-    assert simulate._no_repeat(values, mask) == (not repeated)
+    assert _no_repeat(values, mask) == (not repeated)
 
 
 def test_an_access_runs_where_every_one_of_its_guards_holds_loop_conditions_included():
@@ -879,18 +880,18 @@ def test_a_loop_whose_counter_is_only_a_shift_count_ends_or_not_as_the_scan_says
     (table,) = lint_paths([str(tmp_path / "k.cu")], Config(debug=True)).tables
     sim = simulate.Simulation(table)
     loops = sorted(table.iterators, key=lambda it: it.line)
-    assert all(simulate._shift_count_only(it.cond, it.trip.name) for it in loops)
+    assert all(trips._shift_count_only(it.cond, it.trip.name) for it in loops)
     counts = [sim._trip_count(it, sim.base_env()) for it in loops]
-    saved = simulate._SATURATES
+    saved = trips._SATURATES
     try:
-        simulate._SATURATES = False          # the scan to its bound
+        trips._SATURATES = False          # the scan to its bound
         assert [sim._trip_count(it, sim.base_env()) for it in loops] == counts
     finally:
-        simulate._SATURATES = saved
+        trips._SATURATES = saved
     assert counts[0] is None and counts[1] == (sim.block[0] // 2).bit_length()
     x = ir.Sym("x", "param")
-    assert not simulate._shift_count_only(ir.Bin("<", ir.Bin(">>", x, T), T), "t")       # also compared
-    assert not simulate._shift_count_only(ir.Bin(">", ir.Bin(">>", T, ir.Num(1)), x), "t")   # shifted itself
+    assert not trips._shift_count_only(ir.Bin("<", ir.Bin(">>", x, T), T), "t")       # also compared
+    assert not trips._shift_count_only(ir.Bin(">", ir.Bin(">>", T, ir.Num(1)), x), "t")   # shifted itself
 
 
 SAME_INDEX = """

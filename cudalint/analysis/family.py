@@ -25,6 +25,9 @@ BLOCKS_3D = ((32, 4, 4), (8, 8, 8), (16, 16, 4))
 SIZES = (1000, 1024)            # a problem size: neither or both a power of two
 SIZES_POW2 = (1024, 256)        # one the kernel masks with `& (n - 1)`
 SHIFTS = (10, 5)                # one used as a shift count (`1 << logN`)
+FREE = (1000, 1)                # a stride, offset or count the kernel never bounds: 1 is as likely as any
+FLAGS = (1, 0)                  # one the kernel only tests for truth (`if (transposed)`)
+COMPARE_OPS = frozenset(("<", "<=", ">", ">=", "==", "!="))
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class Family:
     sizes: dict[str, tuple[int, ...]] = field(default_factory=dict)   # the values each unknown size takes
     block_reason: str = ""          # why the block is tried: the launch is not found, an edge is a host value
     block_names: tuple[str, ...] = ()   # the launch's block edges given nowhere (`dim3 block(bs, bs)`)
+    roles: dict[str, str] = field(default_factory=dict)   # each open value's role (open_roles)
 
     @property
     def primary(self) -> Trial:
@@ -76,13 +80,13 @@ class Family:
 def derive(table: TwoTreeTable, given: dict[str, int]) -> Family:
     """The trials for one kernel: the first is the one whose figures messages quote."""
     blocks, reason, edges = _blocks(table, given)
-    sizes = _sizes(table, given)
+    sizes, roles = _sizes(table, given)
     names = sorted(sizes)
     count = max([len(v) for v in sizes.values()] + [1])
     size_rows = [tuple((n, sizes[n][min(k, len(sizes[n]) - 1)]) for n in names) for k in range(count)]
     trials = [Trial(b, chosen + s) for b, chosen in (blocks or [(None, ())]) for s in size_rows]
     names = tuple(n for n, _ in blocks[0][1]) if blocks and edges else ()
-    return Family(trials, [b for b, _ in blocks], sizes, reason, names)
+    return Family(trials, [b for b, _ in blocks], sizes, reason, names, roles)
 
 
 # ---- block shapes ----------------------------------------------------------------------------
@@ -349,7 +353,9 @@ def _tile_block(table: TwoTreeTable, uses_y: bool, uses_z: bool) -> tuple[int, i
 
 
 # ---- problem sizes ---------------------------------------------------------------------------
-def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, ...]]:
+def _sizes(table: TwoTreeTable, given: dict[str, int]) -> tuple[dict[str, tuple[int, ...]], dict[str, str]]:
+    """The values each value the kernel reads and the program does not give takes in the trials,
+    and its role (open_roles)."""
     lc = table.launch
     exprs: list[ir.Expr] = []
     for a in table.accesses:
@@ -364,8 +370,120 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
     names = {s.name for e in exprs for s in ir.symbols(e) if s.kind == "param"}
     names -= set(given) | set(lc.params) | block_names
     if not names:
+        return {}, {}
+    roles = open_roles(exprs, [g for g in (lc.grid or ())], names)
+    for name in leading_dimensions(table, [n for n, r in roles.items() if r == "free"]):
+        roles[name] = "size"
+    values = {"shift": SHIFTS, "mask": SIZES_POW2, "size": SIZES, "flag": FLAGS, "free": FREE}
+    out = {n: values[roles[n]] for n in sorted(names)}
+    for n, d in product_degrees(exprs, {n for n, r in roles.items() if r == "size"}).items():
+        out[n] = sizes_for_degree(d)
+    return out, roles
+
+
+INT_MAX = 2**31 - 1
+
+
+def sizes_for_degree(d: int) -> tuple[int, ...]:
+    """Sizes for a name multiplied with d - 1 other sizes in one of the kernel's 32-bit expressions
+    (`B * NH * T * HS`): a program that computes that product in `int` runs sizes whose product
+    fits, so each takes a value whose d-th power does (a non power of two and a power of two)."""
+    if d <= 3:
+        return SIZES
+    top = int(round(INT_MAX ** (1.0 / d)))
+    while top ** d > INT_MAX:
+        top -= 1
+    pow2 = 1 << (top.bit_length() - 1)
+    other = top - 1 if (top - 1) & (top - 2) else top - 2      # below the limit, not a power of two
+    return (other, pow2) if other != pow2 else (top, pow2)
+
+
+def product_degrees(exprs: list[ir.Expr], sizes: set[str]) -> dict[str, int]:
+    """The most sizes (names of `sizes`) any product in the expressions multiplies together, for
+    each name that takes part in one with more than three."""
+    memo: dict[int, tuple[int, frozenset]] = {}
+
+    def degree(e: ir.Expr) -> tuple[int, frozenset]:
+        got = memo.get(id(e))
+        if got is not None:
+            return got
+        if isinstance(e, ir.Sym):
+            got = (1, frozenset((e.name,))) if e.name in sizes else (0, frozenset())
+        elif isinstance(e, ir.Bin) and e.op == "*":
+            (a, na), (b, nb) = degree(e.left), degree(e.right)
+            got = (a + b, na | nb)
+        elif isinstance(e, ir.Bin) and e.op in ("/", ">>"):
+            got = degree(e.left)
+        else:
+            kids = [degree(k) for k in e.children()]
+            got = max(kids, key=lambda x: x[0]) if kids else (0, frozenset())
+        memo[id(e)] = got
+        return got
+
+    out: dict[str, int] = {}
+    try:
+        for n in ir.walk_all(exprs):
+            if isinstance(n, ir.Bin) and n.op == "*":
+                d, names = degree(n)
+                if d > 3:
+                    for name in names:
+                        out[name] = max(out.get(name, 0), d)
+    except RecursionError:      # a value nested deeper than Python recurses: the sizes stay as they are
         return {}
-    masks, shifts = set(), set()
+    return out
+
+
+def leading_dimensions(table: TwoTreeTable, names: list[str]) -> set[str]:
+    """The names among `names` that an index of the kernel uses as the length of a level: the
+    stride of one coordinate while another coordinate of an index into the same array moves by a
+    stride that holds none of the values the program does not give (`A[row * ld + col]`,
+    `src[tid * chunk + i]`, `m[cols * tx + 16 * bx]`). Such a stride is at least the span of the
+    level below it, or the array's rows would overlap: the layout itself says it is no 1."""
+    if not names:
+        return set()
+    wanted = set(names)
+    found: set[str] = set()
+    by_array: dict[str, list] = {}
+    for acc in table.accesses:
+        if acc.space == "global" and not acc.unresolved:
+            by_array.setdefault(acc.array.name, []).append(acc)
+    for accs in by_array.values():
+        below = False       # a moving coordinate with a stride of known values, in any index of the array
+        scaled: set[str] = set()
+        for acc in accs:
+            for t in acc.terms:
+                if t.is_offset or not _moves(t.coord):
+                    continue
+                params = {s.name for s in ir.symbols(t.stride) if s.kind == "param"}
+                if params & wanted:
+                    scaled |= params & wanted
+                elif not any(s.kind == "param" for s in ir.symbols(t.stride)):
+                    below = True
+        if below:
+            found |= scaled
+    return found
+
+
+def _moves(coord: ir.Expr) -> bool:
+    """A coordinate that takes more than one value in a launch: a thread, block or loop index, or a
+    value loaded from memory."""
+    if any(s.kind in ("thread", "block", "iter") for s in ir.symbols(coord)):
+        return True
+    return any(isinstance(n, (ir.Subscript, ir.Deref)) for n in coord.walk())
+
+
+def open_roles(exprs: list[ir.Expr], grid: list[ir.Expr], names: set[str]) -> dict[str, str]:
+    """What each value the program does not give is to the kernel, read from where it stands:
+    - `shift`: a shift count (`1 << log2N`); `mask`: masked with (`i & (n - 1)`: a power of two);
+    - `size`: compared with something (`i < n`, `k < K`, `n == 0`) or a grid is computed from it: a
+      problem size, whose verdicts are asked for the sizes a program runs (large ones);
+    - `flag`: only tested for truth (`if (transposed)`, `beta ? ... : ...`);
+    - `free`: none of these (a stride, an increment, an offset the kernel never bounds): 1 is as
+      likely as any other value, so a verdict that holds only for some values of it is not one
+      the program is shown to meet."""
+    masks, shifts, sizes, tested = set(), set(), set(), set()
+    for g in grid:
+        sizes |= {s.name for s in ir.symbols(g) if s.kind == "param"}
     for n in ir.walk_all(exprs):
         if isinstance(n, ir.Bin):
             if n.op == "&":
@@ -374,4 +492,19 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> dict[str, tuple[int, .
                         masks |= {s.name for s in ir.symbols(side.left) if s.kind == "param"}
             if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
                 shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
-    return {n: SHIFTS if n in shifts else SIZES_POW2 if n in masks else SIZES for n in sorted(names)}
+            if n.op in COMPARE_OPS:
+                sizes |= {x.name for x in ir.symbols(n) if x.kind == "param"}
+            if n.op in ("&&", "||"):
+                tested |= {x.name for x in (n.left, n.right) if isinstance(x, ir.Sym) and x.kind == "param"}
+        elif isinstance(n, ir.Un) and n.op == "!" and isinstance(n.operand, ir.Sym):
+            tested.add(n.operand.name)
+        elif isinstance(n, ir.Cond) and isinstance(n.cond, ir.Sym):
+            tested.add(n.cond.name)
+    for e in exprs:         # a guard that is the name alone: `if (flag)`
+        if isinstance(e, ir.Sym) and e.kind == "param":
+            tested.add(e.name)
+    out = {}
+    for n in names:
+        out[n] = ("shift" if n in shifts else "mask" if n in masks else "size" if n in sizes
+                  else "flag" if n in tested else "free")
+    return out

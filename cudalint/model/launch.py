@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
+from ..preprocess.macros import MacroError
 from ..source.cufile import FunctionDef, LaunchSite, node_text
-from ..source.macros import MacroError
 from .pointers import pointer_launch
 from .table import LaunchConfig
 

@@ -20,7 +20,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..source.macros import Macro, MacroTable, parse_define
+from .macros import Macro, MacroTable, parse_define
 from .condition import ConditionError, Conditions
 
 # nvcc's device pass for an sm_90 (H100) target; -D overrides any of them

@@ -9,9 +9,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .. import __version__
-from ..baseline import finding_key
 from ..rules import ALL
 from . import repo_root, ruledoc, source_line
+from .fingerprint import finding_key
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}

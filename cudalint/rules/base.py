@@ -44,7 +44,7 @@ class Context:
     def diagnostic(self, rule, acc: Access | None, message: str, line: int | None = None,
                    column: int | None = None, metrics: dict | None = None, assumptions: list[str] | None = None,
                    end: tuple[int, int] | None = None, path: str | None = None,
-                   facts: dict | None = None) -> Diagnostic:
+                   severity: str | None = None, facts: dict | None = None) -> Diagnostic:
         t = self.table
         if acc is not None:
             line = line or acc.line
@@ -54,7 +54,7 @@ class Context:
         column = column or 1
         end = end or (line, column)
         d = Diagnostic(path or (acc.path if acc is not None and acc.path else t.path), line, column, end[0], end[1],
-                       rule.CODE, rule.NAME, rule.CATEGORY, rule.SEVERITY, plain(message), t.kernel,
+                       rule.CODE, rule.NAME, rule.CATEGORY, severity or rule.SEVERITY, plain(message), t.kernel,
                        metrics=metrics or {}, assumptions=list(assumptions or []), facts=dict(facts or {}))
         if acc is not None:
             d.array = acc.array.name
@@ -80,6 +80,52 @@ class Context:
             out.append("sizes not given, assumed " + ", ".join(f"{n}={self.sim.params[n]}" for n in defaulted) +
                        " (give --param NAME=VALUE)")
         return out
+
+
+def open_names(sim, e: ir.Expr) -> list[str]:
+    """The names in `e` whose values the program does not give (this trial's are cudalint's own)."""
+    if sim is None:
+        return []
+    return [x.name for x in ir.symbols(e) if x.kind == "param" and x.name in sim.family.sizes
+            and x.name not in sim.table.launch.params]
+
+
+def invented(sim, exprs) -> list[str]:
+    """The values in `exprs` that this trial made up: sizes the program does not give, and the block
+    or grid dimensions of a launch cudalint assumed; a loop's counter brings its bounds' values."""
+    if sim is None:
+        return []
+    out: dict[str, None] = {}
+    todo, seen = list(exprs), set()
+    loops = {it.trip.name: it for it in sim.table.iterators}
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        for x in ir.symbols(e):
+            if x.kind == "param" and x.name in sim.family.sizes and x.name not in sim.table.launch.params:
+                out[x.name] = None
+            elif x.kind == "blockdim" and not sim.launch_known:
+                out[x.name] = None
+            elif x.kind == "griddim" and not sim.grid_known:
+                out[x.name] = None
+            elif x.kind == "iter" and x.name in loops:
+                it = loops[x.name]
+                todo += [it.cond, it.start, it.value]
+    return list(out)
+
+
+def scaled_text(sim, e: ir.Expr, value: int, scale: int = 1) -> str | None:
+    """`value` (= scale × e at this trial) written as the program's own expression where `e` holds a
+    value the program does not give (`4·K` bytes, not 4000): a message never quotes an invented figure.
+    None where `e` holds none."""
+    if not open_names(sim, e):
+        return None
+    text = str(e)
+    if not (isinstance(e, (ir.Sym, ir.Num)) or text.isidentifier()):
+        text = f"({text})"
+    return f"{scale}·{text}" if scale != 1 else text
 
 
 def fmt_point(point: dict[str, int], keep=None) -> str:

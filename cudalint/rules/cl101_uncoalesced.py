@@ -27,7 +27,7 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context, figure, internal, short, written
+from .base import Context, figure, internal, scaled_text, short, written
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
@@ -88,6 +88,9 @@ def help(d) -> str | None:
     stride = m.get("lane_stride_bytes")
     if not stride:
         return None
+    if isinstance(stride, str):         # a stride the program does not give, as its expression (`4·ld`)
+        return (f"adjacent lanes are {stride} B apart: give threadIdx.x the index that moves by one element, "
+                f"or load the tile through shared memory and read it from there")
     size = f.get("element_bytes") or 0
     if size and abs(stride) < 32 and abs(stride) % size == 0 and abs(stride) // size in (2, 4):
         n = abs(stride) // size
@@ -97,6 +100,17 @@ def help(d) -> str | None:
     via = f" through {names}" if names else ""
     return (f"adjacent lanes are {abs(stride)} B apart{via}: give threadIdx.x the index that moves by one element, "
             f"or load the tile through shared memory and read it from there")
+
+
+def lane_text(sim, term, lane_bytes) -> str:
+    """How far apart neighbouring lanes' bytes are: a number, or the program's expression for it
+    where the lanes' stride holds a value the program does not give (`4·ld`)."""
+    if lane_bytes is None or term is None:
+        return str(lane_bytes)
+    v = sim._scalar(term.stride)
+    if not v or lane_bytes % v:
+        return str(lane_bytes)
+    return scaled_text(sim, term.stride, lane_bytes, lane_bytes // v) or str(lane_bytes)
 
 
 def check(ctx: Context):
@@ -113,12 +127,13 @@ def check(ctx: Context):
 
         term = lane_term(acc, sim)
         names = lane_names(acc)
+        apart = lane_text(sim, term, c.lane_stride_bytes)
         metrics = {
             "sectors_per_request": round(c.sectors_per_request, 2),
             "ideal_sectors": round(c.ideal_sectors, 2),
             "ratio": round(c.ratio, 2),
             "requests_simulated": c.requests,
-            "lane_stride_bytes": c.lane_stride_bytes,
+            "lane_stride_bytes": c.lane_stride_bytes if apart == str(c.lane_stride_bytes) else apart,
             "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
         }
         d = ctx.diagnostic(sys.modules[__name__], acc, "", metrics=metrics, assumptions=ctx.assumptions_for(acc))

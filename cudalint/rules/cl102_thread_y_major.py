@@ -29,7 +29,8 @@ out[row * n + col] = sum;
 """
 import sys
 
-from .base import Context, figure, short, written
+from ..index import ir
+from .base import Context, figure, scaled_text, short, written
 
 CODE = "CL102"
 NAME = "thread-y-major-access"
@@ -55,7 +56,7 @@ def message(d) -> str:
     else:
         fix = f"swap x and {axis}"
     # no load/store word: a load and a store of one subscript are one finding
-    return (f"`{f['text']}`: threadIdx.x strides {m['stride_x']}, {axis} 1: "
+    return (f"`{f['text']}`: threadIdx.x strides {f.get('stride_x', m['stride_x'])}, {axis} 1: "
             f"{figure(m['sectors_per_request'])} sectors/request, ideal {figure(m['ideal_sectors'])}; {fix}")
 
 
@@ -66,6 +67,17 @@ def help(d) -> str | None:
         return f"swap threadIdx.x and threadIdx.{f['axis']} (with blockIdx and blockDim) where the index is computed"
     return (f"swap threadIdx.x and threadIdx.{f['axis']} (with blockIdx and blockDim) in the definitions of "
             + ", ".join(f"`{n}`" for n in names) + "; the grid's x and y sizes swap with them")
+
+
+def x_stride_text(sim, acc, sx: int) -> str:
+    """threadIdx.x's stride in elements: the number, or the program's expression for it where it holds
+    a value the program does not give (`N`, not 1000)."""
+    for t in acc.terms:
+        if t.coord == ir.Sym("threadIdx.x", "thread", "unsigned") or str(t.coord) == "threadIdx.x":
+            v = sim._scalar(t.stride)
+            if v == sx:
+                return scaled_text(sim, t.stride, sx) or str(sx)
+    return str(sx)
 
 
 def check(ctx: Context):
@@ -91,7 +103,8 @@ def check(ctx: Context):
                 "stride_x": sx, f"stride_{axis}": sa,
                 "sectors_per_request": round(c.sectors_per_request, 2), "ideal_sectors": round(c.ideal_sectors, 2),
             }, assumptions=ctx.assumptions_for(acc))
-            d.facts = {"text": short(written(acc)), "axis": axis, "xs": xs, "ys": ys}
+            d.facts = {"text": short(written(acc)), "axis": axis, "xs": xs, "ys": ys,
+                       "stride_x": x_stride_text(sim, acc, sx)}
             d.cause = frozenset((n, acc.reaching.get(n, "")) for n in xs)
             d.message = message(d)
             yield d

@@ -19,8 +19,10 @@ int i = blockIdx.x * blockDim.x + threadIdx.x;
 if (i < n) c[i] = a[i] + b[i];
 ```
 """
+import re
 import sys
 
+from ..index import ir
 from .base import Context, fmt_thread, short, written
 
 CODE = "CL202"
@@ -39,7 +41,7 @@ void run(const float* a, const float* b, float* c, int n) { vec_add<<<(n + 255) 
 def guard(acc, ex) -> str:
     """The bounds check for this access, in the user's names: `if (i < n)` where `i` is the index
     variable that runs along the axis whose grid was rounded up and `n` the size it was rounded from."""
-    axis = f"threadIdx.{ex.axis}"
+    axis = f"threadIdx.{ex.thread_axis or ex.axis}"
     names = [n for n, deps in acc.name_deps.items() if deps == {axis}]
     subject = names[0] if len(names) == 1 else "…"
     return f"if ({subject} < {ex.extent_text})"
@@ -48,8 +50,13 @@ def guard(acc, ex) -> str:
 def message(d) -> str:
     """The finding's text, from its facts (the one place it is written)."""
     f, m = d.facts, d.metrics
-    text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
-            f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
+    if "condition" in m:     # a size the program does not give: the condition, never this trial's figures
+        text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} in the threads the "
+                f"rounded-up grid adds when {m['condition']} (nothing in the program rules that out); "
+                f"add `{m['guard']}`")
+    else:
+        text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
+                f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
     same = f.get("same_cause_as")
     if same:
         text += f" (as for column {same['column']})" if same["line"] == d.line else f" (as for line {same['line']})"
@@ -68,6 +75,51 @@ def help(d) -> str | None:
     return None
 
 
+def open_sizes(sim, ex) -> list[str] | None:
+    """The names of the problem size the grid was rounded from that the program does not give:
+    the finding then holds for the sizes that are not a multiple of the block, not for one size.
+    None where no condition can be stated over them."""
+    names = re.findall(r"[A-Za-z_]\w*", ex.extent_text)
+    opened = [n for n in dict.fromkeys(names) if n in sim.family.sizes]
+    if any(sim.family.roles.get(n) != "size" for n in opened):
+        return None     # a shift count or a mask's power of two: not a size the grid rounds up
+    if any(n not in sim.table.params for n in opened):
+        # a host value the kernel never receives (`CEIL_DIV(B * T * C, 256)` for a kernel of `NH` and
+        # `d`): how it relates to the kernel's own guard is not known, so no condition is stated
+        return None
+    return opened
+
+
+def condition(sim, ex) -> str:
+    """When the grid adds threads past the size: `n % 256 != 0` (ceil-div rounds up by the block)."""
+    text = ex.extent_text if re.fullmatch(r"[\w.]+", ex.extent_text) else f"({ex.extent_text})"
+    k = "xyz".index(ex.thread_axis or ex.axis)
+    lc = sim.table.launch
+    if sim.block_chosen and lc.block is not None and not isinstance(lc.block[k], ir.Num):
+        edge = lc.block[k]      # a block edge the program does not give: the condition names it
+        return f"{text} % {edge if isinstance(edge, ir.Sym) else f'({edge})'} != 0"
+    return f"{text} % {sim.block[k]} != 0"
+
+
+KNOWN_KINDS = frozenset(("thread", "block", "blockdim", "griddim", "iter", "param"))
+
+
+def data_guarded(acc, ex) -> bool:
+    """A guard or loop condition over the access's thread coordinate along the rounded axis that
+    compares it with a value loaded or computed out of cudalint's sight (`f < desc.num_frames`): the
+    kernel does bound those threads, by a value no size tells, so no condition over sizes holds."""
+    axis = f"threadIdx.{ex.thread_axis or ex.axis}"
+    conds = list(acc.guards) + [it.cond for it in acc.loops if it.cond is not None]
+    for g in conds:
+        syms = ir.symbols(g)
+        if not any(x.name == axis or (x.kind == "iter") for x in syms):
+            continue
+        if any(x.kind not in KNOWN_KINDS for x in syms) or \
+                any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for n in g.walk()):
+            return True
+    return False
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -78,10 +130,23 @@ def check(ctx: Context):
         if ex is None:
             continue
         a = ex.axis
-        point = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{a}"})
-        d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
-                                                 "guard": guard(acc, ex)},
-                           assumptions=ctx.assumptions_for(acc),
-                           facts={"text": short(written(acc)), "extent_text": ex.extent_text, "point": point})
+        opened = open_sizes(sim, ex)
+        if opened is None:
+            continue        # no condition to state, and this trial's figures are cudalint's own
+        if (opened or sim.block_chosen) and data_guarded(acc, ex):
+            continue
+        facts = {"text": short(written(acc)), "extent_text": ex.extent_text}
+        if opened or sim.block_chosen:
+            # a size given nowhere: no figure of this trial's size is the program's; the finding is the
+            # condition under which the grid's rounding makes threads past the size, which nothing in
+            # the program rules out (no guard, no host check)
+            d = ctx.diagnostic(me, acc, "", metrics={"condition": condition(sim, ex), "guard": guard(acc, ex),
+                                                     "open": opened},
+                               assumptions=ctx.assumptions_for(acc), severity="warning", facts=facts)
+        else:
+            facts["point"] = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{ex.thread_axis or a}"})
+            d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
+                                                     "guard": guard(acc, ex)},
+                               assumptions=ctx.assumptions_for(acc), facts=facts)
         d.message = message(d)
         yield d

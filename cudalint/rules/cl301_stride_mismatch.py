@@ -35,7 +35,7 @@ import re
 import sys
 
 from ..index import ir
-from .base import Context, internal, short, written
+from .base import Context, internal, invented, short, written
 
 # numpy and the evaluator are imported where they are used: reading a rule's metadata (every run
 # does) does not load the simulation
@@ -438,7 +438,7 @@ def help(d) -> str | None:
     if "leading_dimension" in m:
         return (f"index `{d.array}` with one leading dimension everywhere (`{m['leading_dimension']}` or "
                 f"`{m['other_leading_dimension']}`, whichever its allocation has)")
-    if "expected_stride" in m:
+    if "expected_stride" in m and not m.get("rests_on"):     # never a figure cudalint chose
         return (f"give the term a stride of {m['expected_stride']}, the span of the level below, so that "
                 f"neighbouring values tile the array with no gap and no overlap")
     return None
@@ -503,7 +503,13 @@ def check(ctx: Context):
             else:
                 who = "iterations" if internal(t.coord.name) else f"{t.coord.name.split('.')[0]} values"
                 msg = f"{head}: neighbouring {who} overlap; make it {span}"
-            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
+            made = invented(sim, [e for x in (t, *below) for e in (x.stride, x.coord)])
+            if made:
+                # the strides compared are made of values cudalint chose: a condition, not a finding
+                msg += f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program does not give)"
+                metrics = {**metrics, "rests_on": made}
+            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
+                                 severity="info" if made else None)
             break
     # one global array, two leading dimensions
     first: dict[str, tuple] = {}

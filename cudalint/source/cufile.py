@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass, field
 from itertools import repeat
 
-from .macros import MacroTable
+from ..preprocess import Preprocessor, file_key
+from ..preprocess.macros import MacroTable
 
 # the last word of an integer type: `const unsigned int`, `constexpr size_t`, `static const int64_t`
 _INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
@@ -135,7 +136,6 @@ class SourceFile:
     """One file's structure, read off the text its translation unit compiles (see preprocess)."""
 
     def __init__(self, path: str, text: str, defines=None, include_dirs=(), view=None):
-        from ..preprocess import Preprocessor, file_key
         if view is None:
             forced = list(defines.macros.values()) if isinstance(defines, MacroTable) else list(defines or ())
             view = Preprocessor(forced, include_dirs).unit(path, text)[file_key(path)]
@@ -335,7 +335,7 @@ class SourceFile:
         if not m:
             return
         line = node.start_point[0] + 1
-        from ..index.parse import ExprSyntaxError, parse_annotation
+        from ..grammar import ExprSyntaxError, parse_annotation
         body = "cudalint: " + m.group(1) + m.group(2)
         try:
             tree = parse_annotation(body)

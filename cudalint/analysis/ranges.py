@@ -1,0 +1,181 @@
+"""Ranges: the lowest and highest index of each dimension over every thread and iteration, 32-bit
+overflow, and threads of the grid beyond the extent an index covers."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..index import ir
+from ..index.evaluate import Evaluator, Unknown, value_span
+from ..model.table import Access
+from .results import AccessResult, DimRange, Excess, _I64_MAX, _I64_MIN, _most_common
+
+
+class RangeAnalysis:
+    """Index ranges per dimension, overflow, and threads beyond the extent they cover."""
+
+    def _extents_hold(self, acc: Access, res: AccessResult) -> bool:
+        """For a load of a shared or local array: whether the spans of its index and subscripts over
+        the range instances (value_span) show that what `_ranges` finds is nothing a rule reports:
+        no failure, no 32-bit overflow, and each range inside every extent it may be compared with.
+        The ranges are then left out (CL201 reports a range that leaves an extent, and only that),
+        and of the instances only where the access runs is worked out. A store is taken only where
+        its index also shows that no two threads of a block store to one element (_stores_apart),
+        which is what its values would be searched for."""
+        env = self.range_env(acc)
+        if acc.kind == "store" and not acc.atomic and not self._stores_apart(acc):
+            return False
+        spans = [value_span(e, env, self.extremes) for e in (acc.index, *acc.dims)]
+        if None in spans:
+            return False
+        dims, extent = acc.array.dims, acc.array.extent
+        for k, (lo, hi) in enumerate((spans[1:] if len(acc.dims) > 1 else spans[:1]) if dims else ()):
+            limits = ([dims[k]] if k < len(dims) else []) + ([extent] if k == 0 else [])
+            if any(x is not None and (lo < 0 or hi > x - 1) for x in limits):
+                return False
+        if not self.instance_mask(acc, "range").any():
+            res.executed = False
+        return True
+
+    def range_env(self, acc: Access) -> dict:
+        """The environment of an access's range instances (shared: for reading only)."""
+        return self._instance_entry(acc, "range")[0]
+
+    def extremes(self, v) -> tuple[int, int] | None:
+        """The least and greatest of an environment's value (its arrays, shared by the rows of many
+        accesses, are measured once)."""
+        if isinstance(v, (int, np.integer)):
+            return int(v), int(v)
+        if v.__class__ is not np.ndarray or v.dtype.kind not in "iu" or not v.size:
+            return None
+        got = self._spans.get(id(v))
+        if got is None:
+            got = self._spans[id(v)] = (int(v.min()), int(v.max()), v)     # v held: its id stays its own
+        return got[0], got[1]
+
+    def _ranges(self, acc: Access, res: AccessResult):
+        """Index ranges, overlapping stores, threads past the problem; returns the index over the
+        range instances."""
+        env, shape, mask, vals, ev = self._values(acc, "range", [acc.index, *acc.dims])
+        res.overflows = list(ev.overflows.values())
+        if not mask.any():
+            res.executed = False
+            return vals[0]
+        # ranges are read against declared extents (CL201): a global pointer has none
+        everywhere = mask.all()        # no guard: the values need no masking copy
+        for v in (vals[1:] if len(acc.dims) > 1 else vals[:1]) if acc.array.dims else ():
+            v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
+            big = v if everywhere else np.where(mask, v, _I64_MIN)
+            small = v if everywhere else np.where(mask, v, _I64_MAX)
+            imax = divmod(int(big.argmax()), shape[1])
+            imin = divmod(int(small.argmin()), shape[1])
+            res.ranges.append(DimRange(int(small[imin]), int(big[imax]), self._point(env, acc, imax),
+                                       self._point(env, acc, imin)))
+        if acc.kind == "store" and not acc.atomic:
+            self._overlap(acc, env, shape, mask, np.asarray(vals[0]), res)
+        if acc.space == "global":
+            self._excess(acc, env, shape, mask, res, vals[0])
+        return vals[0]
+
+    def _excess(self, acc, env, shape, mask, res, index) -> None:
+        """Threads that exist only because the grid rounds the problem size up (ceil-div), executing
+        this access with an index beyond every index the in-range threads use. A grid axis is rounded
+        by the block edge of the thread axis that counts within a block along it: its own
+        (`blockIdx.x * blockDim.x + threadIdx.x`), or another (`blockIdx.x * blockDim.y +
+        threadIdx.y`, rows of warps: the grid is `ceil(N / blockDim.y)`)."""
+        lc = self.table.launch
+        if lc.grid is None or not (self.launch_known or self.block_chosen) or not self.grid_known:
+            return      # no threads past an edge of a grid cudalint assumed (a block edge the launch
+                        # takes from a value not given is tried: its grid is the launch's own)
+        flat = None
+        syms = {s.name for s in ir.symbols(acc.index)}
+        for axis_i, axis in enumerate("xyz"):
+            if f"blockIdx.{axis}" not in syms and f"threadIdx.{axis}" not in syms:
+                continue
+            for t_i in [axis_i] + [k for k in range(3) if k != axis_i]:
+                taxis = "xyz"[t_i]
+                if t_i != axis_i and (self.block[t_i] <= 1 or f"blockIdx.{axis}" not in syms
+                                      or f"threadIdx.{taxis}" not in syms):
+                    continue
+                key = (axis_i, t_i)
+                if key not in self._extents:
+                    self._extents[key] = self._grid_extent(lc.grid[axis_i], axis_i, self.block[t_i])
+                ext = self._extents[key]
+                if ext is None:
+                    continue
+                text, extent = ext
+                edge = self.block[t_i]
+                gcoord = np.asarray(env[f"blockIdx.{axis}"]) * edge + self.tid[f"threadIdx.{taxis}"][None, :]
+                over = np.broadcast_to(gcoord >= extent, shape)
+                bad = mask & over
+                if not bad.any():
+                    continue        # no thread it runs in is past the edge (looked at first: it is cheaper)
+                # the index must hold the axis' global coordinate (blockIdx steps blockDim times what
+                # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
+                # its threads past the edge along y load elements inside the matrix
+                st = self._step(acc, env, f"threadIdx.{taxis}", shape, index)
+                if not st or self._step(acc, env, f"blockIdx.{axis}", shape, index) != edge * st:
+                    continue
+                if flat is None:
+                    flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
+                ok = mask & ~over
+                limit = flat[ok].max() if ok.any() else _I64_MIN
+                beyond = bad & (flat > limit) & (flat >= extent)
+                if beyond.any():
+                    i, t = np.unravel_index(np.argmax(np.where(beyond, flat, _I64_MIN)), shape)
+                    res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), text, extent,
+                                        self.grid[axis_i] * edge, taxis)
+                    return
+
+    def _step(self, acc: Access, env: dict, name: str, shape, index) -> int | None:
+        """How far the index moves when `name` grows by one (the most common difference); `index`: its
+        value over `env`."""
+        moved = dict(env)
+        moved[name] = np.asarray(env[name]) + 1
+        try:
+            a = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
+            b = np.broadcast_to(np.asarray(Evaluator(moved).value(acc.index), dtype=np.int64), shape)
+        except (Unknown, ValueError, TypeError, OverflowError):
+            return None
+        d = (b - a).ravel()
+        if not d.size:
+            return None
+        return _most_common(d)
+
+    def _grid_extent(self, g: ir.Expr, axis_i: int, edge: int | None = None) -> tuple[str, int] | None:
+        """The problem size a grid dimension was computed from: X with ceil(X / edge) == gridDim
+        and X < gridDim * edge (edge: the block edge that counts along the axis, its own by default),
+        among the grid expression's pieces and the kernel's int parameters (so `(n + 255) / 256` and a
+        literal `grid=(3907)` for n = 1000000 both give n). The grid expression itself is no size
+        it was computed from (`numK / 512` with a `++` the host adds where it rounds)."""
+        block, grid = edge or self.block[axis_i], self.grid[axis_i]
+        cands = [sub for sub in g.walk() if any(s.kind == "param" for s in ir.symbols(sub))
+                 and (sub is not g or block == 1)]
+        cands += [ir.Sym(p, "param") for p in self.table.params]
+        best = None
+        for sub in cands:
+            v = self._scalar(sub)
+            if v is None or v <= 0:
+                continue
+            if -(-v // block) == grid and v < grid * block:
+                if best is None or v > best[1]:
+                    best = (str(sub), v)
+        return best
+
+    def _within(self, acc: Access, mode: str, of: str) -> np.ndarray | None:
+        """Where the instances of `mode` stand among those of `of`, when all of them do (the first
+        and middle blocks and first iterations are among the sampled corners and iterations, unless
+        the combinations of the loops were thinned). Kept per pair of rows: the accesses of a loop
+        nest share them."""
+        pair = (self._instance_entry(acc, mode)[2], self._instance_entry(acc, of)[2])
+        if pair not in self._row_places:
+            # rows are blocks (outer) by combinations of trip counters: a row of `mode` stands at
+            # (its block's place) x (combinations of `of`) + (its combination's place)
+            (blocks, combos), (of_blocks, of_combos) = self._rows[pair[0]][3], self._rows[pair[1]][3]
+            block_at = {b: i for i, b in enumerate(of_blocks)}
+            combo_at = {c: i for i, c in enumerate(of_combos)}
+            bs, cs = [block_at.get(b) for b in blocks], [combo_at.get(c) for c in combos]
+            at = None
+            if None not in bs and None not in cs:
+                at = np.array([b * len(of_combos) + c for b in bs for c in cs], dtype=np.intp)
+            self._row_places[pair] = at
+        return self._row_places[pair]

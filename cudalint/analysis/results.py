@@ -1,0 +1,89 @@
+"""What a simulation finds for one access (coalescing, ranges, excess threads, overlapping stores,
+lane addresses), and the sizes and limits every part of the simulation shares."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+SECTOR = 32
+WARP = 32
+_I64_MIN, _I64_MAX = int(np.iinfo(np.int64).min), int(np.iinfo(np.int64).max)
+
+
+# value_span's bound where only what a value may be matters: within it nothing leaves int64
+SPAN_LIMIT = 1 << 62
+
+
+def _most_common(d: np.ndarray) -> int:
+    """The most common value (the smallest among ties); mostly there is only one."""
+    lo = d.min()
+    if lo == d.max():
+        return int(lo)
+    vals, counts = np.unique(d, return_counts=True)
+    return int(vals[np.argmax(counts)])
+
+
+class AnalysisLimit(Exception):
+    """The simulation cannot be set up (e.g. a block of more than 1024 threads)."""
+
+
+@dataclass
+class Coalescing:
+    sectors_per_request: float
+    ideal_sectors: float
+    requests: int
+    lane_stride_bytes: int | None       # distance between adjacent lanes, most common value
+
+    @property
+    def ratio(self) -> float:
+        return self.sectors_per_request / self.ideal_sectors if self.ideal_sectors else 1.0
+
+
+@dataclass
+class DimRange:
+    lo: int
+    hi: int
+    at_max: dict[str, int]              # coordinate values of the thread/iteration reaching hi
+    at_min: dict[str, int]
+
+
+@dataclass
+class Excess:
+    axis: str
+    coordinate: dict[str, int]
+    index: int
+    extent_text: str
+    extent: int
+    covered: int
+    thread_axis: str = ""      # the threadIdx axis that counts along `axis` within a block (`axis` if empty)
+
+
+@dataclass
+class Overlap:
+    threads: tuple[dict[str, int], dict[str, int]]
+    element: int
+    writers: int
+
+
+@dataclass
+class LaneAddresses:
+    """Byte offset into the array of every thread of a block (linear ids, x fastest), for each
+    sampled block and loop iteration: rows are instances, columns threads."""
+    addr: np.ndarray
+    mask: np.ndarray
+    width: int                         # bytes each thread moves (16 for a float4 view)
+    env: dict
+
+
+@dataclass
+class AccessResult:
+    coalescing: Coalescing | None = None
+    ranges: list[DimRange] = field(default_factory=list)   # per dimension, for arrays with declared extents
+    overflows: list = field(default_factory=list)
+    overlap: Overlap | None = None
+    excess: Excess | None = None
+    strides: dict[str, int] = field(default_factory=dict)   # threadIdx axis -> element stride
+    executed: bool = True
+    error: str | None = None

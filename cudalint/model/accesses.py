@@ -1,0 +1,168 @@
+"""Accesses of a kernel's walk: every subscript / dereference of an array the model knows becomes
+an Access (index in elements of the array, space, load/store, guards, loops, statement text)."""
+from __future__ import annotations
+
+from ..index import ir
+from ..source.cufile import node_text
+from . import uniform
+from .table import Access, short_text as _short
+from .symbols import Ptr, Unfollowable, _data, _names, _scale
+
+
+class Accesses:
+    """Accesses: every subscript and dereference of a known array becomes an Access."""
+
+    def address(self, x: ir.Expr, stmt, node):
+        """`&A[i]` → pointer to element i of A (no memory access)."""
+        match x:
+            case ir.Name(name=n) if n in self.shared_scalars:
+                return self.shared_scalars[n]
+            case ir.Subscript():
+                ptr, index = self._element(x, stmt, node)
+                if ptr is None:
+                    return ir.Sym("addr", "unknown")
+                return Ptr(ptr.array, ir.add(ptr.offset, _scale(index, ptr)), ptr.view, ptr.view_size)
+            case ir.Deref(expr=p):
+                return self.rvalue(p, stmt, node)
+        return ir.Sym("addr", "unknown")
+
+    def _element(self, e: ir.Expr, stmt, node):
+        """For `base[i]...[j]` return (pointer of the innermost array, flat index in view units)."""
+        chain = []
+        cur = e
+        while isinstance(cur, ir.Subscript):
+            chain.append(cur.index)
+            cur = cur.base
+        chain.reverse()
+        base = self.rvalue(cur, stmt, node)
+        if not isinstance(base, Ptr):
+            return None, None
+        idx = self._rvalues(chain, stmt, node)
+        for i in idx:
+            if not isinstance(i, ir.Expr):
+                raise Unfollowable(f"index of `{_short(str(e))}` is a pointer")
+        dims = base.array.dims if base.array.space != "global" else ()
+        if len(idx) > 1 and len(dims) >= len(idx) and base.offset == ir.Num(0):
+            flat = idx[0]
+            for k in range(1, len(idx)):
+                d = dims[k]
+                flat = ir.add(ir.mul(flat, ir.Num(d if d is not None else 0)), idx[k])
+            return base, flat
+        if len(idx) > 1:
+            raise Unfollowable(f"`{_short(str(e))}`: multi-dimensional subscript of a pointer")
+        return base, idx[0]
+
+    def access(self, e: ir.Expr, kind: str, stmt, node):
+        if isinstance(e, ir.Deref):
+            p = self.rvalue(e.expr, stmt, node)
+            if isinstance(p, Ptr):
+                return self._record(p, ir.Num(0), kind, stmt, node, e)
+            return _data("deref")
+        if isinstance(e, ir.Subscript):
+            try:
+                ptr, index = self._element(e, stmt, node)
+            except Unfollowable as exc:
+                self.note(stmt, str(exc))
+                return _data("subscript")
+            if ptr is None:
+                base = e
+                while isinstance(base, ir.Subscript):
+                    base = base.base
+                if isinstance(base, ir.Name) and base.name not in self.env:
+                    self.note(stmt, f"`{base.name}` is not a known array or pointer (global `__device__` arrays, "
+                                    f"textures and struct members are not followed)")
+                for i in _subscript_indexes(e):
+                    self.rvalue(i, stmt, node)
+                return _data("subscript")
+            dims_idx = None
+            chain = []
+            cur = e
+            while isinstance(cur, ir.Subscript):
+                chain.append(cur.index)
+                cur = cur.base
+            if len(chain) > 1:
+                dims_idx = tuple(self._rvalues(reversed(chain), stmt, node))
+            return self._record(ptr, index, kind, stmt, node, e, dims_idx)
+        return self.rvalue(e, stmt, node)
+
+    def _record(self, ptr: Ptr, index: ir.Expr, kind: str, stmt, node, e, dims_idx=None):
+        arr = ptr.array
+        flat = ir.add(ptr.offset, _scale(index, ptr))
+        if dims_idx is None:
+            dims_idx = (flat,)
+        span = getattr(e, "span", (0, 0))
+        if node is not None and span != (0, 0):
+            line, col, end_line, end_col = _locate(node, span)
+        elif stmt is not None:
+            line, col = stmt.start_point[0] + 1, stmt.start_point[1] + 1
+            end_line, end_col = stmt.end_point[0] + 1, stmt.end_point[1] + 1
+        else:       # read outside any statement (a helper called from a declaration's extent)
+            line, col, end_line, end_col = self.line, 1, self.line, 1
+        unresolved = None
+        for s in ir.symbols(flat):
+            if s.kind in ("data", "unknown"):
+                if s.kind == "data" and s.name.endswith("()"):
+                    unresolved = (f"index depends on the call `{s.name[:-2]}(…)`, which the model does not follow "
+                                  f"(give it the definition: a `__device__` function or a macro it can read)")
+                elif s.kind == "data":
+                    unresolved = f"index depends on `{s.name}`, a value loaded from memory (indirect access)"
+                else:
+                    unresolved = f"index depends on `{s.name}`, which the model does not follow"
+                break
+        kinds = ["load", "store"] if kind == "atomic" else [kind]
+        defs, reaching = self.defs, {}
+        for n in _names(e):
+            if n in defs:
+                reaching[n] = defs[n]
+        written = getattr(e, "index", None)
+        deps = {}
+        for n in (ir.of_type(written, ir.Name) if written is not None else ()):
+            if isinstance(self.env.get(n.name), ir.Expr):
+                deps[n.name] = {s.name for s in ir.symbols(self.env[n.name]) if s.kind == "thread"}
+        for k in kinds:
+            acc = Access(arr, k, flat, tuple(dims_idx), ptr.view_size, line, col, end_line, end_col,
+                         tuple(self.guards), tuple(self.loops),
+                         statement=self._statement_text(stmt), helper=self.helper, path=self.path,
+                         unresolved=unresolved,
+                         atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(),
+                         reaching=reaching,
+                         value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
+                         volatile=_base_name(e) in self.volatile, written=e,
+                         written_index=written if written is not None else index)
+            self.table.accesses.append(acc)
+        return _data(arr.name)
+
+
+def _base_name(e: ir.Expr) -> str | None:
+    """The pointer or array name an access goes through: `s` in `s[i][j]`, `*(s + i)`, `s->x`."""
+    while True:
+        match e:
+            case ir.Name(name=n):
+                return n
+            case ir.Subscript(base=b) | ir.Member(base=b) | ir.Cast(expr=b) | ir.Deref(expr=b) | ir.AddrOf(expr=b):
+                e = b
+            case ir.Bin(op="+" | "-", left=l):
+                e = l
+            case _:
+                return None
+
+
+def _subscript_indexes(e):
+    while isinstance(e, ir.Subscript):
+        yield e.index
+        e = e.base
+
+
+def _locate(node, span) -> tuple[int, int, int, int]:
+    """Line/column of a span of an expression node's text (1-based)."""
+    text = node_text(node)
+    start, end = span
+
+    def pos(off):
+        before = text[:off]
+        line = node.start_point[0] + before.count("\n")
+        col = (len(before) - before.rfind("\n") - 1) if "\n" in before else node.start_point[1] + len(before)
+        return line + 1, col + 1
+    l1, c1 = pos(start)
+    l2, c2 = pos(end)
+    return l1, c1, l2, c2

@@ -1,0 +1,229 @@
+"""Calls in a kernel's walk: `__device__` helpers inlined (template arguments bound, depth
+bounded), barriers and warp collectives recorded, cooperative-group methods resolved."""
+from __future__ import annotations
+
+from ..index import ir
+from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
+from ..source.cufile import FunctionDef, node_text
+from . import uniform
+from .table import Barrier, short_text as _short
+from .symbols import Ptr, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
+
+
+class Calls:
+    """Calls: __device__ helpers inlined, barriers, warp collectives, cooperative-group methods."""
+
+    def _bind_call_template(self, fn: FunctionDef, targs: tuple[str, ...]) -> None:
+        """`spread<32>(t)`: the helper's template parameters take the call's template arguments."""
+        for tp, text in zip(fn.template_params, targs):
+            if tp.is_type:
+                self.types[tp.name] = text
+                continue
+            try:
+                self.env[tp.name] = self.rvalue(self._parse(text), None, None)
+            except (ExprSyntaxError, MacroError):
+                self.env[tp.name] = ir.Sym(tp.name, "param")
+
+    def _volatile_in(self, fn: FunctionDef) -> set[str]:
+        """The names that are `volatile` inside helper `fn`: its own volatile parameters, and the
+        caller's volatile names its parameters do not shadow."""
+        params = {p.name for p in fn.params}
+        return {n for n in self.volatile if n not in params} | {p.name for p in fn.params if p.volatile}
+
+    def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
+        """A `__device__` helper called as a statement: walk its body with its parameters bound."""
+        scopes = [self._scope(a) for a in args]
+        # a `__shared__` scalar passed by reference is the scalar itself in the helper, not a read
+        aliases = {p.name: self.shared_scalars[a.name] for p, a in zip(fn.params, args)
+                   if p.reference and isinstance(a, ir.Name) and a.name in self.shared_scalars}
+        vals = [None if p.name in aliases else self.rvalue(a, stmt, None) for p, a in zip(fn.params, args)]
+        for a in args[len(fn.params):]:
+            self.rvalue(a, stmt, None)
+        saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
+                 dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
+                 dict(self.shared_scalars), set(self.volatile), self.walk_root)
+        self.env = dict(self.env)
+        self.volatile = self._volatile_in(fn)
+        self.types = dict(self.types)
+        self.defs = dict(self.defs)
+        self._bind_call_template(fn, targs)
+        for p, v, a, sc in zip(fn.params, vals, args, scopes):
+            if p.name in aliases:
+                self.shared_scalars[p.name] = aliases[p.name]
+                continue
+            self.shared_scalars.pop(p.name, None)
+            self.env[p.name] = v
+            self.types[p.name] = p.type_name
+            self.var_scope[p.name] = sc
+            self._bind_group(p, a)
+        self.helper = fn.name
+        self.walk_root = fn.body
+        if fn.file is not None:      # findings inside the helper stand where its text stands
+            self.src, self.path = fn.file, fn.file.path
+        self.depth += 1
+        try:
+            if fn.body is not None:
+                self._scoped(lambda: self.stmt(fn.body))
+        finally:
+            self.depth -= 1
+            (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
+             self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
+             self.volatile, self.walk_root) = saved
+
+    def _builtin(self, b: str, f: str) -> ir.Expr:
+        return ir.Sym(f"{b}.{f}", _BUILTINS[b], "unsigned")
+
+    def call(self, fn: str, args, stmt, node, targs: tuple[str, ...] = ()):
+        name = fn.split("::")[-1]
+        receiver, _, method = fn.rpartition(".")
+        if receiver and not args and method in ("thread_rank", "size", "num_threads", "meta_group_rank",
+                                                 "meta_group_size", "block_rank", "num_blocks"):
+            value = self._group_call(receiver, method)
+            if value is not None:
+                return value
+        if name in ("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv") and len(args) == 1:
+            p = self.rvalue(args[0], stmt, node)
+            if isinstance(p, Ptr):
+                return self._record(p, ir.Num(0), "load", stmt, node, args[0])
+            return _data(name)
+        if name in ("atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS",
+                    "atomicAnd", "atomicOr", "atomicXor", "atomicInc", "atomicDec") and args:
+            p = self.rvalue(args[0], stmt, node)
+            for a in args[1:]:
+                self.rvalue(a, stmt, node)
+            if isinstance(p, Ptr):
+                self._record(p, ir.Num(0), "atomic", stmt, node, args[0])
+            return _data(name)
+        if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES:
+            f = self.functions[name]
+            ret = _single_return(f)
+            vals = self._rvalues(args, stmt, node)
+            if ret is not None:
+                saved = self.env, self.types, self.src, self.line, self.path, self.volatile
+                self.env, self.types = dict(self.env), dict(self.types)
+                self.volatile = self._volatile_in(f)
+                if f.file is not None:      # its accesses stand in the helper's own file
+                    self.src, self.line, self.path = f.file, ret.start_point[0] + 1, f.file.path
+                self._bind_call_template(f, targs)
+                for p, v, a in zip(f.params, vals, args):
+                    self.env[p.name] = v
+                    self._bind_group(p, a)
+                self.depth += 1
+                try:
+                    expr, exact = self._parse_node(ret)
+                    return self.rvalue(expr, ret.parent, ret if exact else None)
+                finally:
+                    self.depth -= 1
+                    self.env, self.types, self.src, self.line, self.path, self.volatile = saved
+            saved_returns, self.return_scopes = self.return_scopes, []
+            try:
+                self.inline(f, args, stmt, targs)
+                self.call_scope[fn] = min(self.return_scopes, default=uniform.THREAD)
+            finally:
+                self.return_scopes = saved_returns
+            return _data(name)
+        if _is_barrier(fn):
+            self.barrier(fn, args, stmt, node)
+            return _data(name)
+        vals = self._rvalues(args, stmt, node)
+        if _warp_collective(fn):
+            self._collective(fn, stmt, node)
+        if name in ("__mul24", "__umul24") and len(vals) == 2 and all(isinstance(v, ir.Expr) for v in vals):
+            return ir.mul(vals[0], vals[1])     # exact for the 24-bit values an index holds: a term's stride
+        if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
+                all(isinstance(v, ir.Expr) for v in vals):
+            return ir.Call(name, tuple(vals))
+        return _data(f"{fn}()")      # a call the model does not follow (its value is data to it)
+
+    def _group_call(self, receiver: str, method: str) -> ir.Expr | None:
+        """`block.thread_rank()`, `block.size()`, `tile.thread_rank()` of cooperative groups, in
+        thread coordinates; None for a group whose shape is not known (a grid, a coalesced group)."""
+        scope = self.groups.get(receiver) or group_scope(receiver)
+        tid = [self._builtin("threadIdx", a) for a in "xyz"]
+        bd = [self._builtin("blockDim", a) for a in "xyz"]
+        linear = ir.add(tid[0], ir.mul(bd[0], ir.add(tid[1], ir.mul(bd[1], tid[2]))))
+        threads = ir.mul(bd[0], ir.mul(bd[1], bd[2]))
+        if receiver in self.grid_groups or "grid" in receiver:
+            bid = [self._builtin("blockIdx", a) for a in "xyz"]
+            gd = [self._builtin("gridDim", a) for a in "xyz"]
+            block = ir.add(bid[0], ir.mul(gd[0], ir.add(bid[1], ir.mul(gd[1], bid[2]))))
+            blocks = ir.mul(gd[0], ir.mul(gd[1], gd[2]))
+            return {"thread_rank": ir.add(ir.mul(block, threads), linear), "size": ir.mul(blocks, threads),
+                    "num_threads": ir.mul(blocks, threads), "block_rank": block, "num_blocks": blocks}.get(method)
+        if scope == "block":
+            return linear if method == "thread_rank" else threads if method in ("size", "num_threads") else None
+        size = self.group_sizes.get(receiver)
+        if scope == "warp" and size:
+            return {"thread_rank": ir.Bin("%", linear, ir.Num(size)), "size": ir.Num(size),
+                    "num_threads": ir.Num(size), "meta_group_rank": ir.Bin("/", linear, ir.Num(size)),
+                    "meta_group_size": ir.Bin("/", threads, ir.Num(size))}.get(method)
+        return None
+
+    def _bind_group(self, param, arg: ir.Expr) -> None:
+        """A cooperative group passed to a helper (`const cg::thread_block& cta`) is that group there."""
+        self.groups.pop(param.name, None)
+        if isinstance(arg, ir.Name) and arg.name in self.groups:
+            self.groups[param.name] = self.groups[arg.name]
+            if arg.name in self.group_sizes:
+                self.group_sizes[param.name] = self.group_sizes[arg.name]
+            if arg.name in self.grid_groups:
+                self.grid_groups.add(param.name)
+        else:
+            self._group(param.name, param.type_name)
+
+    def barrier(self, fn: str, args, stmt, node) -> None:
+        """Record a barrier at its place in program order, with the guards and early exits it sits under."""
+        for a in args:
+            self.rvalue(a, stmt, node)    # `__syncthreads_count(s[i] > 0)` reads before it waits
+        receiver = fn.rsplit(".", 1)[0] if fn.endswith(".sync") else ""
+        if fn.split("::")[-1] == "sync" and args and isinstance(args[0], ir.Name):
+            receiver = args[0].name       # cg::sync(group)
+        if fn == "__syncwarp":
+            scope = "warp"
+        elif receiver:
+            scope = self.groups.get(receiver) or group_scope(receiver) or "block"
+        else:
+            scope = "block"
+        where = node if node is not None else stmt
+        exits = tuple(self.exits[id(g)] for g in self.guards if id(g) in self.exits and self.exits[id(g)].guard is g)
+        loops = tuple(self.loops) + ((self.cond_loop,) if self.cond_loop is not None else ())
+        self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), loops,
+                                           _short(node_text(where)), self._next_seq(), scope,
+                                           where.start_point[1] + 1, where.end_point[1] + 1, exits, self.path))
+
+    def _collective(self, fn: str, stmt, node) -> None:
+        """A warp collective waits for the lanes of its warp (its mask): like `__syncwarp()`, it orders
+        the lanes' shared-memory accesses before it against those after it (racecheck agrees)."""
+        where = node if node is not None else stmt
+        exits = tuple(self.exits[id(g)] for g in self.guards if id(g) in self.exits and self.exits[id(g)].guard is g)
+        self.table.barriers.append(Barrier(where.start_point[0] + 1, tuple(self.guards), tuple(self.loops),
+                                           f"{fn}()", self._next_seq(), "warp", where.start_point[1] + 1,
+                                           where.end_point[1] + 1, exits, self.path, collective=True))
+
+
+_COLLECTIVES = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync",
+                "__all_sync", "__any_sync", "__uni_sync", "__match_any_sync", "__match_all_sync",
+                "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+                "__reduce_or_sync", "__reduce_xor_sync"}
+_CG_COLLECTIVES = {"reduce", "inclusive_scan", "exclusive_scan"}          # cg::reduce(tile, ...)
+_TILE_METHODS = {"shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all", "match_any", "match_all"}
+
+
+def _warp_collective(fn: str) -> bool:
+    base = fn.split("::")[-1]
+    if base in _COLLECTIVES or (fn.split("::")[0] in ("cg", "cooperative_groups") and base in _CG_COLLECTIVES):
+        return True
+    receiver, _, method = fn.rpartition(".")
+    return bool(receiver) and method in _TILE_METHODS
+_LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
+
+
+def _single_return(fn: FunctionDef):
+    body = fn.body
+    if body is None:
+        return None
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    if len(stmts) == 1 and stmts[0].type == "return_statement" and stmts[0].named_children:
+        return stmts[0].named_children[0]
+    return None

@@ -1,0 +1,163 @@
+"""Declarations met in a kernel's walk: locals and their initial values, `__shared__` and local
+arrays with their shapes, cooperative-group variables, integer constants."""
+from __future__ import annotations
+
+import re
+
+from ..index import ir
+from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
+from ..source.cufile import node_text
+from .table import MemoryArray
+from .symbols import Ptr, Unfollowable, _data, _names, _needs_cast, group_scope
+
+
+class Declarations:
+    """Declarations: locals, shared/local arrays, cooperative-group variables, constants."""
+
+    def declaration(self, node) -> None:
+        text = node_text(node)
+        type_node = node.child_by_field_name("type")
+        type_name = node_text(type_node) if type_node is not None else "int"
+        storage = {node_text(c) for c in node.children if c.type in ("storage_class_specifier", "type_qualifier")}
+        if "volatile" in storage or "volatile" in type_name.split():
+            type_name = "volatile " + type_name
+        is_shared = "__shared__" in text.split("=")[0]
+        is_extern = "extern" in storage or text.lstrip().startswith("extern")
+        for decl in node.children_by_field_name("declarator"):
+            self._declarator(decl, type_name, is_shared, is_extern, node)
+
+    def _declarator(self, decl, type_name, is_shared, is_extern, stmt) -> None:
+        value = None
+        if decl.type == "init_declarator":
+            value = decl.child_by_field_name("value")
+            decl = decl.child_by_field_name("declarator")
+        pointers = 0
+        dims: list = []
+        while decl is not None and decl.type in ("pointer_declarator", "array_declarator", "reference_declarator"):
+            if decl.type == "pointer_declarator":
+                pointers += 1
+            elif decl.type == "array_declarator":
+                size = decl.child_by_field_name("size")
+                dims.insert(0, size)
+            decl = decl.child_by_field_name("declarator") or (decl.named_children[-1] if decl.named_children else None)
+        if decl is None:
+            return
+        name = node_text(decl)
+        line = stmt.start_point[0] + 1
+        value_text = node_text(value) if value is not None else ""
+        if "volatile" in type_name.split():
+            self.volatile.add(name)
+        else:
+            self.volatile.discard(name)
+        base_type = " ".join(w for w in type_name.split() if w not in ("const", "volatile", "__restrict__"))
+        self._group(name, type_name + " " + value_text)
+        if value is not None and pointers and not dims and _SHARED_MEMORY_IDIOM.fullmatch(value_text):
+            # `T* sdata = SharedMemory<T>();`: the dynamic shared memory, as `extern __shared__ T sdata[];`
+            self._array(name, base_type, [None], True, True, line, None)
+            return
+        if dims:
+            self._array(name, base_type, dims, is_shared, is_extern, line, value)
+            return
+        self.shared_scalars.pop(name, None)
+        if is_shared and not pointers:
+            t, size, assumed = self._elem_type(base_type)
+            arr = MemoryArray(name, "shared", t, size, (1,), line, is_extern, assumed)
+            self.table.arrays[name] = arr
+            self.shared_scalars[name] = Ptr(arr, ir.Num(0), t, size)
+            self.types[name] = base_type
+            return
+        if value is None:
+            if pointers:
+                self.env[name] = _data(name)
+            else:
+                self.env[name] = ir.Sym(name, "unknown", base_type)
+            self.types[name] = base_type
+            return
+        if value.type == "argument_list" or value.type == "initializer_list":
+            # `dim3 b(32, 8)` / `float4 v{...}`: not an index
+            self.env[name] = ir.Sym(name, "unknown", base_type)
+            return
+        expr, exact = self._parse_node(value)
+        val = self.rvalue(expr, stmt, value if exact else None)
+        self.var_scope[name] = self._scope(expr)      # after the walk: a helper's result scope is known
+        if pointers and isinstance(val, Ptr) and base_type not in ("auto",):
+            t, size, _ = self._elem_type(base_type)
+            if t != val.view and ir.type_size(t):
+                val = Ptr(val.array, val.offset, t, size)
+        elif not pointers and isinstance(val, ir.Expr):
+            t = self.types.get(base_type, base_type)
+            if t in ir.INT_KINDS:
+                val = ir.Cast(ir.TypeRef(t), val) if _needs_cast(val, t) else val
+        self.env[name] = val
+        self.types[name] = base_type
+        self._def(name, line, value_text, _names(expr))
+
+    def _group(self, name: str, decl_text: str) -> None:
+        """A cooperative group declared as `name`: its scope, a tile's size, a grid group."""
+        scope = group_scope(decl_text)
+        if not scope:
+            return
+        self.groups[name] = scope
+        if scope == "warp" and (m := re.search(r"<\s*(\d+)\s*>", decl_text)):
+            self.group_sizes[name] = int(m.group(1))
+        if "grid" in decl_text:
+            self.grid_groups.add(name)
+
+    def template_type_declaration(self, m: re.Match, stmt) -> None:
+        """`cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);`, which tree-sitter
+        reads as a comparison: a declaration of `warp`."""
+        type_name, name, value = m.group("type"), m.group("name"), m.group("value")
+        self._group(name, type_name + " " + value)
+        expr = self._parse(value)
+        self.env[name] = self.rvalue(expr, stmt, None)
+        self.types[name] = type_name
+        self._def(name, stmt.start_point[0] + 1, value, _names(expr))
+
+    def _array(self, name, base_type, dims, is_shared, is_extern, line, value) -> None:
+        t, size, assumed = self._elem_type(base_type)
+        extents: list[int | None] = []
+        for d in dims:
+            if d is None:
+                extents.append(None)
+                continue
+            try:
+                e = self._parse(node_text(d))
+                # an extent read from memory (`float t[len[i]]`, seen where a damaged file misparses)
+                # is no constant, and no access of the kernel either
+                v = None if ir.of_type(e, ir.Subscript) or ir.of_type(e, ir.Deref) else \
+                    self.const_int(self.rvalue(e, None, None))
+            except (Unfollowable, ExprSyntaxError, MacroError):
+                v = None
+            extents.append(v)
+        if is_extern and extents == [None] and self.launch.smem is not None:
+            smem = self.const_int(self.launch.smem)
+            if smem:
+                extents = [smem // size]
+        space = "shared" if is_shared else "local"
+        arr = MemoryArray(name, space, t, size, tuple(extents), line, is_extern, assumed)
+        self.table.arrays[name] = arr
+        self.env[name] = Ptr(arr, ir.Num(0), t, size)
+        self.types[name] = base_type
+
+    def const_int(self, e) -> int | None:
+        """Value of an expression that depends on nothing but constants and launch sizes."""
+        if not isinstance(e, ir.Expr):
+            return None
+        from ..index.evaluate import Evaluator, Unknown
+        env = {}
+        if self.launch.block is not None:
+            for axis, b in zip("xyz", self.launch.block):
+                if isinstance(b, ir.Num):
+                    env[f"blockDim.{axis}"] = b.value
+        try:
+            v = Evaluator(env).value(e)
+        except (Unknown, ValueError, TypeError, OverflowError):
+            return None
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            return None
+
+
+_SHARED_MEMORY_IDIOM = re.compile(r"\(?\s*SharedMemory\s*<[^<>]*>\s*\(\s*\)\s*\)?")

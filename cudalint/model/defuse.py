@@ -1,0 +1,252 @@
+"""Def-use in a kernel's walk: assignments (plain and compound), and the value an expression has
+where it is read, names resolved through the definitions that reach them."""
+from __future__ import annotations
+
+from ..index import ir
+from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
+from . import uniform
+from .table import short_text as _short
+from .symbols import (Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _MISSING, _data, _is_barrier, _names,
+                      _needs_cast, _scale)
+
+
+class DefUse:
+    """Assignments and the values names hold: def-use edges, pointer arithmetic, constants."""
+
+    # ---- expressions -----------------------------------------------------------------------
+    def effect(self, e: ir.Expr, stmt, node) -> None:
+        """Evaluate an expression for its side effects: assignments and accesses."""
+        match e:
+            case ir.Comma(left=l, right=r):
+                self.effect(l, stmt, None)
+                self.effect(r, stmt, None)
+                return
+            case ir.Assign():
+                self.assign(e, stmt, node)
+                return
+            case ir.Call(fn=fn, args=args) if _is_barrier(fn):
+                self.barrier(fn, args, stmt, node)
+                return
+            case ir.Call(fn=fn, args=args, targs=targs) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH:
+                self.inline(self.functions[fn], args, stmt, targs)
+                return
+        self.rvalue(e, stmt, node)
+
+    def assign(self, e: ir.Assign, stmt, node) -> None:
+        target = e.target
+        if isinstance(target, ir.Name) and target.name in self.shared_scalars:
+            self.rvalue(e.value, stmt, node)
+            scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
+            if e.op != "=":
+                self.rvalue(target, stmt, node)
+            self.store_scope = scope
+            try:
+                self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
+            finally:
+                self.store_scope = uniform.THREAD
+            return
+        if isinstance(target, ir.Name):
+            name = target.name
+            value = self.rvalue(e.value, stmt, node)
+            if e.op == "=":
+                self.var_scope[name] = self._scope(e.value)
+            elif uniform.butterfly(e.value):       # `v += __shfl_xor_sync(m, v, o)` over every offset
+                self.var_scope[name] = uniform.WARP
+            else:
+                self.var_scope[name] = min(self.var_scope.get(name, uniform.THREAD), self._scope(e.value))
+            if e.op != "=":
+                cur = self.env.get(name)
+                value = self._compound(cur, e.op, value)
+            elif isinstance(value, ir.Expr):
+                t = self.types.get(name, "")
+                t = self.types.get(t, t)
+                if t in ir.INT_KINDS and _needs_cast(value, t):
+                    value = ir.Cast(ir.TypeRef(t), value)
+            self.env[name] = value
+            self._def(name, stmt.start_point[0] + 1, _short(str(e.value)), _names(e.value))
+            return
+        if isinstance(target, ir.Member) and isinstance(target.base, ir.Name):
+            self.rvalue(e.value, stmt, node)
+            return  # a field of a struct/vector local: not an index
+        # store to memory
+        self.rvalue(e.value, stmt, node)
+        scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
+        if e.op != "=":
+            self.access(target, "load", stmt, node)
+        self.store_scope = scope
+        try:
+            self.access(target, "store", stmt, node)
+        finally:
+            self.store_scope = uniform.THREAD
+
+    def _compound(self, cur, op, value):
+        if isinstance(cur, Ptr) and isinstance(value, ir.Expr) and op in ("+=", "-="):
+            delta = value if op == "+=" else ir.Un("-", value)
+            return Ptr(cur.array, ir.add(cur.offset, _scale(delta, cur)), cur.view, cur.view_size)
+        if isinstance(cur, ir.Expr) and isinstance(value, ir.Expr):
+            bop = op[:-1]
+            if bop in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"):
+                return ir.Bin(bop, cur, value) if bop != "+" else ir.add(cur, value)
+        return ir.Sym("?", "unknown")
+
+    def rvalue(self, e: ir.Expr, stmt, node):
+        """Resolve names and record loads; returns an IR expression or a Ptr."""
+        # names, numbers and operators are most of what comes here: tested first, by class
+        cls = e.__class__
+        if cls is ir.Name:
+            n = e.name
+            if n in self.shared_scalars:
+                return self._record(self.shared_scalars[n], ir.Num(0), "load", stmt, node, e)
+            got = self.env.get(n, _MISSING)
+            if got is not _MISSING:
+                return got
+            if n == "warpSize":
+                return ir.Num(32)
+            if n in self.macros:
+                return self.rvalue(self._parse(n), stmt, node)
+            value = self._constant(n, stmt)
+            if value is not None:
+                return value
+            return ir.Sym(n, "unknown")
+        if cls is ir.Num or cls is ir.Sym or cls is ir.Str:
+            return e
+        if cls is ir.Bin:
+            op, l, r = e.op, e.left, e.right
+            if op == "&&" or op == "||":
+                lv = self.rvalue(l, stmt, node)
+                cond = lv if isinstance(lv, ir.Expr) else ir.Num(1)
+                rv = self._under(cond if op == "&&" else ir.negate(cond), r, stmt, node)
+                if isinstance(lv, ir.Expr) and isinstance(rv, ir.Expr):
+                    return ir.Bin(op, lv, rv)
+                return ir.Sym("?", "unknown")
+            lv, rv = self.rvalue(l, stmt, node), self.rvalue(r, stmt, node)
+            if lv.__class__ is Ptr and isinstance(rv, ir.Expr) and op in ("+", "-"):
+                return Ptr(lv.array, ir.add(lv.offset, _scale(rv if op == "+" else ir.Un("-", rv), lv)),
+                           lv.view, lv.view_size)
+            if rv.__class__ is Ptr and isinstance(lv, ir.Expr) and op == "+":
+                return Ptr(rv.array, ir.add(rv.offset, _scale(lv, rv)), rv.view, rv.view_size)
+            if lv.__class__ is Ptr or rv.__class__ is Ptr:
+                ptr, other = (lv, rv) if lv.__class__ is Ptr else (rv, lv)
+                if op in ("==", "!=") and _is_null(other):
+                    # `if (sums != NULL && ...)`: the same answer in every thread of the launch
+                    return ir.Sym(f"{ptr.array.name} {op} NULL", "uniform")
+                return ir.Sym("ptrdiff", "unknown")
+            return _fold(ir.Bin(op, lv, rv))
+        match e:
+            case ir.Member(base=ir.Name(name=b), field=f) if b in _BUILTINS and f in ("x", "y", "z"):
+                if b == "threadIdx":
+                    self.table.thread_axes.add(f"threadIdx.{f}")
+                return self._builtin(b, f)
+            case ir.Member():
+                self.rvalue(e.base, stmt, node)  # records a load in `A[i].x`
+                return ir.Sym(f"{_short(str(e))}", "data")
+            case ir.Un(op=op, operand=o):
+                v = self.rvalue(o, stmt, node)
+                return _fold(ir.Un(op, v)) if isinstance(v, ir.Expr) else ir.Sym("?", "unknown")
+            case ir.Cond(cond=c, then=a, other=b):
+                cv = self.rvalue(c, stmt, node)
+                taken = cv if isinstance(cv, ir.Expr) else ir.Num(1)
+                av = self._under(taken, a, stmt, node)
+                bv = self._under(ir.negate(taken), b, stmt, node)
+                if isinstance(av, Ptr) and isinstance(bv, Ptr) and av.array is bv.array:
+                    return Ptr(av.array, ir.Cond(cv, av.offset, bv.offset), av.view, av.view_size)
+                if isinstance(av, ir.Expr) and isinstance(bv, ir.Expr) and isinstance(cv, ir.Expr):
+                    return ir.Cond(cv, av, bv)
+                return ir.Sym("?", "unknown")
+            case ir.Cast(type=t, expr=x):
+                v = self.rvalue(x, stmt, node)
+                if isinstance(v, Ptr) and t.pointers:
+                    name, size, _ = self._elem_type(t.name)
+                    return Ptr(v.array, v.offset, name, size)
+                if isinstance(v, Ptr):
+                    return ir.Sym("ptr", "unknown")
+                tname = self.types.get(t.name, t.name)
+                return ir.Cast(ir.TypeRef(tname, t.pointers), v) if tname in ir.INT_KINDS or tname in ir.FLOAT_TYPES else v
+            case ir.Subscript() | ir.Deref():
+                return self.access(e, "load", stmt, node)
+            case ir.AddrOf(expr=x):
+                return self.address(x, stmt, node)
+            case ir.Assign():
+                self.assign(e, stmt, node)
+                return self.rvalue(e.target, stmt, node) if isinstance(e.target, ir.Name) else _data("assign")
+            case ir.Comma(left=l, right=r):
+                self.effect(l, stmt, node)
+                return self.rvalue(r, stmt, node)
+            case ir.Call(fn=fn, args=args, targs=targs):
+                return self.call(fn, args, stmt, node, targs)
+        return ir.Sym("?", "unknown")
+
+    def _constant(self, name: str, stmt):
+        """A file- or namespace-scope integer constant (`const int TILE = 32;`, an enumerator, a
+        `static constexpr` member): its value, read with the macros where it is declared."""
+        from .launch import lookup_constant
+        c = lookup_constant(self.constants, name)
+        if c is None or name in self._resolving:
+            return None
+        self._resolving.add(name)
+        saved = self.src, self.line
+        self.src, self.line = c.file, c.line
+        try:
+            value = self.rvalue(self._parse(c.text), stmt, None)
+        except (ExprSyntaxError, MacroError, Unfollowable):
+            value = None
+        finally:
+            self.src, self.line = saved
+            self._resolving.discard(name)
+        return value if isinstance(value, ir.Expr) and not _opaque(value) else None
+
+    def _rvalues(self, exprs, stmt, node) -> list:
+        """rvalue of each expression in turn (a loop: a comprehension in the callers would make cells
+        of their variables in every call of them)."""
+        out = []
+        for x in exprs:
+            out.append(self.rvalue(x, stmt, node))
+        return out
+
+    def _scope(self, e: ir.Expr) -> int:
+        return uniform.scope(e, self.var_scope, self.env.get, self.call_scope)
+
+    def _under(self, guard: ir.Expr, e: ir.Expr, stmt, node):
+        """The rvalue of part of an expression that runs only where `guard` holds (`i < n ? a[i] : 0`,
+        the right side of `&&`): its accesses carry the guard. (rvalue itself makes no closure: every
+        call of it would pay for the cells its variables live in.)"""
+        self.guards.append(guard)
+        try:
+            return self.rvalue(e, stmt, node)
+        finally:
+            self.guards.pop()
+
+
+def _fold(e: ir.Expr) -> ir.Expr:
+    if e.__class__ is not ir.Bin:       # what is folded is a Bin (no class of the IR derives from another)
+        return e
+    if e.left.__class__ is ir.Num and e.right.__class__ is ir.Num:
+        a, b = e.left.value, e.right.value
+        if isinstance(a, int) and isinstance(b, int):
+            try:
+                match e.op:
+                    case "+": return ir.Num(a + b)
+                    case "-": return ir.Num(a - b)
+                    case "*": return ir.Num(a * b)
+                    case "/" if b: return ir.Num(int(a / b) if (a < 0) != (b < 0) else a // b)
+                    case "%" if b: return ir.Num(a - b * (int(a / b) if (a < 0) != (b < 0) else a // b))
+                    case "<<" if 0 <= b < 64: return ir.Num(a << b)
+                    case ">>" if 0 <= b < 64: return ir.Num(a >> b)
+            except (OverflowError, ValueError):
+                return e
+    if e.op == "+":
+        return ir.add(e.left, e.right)
+    if e.op == "*":
+        if (isinstance(e.left, ir.Num) and e.left.value == 0) or (isinstance(e.right, ir.Num) and e.right.value == 0):
+            return ir.Num(0)
+        return ir.mul(e.left, e.right)
+    return e
+
+
+def _is_null(v) -> bool:
+    return (isinstance(v, ir.Num) and v.value == 0) or (isinstance(v, ir.Sym) and v.name in ("NULL", "nullptr"))
+
+
+def _opaque(e: ir.Expr) -> bool:
+    return any(s.kind in ("data", "unknown") for s in ir.symbols(e))

@@ -1,0 +1,250 @@
+"""Loops of a kernel's walk: each `for` / `while` becomes an Iterator (its trip counter, step and
+condition), and the variables the body carries from one iteration to the next are followed."""
+from __future__ import annotations
+
+import bisect
+import functools
+
+from ..index import ir
+from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
+from ..source.cufile import node_text
+from .table import AREA, Iterator, SLIDE, short_text as _short
+from .symbols import Ptr, Unfollowable, _data, _scale
+
+
+class Loops:
+    """Loops: `for` and `while` become Iterators with a trip counter; carried updates are followed."""
+
+    # ---- loops -----------------------------------------------------------------------------
+    def for_statement(self, node) -> None:
+        init = node.child_by_field_name("initializer")
+        cond_node = node.child_by_field_name("condition")
+        update = node.child_by_field_name("update")
+        body = node.child_by_field_name("body")
+        if init is not None:
+            if init.type == "declaration":
+                self.declaration(init)
+            else:
+                self.expression(init, node)
+        var, step = None, None
+        if update is not None:
+            upd = self._parse(node_text(update))
+            for a in _assignments(upd):
+                if isinstance(a.target, ir.Name):
+                    var, step = a.target.name, a
+                    break
+        self._loop(node, var, step, cond_node, body, "for")
+
+    def while_statement(self, node) -> None:
+        cond_node = node.child_by_field_name("condition")
+        if cond_node is not None and cond_node.type in ("parenthesized_expression", "condition_clause"):
+            cond_node = cond_node.named_children[-1] if cond_node.named_children else None
+        body = node.child_by_field_name("body")
+        self._loop(node, None, None, cond_node, body, "while")
+
+    def _loop(self, node, var, step, cond_node, body, kind) -> None:
+        line = node.start_point[0] + 1
+        carried = self._carried_updates(body, var, step)
+        start = self.env.get(var) if var is not None else None
+        # The trip counter is named after the loop variable when the two coincide (0, 1, 2, ...).
+        unit = var is not None and var in carried and _is_unit(start, carried[var])
+        trip = ir.Sym(var if unit else f"iter({var or 'loop@' + str(line)})", "iter", "int")
+        parent = self.loops[-1] if self.loops else None
+        it = Iterator(var or f"loop@{line}", trip, trip, None, line, AREA, parent)
+        it.unroll = _unroll_pragma(node)
+        for name, (op, inc) in carried.items():
+            cur = self.env.get(name)
+            if self._is_data(name, cur):
+                self.env[name] = _data(name)  # an accumulator, not an index
+                continue
+            value = self._step_value(cur, op, inc, trip)
+            if value is None:
+                self.env[name] = ir.Sym(name, "unknown")
+                self.note(node, f"`{name}` changes across iterations of this loop in a way the model does not follow")
+            else:
+                self.env[name] = value
+        if var is not None and var in carried and isinstance(self.env.get(var), ir.Expr):
+            it.value = self.env[var]
+            it.start = start if isinstance(start, ir.Expr) else None
+            it.step_text = _short(str(step))
+            it.grid_stride = any(s.kind == "griddim" for s in ir.symbols(it.value))
+        barriers = len(self.table.barriers)
+        it.seq_start = self._next_seq()
+        self.cond_loop = it    # `while (__syncthreads_or(done))`: a barrier every iteration passes
+        try:
+            cond = self.condition(cond_node, node) if cond_node is not None else ir.Num(1)
+        finally:
+            self.cond_loop = None
+        it.cond = cond
+        self.table.iterators.append(it)
+        self.loops.append(it)
+        guard_mark = len(self.guards)
+        self.guards.append(cond)
+        mark = len(self.table.accesses)
+        saved_assigns = self._loop_assigns
+        if body is not None:
+            self._loop_assigns = (self.walk_root, body.start_byte, body.end_byte, self._assignments_under(body))
+        try:
+            self._scoped(lambda: self.stmt(body))
+        finally:
+            self._loop_assigns = saved_assigns
+        it.seq_end = self._next_seq()
+        del self.guards[guard_mark:]
+        self.loops.pop()
+        it.has_barrier = any(b.is_block for b in self.table.barriers[barriers:])
+        new = self.table.accesses[mark:]
+        it.moves_global = any(a.space == "global" and a.kind == "load" for a in new) and \
+            any(a.space in ("shared", "local") and a.kind == "store" for a in new)
+        it.kind = SLIDE if (it.grid_stride or (it.moves_global and it.has_barrier)) else AREA
+        # After the loop the carried variables hold values the model does not enumerate.
+        for name in carried:
+            if isinstance(self.env.get(name), ir.Expr):
+                self.env[name] = ir.Sym(name, "unknown")
+
+    def _is_data(self, name, cur) -> bool:
+        t = self.types.get(name, "")
+        t = self.types.get(t, t)
+        if isinstance(cur, ir.Sym) and cur.kind == "data":
+            return True
+        return not isinstance(cur, Ptr) and t in ir.FLOAT_TYPES
+
+    def _carried_updates(self, body, var, step) -> dict[str, tuple[str, object]]:
+        """Variables updated in the loop by a loop-invariant step: `x += c`, `p += BK`, `s >>= 1`."""
+        found: dict[str, tuple[str, object]] = {}
+        assigns = []
+        if step is not None:
+            assigns.append(step)
+        if body is not None:
+            for n in self._assignments_under(body)[2]:
+                try:
+                    assigns.extend(_assignments(self._parse(node_text(n))))
+                except (ExprSyntaxError, MacroError):
+                    continue
+        bad: dict[str, None] = {}       # in the order met: the notes about them come in this order
+        for a in assigns:
+            if not isinstance(a.target, ir.Name):
+                continue
+            name = a.target.name
+            if name not in self.env:
+                continue
+            if a.op in ("+=", "-=", "*=", "<<=", ">>=", "/="):
+                inc = a.value
+            elif a.op == "=" and isinstance(a.value, ir.Bin) and a.value.op in "+-*" and \
+                    a.value.left == ir.Name(name):
+                inc, a = a.value.right, ir.Assign(a.value.op + "=", a.target, a.value.right)
+            else:
+                bad[name] = None
+                continue
+            if name in found:
+                bad[name] = None
+            found[name] = (a.op, inc)
+        for name in bad:
+            found[name] = ("?", None)
+        return found
+
+    def _assignments_under(self, body) -> tuple[list, list, list]:
+        """`_assignment_nodes(body)` with their start and end bytes. An inner loop's are picked out
+        of those of the loop around it (the same tree: the same walk root), and a helper's loop
+        inlined at many calls is queried once."""
+        found = self._assigns.get(body)
+        if found is not None:
+            return found
+        outer = self._loop_assigns
+        start, end = body.start_byte, body.end_byte
+        if outer is not None and outer[0] is self.walk_root and outer[1] <= start and end <= outer[2]:
+            starts, ends, nodes = outer[3]
+            picked = []
+            for i in range(bisect.bisect_left(starts, start), len(nodes)):
+                if starts[i] >= end:
+                    break
+                if ends[i] <= end:
+                    picked.append(i)
+            found = ([starts[i] for i in picked], [ends[i] for i in picked], [nodes[i] for i in picked])
+        else:
+            nodes = _assignment_nodes(body)
+            found = ([n.start_byte for n in nodes], [n.end_byte for n in nodes], nodes)
+        self._assigns[body] = found
+        return found
+
+    def _step_value(self, cur, op, inc, trip):
+        if op == "?" or inc is None or cur is None:
+            return None
+        if any(isinstance(n, (ir.Subscript, ir.Deref, ir.Call, ir.Assign)) for n in inc.walk()):
+            return None
+        try:
+            inc_v = self.rvalue(inc, None, None)
+        except Unfollowable:
+            return None
+        if isinstance(inc_v, Ptr) or not isinstance(inc_v, ir.Expr):
+            return None
+        if any(s.kind in ("data", "unknown") for s in ir.symbols(inc_v)):
+            return None
+        if isinstance(cur, Ptr):
+            if op not in ("+=", "-="):
+                return None
+            delta = ir.mul(trip, inc_v)
+            delta = delta if op == "+=" else ir.Un("-", delta)
+            return Ptr(cur.array, ir.add(cur.offset, _scale(delta, cur)), cur.view, cur.view_size)
+        if not isinstance(cur, ir.Expr):
+            return None
+        if op == "+=":
+            return ir.add(cur, ir.mul(trip, inc_v))
+        if op == "-=":
+            return ir.Bin("-", cur, ir.mul(trip, inc_v))
+        if op == ">>=":
+            return ir.Bin(">>", cur, ir.mul(trip, inc_v))
+        if op == "<<=":
+            return ir.Bin("<<", cur, ir.mul(trip, inc_v))
+        if op in ("*=", "/=") and isinstance(inc_v, ir.Num) and inc_v.value in (2, 4, 8, 16):
+            shift = ir.mul(trip, ir.Num(inc_v.value.bit_length() - 1))
+            return ir.Bin("<<" if op == "*=" else ">>", cur, shift)
+        return None
+
+
+# ---- small helpers ---------------------------------------------------------------------------
+def _unroll_pragma(node) -> int | None:
+    """`#pragma unroll` (0) or `#pragma unroll N` (N) right before a loop; None without one."""
+    prev = node.prev_sibling
+    while prev is not None and prev.type == "comment":
+        prev = prev.prev_sibling
+    if prev is None or prev.type != "preproc_call":
+        return None
+    words = node_text(prev).split()
+    if words[:1] == ["#pragma"] and words[1:2] == ["unroll"]:
+        words = words[2:]
+    elif words[:2] == ["#", "pragma"] and words[2:3] == ["unroll"]:
+        words = words[3:]
+    else:
+        return None
+    if not words:
+        return 0
+    try:
+        return max(1, int(words[0].strip("()"), 0))
+    except ValueError:
+        return 0        # a count nvcc reads from a constant: unrolled, count unknown here
+
+
+def _assignments(e: ir.Expr) -> list[ir.Assign]:
+    return list(ir.of_type(e, ir.Assign))
+
+
+@functools.lru_cache(maxsize=1)
+def _assignments_query():
+    from tree_sitter import Query
+    from ..source.cufile import _parser
+    return Query(_parser().language, "[(assignment_expression) (update_expression)] @a")
+
+
+def _assignment_nodes(node) -> list:
+    """The assignments and `++`/`--` under `node`, itself included, in the order a walk meets them
+    (a parent before what it holds): found by a tree-sitter query, in C, not by a walk of every
+    node in Python (for every loop, again for each loop around it)."""
+    from tree_sitter import QueryCursor
+    found = QueryCursor(_assignments_query()).captures(node).get("a", [])
+    return sorted(found, key=lambda n: (n.start_byte, -n.end_byte))
+
+
+def _is_unit(start, carried) -> bool:
+    op, inc = carried
+    return isinstance(start, ir.Num) and start.value == 0 and op == "+=" and inc == ir.Num(1)

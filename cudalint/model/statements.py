@@ -1,0 +1,229 @@
+"""Statements and control flow of a kernel's walk: blocks and their scopes, `if` conditions that
+become guards (and the early exits that guard what follows), `switch`, statement macros."""
+from __future__ import annotations
+
+import re
+
+from ..index import ir
+from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
+from ..source.cufile import node_text
+from .table import Exit, short_text as _short
+from .symbols import Ptr, Unfollowable
+
+
+class Statements:
+    """The walk over statements: blocks, if/else (guards and early exits), switch, macro statements."""
+
+    def stmt(self, node) -> str | None:
+        """Walk one statement; return 'return'/'break'/'continue' if it always leaves."""
+        t = node.type
+        self.line = node.start_point[0] + 1
+        try:
+            if t == "compound_statement":
+                return self.block(node.named_children)
+            if t == "declaration":
+                self.declaration(node)
+            elif t == "expression_statement":
+                if (m := _TEMPLATE_TYPE_DECLARATION.fullmatch(node_text(node))) is not None:
+                    self.template_type_declaration(m, node)
+                elif node.named_children:
+                    self.expression(node.named_children[0], node)
+            elif t == "if_statement":
+                return self.if_statement(node)
+            elif t == "for_statement":
+                self.for_statement(node)
+            elif t in ("while_statement", "do_statement"):
+                self.while_statement(node)
+            elif t == "return_statement":
+                if node.named_children:
+                    if self.return_scopes is not None:
+                        self.return_scopes.append(self._scope(self._parse_node(node.named_children[0])[0]))
+                    self.expression(node.named_children[0], node)
+                return "return"
+            elif t in ("break_statement", "continue_statement"):
+                return t.split("_")[0]
+            elif t == "switch_statement":
+                self.switch_statement(node)
+            elif t == "function_definition" and self.macros.uses_macro(node_text(node).split("{", 1)[0]):
+                self.macro_statement(node)
+            elif t in ("labeled_statement", "case_statement", "try_statement"):
+                for c in node.named_children:
+                    if c.type.endswith("statement"):
+                        self.stmt(c)
+            elif t in ("ERROR",):
+                pass  # reported as CL900 by the source stage
+            elif t in ("comment", "preproc_call", "preproc_def", "preproc_function_def", "empty_statement",
+                       "type_definition", "alias_declaration", "static_assert_declaration",
+                       "goto_statement", "using_declaration", "template_declaration",
+                       "preproc_include", "namespace_alias_definition"):
+                if t == "type_definition":
+                    for c in node.named_children:
+                        if c.type == "type_identifier":
+                            self.type_names.add(node_text(c))
+                            self._type_key = frozenset(self.type_names)
+            else:
+                self.note(node, f"statement of kind `{t}` is not followed by the model")
+        except Unfollowable as exc:
+            self.note(node, str(exc))
+        except (ExprSyntaxError, MacroError) as exc:
+            self.note(node, f"cannot read `{_short(node_text(node))}`: {exc}")
+        except RecursionError:
+            self.note(node, "expression nested too deeply")
+        return None
+
+    def block(self, children) -> str | None:
+        mark = len(self.guards)
+        leaves = None
+        for c in children:
+            if leaves is not None:
+                break  # unreachable code after an unconditional return/break/continue
+            leaves = self.stmt(c)
+        self._drop_guards(mark)
+        return leaves
+
+    def _drop_guards(self, mark: int) -> None:
+        """Leave a scope: its guards end here, but its early exits still bind the code after the
+        enclosing `if` (collected in nested_exits for it)."""
+        if len(self.guards) > mark:
+            exits = self.exits
+            for g in self.guards[mark:]:
+                if id(g) in exits and exits[id(g)].guard is g:
+                    self.nested_exits.append(exits[id(g)])
+            del self.guards[mark:]
+
+    def _scoped(self, walk):
+        """Walk a loop body, a switch or a helper: exits inside end with it (break/continue are
+        its own; a return there is not followed past it)."""
+        saved, self.nested_exits = self.nested_exits, []
+        try:
+            return walk()
+        finally:
+            self.nested_exits = saved
+
+    def switch_statement(self, node) -> None:
+        cond_node = node.child_by_field_name("condition")
+        inner = cond_node.named_children[-1] if cond_node is not None and cond_node.named_children else None
+        cond = self.condition(inner, node)
+        body = node.child_by_field_name("body")
+        for case in body.named_children if body is not None else ():
+            if case.type != "case_statement":
+                continue
+            value = case.child_by_field_name("value")
+            guard = None
+            if value is not None:
+                try:
+                    guard = ir.Bin("==", cond, self.rvalue(self._parse(node_text(value)), node, None))
+                except (ExprSyntaxError, MacroError, Unfollowable):
+                    guard = None
+            mark = len(self.guards)
+            if guard is not None:
+                self.guards.append(guard)
+            saved = dict(self.env)
+
+            def walk_case():
+                for c in case.named_children:
+                    if c is not value and c.type.endswith(("statement", "declaration")):
+                        if self.stmt(c) is not None:
+                            break
+            self._scoped(walk_case)
+            self.env = saved
+            del self.guards[mark:]
+
+    def macro_statement(self, node) -> None:
+        """`CUDA_KERNEL_LOOP(i, n) { ... }` reads as a function definition until the macro is
+        expanded: expand the head, re-parse it in place (same lines and columns), and walk it."""
+        from ..source.cufile import _parser
+        head, rest = node_text(node).split("{", 1)
+        expanded = self.macros.expand(head).replace("\n", " ")
+        row, col = node.start_point
+        pad = "\n" * row if row else ""
+        prefix = "void __cudalint_scope() {" if row else ""
+        text = prefix + pad + " " * col + expanded + " {" + rest + "}"
+        tree = _parser().parse(text.encode("utf-8"))
+        self._keep = getattr(self, "_keep", []) + [tree]
+        body = tree.root_node.named_children[0].child_by_field_name("body") if row else tree.root_node
+        if body is None:
+            self.note(node, f"cannot follow the macro statement `{_short(head)}`")
+            return
+        saved, self.walk_root = self.walk_root, body     # a tree of its own
+        try:
+            for c in body.named_children:
+                self.stmt(c)
+        finally:
+            self.walk_root = saved
+
+    def expression(self, node, stmt) -> None:
+        expr, exact = self._parse_node(node)
+        self.effect(expr, stmt, node if exact else None)
+
+    def if_statement(self, node) -> str | None:
+        cond_node = node.child_by_field_name("condition")
+        cond_inner = cond_node.named_children[-1] if cond_node is not None and cond_node.named_children else cond_node
+        cond = self.condition(cond_inner, node)
+        then = node.child_by_field_name("consequence")
+        other = node.child_by_field_name("alternative")
+        if other is not None and other.type == "else_clause":
+            other = other.named_children[0] if other.named_children else None
+        before = dict(self.env)
+        mark, outer_exits = len(self.guards), self.nested_exits
+        self.nested_exits = []
+        self.guards.append(cond)
+        leaves_then = self.stmt(then) if then is not None else None
+        self._drop_guards(mark + 1)
+        then_exits, self.nested_exits = self.nested_exits, []
+        del self.guards[mark:]
+        env_then = self.env
+        self.env = dict(before)
+        leaves_else = None
+        if other is not None:
+            self.guards.append(ir.negate(cond))
+            leaves_else = self.stmt(other)
+            self._drop_guards(mark + 1)
+            del self.guards[mark:]
+        else_exits, self.nested_exits = self.nested_exits, outer_exits
+        env_else = self.env
+        # Merge: a variable set in a branch holds `cond ? then : else` afterwards.
+        merged = dict(before)
+        for k in set(env_then) | set(env_else):
+            a, b = env_then.get(k, before.get(k)), env_else.get(k, before.get(k))
+            if leaves_then:
+                merged[k] = b
+            elif leaves_else:
+                merged[k] = a
+            elif a is b or a == b:
+                merged[k] = a
+            elif isinstance(a, ir.Expr) and isinstance(b, ir.Expr):
+                merged[k] = ir.Cond(cond, a, b)
+            elif isinstance(a, Ptr) and isinstance(b, Ptr) and a.array is b.array and a.view == b.view:
+                merged[k] = Ptr(a.array, ir.Cond(cond, a.offset, b.offset), a.view, a.view_size)
+            else:
+                merged[k] = a if a is not None else b
+        self.env = merged
+        if leaves_then and leaves_else:
+            return leaves_then
+        if leaves_then in ("return", "continue", "break"):
+            self._exit_guard(ir.negate(cond), node, leaves_then)   # the rest runs only where cond is false
+        elif leaves_else in ("return", "continue", "break"):
+            self._exit_guard(cond, node, leaves_else)
+        # `if (a) { if (b) return; }`: the rest runs where !a || !b
+        for exits, taken, leaves in ((then_exits, cond, leaves_then), (else_exits, ir.negate(cond), leaves_else)):
+            if leaves is None:
+                for e in exits:
+                    self._exit_guard(ir.Bin("||", ir.negate(taken), e.guard), None, e.kind, e.line)
+        return None
+
+    def _exit_guard(self, guard: ir.Expr, node, kind: str, line: int = 0) -> None:
+        self.guards.append(guard)
+        self.exits[id(guard)] = Exit(guard, line or node.start_point[0] + 1, kind)
+
+    def condition(self, node, stmt) -> ir.Expr:
+        if node is None:
+            return ir.Num(1)
+        expr, exact = self._parse_node(node)
+        val = self.rvalue(expr, stmt, node if exact else None)
+        return val if isinstance(val, ir.Expr) else ir.Num(1)
+
+
+_TEMPLATE_TYPE_DECLARATION = re.compile(
+    r"\s*(?P<type>(?:const\s+)?[A-Za-z_][\w:]*\s*<[\w\s,:*]*>)\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[^;]+?)\s*;\s*")
