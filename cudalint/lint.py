@@ -15,6 +15,7 @@ from .config import Config
 from .diagnostic import Diagnostic
 from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
+from .rules.causes import merge_root_causes
 from .rules.base import Context, Options
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
 from .source.project import Project
@@ -464,13 +465,15 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     kept_tables = []
     for si, src in enumerate(sources):
         status = "ok"
+        annotations = {id(p) for p in src.annotation_errors}
         for prob in src.problems + src.annotation_errors:
             if prob.code == "CL900":       # a fact about the parse, whatever its severity
                 status = "parse-errors"
             r = BY_CODE[prob.code]
             tail = " (the rest of the file is still analysed)" if prob.code == "CL900" else ""
             diags.append(Diagnostic(src.path, prob.line, prob.column, prob.end_line, prob.column, r.CODE, r.NAME,
-                                    r.CATEGORY, prob.severity, prob.message + tail))
+                                    r.CATEGORY, prob.severity, prob.message + tail,
+                                    facts={"annotation": True} if id(prob) in annotations else {}))
         for ki in range(len(src.kernels)):
             if (si, ki) in per_kernel:
                 kdiags, table = per_kernel[si, ki]
@@ -480,7 +483,10 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
         file_info.append({"path": src.path, "kernels": [k.name for k in src.kernels], "status": status})
     diags.sort(key=Diagnostic.sort_key)
     from .suppress import apply_suppressions
-    diags = apply_suppressions(_dedupe(diags), sources)
+    # one finding per root cause first (what a suppression names may be the finding merged into
+    # another), among the rules each file has on
+    diags = merge_root_causes(_dedupe(diags), lambda d: cfg.for_file(d.path).enabled(d))
+    diags = apply_suppressions(diags, sources)
     shown, hidden = [], {}
     for d in diags:
         fcfg = cfg.for_file(d.path)

@@ -16,6 +16,7 @@ acc += As[k][sharedCol];
 
 ## Use instead
 ```cuda
+__shared__ float As[32][32];
 int sharedCol = threadIdx.x * WPT + regCol;       // 7*4 + 3 = 31 <= 31
 acc += As[k][sharedCol];
 ```
@@ -23,13 +24,27 @@ acc += As[k][sharedCol];
 import sys
 
 from ..index import ir
-from .base import Context, fmt_point, invented, short
+from .base import Context, fmt_point, invented, short, written
 from .cl202_unguarded import KNOWN_KINDS
 
 CODE = "CL201"
 NAME = "index-out-of-range"
 CATEGORY = "range"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+#define TILE_SIZE 32
+#define WPT 4
+__global__ void example(const float* in, float* out) {
+  float acc = 0.0f;
+  for (int k = 0; k < 32; ++k) {
+    for (int regCol = 0; regCol < WPT; ++regCol) {
+$CODE
+    }
+  }
+  out[threadIdx.y * 8 + threadIdx.x] = acc;
+}
+void run(const float* in, float* out) { example<<<1, dim3(8, 8)>>>(in, out); }
+"""
 
 
 def max_check(sim, acc, dim_expr, terms, point, value) -> str:
@@ -58,6 +73,18 @@ def _where(point: dict[str, int], terms) -> str:
     kept = {k: v for k, v in point.items() if not k.startswith("blockIdx")}
     used = {s.name for t in terms for s in ir.symbols(t.coord)}
     return fmt_point({k: v for k, v in kept.items() if k in used} or kept)
+
+
+def help(d) -> str | None:
+    """What to change, from the finding's figures."""
+    m, f = d.metrics, d.facts
+    if not f:
+        return None
+    where = f"dimension {m['dimension']} of `{f['array']}`" if f["per_dim"] else f"`{f['array']}`"
+    if f["above"]:
+        return (f"{where} holds {m['extent']} elements and the index reaches {m['max_index']}: declare "
+                f"{m['max_index'] + 1} or more, or keep the index below {m['extent']}")
+    return f"the index of {where} goes down to {m['min_index']}: keep it at 0 or above"
 
 
 def check(ctx: Context):
@@ -98,13 +125,15 @@ def check(ctx: Context):
             if r.hi > extent - 1:
                 mc = max_check(sim, acc, expr, terms, r.at_max, r.hi)
                 point = _where(r.at_max, terms)
-                msg = f"index{where} of `{short(acc.text)}` reaches {mc} > {extent - 1} (`{decl}`) at {point}{tail}"
+                msg = f"index{where} of `{short(written(acc))}` reaches {mc} > {extent - 1} (`{decl}`) at {point}{tail}"
             else:
                 mc = max_check(sim, acc, expr, terms, r.at_min, r.lo)
                 point = _where(r.at_min, terms)
-                msg = f"index{where} of `{short(acc.text)}` reaches {mc} < 0 (`{decl}`) at {point}{tail}"
-            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
-                                 severity="info" if made else None)
+                msg = f"index{where} of `{short(written(acc))}` reaches {mc} < 0 (`{decl}`) at {point}{tail}"
+            d = ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
+                               severity="info" if made else None)
+            d.facts = {"array": acc.array.name, "per_dim": per_dim, "above": r.hi > extent - 1}
+            yield d
             break
 
 
@@ -127,7 +156,7 @@ def _allocation_range(ctx: Context, acc, me):
     if r.lo < 0:
         point = _where(r.at_min, acc.terms)
         figure = "" if made else f" {max_check(sim, acc, acc.index, acc.terms, r.at_min, r.lo)}"
-        msg = f"index of `{short(acc.text)}` reaches{figure} below 0, before {where}, at {point}"
+        msg = f"index of `{short(written(acc))}` reaches{figure} below 0, before {where}, at {point}"
         if not made:
             metrics.update(min_index=r.lo)
         yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
@@ -142,7 +171,7 @@ def _allocation_range(ctx: Context, acc, me):
         point = _where(r.at_max, acc.terms)
         figure = (f" past its end" if made else
                   f" {max_check(sim, acc, acc.index, acc.terms, r.at_max, r.hi)} > {extent - 1}")
-        msg = f"index of `{short(acc.text)}` reaches{figure}, out of {where}, at {point}"
+        msg = f"index of `{short(written(acc))}` reaches{figure}, out of {where}, at {point}"
         if not made:
             metrics.update(max_index=r.hi)
         yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
