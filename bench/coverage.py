@@ -86,9 +86,7 @@ def memory_lines(body) -> set[int]:
         n = stack.pop()
         t = n.type
         if t == "subscript_expression":
-            parent = n.parent
-            op = parent.child_by_field_name("operator") if parent.type == "pointer_expression" else None
-            if op is None or node_text(op) != "&":      # `&a[i]` is an address, no access
+            if not _address_only(n):
                 out.add(n.start_point[0] + 1)
         elif t == "field_expression":
             op = n.child_by_field_name("operator")
@@ -106,6 +104,19 @@ def memory_lines(body) -> set[int]:
             continue
         stack.extend(n.named_children)
     return out
+
+
+def _address_only(sub) -> bool:
+    """`&a[i][j]` (each subscript of it): an address taken, no access."""
+    top = sub
+    while top.parent is not None and top.parent.type == "subscript_expression" and \
+            top.parent.child_by_field_name("argument") == top:
+        top = top.parent
+    while top.parent is not None and top.parent.type == "parenthesized_expression":
+        top = top.parent
+    parent = top.parent
+    op = parent.child_by_field_name("operator") if parent is not None and parent.type == "pointer_expression" else None
+    return op is not None and node_text(op) == "&"
 
 
 def statements(body) -> int:

@@ -313,7 +313,7 @@ def _padding(sim: Simulation, acc: Access, width: int) -> tuple[int, int] | None
         flat = idx[0]
         for k in range(1, len(idx)):
             flat = flat * extents[k] + idx[k]
-        addr, m, _ = warp_requests(flat * acc.array.elem_size, mask)
+        addr, m, _ = warp_requests(acc.byte_address(flat), mask)
         if not len(addr):
             return None
         w = int(count_wavefronts(addr, m, width, acc.kind).ways.max())
@@ -342,7 +342,7 @@ def _responsible_term(sim: Simulation, acc: Access, ways: int, width: int) -> tu
     live = mask.any(axis=1)
     if not live.any():
         return best, best_ways
-    addr = np.concatenate([_warps(np.asarray(v, dtype=np.int64) * acc.array.elem_size)[live] for v in vals])
+    addr = np.concatenate([_warps(acc.byte_address(v))[live] for v in vals])
     ways_of = count_wavefronts(addr, np.tile(mask[live], (len(terms), 1)), width, acc.kind).ways
     for term, w in zip(terms, ways_of.reshape(len(terms), -1).max(axis=1)):
         if w > best_ways:

@@ -149,7 +149,7 @@ class Ownership:
                     elif strict and _too_large(env, c):
                         return None
         rows, threads = np.nonzero(mask)
-        start = index[mask] * acc.array.elem_size // unit
+        start = acc.byte_address(index[mask]) // unit
         heads = rows // len(combos) if len(combos) > 1 else rows
         pieces = max(1, acc.width // unit)
         if pieces == 1:

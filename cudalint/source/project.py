@@ -46,6 +46,8 @@ class Project:
         self._functions: dict[str, dict[str, FunctionDef]] = {}
         self._constants: dict[str, dict[str, Constant]] = {}
         self._typedefs: dict[str, dict[str, str]] = {}
+        self._types: dict[str, object] = {}
+        self._variables: dict[str, dict] = {}
 
     # ---- units -----------------------------------------------------------------------------
     def units(self, src: SourceFile) -> list[str]:
@@ -104,3 +106,21 @@ class Project:
                     found.setdefault(name, target)
             self._typedefs[src.key] = found
         return self._typedefs[src.key]
+
+    def types_for(self, src: SourceFile):
+        """The sizes and layouts of the types `src`'s units define (index/types.py)."""
+        if src.key not in self._types:
+            from ..index.types import unit_types
+            self._types[src.key] = unit_types(self.unit_files(src), self.constants_for(src))
+        return self._types[src.key]
+
+    def variables_for(self, src: SourceFile) -> dict:
+        """File-scope `__shared__`, `__constant__` and `__device__` variables of `src`'s units, by name
+        (the file's own first)."""
+        if src.key not in self._variables:
+            found: dict = {}
+            for f in self.unit_files(src):
+                for name, v in f.variables.items():
+                    found.setdefault(name, v)
+            self._variables[src.key] = found
+        return self._variables[src.key]
