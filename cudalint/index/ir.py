@@ -27,6 +27,7 @@ FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16"}
 class TypeRef:
     name: str
     pointers: int = 0
+    ref: str = ""            # a reference type as written (`&`, `(&)[]`): the parser turns it into pointers
 
     @property
     def size(self) -> int | None:
@@ -145,10 +146,11 @@ class Name(Expr):
 class Member(Expr):
     base: Expr
     field: str
+    arrow: bool = False         # `p->x` (a member of what `base` points to), not `s.x`
 
-    def __init__(self, base, field):
+    def __init__(self, base, field, arrow=False):
         d = self.__dict__
-        d["base"], d["field"] = base, field
+        d["base"], d["field"], d["arrow"] = base, field, arrow
 
     def children(self):
         return (self.base,)
