@@ -211,7 +211,7 @@ def analyse_kernel(fn, src, project, cfg, fig: Figures) -> None:
     try:
         launch, template, _ = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
-                              project.typedefs_for(src)).build()
+                              project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
         family = derive(table, {**table.launch.params, **fcfg.params})
         try:
             sim = Simulation(table, fcfg.params, family.primary, family)

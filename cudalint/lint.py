@@ -577,7 +577,7 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     try:
         launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
-                              project.typedefs_for(src)).build()
+                              project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
         table.assumptions.extend(assumptions)
         family = derive(table, {**table.launch.params, **fcfg.params})
         try:

@@ -114,7 +114,36 @@ class Declarations:
         self.types[name] = type_name
         self._def(name, stmt.start_point[0] + 1, value, _names(expr))
 
-    def _array(self, name, base_type, dims, is_shared, is_extern, line, value) -> None:
+    def file_variable(self, name: str) -> bool:
+        """A `__shared__`, `__constant__` or `__device__` variable of file or namespace scope that the
+        kernel names: made known to the walk the first time it is named, as the same declaration in
+        the kernel would be (its extents read with the macros where it stands). False where the unit
+        has none of that name, or it is a pointer (what it points to is not known)."""
+        var = self.variables.get(name)
+        if var is None and "::" in name:
+            var = self.variables.get(name.split("::")[-1])
+        if var is None or (var.pointers and not var.dims) or var.pointers:
+            return False
+        base_type = " ".join(w for w in var.type_text.split() if w not in ("const", "volatile", "__restrict__"))
+        saved = self.src, self.line
+        self.src, self.line = var.file, var.line
+        try:
+            if var.dims:
+                self._array(name, base_type, list(var.dims), var.space == "shared", var.extern, var.line, None,
+                            var.space)
+            else:
+                t, size, assumed = self._elem_type(base_type)
+                arr = MemoryArray(name, var.space, t, size, (1,), var.line, var.extern, assumed)
+                self.table.arrays[name] = arr
+                self.shared_scalars[name] = Ptr(arr, ir.Num(0), t, size)
+                self.types[name] = base_type
+        finally:
+            self.src, self.line = saved
+        if var.volatile:
+            self.volatile.add(name)
+        return True
+
+    def _array(self, name, base_type, dims, is_shared, is_extern, line, value, space: str | None = None) -> None:
         t, size, assumed = self._elem_type(base_type)
         extents: list[int | None] = []
         for d in dims:
@@ -122,7 +151,7 @@ class Declarations:
                 extents.append(None)
                 continue
             try:
-                e = self._parse(node_text(d))
+                e = self._parse(d if isinstance(d, str) else node_text(d))
                 # an extent read from memory (`float t[len[i]]`, seen where a damaged file misparses)
                 # is no constant, and no access of the kernel either
                 v = None if ir.of_type(e, ir.Subscript) or ir.of_type(e, ir.Deref) else \
@@ -134,7 +163,7 @@ class Declarations:
             smem = self.const_int(self.launch.smem)
             if smem:
                 extents = [smem // size]
-        space = "shared" if is_shared else "local"
+        space = space or ("shared" if is_shared else "local")
         arr = MemoryArray(name, space, t, size, tuple(extents), line, is_extern, assumed)
         self.table.arrays[name] = arr
         self.env[name] = Ptr(arr, ir.Num(0), t, size)

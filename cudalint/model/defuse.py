@@ -35,6 +35,9 @@ class DefUse:
 
     def assign(self, e: ir.Assign, stmt, node) -> None:
         target = e.target
+        if target.__class__ is ir.Name and self.variables and target.name not in self.env and \
+                target.name not in self.shared_scalars:
+            self.file_variable(target.name)      # a store to a file-scope variable
         if isinstance(target, ir.Name) and target.name in self.shared_scalars:
             self.rvalue(e.value, stmt, node)
             scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
@@ -66,9 +69,19 @@ class DefUse:
             self.env[name] = value
             self._def(name, stmt.start_point[0] + 1, _short(str(e.value)), _names(e.value))
             return
-        if isinstance(target, ir.Member) and isinstance(target.base, ir.Name):
+        if isinstance(target, ir.Member):
             self.rvalue(e.value, stmt, node)
-            return  # a field of a struct/vector local: not an index
+            scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
+            if e.op != "=":
+                self.member_access(target, "load", stmt, node)
+            self.store_scope = scope
+            try:
+                if self.member_access(target, "store", stmt, node) is None and \
+                        not isinstance(target.base, ir.Name):
+                    self.rvalue(target.base, stmt, node)      # `f(x).y = v`: what the base reads
+            finally:
+                self.store_scope = uniform.THREAD
+            return  # else a field of a struct/vector local: not an index
         # store to memory
         self.rvalue(e.value, stmt, node)
         scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
@@ -108,6 +121,8 @@ class DefUse:
             value = self._constant(n, stmt)
             if value is not None:
                 return value
+            if self.variables and self.file_variable(n):
+                return self.rvalue(e, stmt, node)
             return ir.Sym(n, "unknown")
         if cls is ir.Num or cls is ir.Sym or cls is ir.Str:
             return e
@@ -139,7 +154,10 @@ class DefUse:
                     self.table.thread_axes.add(f"threadIdx.{f}")
                 return self._builtin(b, f)
             case ir.Member():
-                self.rvalue(e.base, stmt, node)  # records a load in `A[i].x`
+                got = self.member_access(e, "load", stmt, node)
+                if got is not None:
+                    return got
+                self.rvalue(e.base, stmt, node)  # a member of a local struct or vector: no access
                 return ir.Sym(f"{_short(str(e))}", "data")
             case ir.Un(op=op, operand=o):
                 v = self.rvalue(o, stmt, node)

@@ -41,7 +41,7 @@ class LaunchConfig:
 @dataclass
 class MemoryArray:
     name: str
-    space: str                         # global | shared | local
+    space: str                         # global | shared | local | constant (`__constant__`, read only)
     elem_type: str
     elem_size: int
     dims: tuple[int | None, ...] = ()  # declared extents (shared/local); () for global pointers
@@ -60,7 +60,7 @@ class MemoryArray:
 
     @property
     def level(self) -> str:
-        return {"global": "Global", "shared": "Shared", "local": "Register"}[self.space]
+        return {"global": "Global", "constant": "Global", "shared": "Shared", "local": "Register"}[self.space]
 
 
 @dataclass(eq=False)
