@@ -2,6 +2,8 @@
 bounded), barriers and warp collectives recorded, cooperative-group methods resolved."""
 from __future__ import annotations
 
+import re
+
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..source.cufile import FunctionDef, node_text
@@ -123,7 +125,7 @@ class Calls:
             finally:
                 self.return_scopes = saved_returns
             return _data(name)
-        if _is_barrier(fn):
+        if _is_barrier(fn) or self._library_barrier(fn):
             self.barrier(fn, args, stmt, node)
             return _data(name)
         vals = self._rvalues(args, stmt, node)
@@ -172,13 +174,30 @@ class Calls:
         else:
             self._group(param.name, param.type_name)
 
+    def _library_barrier(self, fn: str) -> bool:
+        """A CUB block collective (`BlockReduce(temp).Sum(v)`, `BlockScan(temp).ExclusiveSum(a, b)`,
+        `BlockLoad(temp).Load(p, items)`, `BlockExchange`, `BlockRadixSort`...): its threads meet at a
+        barrier inside it, so accesses before the call and after it are ordered across the block."""
+        receiver, _, method = fn.rpartition(".")
+        if method not in _CUB_METHODS or not receiver.endswith(")") or "(" not in receiver:
+            return False
+        ctor = receiver[:receiver.index("(")].strip()
+        for _ in range(4):                       # typedef chains: BlockReduceT -> cub::BlockReduce<...>
+            if _CUB_BLOCK.search(ctor.split("<")[0].split("::")[-1]):
+                return True
+            target = self.types.get(ctor) or self.typedefs.get(ctor)
+            if not target:
+                return False
+            ctor = target
+        return False
+
     def barrier(self, fn: str, args, stmt, node) -> None:
         """Record a barrier at its place in program order, with the guards and early exits it sits under."""
         for a in args:
             self.rvalue(a, stmt, node)    # `__syncthreads_count(s[i] > 0)` reads before it waits
         receiver = fn.rsplit(".", 1)[0] if fn.endswith(".sync") else ""
-        if fn.split("::")[-1] == "sync" and args and isinstance(args[0], ir.Name):
-            receiver = args[0].name       # cg::sync(group)
+        if fn.split("::")[-1] in ("sync", "synchronize") and args and isinstance(args[0], ir.Name):
+            receiver = args[0].name       # cg::sync(group), cg::synchronize(group)
         if fn == "__syncwarp":
             scope = "warp"
         elif receiver:
@@ -216,6 +235,15 @@ def _warp_collective(fn: str) -> bool:
         return True
     receiver, _, method = fn.rpartition(".")
     return bool(receiver) and method in _TILE_METHODS
+# CUB's (and hipCUB's) block-wide collectives: each call ends after a barrier of the whole block
+_CUB_BLOCK = re.compile(r"^Block(Reduce|Scan|Load|Store|Exchange|RadixSort|Histogram|Discontinuity|Shuffle|"
+                        r"AdjacentDifference|RunLengthDecode|MergeSort)\w*$")
+_CUB_METHODS = {"Reduce", "Sum", "InclusiveSum", "ExclusiveSum", "InclusiveScan", "ExclusiveScan", "Load", "Store",
+                "StripedToBlocked", "BlockedToStriped", "WarpStripedToBlocked", "BlockedToWarpStriped",
+                "ScatterToBlocked", "ScatterToStriped", "ScatterToStripedGuarded", "ScatterToStripedFlagged",
+                "Sort", "SortDescending", "SortBlockedToStriped", "SortDescendingBlockedToStriped", "Histogram",
+                "Composite", "FlagHeads", "FlagTails", "FlagHeadsAndTails", "Offset", "Rotate", "Up", "Down",
+                "SubtractLeft", "SubtractRight", "SubtractLeftPartialTile", "SubtractRightPartialTile", "Max", "Min"}
 _LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
 
 

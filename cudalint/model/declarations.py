@@ -58,6 +58,8 @@ class Declarations:
             return
         if dims:
             self._array(name, base_type, dims, is_shared, is_extern, line, value)
+            if value is not None:
+                self._initializer_reads(value, stmt)
             return
         self.shared_scalars.pop(name, None)
         if is_shared and not pointers:
@@ -75,7 +77,8 @@ class Declarations:
             self.types[name] = base_type
             return
         if value.type == "argument_list" or value.type == "initializer_list":
-            # `dim3 b(32, 8)` / `float4 v{...}`: not an index
+            # `dim3 b(32, 8)` / `float4 v{...}`: not an index; what its elements read is read
+            self._initializer_reads(value, stmt)
             self.env[name] = ir.Sym(name, "unknown", base_type)
             return
         expr, exact = self._parse_node(value)
@@ -113,6 +116,14 @@ class Declarations:
         self.env[name] = self.rvalue(expr, stmt, None)
         self.types[name] = type_name
         self._def(name, stmt.start_point[0] + 1, value, _names(expr))
+
+    def _initializer_reads(self, value, stmt) -> None:
+        """The loads in a braced or parenthesized initializer (`float4 v = {a[i], a[i + 1], 0, 0};`)."""
+        raw = value.text
+        if b"[" not in raw and b"*" not in raw and b"->" not in raw and b"." not in raw:
+            return          # `dim3 block(32, 8)`, `{0}`: nothing read from memory
+        expr, exact = self._parse_node(value)
+        self.rvalue(expr, stmt, value if exact else None)
 
     def file_variable(self, name: str) -> bool:
         """A `__shared__`, `__constant__` or `__device__` variable of file or namespace scope that the

@@ -206,7 +206,10 @@ class DefUse:
         saved = self.src, self.line
         self.src, self.line = c.file, c.line
         try:
-            value = self.rvalue(self._parse(c.text), stmt, None)
+            e = self._parse(c.text)
+            # a constant's value reads no memory and changes nothing: one that would (a local of some
+            # function mistaken for a constant) is none, and is not walked into this kernel's table
+            value = None if any(n.__class__ in _NOT_CONSTANT for n in e.walk()) else self.rvalue(e, stmt, None)
         except (ExprSyntaxError, MacroError, Unfollowable):
             value = None
         finally:
@@ -264,6 +267,9 @@ def _fold(e: ir.Expr) -> ir.Expr:
 
 def _is_null(v) -> bool:
     return (isinstance(v, ir.Num) and v.value == 0) or (isinstance(v, ir.Sym) and v.name in ("NULL", "nullptr"))
+
+
+_NOT_CONSTANT = (ir.Subscript, ir.Deref, ir.Assign, ir.AddrOf, ir.Comma)
 
 
 def _opaque(e: ir.Expr) -> bool:

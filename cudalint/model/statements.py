@@ -57,11 +57,8 @@ class Statements:
                        "type_definition", "alias_declaration", "static_assert_declaration",
                        "goto_statement", "using_declaration", "template_declaration",
                        "preproc_include", "namespace_alias_definition"):
-                if t == "type_definition":
-                    for c in node.named_children:
-                        if c.type == "type_identifier":
-                            self.type_names.add(node_text(c))
-                            self._type_key = frozenset(self.type_names)
+                if t in ("type_definition", "alias_declaration"):
+                    self._local_type(node)
             else:
                 self.note(node, f"statement of kind `{t}` is not followed by the model")
         except Unfollowable as exc:
@@ -71,6 +68,21 @@ class Statements:
         except RecursionError:
             self.note(node, "expression nested too deeply")
         return None
+
+    def _local_type(self, node) -> None:
+        """`typedef cub::BlockReduce<float, 256> BlockReduce;`, `using real = float;` in a kernel: a type
+        name (`(real)x` is a cast) standing for its target (sizes, library collectives)."""
+        target = node.child_by_field_name("type")
+        text = node_text(target) if target is not None else ""
+        names = [node.child_by_field_name("name")] if node.type == "alias_declaration" else \
+            [c for c in node.children_by_field_name("declarator") if c.type == "type_identifier"]
+        for n in names:
+            if n is None:
+                continue
+            self.type_names.add(node_text(n))
+            if text:
+                self.types[node_text(n)] = " ".join(w for w in text.split() if w not in ("typename", "const"))
+        self._type_key = frozenset(self.type_names)
 
     def block(self, children) -> str | None:
         mark = len(self.guards)
@@ -164,7 +176,8 @@ class Statements:
         then = node.child_by_field_name("consequence")
         other = node.child_by_field_name("alternative")
         if other is not None and other.type == "else_clause":
-            other = other.named_children[0] if other.named_children else None
+            # `else // why` and then the statement: the comment is no statement of the else
+            other = next((c for c in other.named_children if c.type != "comment"), None)
         before = dict(self.env)
         mark, outer_exits = len(self.guards), self.nested_exits
         self.nested_exits = []

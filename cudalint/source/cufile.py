@@ -230,6 +230,9 @@ class SourceFile:
         raw = node.text
         if b"const" not in raw and b"__global__" not in raw:     # neither: most declarations
             return
+        if b"const" in raw and _in_function(node):     # a function's local is no constant of the file
+            if b"__global__" not in raw:
+                return
         words = {node_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
         type_node = node.child_by_field_name("type")
         tname = node_text(type_node).split() if type_node is not None else []
@@ -544,6 +547,19 @@ def _declarator_shape(d) -> tuple[str, tuple[str | None, ...], int, bool] | None
     # `float *p[4]` is an array of pointers, `float (*p)[4]` a pointer to arrays: either way each
     # element is a pointer where a `*` came first; the walk above sees the outer declarator first
     return node_text(d), tuple(dims), pointers, reference
+
+
+def _in_function(node) -> bool:
+    up = node.parent
+    while up is not None:
+        if up.type in ("compound_statement", "function_definition", "lambda_expression"):
+            # a struct's member function body is a function too; a namespace's braces are not this
+            return up.type != "compound_statement" or up.parent is None or \
+                up.parent.type not in ("namespace_definition",)
+        if up.type in ("translation_unit", "declaration_list", "field_declaration_list"):
+            return False
+        up = up.parent
+    return False
 
 
 def _renamed(sd: StructDef, name: str) -> StructDef:
