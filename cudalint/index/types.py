@@ -364,6 +364,40 @@ def _up(n: int, align: int) -> int:
 BUILTINS = TypeTable()
 
 
+def template_arguments(table: TypeTable, name: str) -> tuple[StructDef, dict[str, str]] | None:
+    """The struct (template) `name` names and its parameters bound to the arguments written there:
+    `Packed128<float>` -> (Packed128, {ElementType: float})."""
+    return table._struct(name)
+
+
+def alias_constants(constants: dict, typedefs: dict[str, str], table: TypeTable) -> dict:
+    """The static members of class templates named through an alias: with `typedef Packed128<float>
+    f128;` and Packed128's `static constexpr size_t size = sizeof(int4) / sizeof(ElementType);`,
+    `f128::size` is the constant 4 (the member's text folded with the alias's arguments)."""
+    from dataclasses import replace
+    out = {}
+    members: dict[str, list] = {}
+    for name, c in constants.items():
+        head, _, member = name.rpartition("::")
+        if head:
+            members.setdefault(head, []).append((member, c))
+    if not members:
+        return out
+    for alias, target in typedefs.items():
+        if "<" not in target or f"{alias}::" in constants:
+            continue
+        got = table._struct(table.resolve(target))
+        if got is None or got[0].name not in members:
+            continue
+        sd, args = got
+        bindings = {k: table.resolve(v) for k, v in args.items()}
+        for member, c in members[sd.name]:
+            v = constant_value(c.text, c.file, c.line, constants, table, bindings)
+            if v is not None:
+                out[f"{alias}::{member}"] = replace(c, name=f"{alias}::{member}", text=str(v))
+    return out
+
+
 def unit_types(files, constants: dict | None = None) -> TypeTable:
     """The TypeTable of a translation unit: the struct definitions and aliases of its files (the
     first file's first), array extents read with the macros where each struct stands and the unit's

@@ -200,6 +200,8 @@ class DefUse:
         `static constexpr` member): its value, read with the macros where it is declared."""
         from .launch import lookup_constant
         c = lookup_constant(self.constants, name)
+        if c is None and "::" in name:
+            return self._member_constant(name)
         if c is None or name in self._resolving:
             return None
         self._resolving.add(name)
@@ -216,6 +218,26 @@ class DefUse:
             self.src, self.line = saved
             self._resolving.discard(name)
         return value if isinstance(value, ir.Expr) and not _opaque(value) else None
+
+    def _member_constant(self, name: str):
+        """`x128::size` where `using x128 = Packed128<floatX>;` and Packed128's `static constexpr size_t
+        size = sizeof(int4) / sizeof(ElementType);`: the member of the class template, its parameters
+        bound to the alias's arguments (index/types.py folds it)."""
+        from ..index.types import constant_value, template_arguments
+        from .launch import lookup_constant
+        prefix, _, member = name.rpartition("::")
+        target = self.types.get(prefix) or prefix
+        target = self.layouts.resolve(target)
+        got = template_arguments(self.layouts, target)
+        if got is None:
+            return None
+        sd, args = got
+        c = lookup_constant(self.constants, f"{sd.name}::{member}")
+        if c is None:
+            return None
+        bindings = {k: self.layouts.resolve(self.types.get(v, v)) for k, v in args.items()}
+        v = constant_value(c.text, c.file, c.line, self.constants, self.layouts, bindings)
+        return ir.Num(v) if v is not None else None
 
     def _rvalues(self, exprs, stmt, node) -> list:
         """rvalue of each expression in turn (a loop: a comprehension in the callers would make cells

@@ -96,6 +96,9 @@ class Project:
                 for name, c in f.constants.items():
                     found.setdefault(name, c)
             self._constants[src.key] = found
+            # `x128::size` through `typedef Packed128<floatX> x128;`: for the host's launches and the kernels
+            from ..index.types import alias_constants
+            found.update(alias_constants(found, self.typedefs_for(src), self.types_for(src)))
         return self._constants[src.key]
 
     def typedefs_for(self, src: SourceFile) -> dict[str, str]:
