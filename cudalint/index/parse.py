@@ -575,7 +575,7 @@ def strip_comments(text: str) -> str:
 
 # `SharedMemory<T>()`, `warpReduce<float, 32>(v)`, `cg::tiled_partition<32>(block)`: a call with
 # template arguments (names, numbers, `::`, `*`, no operators); `static_cast<T>(x)` is a cast.
-_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*]*>)(?=\s*[({])")
+_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*]*>)(?=\s*(?:::\s*[A-Za-z_]\w*\s*)?[({])")
 
 
 # template arguments of the calls of the expression being transformed, by the call's start

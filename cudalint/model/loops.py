@@ -36,6 +36,23 @@ class Loops:
                     break
         self._loop(node, var, step, cond_node, body, "for")
 
+    def range_for(self, node) -> None:
+        """`for (auto& v : items)`: a loop whose count the model does not know, its variable each
+        element in turn (a value the model does not follow); the range is read where it is an expression."""
+        right = node.child_by_field_name("right")
+        if right is not None and right.type != "initializer_list":
+            self.expression(right, node)
+        decl = node.child_by_field_name("declarator")
+        while decl is not None and decl.type not in ("identifier", "structured_binding_declarator"):
+            decl = decl.child_by_field_name("declarator") or next(
+                (c for c in decl.named_children if c.type in ("identifier", "reference_declarator",
+                                                               "pointer_declarator")), None)
+        names = [decl] if decl is not None and decl.type == "identifier" else \
+            [c for c in (decl.named_children if decl is not None else ()) if c.type == "identifier"]
+        for n in names:
+            self.env[node_text(n)] = ir.Sym(node_text(n), "unknown")
+        self._loop(node, None, None, None, node.child_by_field_name("body"), "while")
+
     def while_statement(self, node) -> None:
         cond_node = node.child_by_field_name("condition")
         if cond_node is not None and cond_node.type in ("parenthesized_expression", "condition_clause"):

@@ -35,6 +35,8 @@ class Statements:
                 self.for_statement(node)
             elif t in ("while_statement", "do_statement"):
                 self.while_statement(node)
+            elif t == "for_range_loop":
+                self.range_for(node)
             elif t == "return_statement":
                 if node.named_children:
                     if self.return_scopes is not None:
