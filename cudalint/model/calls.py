@@ -125,6 +125,10 @@ class Calls:
             finally:
                 self.return_scopes = saved_returns
             return _data(name)
+        if name in ("sizeof", "alignof", "__alignof__") and len(args) == 1:
+            size = self._sizeof(args[0], name == "sizeof")
+            # its operand is not evaluated: nothing it names is read
+            return ir.Num(size) if size is not None else _data(f"{name}()")
         if _is_barrier(fn) or self._library_barrier(fn):
             self.barrier(fn, args, stmt, node)
             return _data(name)
@@ -173,6 +177,35 @@ class Calls:
                 self.grid_groups.add(param.name)
         else:
             self._group(param.name, param.type_name)
+
+    def _sizeof(self, arg: ir.Expr, size: bool) -> int | None:
+        """`sizeof(T)`, `sizeof(x)`, `alignof(T)` from the unit's layouts (index/types.py): of a type,
+        of a local or shared array (its extent times its element), of a pointer, of a typed local."""
+        if isinstance(arg, (ir.Str, ir.Name)):
+            text = arg.text if isinstance(arg, ir.Str) else arg.name
+            got = self.env.get(text)
+            if isinstance(arg, ir.Name) and got is not None:
+                if isinstance(got, Ptr):
+                    arr = self.table.arrays.get(text)
+                    if arr is not None and arr is got.array and arr.space != "global" and arr.extent and size:
+                        return arr.extent * arr.elem_size
+                    return 8
+                text = self.types.get(text)
+                if not text:
+                    return None
+            t = self.layouts.resolve(self.types.get(text, text))
+            lay = self.layouts.layout(t)
+            if lay is None:
+                return None
+            return lay.size if size else lay.align
+        if isinstance(arg, ir.Subscript):          # `sizeof(s[0])`: an element of an array
+            subs, root = 0, arg
+            while isinstance(root, ir.Subscript):
+                subs, root = subs + 1, root.base
+            arr = self.table.arrays.get(root.name) if isinstance(root, ir.Name) else None
+            if arr is not None and subs == max(1, len(arr.dims)) and not arr.size_assumed:
+                return arr.elem_size if size else None
+        return None
 
     def _library_barrier(self, fn: str) -> bool:
         """A CUB block collective (`BlockReduce(temp).Sum(v)`, `BlockScan(temp).ExclusiveSum(a, b)`,

@@ -194,9 +194,13 @@ class Loops:
         return found
 
     def _invariant(self, inc) -> ir.Expr | None:
-        """A loop's step as a value the model follows (no load, no call), else None."""
-        if any(isinstance(n, (ir.Subscript, ir.Deref, ir.Call, ir.Assign)) for n in inc.walk()):
-            return None
+        """A loop's step as a value the model follows (no load, no call but a cooperative group's
+        `warp.size()`), else None."""
+        for n in inc.walk():
+            if isinstance(n, (ir.Subscript, ir.Deref, ir.Assign)):
+                return None
+            if isinstance(n, ir.Call) and (n.args or n.fn.rpartition(".")[0] not in self.groups):
+                return None
         try:
             inc_v = self.rvalue(inc, None, None)
         except Unfollowable:
