@@ -132,8 +132,11 @@ def statements(body) -> int:
 _STRUCT = r"\b(?:struct|class|union)\s+(?:__align__\s*\(\s*\w+\s*\)\s*|alignas\s*\(\s*\w+\s*\)\s*)*{name}\s*[{{:]"
 
 
-def type_in_unit(project: Project, src, name: str) -> bool:
-    """The translation unit defines `name` (a struct, class or union, or a typedef/using alias)."""
+def type_in_unit(project: Project, src, name: str, unbound: set[str] = frozenset()) -> bool:
+    """The translation unit defines `name` (a struct, class or union, or a typedef/using alias), and
+    no template parameter left unbound (`unbound`) decides which (`InternalType<T>::scalar_t`)."""
+    if unbound and set(re.findall(r"\w+", name)) & unbound:
+        return False
     base = name.split("<")[0].split("::")[-1].strip()
     if not re.fullmatch(r"\w+", base):
         return False
@@ -247,7 +250,8 @@ def analyse_kernel(fn, src, project, cfg, fig: Figures) -> None:
             fig.simulated[space] += 1
         if acc.array.size_assumed:
             fig.assumed += 1
-            if type_in_unit(project, src, acc.array.elem_type):
+            unbound = {t.name for t in fn.template_params if t.is_type} - set(table.template_bindings)
+            if type_in_unit(project, src, acc.array.elem_type, unbound):
                 fig.assumed_in_unit += 1
                 fig.example("assumed size, type in unit", f"{acc.path or src.path}:{acc.line}: {acc.text} "
                                                           f"({acc.array.elem_type})")

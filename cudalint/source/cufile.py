@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 
 from ..index.types import FieldDecl, StructDef
-from .macros import MacroTable
+from .macros import MacroError, MacroTable
 
 # the last word of an integer type: `const unsigned int`, `constexpr size_t`, `static const int64_t`
 _INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
@@ -307,7 +307,7 @@ class SourceFile:
                 nested = self._struct_def(type_node, "", depth + 1)
                 if nested is None:
                     return None
-            type_text = node_text(type_node)
+            type_text = self._type_text(type_node)
             decls = f.children_by_field_name("declarator")
             bitfield = next((node_text(c.named_children[0]) for c in f.children
                              if c.type == "bitfield_clause" and c.named_children), None)
@@ -323,6 +323,19 @@ class SourceFile:
                 fname, dims, pointers, reference = member
                 sd.fields.append(FieldDecl(fname, type_text, dims, pointers, bitfield, nested, reference))
         return sd
+
+    def _type_text(self, type_node) -> str:
+        """A member's or variable's type as written, a macro in it expanded (`REAL x;`, `#define REAL float`)."""
+        text = node_text(type_node)
+        if type_node.type in ("primitive_type", "sized_type_specifier") or "{" in text:
+            return text
+        macros = self.macros.at(type_node.start_point[0] + 1)
+        if macros.uses_macro(text):
+            try:
+                return " ".join(macros.expand(text).split())
+            except MacroError:          # a macro that does not expand: the text as written
+                return text
+        return text
 
     def _raw(self) -> bytes:
         """The text tree-sitter read, with `__align__(N)` as written (its byte offsets are the tree's)."""
@@ -349,7 +362,7 @@ class SourceFile:
         type_node = node.child_by_field_name("type")
         if type_node is None:
             return
-        type_text = node_text(type_node)
+        type_text = self._type_text(type_node)
         for d in node.children_by_field_name("declarator"):
             value = None
             if d.type == "init_declarator":
