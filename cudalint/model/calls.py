@@ -140,6 +140,14 @@ class Calls:
         if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
                 all(isinstance(v, ir.Expr) for v in vals):
             return ir.Call(name, tuple(vals))
+        if name in _PURE_MATH:
+            # `floorf(h)` of a value loaded from memory is that value's kind: an index built from it
+            # is indirect, not a call the model fails to read
+            for v in vals:
+                if isinstance(v, ir.Expr):
+                    for s in ir.symbols(v):
+                        if s.kind == "data" and not s.name.endswith("()"):
+                            return s
         return _data(f"{fn}()")      # a call the model does not follow (its value is data to it)
 
     def _group_call(self, receiver: str, method: str) -> ir.Expr | None:
@@ -277,6 +285,13 @@ _CUB_METHODS = {"Reduce", "Sum", "InclusiveSum", "ExclusiveSum", "InclusiveScan"
                 "Sort", "SortDescending", "SortBlockedToStriped", "SortDescendingBlockedToStriped", "Histogram",
                 "Composite", "FlagHeads", "FlagTails", "FlagHeadsAndTails", "Offset", "Rotate", "Up", "Down",
                 "SubtractLeft", "SubtractRight", "SubtractLeftPartialTile", "SubtractRightPartialTile", "Max", "Min"}
+# functions of their arguments alone: what an index built from them depends on is what they read
+_PURE_MATH = {"floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "rint", "rintf",
+              "lrint", "lrintf", "llrint", "llrintf", "lround", "lroundf", "fabs", "fabsf", "sqrt", "sqrtf",
+              "exp", "expf", "log", "logf", "__float2int_rd", "__float2int_rn", "__float2int_ru", "__float2int_rz",
+              "__float2uint_rd", "__float2uint_rn", "__float2uint_ru", "__float2uint_rz", "__double2int_rd",
+              "__double2int_rn", "__double2int_ru", "__double2int_rz", "__float2ll_rd", "__float2ll_rn",
+              "__half2float", "__bfloat162float", "fminf", "fmaxf", "fmin", "fmax"}
 _LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
 
 
