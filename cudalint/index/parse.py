@@ -142,11 +142,13 @@ _REF, _ARRAY_REF = object(), object()      # `T&` and `T(&)[N]` in a cast's type
 
 def _reference_cast(t: ir.TypeRef, x: ir.Expr, span=(0, 0)) -> ir.Expr:
     """A cast to a reference as the pointer cast it is: `reinterpret_cast<float4&>(a[i])` reads
-    `*(float4*)&a[i]`; `reinterpret_cast<int4(&)[N]>(arr)` views the array as `(int4*)arr`."""
+    `*(float4*)&a[i]`; `reinterpret_cast<int4(&)[N]>(arr)` views the array as `(int4*)arr`, and
+    `reinterpret_cast<int4(&)[N]>(a[k])` the elements from `a[k]` on as `(int4*)&a[k]`."""
     if t.ref == "&":
         return ir.Deref(ir.Cast(ir.TypeRef(t.name, t.pointers + 1), ir.AddrOf(x)), span)
-    if t.ref:
-        return ir.Cast(ir.TypeRef(t.name, t.pointers + 1), x)
+    if t.ref:          # an array decays to its address; an element (`b[4 * i]`) is viewed from its address
+        element = isinstance(x, (ir.Subscript, ir.Deref, ir.Member))
+        return ir.Cast(ir.TypeRef(t.name, t.pointers + 1), ir.AddrOf(x) if element else x)
     return ir.Cast(t, x)
 
 

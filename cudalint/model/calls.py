@@ -89,6 +89,13 @@ class Calls:
             if isinstance(p, Ptr):
                 return self._record(p, ir.Num(0), "load", stmt, node, args[0])
             return _data(name)
+        if name in ("__stcg", "__stcs", "__stwb", "__stwt") and len(args) == 2:
+            # a store with a cache hint: `__stcs(p + i, v)` stores `v` at `p[i]`
+            p = self.rvalue(args[0], stmt, node)
+            self.rvalue(args[1], stmt, node)
+            if isinstance(p, Ptr):
+                self._record(p, ir.Num(0), "store", stmt, node, args[0])
+            return _data(name)
         if name in ("atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS",
                     "atomicAnd", "atomicOr", "atomicXor", "atomicInc", "atomicDec") and args:
             p = self.rvalue(args[0], stmt, node)
