@@ -29,6 +29,7 @@ from ..index import ir
 from ..index.evaluate import value_span
 from ..index.terms import Term
 from ..model.table import Access
+from ..model.vector import MAX_REQUEST
 from .simulate import SPAN_LIMIT, WARP, LaneAddresses, Simulation
 
 BANKS = 32
@@ -207,8 +208,21 @@ def request_width(sim: Simulation, acc: Access) -> int | None:
     merge makes the request."""
     merge = sim.table.merges.get(acc)
     if merge is None:
-        return acc.width
+        return piece_width(sim.table, acc)
     return merge.width if merge.head is acc else None
+
+
+def piece_width(table, acc: Access) -> int:
+    """A struct copied whole (`s[i] = g[j]` of a 24-byte struct) moves in requests no wider than
+    16 bytes nor than its alignment allows: each such piece has the lanes' pattern of the first."""
+    width = acc.width
+    if width <= MAX_REQUEST and width & (width - 1) == 0:
+        return width
+    align = table.types.align(acc.array.elem_type) if table.types is not None else None
+    piece = MAX_REQUEST
+    while piece > 1 and (width % piece or (align is not None and align % piece)):
+        piece //= 2
+    return piece
 
 
 _SURE = object()

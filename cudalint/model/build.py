@@ -140,6 +140,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                     self.table.assumptions.append(
                         f"element type `{p.type_name}` of `{p.name}` is not bound by a launch; assumed 4 bytes")
             else:
+                if not p.reference:
+                    self.var_scope[p.name] = uniform.BLOCK      # an argument: one value for the whole launch
                 t = self.types.get(p.type_name, p.type_name)
                 if ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")):
                     self.env[p.name] = ir.Sym(p.name, "param", t)
@@ -200,6 +202,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
             self.table.arch = int(arch.body.strip())
         if self.fn.body is not None:
             self.stmt(self.fn.body)
+        vector.element_merges(self.table)
         self._classify_phases()
         self._vector_merges()
         return self.table
