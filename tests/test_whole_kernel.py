@@ -224,3 +224,20 @@ void run(const float* a, float* b, int n) { k<<<8, 256>>>(a, b, n); }
     _, acc = _accesses(r)
     assert {x[0] for x in acc} == {"a", "b"}
     assert not [d for d in r.diagnostics if "not found" in d.message]
+
+
+def test_constant_mask_reached_through_an_open_size_is_no_error(tmp_path):
+    text = """#define MAX_MASK 121
+__constant__ float M[MAX_MASK];
+__global__ void k(const float* in, float* out, int mask_width) {
+  float s = 0.f;
+  for (int j = 0; j < mask_width; j++) s += in[threadIdx.x + j] * M[j];
+  out[threadIdx.x] = s;
+}
+void run(const float* in, float* out, int w) { k<<<1, 32>>>(in, out, w); }
+"""
+    # nothing in the program says how wide the mask is: how far `j` reaches is not known
+    assert not [d for d in _run(tmp_path, text).diagnostics if d.code == "CL201"]
+    # given (the size a build uses), the mask's end is passed
+    given = text.replace("__global__", "// cudalint: param mask_width=200\n__global__")
+    assert [d.line for d in _run(tmp_path, given).diagnostics if d.code == "CL201"] == [6]
