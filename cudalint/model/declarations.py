@@ -44,6 +44,10 @@ class Declarations:
         if decl is None:
             return
         name = node_text(decl)
+        if name in self.macros:      # `#define SWEEP_X __temp_x__`: the name the compiler declares
+            expanded = self.macros.expand(name).strip()
+            if expanded.isidentifier():
+                name = expanded
         line = stmt.start_point[0] + 1
         value_text = node_text(value) if value is not None else ""
         if "volatile" in type_name.split():
