@@ -67,7 +67,9 @@ class DefUse:
                 if t in ir.INT_KINDS and _needs_cast(value, t):
                     value = ir.Cast(ir.TypeRef(t), value)
             self.env[name] = value
-            self._def(name, stmt.start_point[0] + 1, _short(str(e.value)), _names(e.value))
+            # an assignment read outside any statement (an array extent `t[n = 4]`): the line walked
+            line = stmt.start_point[0] + 1 if stmt is not None else self.line
+            self._def(name, line, _short(str(e.value)), _names(e.value))
             return
         if isinstance(target, ir.Member):
             self.rvalue(e.value, stmt, node)
