@@ -10,6 +10,8 @@ calls.py (helpers inlined, barriers, collectives), accesses.py; symbols.py what 
 """
 from __future__ import annotations
 
+import re
+
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..index.types import TypeTable
@@ -111,7 +113,10 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
             return set()
         text = fn.body.text
         names = set(self.typedefs) | {q.split("::")[-1] for q in self.layouts.structs}
-        return {n for n in names if n.isidentifier() and n.encode() in text}
+        # only those the text casts to (`(real)`, `<real>`, `(real*)`): every name kept here makes
+        # the parser look for casts in each expression of the kernel
+        return {n for n in names if n.isidentifier() and n.encode() in text and
+                re.search(rb"[(<]\s*(?:const\s+)?" + re.escape(n.encode()) + rb"\s*[*&]*\s*[)>(]", text)}
 
     def _elem_type(self, type_name: str) -> tuple[str, int, bool]:
         """Concrete element type and size (index/types.py); a type the unit does not lay out (an
