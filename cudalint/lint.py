@@ -13,6 +13,7 @@ from typing import Callable
 
 from .config import Config
 from .diagnostic import Diagnostic
+from .index import types as _types  # noqa: F401 - registers the readers that fold a unit's type constants
 from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
 from .rules.causes import merge_root_causes
@@ -539,7 +540,7 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     try:
         launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project, fcfg.params)
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
-                              project.typedefs_for(src)).build()
+                              project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
         table.assumptions.extend(assumptions)
         runs = []
         for combo in program_combinations(table.launch, fcfg.params):

@@ -409,7 +409,7 @@ class KernelExplainer:
                 lanes.append(Lane(ln, tid, None, None, None))
                 continue
             idx = int(index[ln])
-            addr = idx * es
+            addr = int(a.byte_address(idx))
             addrs.add(addr)
             if a.space == "global":
                 unit = addr // SECTOR

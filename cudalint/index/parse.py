@@ -46,6 +46,21 @@ _TYPE_WORDS = {"unsigned int": "unsigned", "signed int": "int", "signed": "int",
                "long unsigned int": "unsigned long", "long double": "double"}
 
 
+_REF, _ARRAY_REF = object(), object()      # `T&` and `T(&)[N]` in a cast's type
+
+
+def _reference_cast(t: ir.TypeRef, x: ir.Expr, span=(0, 0)) -> ir.Expr:
+    """A cast to a reference as the pointer cast it is: `reinterpret_cast<float4&>(a[i])` reads
+    `*(float4*)&a[i]`; `reinterpret_cast<int4(&)[N]>(arr)` views the array as `(int4*)arr`, and
+    `reinterpret_cast<int4(&)[N]>(a[k])` the elements from `a[k]` on as `(int4*)&a[k]`."""
+    if t.ref == "&":
+        return ir.Deref(ir.Cast(ir.TypeRef(t.name, t.pointers + 1), ir.AddrOf(x)), span)
+    if t.ref:          # an array decays to its address; an element (`b[4 * i]`) is viewed from its address
+        element = isinstance(x, (ir.Subscript, ir.Deref, ir.Member))
+        return ir.Cast(ir.TypeRef(t.name, t.pointers + 1), ir.AddrOf(x) if element else x)
+    return ir.Cast(t, x)
+
+
 class _ToIR:
     """One method per rule of the grammar: (the rule's span in the text, its children already built) -> IR."""
 
@@ -92,10 +107,20 @@ class _ToIR:
         return ir.Bin(str(c[1]), c[0], c[2])
 
     def c_cast(self, span, c):
-        return ir.Cast(c[0], c[1])
+        return _reference_cast(c[0], c[1], span)
 
     def cxx_cast(self, span, c):
-        return ir.Cast(c[1], c[2])
+        return _reference_cast(c[1], c[2], span)
+
+    def ref(self, span, c):
+        return _REF
+
+    def array_ref(self, span, c):
+        return _ARRAY_REF
+
+    def init_list(self, span, c):
+        # `{a[i], b[j]}`: a braced initializer; its elements are read (a call the model does not follow)
+        return ir.Call("{}", tuple(c[0] or ()))
 
     def functional_cast(self, span, c):
         args = tuple(c[1] or ())
@@ -105,13 +130,15 @@ class _ToIR:
 
     def type_name(self, span, c):
         # its symbols are words (QUALIFIER, TYPE) and `*`s (POINTER), tokens or their text
+        ref = next((t for t in c if t is _REF or t is _ARRAY_REF), None)
+        c = [t for t in c if t is not ref and t is not None]
         words = [str(t) for t in c if t != "*"]
         words = [w for w in words if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict")]
         name = " ".join(words)
         name = re.sub(r"\s+", " ", name).replace("__cltype_", "")
         name = _TYPE_WORDS.get(name, name)
         pointers = sum(1 for t in c if t == "*")
-        return ir.TypeRef(name, pointers)
+        return ir.TypeRef(name, pointers, "&" if ref is _REF else "(&)[]" if ref is _ARRAY_REF else "")
 
     def prefix(self, span, c):
         return ir.Assign("+=" if str(c[0]) == "++" else "-=", c[1], ir.Num(1))
@@ -153,6 +180,9 @@ class _ToIR:
 
     def member(self, span, c):
         return ir.Member(c[0], str(c[1]))
+
+    def arrow_member(self, span, c):
+        return ir.Member(c[0], str(c[1]), True)
 
     def args(self, span, c):
         return list(c)
@@ -401,6 +431,8 @@ def _reduction(rule) -> tuple:
         return (size, origin, _UNIT if size == 1 else _WIDEN, kept[0][0], None)
     if any(spliced or before for _, spliced, before in kept) or trailing:
         pick = functools.partial(_kept, kept, trailing)
+    elif not kept:                         # `type_ref: "&"`: the rule's name is all it says
+        pick = _nothing
     elif len(kept) == 1:
         pick = operator.itemgetter(slice(kept[0][0], kept[0][0] + 1))
     else:
@@ -412,6 +444,10 @@ def _reduction(rule) -> tuple:
     if name not in _RULES:
         raise NotImplementedError(name)
     return (size, origin, _BUILD, pick, _RULES[name])
+
+
+def _nothing(s):
+    return ()
 
 
 def _kept(kept, trailing, s):
@@ -450,7 +486,7 @@ def strip_comments(text: str) -> str:
 
 # `SharedMemory<T>()`, `warpReduce<float, 32>(v)`, `cg::tiled_partition<32>(block)`: a call with
 # template arguments (names, numbers, `::`, `*`, no operators); `static_cast<T>(x)` is a cast.
-_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*]*>)(?=\s*[({])")
+_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*]*>)(?=\s*(?:::\s*[A-Za-z_]\w*\s*)?[({])")
 
 
 # template arguments of the calls of the expression being transformed, by the call's start
@@ -502,7 +538,7 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
     if type_names:
         # Only casts and cast-like template arguments are renamed, so spans stay exact elsewhere.
         names = "|".join(map(re.escape, sorted(type_names)))
-        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*[)>])",
+        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*(?:[)>&]|\(\s*&))",
                      lambda m: m.group(1) + "__cltype_" + m.group(2), text)
     _template_args.clear()
     if "<" in src and ">" in src:

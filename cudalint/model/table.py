@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..index import ir
 from ..index.terms import Term, decompose, level_of
 
@@ -51,7 +53,7 @@ class LaunchConfig:
 @dataclass
 class MemoryArray:
     name: str
-    space: str                         # global | shared | local
+    space: str                         # global | shared | local | constant (`__constant__`, read only)
     elem_type: str
     elem_size: int
     dims: tuple[int | None, ...] = ()  # declared extents (shared/local); () for global pointers
@@ -70,7 +72,7 @@ class MemoryArray:
 
     @property
     def level(self) -> str:
-        return {"global": "Global", "shared": "Shared", "local": "Register"}[self.space]
+        return {"global": "Global", "constant": "Global", "shared": "Shared", "local": "Register"}[self.space]
 
 
 @dataclass(eq=False)
@@ -125,6 +127,14 @@ class Access:
     # from them when first read (a message, explain, a fix), not for every access of a run
     written: ir.Expr | None = None
     written_index: ir.Expr | None = None
+    member_offset: int = 0             # bytes into the array's element: `p[i].y` of an array of structs
+
+    def byte_address(self, index):
+        """The byte offset into the array of element `index` (an int or an array of them): where the
+        access starts. The one place an index becomes an address (index/types.py gives the sizes)."""
+        if isinstance(index, np.ndarray) or not isinstance(index, int):
+            return np.asarray(index, dtype=np.int64) * self.array.elem_size + self.member_offset
+        return index * self.array.elem_size + self.member_offset
 
     @functools.cached_property
     def text(self) -> str:
@@ -222,6 +232,7 @@ class TwoTreeTable:
     def_values: dict[str, ir.Expr] = field(default_factory=dict)  # def id -> its value, resolved
     merges: dict = field(default_factory=dict)                    # Access -> vector.Merge (shared requests nvcc fuses)
     possible_merges: dict = field(default_factory=dict)           # Access -> vector.Merge nvcc may or may not make
+    types: object = None                                          # index.types.TypeTable of the kernel's unit
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

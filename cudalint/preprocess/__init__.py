@@ -106,6 +106,7 @@ class Preprocessor:
         self._inclusions = 0
         self._unit_bytes = 0
         self._recording: list[_Reading] = []     # the headers being read, outermost first
+        self._open: list[str] = []               # folders of the files being read, outermost first
         self._done: list[_Reading] = []          # kept once the unit is read through
         self._cond.reset()
         for name, body in PREDEFINED.items():
@@ -150,6 +151,13 @@ class Preprocessor:
 
     # ---- one file --------------------------------------------------------------------------
     def _file(self, path: str, key: str, text: str, depth: int) -> None:
+        self._open.append(os.path.dirname(path))
+        try:
+            self._read_file(path, key, text, depth)
+        finally:
+            self._open.pop()
+
+    def _read_file(self, path: str, key: str, text: str, depth: int) -> None:
         self._unit_bytes += len(text)
         first = key not in self._views
         for r in self._recording:
@@ -391,10 +399,38 @@ class Preprocessor:
             p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
             if os.path.isfile(p):
                 return p
-        return None
+        if angled:
+            return None
+        # the folders of the files that include this one, innermost first: a header next to the file
+        # the unit compiles (its build's -I), as MSVC's rule for quoted includes finds it
+        for d in reversed(self._open[:-1]):
+            p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
+            if os.path.isfile(p):
+                return p
+        return _project_header(name, here)
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+PROJECT_LEVELS = 6          # folders above a file searched for the headers its project's build names with -I
+
+
+def _project_header(name: str, here: str) -> str | None:
+    """A quoted header the file's folder and the -I folders do not hold, where its project's build
+    finds it: in a folder above the file (`#include "cudamatrix/cu-matrixdim.h"` from src/chain/, built
+    with -I src) or in such a folder's `include/` (`#include "caffe/common.hpp"`, built with
+    -I include), up to the repository's top (a `.git`) or PROJECT_LEVELS folders up."""
+    d = os.path.abspath(here or ".")
+    for _ in range(PROJECT_LEVELS):
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+        for p in (os.path.join(d, name), os.path.join(d, "include", name)):
+            if os.path.isfile(p):
+                return os.path.normpath(p)
+        if os.path.exists(os.path.join(d, ".git")):
+            break
+    return None
 
 
 def _signature(m: Macro | None):

@@ -87,6 +87,16 @@ def help(d) -> str | None:
     return f"the index of {where} goes down to {m['min_index']}: keep it at 0 or above"
 
 
+def _reach_is_open(sim, acc) -> bool:
+    """The index, or the bound of a loop or guard around it, names a size the program does not give
+    (cudalint tries 1000 for it): how far the index reaches is then a value cudalint made up."""
+    open_names = set(sim.defaulted_params)
+    if not open_names:
+        return False
+    exprs = [acc.index, *acc.guards, *(it.cond for it in acc.loops if it.cond is not None)]
+    return any(s.kind == "param" and s.name in open_names for e in exprs for s in ir.symbols(e))
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -103,6 +113,8 @@ def check(ctx: Context):
         thread_dependent = any(s.kind == "thread" for s in ir.symbols(acc.index))
         if not sim.launch_known and thread_dependent:
             continue  # extents depend on a block size we only assumed
+        if _reach_is_open(sim, acc):
+            continue  # how far it reaches is a size nothing in the program gives: no value to report
         per_dim = len(res.ranges) == len(dims) and len(dims) > 1
         checks = list(zip(res.ranges, dims, range(len(dims)))) if per_dim else [(res.ranges[0], acc.array.extent, 0)]
         for r, extent, k in checks:

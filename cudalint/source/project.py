@@ -12,6 +12,12 @@ from __future__ import annotations
 import re
 
 from .cufile import Constant, FunctionDef, LaunchSite, SourceFile, node_text
+from .types import unit_types
+
+
+# index/types.py registers the readers that fold a unit's constant expressions (a lower layer may not
+# import it); without them, types are laid out with literal extents only
+TYPE_READERS: dict = {}
 
 
 class Project:
@@ -51,6 +57,8 @@ class Project:
         self._host_functions: dict[str, dict[str, list[FunctionDef]]] = {}
         self._callers: dict[str, list[tuple[FunctionDef, object]]] = {}
         self._call_index: dict[str, list] | None = None
+        self._types: dict[str, object] = {}
+        self._variables: dict[str, dict] = {}
 
     # ---- units -----------------------------------------------------------------------------
     def units(self, src: SourceFile) -> list[str]:
@@ -99,6 +107,10 @@ class Project:
                 for name, c in f.constants.items():
                     found.setdefault(name, c)
             self._constants[src.key] = found
+            # `x128::size` through `typedef Packed128<floatX> x128;`: for the host's launches and the kernels
+            alias_constants = TYPE_READERS.get("alias")
+            if alias_constants is not None:
+                found.update(alias_constants(found, self.typedefs_for(src), self.types_for(src)))
         return self._constants[src.key]
 
     def typedefs_for(self, src: SourceFile) -> dict[str, str]:
@@ -109,6 +121,24 @@ class Project:
                     found.setdefault(name, target)
             self._typedefs[src.key] = found
         return self._typedefs[src.key]
+
+    def types_for(self, src: SourceFile):
+        """The sizes and layouts of the types `src`'s units define (index/types.py)."""
+        if src.key not in self._types:
+            read = TYPE_READERS.get("unit", unit_types)
+            self._types[src.key] = read(self.unit_files(src), self.constants_for(src))
+        return self._types[src.key]
+
+    def variables_for(self, src: SourceFile) -> dict:
+        """File-scope `__shared__`, `__constant__` and `__device__` variables of `src`'s units, by name
+        (the file's own first)."""
+        if src.key not in self._variables:
+            found: dict = {}
+            for f in self.unit_files(src):
+                for name, v in f.variables.items():
+                    found.setdefault(name, v)
+            self._variables[src.key] = found
+        return self._variables[src.key]
 
     # ---- the host program ------------------------------------------------------------------
     def host_functions(self, src: SourceFile, name: str) -> list[FunctionDef]:
