@@ -167,7 +167,10 @@ class RangeAnalysis:
         block, grid = edge or self.block[axis_i], self.grid[axis_i]
         cands = [sub for sub in g.walk() if any(s.kind == "param" for s in ir.symbols(sub))
                  and (sub is not g or block == 1)]
-        cands += [ir.Sym(p, "param") for p in self.table.params]
+        if not any(s.kind == "param" for s in ir.symbols(g)):
+            # a grid written as a number (`grid=(3907)` for n = 1000000): the size is among the
+            # kernel's parameters; a grid computed from sizes names its own
+            cands += [ir.Sym(p, "param") for p in self.table.params]
         best = None
         for sub in cands:
             v = self._scalar(sub)
