@@ -486,7 +486,8 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     from .suppress import apply_suppressions
     # one finding per root cause first (what a suppression names may be the finding merged into
     # another), among the rules each file has on
-    diags = merge_root_causes(_dedupe(diags), lambda d: cfg.for_file(d.path).enabled(d))
+    from .rules.cl101_uncoalesced import one_per_record
+    diags = merge_root_causes(one_per_record(_dedupe(diags)), lambda d: cfg.for_file(d.path).enabled(d))
     diags = apply_suppressions(diags, sources)
     shown, hidden = [], {}
     for d in diags:
@@ -879,9 +880,15 @@ def _notes(table, sim) -> list[Diagnostic]:
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """One finding per place, rule and access: a `__device__` helper inlined into several kernels
+    (or a header read in several units) gives the same finding once, with the first kernel's
+    figures, whatever those kernels' launches make of them. A race keeps one finding per other
+    line it races with."""
     seen, out = set(), []
     for d in diags:
-        key = (d.path, d.line, d.column, d.code, d.message)
+        key = (d.path, d.line, d.column, d.end_line, d.end_column, d.code, d.access,
+               d.metrics.get("store_line") if isinstance(d.metrics, dict) else None,
+               d.message if d.access is None else None)
         if key not in seen:
             seen.add(key)
             out.append(d)

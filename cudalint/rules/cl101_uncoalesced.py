@@ -71,6 +71,10 @@ def message(d) -> str:
             why += f" (`{f['lane_term']}`)"
     text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
             f"ideal {figure(m['ideal_sectors'])}{why}")
+    if m.get("record_fields"):
+        lines = f.get("record_lines") or []
+        where = f" (lines {', '.join(map(str, lines[:4]))}{'…' if len(lines) > 4 else ''})" if lines else ""
+        text += f"; each thread {'reads' if d.access == 'load' else 'writes'} {m['record_fields']} fields of its record{where}"
     same = f.get("same_cause_as")
     if same:
         text += f"; same cause as line {same['line']} ({same['code']})"
@@ -142,5 +146,46 @@ def check(ctx: Context):
                    "lane_names": sorted(n for n, _ in names),
                    "element_bytes": None if acc.array.size_assumed else acc.array.elem_size}
         d.cause = names
+        d.facts["record"] = record_key(acc, c.lane_stride_bytes)
         d.message = message(d)
         yield d
+
+
+def record_key(acc, lane_bytes) -> tuple | None:
+    """(what makes the access one field of a per-thread record, the field's offset): the index's
+    terms but its constant offset, and the lanes' stride. `p[i * 7 + 0]` ... `p[i * 7 + 6]` share
+    the first part and differ in the second."""
+    if not lane_bytes:
+        return None
+    offset = 0
+    for t in acc.terms:
+        if t.is_offset:
+            if not isinstance(t.stride, ir.Num):
+                return None
+            offset += t.stride.value
+    moving = tuple(sorted(str(t) for t in acc.terms if not t.is_offset))
+    return (acc.array.name, acc.kind, moving, lane_bytes, acc.array.elem_size), offset
+
+
+def one_per_record(diags: list) -> list:
+    """The loads (or stores) of one kernel that read the fields of each thread's record
+    (`box[0]`, `box[1]`, ... `box[6]` with lanes 28 B apart) have one cause, the record layout: the
+    first stands, naming how many fields the others add, and they are left out."""
+    groups: dict = {}
+    for d in diags:
+        rec = d.facts.get("record") if d.code == CODE and isinstance(d.facts, dict) else None
+        if rec is not None:
+            groups.setdefault((d.path, d.kernel, rec[0]), []).append(d)
+    drop = set()
+    for (_, _, key), ds in groups.items():
+        offsets = {d.facts["record"][1] for d in ds}
+        stride_elems = key[3] // key[4] if isinstance(key[3], int) and key[4] else None
+        if len(offsets) < 2 or stride_elems is None or max(offsets) - min(offsets) >= stride_elems:
+            continue
+        head = min(ds, key=lambda d: (d.line, d.column))
+        others = sorted({d.line for d in ds if d is not head})
+        head.metrics["record_fields"] = len(offsets)
+        head.facts["record_lines"] = others
+        head.message = message(head)
+        drop |= {id(d) for d in ds if d is not head}
+    return [d for d in diags if id(d) not in drop]

@@ -39,7 +39,7 @@ for (int t = 0; t < numTiles; ++t) {
 """
 import sys
 
-from .base import Context, fmt_thread, loop_name, short, written
+from .base import Context, fmt_thread, invented, loop_name, short, written
 
 CODE = "CL501"
 NAME = "missing-barrier"
@@ -99,7 +99,20 @@ def check(ctx: Context):
         msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line}{when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
                    "loop_line": race.loop.line if race.loop is not None else None}
-        d = ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r))
+        severity = None
+        if race.loop is not None:
+            # a race across iterations needs a second iteration: where the loop's count is made of
+            # values the program does not give (a grid cudalint assumed, a size given nowhere),
+            # whether the program ever runs one is not known
+            # (a size, by its role, is one a program runs at many values: its loops do repeat)
+            made = [n for n in invented(sim, [race.loop.cond, race.loop.start, race.loop.value])
+                    if sim.family.roles.get(n) != "size"]
+            if made:
+                msg += (f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program "
+                        f"does not give)")
+                metrics["rests_on"] = made
+                severity = "info"
+        d = ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r), severity=severity)
         d.facts = {"barrier": barrier, "store_line": w.line, "verb": "read" if r.kind == "load" else "store",
                    "loop": loop_name(race.loop.var) if race.loop is not None else None}
         yield d
