@@ -14,12 +14,12 @@ import re
 from dataclasses import dataclass, replace
 
 from ..index import ir
-from ..index.parse import ExprSyntaxError, parse_expr
+from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
                    variadic_pack)
-from .host import CEIL_DIV, lookup_constant  # noqa: F401 (model/build.py and older callers import them from here)
+from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
 from .pointers import pointer_launch
 from .table import LaunchConfig
 
