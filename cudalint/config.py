@@ -17,7 +17,7 @@ from typing import Callable
 
 from .diagnostic import Diagnostic
 from .didyoumean import hint
-from .selection import RuleSelection, is_valid, normalize
+from .selection import RuleSelection, is_limit_note, is_valid, normalize
 
 CONFIG_NAMES = (".cudalint.toml", "pyproject.toml")
 DEFAULT = "default"
@@ -45,7 +45,7 @@ class Config:
     root: str | None = None                       # directory the globs are relative to (the config file's)
     respect_gitignore: bool = True
     force_exclude: bool = False                   # exclude even files named on the command line
-    show_limits: bool = False                     # print CL901 notes, not only their count
+    show_limits: bool = False                     # print CL901 notes and CL900 parse notes, not only their count
     show_uncertain: bool = False                  # list findings that hold for some trial values only
     jobs: int = 1                                 # processes analysing kernels (cross-file links kept)
     resolve: Callable[[str], "Config"] | None = None   # the configuration of one file (closest config file)
@@ -61,8 +61,10 @@ class Config:
         return sel.with_ignored(extra).enabled(d.code, d.category)
 
     def shows(self, d: Diagnostic) -> bool:
-        """CL901 notes are printed when asked for (--show-limits, or a selection naming them)."""
-        if d.code != "CL901":
+        """What says where cudalint's reading stops, not what the kernel does wrong (CL901 notes, and
+        CL900 notes on a region tree-sitter could not parse) is printed when asked for (--show-limits,
+        or a selection naming it); otherwise it is counted."""
+        if not is_limit_note(d):
             return True
         return self.show_limits or self.selection.asks_for(d.code, d.category)
 
@@ -462,12 +464,17 @@ def show(resolver: Resolver, path: str) -> str:
             if not v:
                 rows.append((f"{key}", "{}", DEFAULT))
             for k, x in v.items():
-                rows.append((f"{key}.{k}", _toml(x), layer.origins.get(f"{key}.{k}", DEFAULT)))
+                rows.append((f"{key}.{_toml_key(k)}", _toml(x), layer.origins.get(f"{key}.{k}", DEFAULT)))
         else:
             rows.append((key, _toml(v), layer.origins.get(key, DEFAULT)))
     width = max(len(f"{k} = {v}") for k, v, _ in rows)
     head = [f"# configuration of {path}", f"# config file: {cfg_path or 'none (defaults)'}"]
     return "\n".join(head + [f"{k} = {v}".ljust(width) + f"   # {o}" for k, v, o in rows]) + "\n"
+
+
+def _toml_key(k: str) -> str:
+    """A key as TOML reads it back: bare when it can be (`N`), else quoted (`"src/legacy/*.cu"`)."""
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _toml(k)
 
 
 def _toml(v) -> str:
@@ -478,6 +485,6 @@ def _toml(v) -> str:
         return "true" if v else "false"
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, list):
+    if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml(x) for x in v) + "]"
     return repr(v)

@@ -12,7 +12,7 @@ STATIC_SHARED_LIMIT = 48 * 1024    # bytes of static __shared__ memory a kernel 
 class Edit:
     line: int
     old: str             # the whole line, without its line ending
-    new: str
+    new: str | None      # None: the line goes
 
 
 def pad_declaration(table, acc, pad: int, lines: list[str], kernel_lines: range) -> Edit | None:

@@ -57,7 +57,7 @@ def apply(text: str, edits) -> str:
     for e in edits:
         body = lines[e.line - 1]
         ending = body[len(body.rstrip("\r\n")):]
-        lines[e.line - 1] = e.new + ending
+        lines[e.line - 1] = e.new + ending if e.new is not None else ""
     return "".join(lines)
 
 
@@ -73,6 +73,13 @@ def _access(table, d: Diagnostic):
 
 def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
     """The rewrite that should remove `d`, not yet proved."""
+    if d.code == "CL910":
+        from .rules.cl910_unused_suppression import removal
+        old = src.lines[d.line - 1] if 0 < d.line <= len(src.lines) else None
+        new = removal(d, old) if old is not None else None
+        if old is None or new == old:
+            return None
+        return Fix(d.path, "remove the unused suppression", (Edit(d.line, old, new),), True, [d])
     table = _table(result, d)
     if table is None or d.code not in ("CL102", "CL301", "CL401"):
         return None
@@ -102,7 +109,7 @@ def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
             edits.append(Edit(r.line, old, new))
     if not edits:
         return None
-    axis = "z" if "threadIdx.z" in d.message else "y"
+    axis = "z" if "stride_z" in d.metrics else "y"
     title = (f"swap x and {axis} in the index's definitions" if d.code == "CL102"
              else f"give the term the stride of the level below ({d.metrics.get('expected_stride')})")
     return Fix(d.path, title, tuple(edits), False, [d])
@@ -143,23 +150,38 @@ def _key(d: Diagnostic):
     return (d.line, d.code, d.array)
 
 
-def plan(result, cfg) -> FixPlan:
+def _moved(key, removed: list[int]):
+    """A finding's key once the `removed` lines are gone."""
+    import bisect
+    return (key[0] - bisect.bisect_left(removed, key[0]),) + key[1:]
+
+
+FIXABLE = ("CL102", "CL301", "CL401", "CL910")
+
+
+def plan(result, cfg, texts: dict[str, str] | None = None) -> FixPlan:
     """Propose a fix for every finding that has one, and keep those the proof accepts: greedily per
-    file, safe fixes first, each checked on top of the ones already kept."""
+    file, safe fixes first, each checked on top of the ones already kept. `texts`: the text of
+    files that are not on disk as linted (standard input, under its `--stdin-filename`)."""
+    texts = texts or {}
     from .lint import UsageError, read_file
     out = FixPlan()
     by_path: dict[str, list[Diagnostic]] = {}
     for d in result.diagnostics:
-        if d.code in ("CL102", "CL301", "CL401") and d.severity in ("warning", "error"):
+        if d.code in FIXABLE and d.severity in ("warning", "error"):
             by_path.setdefault(d.path, []).append(d)
     relint = _Relinter(result, cfg)
     for path, diags in by_path.items():
-        if path == "-" or not os.path.isfile(path):
+        if path not in texts and (path == "-" or not os.path.isfile(path)):
             continue
         try:
-            with open(path, encoding="utf-8", newline="") as f:
-                text = f.read()
-            src = read_file(path, cfg)
+            if path in texts:
+                text = texts[path]
+                src = read_file(path, cfg, text.encode("utf-8", "surrogateescape"))
+            else:
+                with open(path, encoding="utf-8", newline="") as f:
+                    text = f.read()
+                src = read_file(path, cfg)
         except (OSError, UnicodeDecodeError, UsageError):
             continue
         proposals: list[Fix] = []
@@ -186,8 +208,10 @@ def plan(result, cfg) -> FixPlan:
             if after is None:
                 continue
             now = {_key(d) for d in after if d.severity in ("warning", "error")}
-            gone = {_key(d) for f in [*kept, fix] for d in f.targets}
-            if now <= before and not (now & gone):
+            # lines a fix removes move the findings below them up
+            removed = sorted(e.line for f in [*kept, fix] for e in f.edits if e.new is None)
+            gone = {_moved(_key(d), removed) for f in [*kept, fix] for d in f.targets}
+            if now <= {_moved(k, removed) for k in before} and not (now & gone):
                 kept.append(fix)
         if kept:
             out.accepted[path] = kept

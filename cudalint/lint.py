@@ -3,6 +3,7 @@ table, simulate, and run the rules; then inline suppressions and rule selection.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 import stat
@@ -14,6 +15,7 @@ from .config import Config
 from .diagnostic import Diagnostic
 from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
+from .rules.causes import merge_root_causes
 from .rules.base import Context, Options
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
 from .source.project import Project
@@ -463,13 +465,15 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     kept_tables = []
     for si, src in enumerate(sources):
         status = "ok"
+        annotations = {id(p) for p in src.annotation_errors}
         for prob in src.problems + src.annotation_errors:
             if prob.code == "CL900":       # a fact about the parse, whatever its severity
                 status = "parse-errors"
             r = BY_CODE[prob.code]
             tail = " (the rest of the file is still analysed)" if prob.code == "CL900" else ""
             diags.append(Diagnostic(src.path, prob.line, prob.column, prob.end_line, prob.column, r.CODE, r.NAME,
-                                    r.CATEGORY, prob.severity, prob.message + tail))
+                                    r.CATEGORY, prob.severity, prob.message + tail,
+                                    facts={"annotation": True} if id(prob) in annotations else {}))
         for ki in range(len(src.kernels)):
             if (si, ki) in per_kernel:
                 kdiags, table = per_kernel[si, ki]
@@ -479,7 +483,10 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
         file_info.append({"path": src.path, "kernels": [k.name for k in src.kernels], "status": status})
     diags.sort(key=Diagnostic.sort_key)
     from .suppress import apply_suppressions
-    diags = apply_suppressions(_dedupe(diags), sources)
+    # one finding per root cause first (what a suppression names may be the finding merged into
+    # another), among the rules each file has on
+    diags = merge_root_causes(_dedupe(diags), lambda d: cfg.for_file(d.path).enabled(d))
+    diags = apply_suppressions(diags, sources)
     shown, hidden = [], {}
     for d in diags:
         fcfg = cfg.for_file(d.path)
@@ -534,19 +541,23 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
                               project.typedefs_for(src)).build()
         table.assumptions.extend(assumptions)
-        family = derive(table, {**table.launch.params, **fcfg.params})
-        try:
-            sim = Simulation(table, fcfg.params, family.primary, family)
-        except AnalysisLimit as exc:
-            diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
-            return diags, table
-        found = _check(table, sim, fcfg)
-        if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
-            found = [d for d in found if "rests_on" not in d.metrics]
-        if len(family.trials) > 1:
-            found = _hold_for_family(table, family, fcfg, found)
-        diags.extend(found)
-        diags.extend(_notes(table, sim))
+        runs = []
+        for combo in program_combinations(table.launch, fcfg.params):
+            params = {**combo, **fcfg.params}
+            family = derive(table, {**table.launch.params, **params})
+            try:
+                sim = Simulation(table, params, family.primary, family)
+            except AnalysisLimit as exc:
+                diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
+                return diags, table
+            found = _check(table, sim, fcfg)
+            if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
+                found = [d for d in found if "rests_on" not in d.metrics]
+            if len(family.trials) > 1:
+                found = _hold_for_family(table, family, fcfg, found, sim.block, params)
+            runs.append((combo, found, sim))
+        diags.extend(_say_values(_program_findings(runs, table.launch), table, runs[0][2].family))
+        diags.extend(_notes(table, runs[0][2]))
     except RecursionError:     # a limit of the analysis, not a bug: say which
         diags.append(_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: it nests expressions or "
                                              f"statements deeper than cudalint follows"))
@@ -568,7 +579,8 @@ def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:
     return [d for rule in CHECKS if codes is None or rule.CODE in codes for d in rule.check(ctx)]
 
 
-def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> list[Diagnostic]:
+def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block=None,
+                     params: dict | None = None) -> list[Diagnostic]:
     """Where the program gives no block shape or size, a warning stands only if every trial of the
     family produces it (with the first trial's figures); the others are listed as info, with the
     values that produce them, when asked for (--show-uncertain), else dropped. A finding that
@@ -584,7 +596,8 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
     notes = [d for d in found if d.severity == "info"]
     conditional = {key(d): d for d in found if _conditional(d)}
     first = {key(d): d for d in found if d.severity != "info" and not _conditional(d)}
-    for d in _condition_trial(table, family, fcfg):
+    params = fcfg.params if params is None else params
+    for d in _condition_trial(table, family, fcfg, block, params):
         conditional.setdefault(key(d), d)
     if not first and not fcfg.show_uncertain:
         return notes + list(conditional.values())
@@ -594,7 +607,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
     others: dict = {}                       # findings the first trial does not produce
     for n, trial in enumerate(family.trials[1:], 2):
         try:
-            sim = Simulation(table, fcfg.params, trial, family)
+            sim = Simulation(table, params, trial, family)
         except AnalysisLimit:
             continue
         codes = only = None
@@ -639,9 +652,11 @@ def _conditional(d: Diagnostic) -> bool:
 
 
 
-def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
+def _condition_trial(table, family, fcfg: Config, block=None, params: dict | None = None) -> list[Diagnostic]:
     """The conditional findings of a trial whose problem sizes are no multiple of a block edge:
-    where the grid is computed from a size the program does not give, that is a size it may run."""
+    where the grid is computed from a size the program does not give, that is a size it may run.
+    Not needed where the first trial's sizes are already no multiple of the block's edges (`block`:
+    the first trial's): its rounded-up grid showed the threads past the edge."""
     from dataclasses import replace
     from .analysis.simulate import AnalysisLimit, Simulation
     from .index import ir
@@ -654,15 +669,98 @@ def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
     sized = [n for n, role in family.roles.items() if role == "size" and n in names]
     if not sized:
         return []
-    # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows
-    odd = replace(family.primary, sizes=tuple((n, family.sizes[n][0] | 1 if n in sized else v)
-                                              for n, v in family.primary.sizes))
+    if block is not None and not any(family.sizes[n][0] % b == 0 for n in sized for b in block if b > 1):
+        return []
+    # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows; a size the host's
+    # checks keep a multiple of something (`assert(n % 256 == 0)`) keeps its value
+    from .analysis.family import holds
+    checks = [c for c in table.launch.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+    base = dict(family.primary.sizes)
+    odd_values = {}
+    for n in sized:
+        v = family.sizes[n][0] | 1
+        if holds(checks, {**table.launch.params, **(params or {}), **base, n: v}):
+            odd_values[n] = v
+    if not odd_values:
+        return []
+    odd = replace(family.primary, sizes=tuple((n, odd_values.get(n, v)) for n, v in family.primary.sizes))
     try:
-        sim = Simulation(table, fcfg.params, odd, family)
+        sim = Simulation(table, fcfg.params if params is None else params, odd, family)
     except AnalysisLimit:
         return []
     sim.wanted = frozenset({cl202_unguarded.CODE})
     return [d for d in _check(table, sim, fcfg, {cl202_unguarded.CODE}) if _conditional(d)]
+
+
+MAX_PROGRAM_RUNS = 4
+
+
+def _say_values(diags: list[Diagnostic], table, family) -> list[Diagnostic]:
+    """Each warning says, in a few words, where the values its strides are made of come from: the
+    host code (`incx = 64: every call of `scal` passes 64`), or nowhere (`K not given`). Values
+    written in the kernel or its launch line need no words."""
+    from .index import ir
+    at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
+    launch = table.launch
+    for d in diags:
+        acc = at.get((d.path, d.line, d.column, d.access))
+        if acc is None or d.severity == "info" or "condition" in d.metrics or "when" in d.metrics:
+            continue
+        names = list(dict.fromkeys(s.name for t in acc.terms if not t.is_offset for s in ir.symbols(t.stride)
+                                   if s.kind == "param"))
+        words = []
+        for n in names:
+            how = launch.provenance.get(n, "")
+            if n in launch.params and how and not how.startswith("the launch at"):
+                words.append(f"{n} = {launch.params[n]}: {how}")
+            elif n in family.sizes and family.roles.get(n) == "size":
+                words.append(f"{n} not given")
+        if words:
+            d.message += f" ({'; '.join(words)})"
+            d.metrics = {**d.metrics, "values": words}
+    return diags
+
+
+def program_combinations(launch, given: dict[str, int]) -> list[dict[str, int]]:
+    """The values the program itself passes where its launches differ (`incx` is 1 at one call and
+    64 at another): each combination is analysed as a launch of its own, as the program makes it.
+    [{}] where every value is single (or given)."""
+    many = [(n, vs) for n, vs in sorted(launch.values.items()) if len(vs) > 1 and n not in given]
+    if not many:
+        return [{}]
+    combos = [dict(zip([n for n, _ in many], vs)) for vs in itertools.product(*[vs for _, vs in many])]
+    return combos[:MAX_PROGRAM_RUNS]
+
+
+def _program_findings(runs, launch) -> list[Diagnostic]:
+    """The findings of each combination of the program's values: one that every combination makes
+    is reported once (with the first's figures); one that only some make is reported with the
+    values that make it and where they come from (`when incx = 64: every call of `scal` passes 1
+    or 64`)."""
+    if len(runs) == 1:
+        return runs[0][1]
+
+    def key(d):
+        return d.code, d.path, d.line, d.column, d.access, d.severity
+
+    made: dict = {}
+    for combo, found, _ in runs:
+        for d in found:
+            made.setdefault(key(d), (d, []))[1].append(combo)
+    out = []
+    for d, combos in made.values():
+        if len(combos) < len(runs) and d.severity != "info":
+            names = [n for n in combos[0] if {c[n] for c in combos} != {c[n] for c, _, _ in runs}]
+            parts = []
+            for n in names:
+                words = launch.provenance.get(n, "")
+                vals = " or ".join(str(v) for v in sorted({c[n] for c in combos}))
+                parts.append(f"{n} = {vals}" + (f" ({words})" if words else ""))
+            if parts:
+                d.message += f" (when {'; '.join(parts)})"
+                d.metrics = {**d.metrics, "when": "; ".join(parts)}
+        out.append(d)
+    return out
 
 
 def _uncertain(d: Diagnostic, trials, family, acc=None) -> Diagnostic:

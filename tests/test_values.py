@@ -144,3 +144,37 @@ def test_each_range_pattern_has_a_pair_whose_bad_half_states_a_condition(name):
     good = [d for d in lint_paths([str(SAMPLES / f"{name}_good.cu")], Config()).diagnostics if d.code == "CL202"]
     assert bad and not good
     assert all(re.search(r"when \w+ % \d+ != 0", d.message) for d in bad)
+
+
+def test_a_neighbour_read_before_the_edge_check_leaves_the_allocation_the_host_passes():
+    bad = lint_paths([str(SAMPLES / "neighbour_read_bad.cu")], Config()).diagnostics
+    good = lint_paths([str(SAMPLES / "neighbour_read_good.cu")], Config()).diagnostics
+    got = [d for d in bad if d.code == "CL201"]
+    assert len(got) == 1 and got[0].line == 6 and got[0].severity == "error"
+    assert "below 0" in got[0].message and "allocation of n * 4 bytes" in got[0].message
+    assert not [d for d in good if d.code == "CL201"]
+
+
+def test_a_host_check_that_keeps_the_size_a_multiple_of_the_block_rules_the_tail_out(tmp_path):
+    src = NOGUARD.replace("void run(const float* a, float* c, int n) {",
+                          "void run(const float* a, float* c, int n) {\n  assert(n % 256 == 0);")
+    assert not [d for d in lint(tmp_path, src) if d.code == "CL202"]
+
+
+def test_values_the_calls_pass_decide_and_the_finding_says_which(tmp_path):
+    src = """__global__ void scal(int n, const float* x, int incx, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i * incx];
+}
+void scal_gpu(int n, const float* x, int incx, float* y) {
+  scal<<<(n + 255) / 256, 256>>>(n, x, incx, y);
+}
+void use(const float* m, float* col, int rows) {
+  scal_gpu(rows, m, 1, col);
+  scal_gpu(rows, m, 64, col);
+}
+"""
+    got = [d for d in lint(tmp_path, src) if d.code == "CL101"]
+    assert len(got) == 1 and got[0].severity == "warning"
+    assert "when incx = 64" in got[0].message and "lanes 256 B apart" in got[0].message
+    assert not [d for d in lint(tmp_path, src.replace("m, 64, col", "m, 1, col")) if d.code == "CL101"]

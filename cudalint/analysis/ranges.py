@@ -60,9 +60,13 @@ class RangeAnalysis:
         if not mask.any():
             res.executed = False
             return vals[0]
-        # ranges are read against declared extents (CL201): a global pointer has none
+        # ranges are read against declared extents (CL201): a global pointer has none unless the
+        # launch binds it to an allocation the host code sizes
         everywhere = mask.all()        # no guard: the values need no masking copy
-        for v in (vals[1:] if len(acc.dims) > 1 else vals[:1]) if acc.array.dims else ():
+        alloc = self._allocation(acc) if acc.space == "global" else None
+        if alloc is not None:
+            res.allocation = alloc
+        for v in (vals[1:] if len(acc.dims) > 1 else vals[:1]) if acc.array.dims or alloc else ():
             v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
             big = v if everywhere else np.where(mask, v, _I64_MIN)
             small = v if everywhere else np.where(mask, v, _I64_MAX)
@@ -75,6 +79,19 @@ class RangeAnalysis:
         if acc.space == "global":
             self._excess(acc, env, shape, mask, res, vals[0])
         return vals[0]
+
+    def _allocation(self, acc: Access) -> tuple[int, str] | None:
+        """The extent, in elements of the access, of the allocation the launch passes for a global
+        pointer parameter (`cudaMalloc(&d_a, n * sizeof(float))` then `k<<<...>>>(d_a)`): its
+        size in bytes as the host writes it, at this trial's values."""
+        extents = getattr(self.table.launch, "extents", None) or {}
+        size = extents.get(acc.array.name)
+        if size is None or acc.array.size_assumed or acc.array.elem_size <= 0:
+            return None
+        nbytes = self._scalar(size)
+        if nbytes is None or nbytes <= 0:
+            return None
+        return nbytes // acc.array.elem_size, str(size)
 
     def _excess(self, acc, env, shape, mask, res, index) -> None:
         """Threads that exist only because the grid rounds the problem size up (ceil-div), executing

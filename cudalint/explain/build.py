@@ -485,7 +485,7 @@ class KernelExplainer:
 
     def _swap_axes(self, d: Diagnostic, acc: Access) -> list[Rewrite]:
         """CL102: swap threadIdx.x/y (blockIdx, blockDim too) in the definitions the index uses."""
-        axis = "z" if "threadIdx.z" in d.message else "y"
+        axis = "z" if "stride_z" in d.metrics else "y"
         out = []
         for n in sorted(acc.name_deps, key=lambda n: acc.reaching.get(n, "").rpartition("@")[2].zfill(8)):
             deps = acc.name_deps[n]

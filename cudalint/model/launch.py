@@ -864,13 +864,24 @@ def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
     """Conditions over the kernel's parameters that the host establishes before every launch."""
     common = None
     for s in readings:
-        own = [c for c, _ in s.base.checks]
+        # the launching function's own checks are in its names: a name the launch passes straight
+        # to a kernel parameter is that parameter; a check on any other host name (one passed as
+        # `arrayLength / 1024`, or not passed) says nothing of the kernel's values
+        own = [c for c, names in s.base.checks if not _unpassed(c, names, s.base)]
         for r, ctx in s.readers:
             # a wrapper's caller checks its own names: those it passes on are the kernel's parameters
             mapped = [_in_kernel_terms(c, ctx, s.base) for c in ctx.checks] if ctx is not None else []
             here = {c for c in own + mapped if _over_params(c, kernel) and ir.symbols(c)}
             common = here if common is None else common & here
     return sorted(common or (), key=str)
+
+
+def _unpassed(c, names, r: HostResolver) -> bool:
+    """A check that reads a host name the launch does not pass straight to a kernel parameter under
+    the same name's value (`arrayLength` checked, `arrayLength / 1024` passed as the kernel's
+    `arrayLength`): what it says is of the host's value, not the parameter's."""
+    return any(x.kind == "param" and x.name in names and x.name not in r.param_names
+               for x in ir.symbols(c)) if isinstance(c, ir.Expr) else True
 
 
 def _extents(kernel: FunctionDef, readings: list[_SiteValues]) -> dict[str, ir.Expr]:

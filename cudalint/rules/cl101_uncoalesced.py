@@ -27,12 +27,22 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context, scaled_text, short
+from .base import Context, figure, internal, scaled_text, short, written
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
 CATEGORY = "coalescing"
 SEVERITY = "warning"
+# the kernel the docstring's Example and Use instead run in (tests/test_rule_docs.py): `$CODE` is
+# replaced by the snippet, inside a block of its own
+EXAMPLE_KERNEL = """
+__global__ void example(float* out, float sum, int n, int col) {
+  {
+$CODE
+  }
+}
+void run(float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(out, 1.0f, n, 0); }
+"""
 
 
 def lane_term(acc, sim):
@@ -43,6 +53,53 @@ def lane_term(acc, sim):
             if any(s.name == axis for s in ir.symbols(t.coord)):
                 return t
     return None
+
+
+def lane_names(acc) -> frozenset:
+    """The variables of the index that follow threadIdx.x, each with the definition that reaches the
+    access: two accesses sharing one are uncoalesced for one cause, and one rewrite fixes both."""
+    return frozenset((n, acc.reaching.get(n, "")) for n, deps in acc.name_deps.items() if "threadIdx.x" in deps)
+
+
+def message(d) -> str:
+    """The finding's text, from its facts (the one place it is written)."""
+    m, f = d.metrics, d.facts
+    why = ""
+    if m.get("lane_stride_bytes"):
+        why = f"; lanes {m['lane_stride_bytes']} B apart"
+        if f.get("lane_term"):
+            why += f" (`{f['lane_term']}`)"
+    text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
+            f"ideal {figure(m['ideal_sectors'])}{why}")
+    same = f.get("same_cause_as")
+    if same:
+        text += f"; same cause as line {same['line']} ({same['code']})"
+    return text
+
+
+def help(d) -> str | None:
+    """What to change, in this access's terms."""
+    m, f = d.metrics, d.facts
+    same = f.get("same_cause_as")
+    if same:
+        names = ", ".join(f"`{n}`" for n in same.get("names", ()))
+        return (f"the fix of line {same['line']} ({same['code']}) fixes this access too"
+                + (f": it redefines {names}" if names else ""))
+    stride = m.get("lane_stride_bytes")
+    if not stride:
+        return None
+    if isinstance(stride, str):         # a stride the program does not give, as its expression (`4·ld`)
+        return (f"adjacent lanes are {stride} B apart: give threadIdx.x the index that moves by one element, "
+                f"or load the tile through shared memory and read it from there")
+    size = f.get("element_bytes") or 0
+    if size and abs(stride) < 32 and abs(stride) % size == 0 and abs(stride) // size in (2, 4):
+        n = abs(stride) // size
+        return (f"adjacent lanes are {n} elements apart: load {n} elements per lane as one vector "
+                f"(`float{n}`-style), or keep each field in an array of its own")
+    names = ", ".join(f"`{n}`" for n in f.get("lane_names", ()))
+    via = f" through {names}" if names else ""
+    return (f"adjacent lanes are {abs(stride)} B apart{via}: give threadIdx.x the index that moves by one element, "
+            f"or load the tile through shared memory and read it from there")
 
 
 def lane_text(sim, term, lane_bytes) -> str:
@@ -69,12 +126,8 @@ def check(ctx: Context):
             continue    # a broadcast along each row: a block narrower than a warp puts several rows in it
 
         term = lane_term(acc, sim)
-        why = ""
+        names = lane_names(acc)
         apart = lane_text(sim, term, c.lane_stride_bytes)
-        if c.lane_stride_bytes is not None and c.lane_stride_bytes != 0:
-            why = f"; lanes {apart} B apart"
-            if term is not None:
-                why += f" (`{short(str(term), 32)}`)"
         metrics = {
             "sectors_per_request": round(c.sectors_per_request, 2),
             "ideal_sectors": round(c.ideal_sectors, 2),
@@ -83,7 +136,11 @@ def check(ctx: Context):
             "lane_stride_bytes": c.lane_stride_bytes if apart == str(c.lane_stride_bytes) else apart,
             "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
         }
-        msg = (f"{acc.kind} of `{short(acc.text)}`: {c.sectors_per_request:.2f} sectors/request, "
-               f"ideal {c.ideal_sectors:.2f}{why}")
-        yield ctx.diagnostic(sys.modules[__name__], acc, msg, metrics=metrics,
-                             assumptions=ctx.assumptions_for(acc))
+        d = ctx.diagnostic(sys.modules[__name__], acc, "", metrics=metrics, assumptions=ctx.assumptions_for(acc))
+        d.facts = {"text": short(written(acc)),
+                   "lane_term": short(str(term), 32) if term is not None and not internal(str(term)) else None,
+                   "lane_names": sorted(n for n, _ in names),
+                   "element_bytes": None if acc.array.size_assumed else acc.array.elem_size}
+        d.cause = names
+        d.message = message(d)
+        yield d

@@ -23,12 +23,19 @@ import re
 import sys
 
 from ..index import ir
-from .base import Context, fmt_thread, short
+from .base import Context, fmt_thread, short, written
 
 CODE = "CL202"
 NAME = "unguarded-global-access"
 CATEGORY = "range"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+__global__ void vec_add(const float* a, const float* b, float* c, int n) {
+$CODE
+}
+// cudalint: param n=1000
+void run(const float* a, const float* b, float* c, int n) { vec_add<<<(n + 255) / 256, 256>>>(a, b, c, n); }
+"""
 
 
 def guard(acc, ex) -> str:
@@ -38,6 +45,34 @@ def guard(acc, ex) -> str:
     names = [n for n, deps in acc.name_deps.items() if deps == {axis}]
     subject = names[0] if len(names) == 1 else "…"
     return f"if ({subject} < {ex.extent_text})"
+
+
+def message(d) -> str:
+    """The finding's text, from its facts (the one place it is written)."""
+    f, m = d.facts, d.metrics
+    if "condition" in m:     # a size the program does not give: the condition, never this trial's figures
+        text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} in the threads the "
+                f"rounded-up grid adds when {m['condition']} (nothing in the program rules that out); "
+                f"add `{m['guard']}`")
+    else:
+        text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
+                f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
+    same = f.get("same_cause_as")
+    if same:
+        text += f" (as for column {same['column']})" if same["line"] == d.line else f" (as for line {same['line']})"
+    return text
+
+
+def cause_key(d):
+    """Accesses of one statement that one guard fixes: later ones point to the first."""
+    return (d.line, d.metrics.get("guard")) if d.metrics.get("guard") and "…" not in d.metrics["guard"] else None
+
+
+def help(d) -> str | None:
+    same = d.facts.get("same_cause_as")
+    if same:
+        return f"the guard that keeps column {same['column']} in bounds keeps this access in bounds too"
+    return None
 
 
 def open_sizes(sim, ex) -> list[str] | None:
@@ -100,21 +135,18 @@ def check(ctx: Context):
             continue        # no condition to state, and this trial's figures are cudalint's own
         if (opened or sim.block_chosen) and data_guarded(acc, ex):
             continue
+        facts = {"text": short(written(acc)), "extent_text": ex.extent_text}
         if opened or sim.block_chosen:
             # a size given nowhere: no figure of this trial's size is the program's; the finding is the
             # condition under which the grid's rounding makes threads past the size, which nothing in
             # the program rules out (no guard, no host check)
-            cond = condition(sim, ex)
-            msg = (f"{acc.kind} of `{short(acc.text)}` runs unguarded past {ex.extent_text} in the threads "
-                   f"the rounded-up grid adds when {cond} (nothing in the program rules that out); "
-                   f"add `{guard(acc, ex)}`")
-            yield ctx.diagnostic(me, acc, msg, metrics={"condition": cond, "guard": guard(acc, ex),
-                                                        "open": opened},
-                                 assumptions=ctx.assumptions_for(acc), severity="warning")
-            continue
-        point = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{ex.thread_axis or a}"})
-        msg = (f"{acc.kind} of `{short(acc.text)}` runs unguarded past {ex.extent_text} = {ex.extent} "
-               f"(index {ex.index} at {point}); add `{guard(acc, ex)}`")
-        yield ctx.diagnostic(me, acc, msg, metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
-                                                    "guard": guard(acc, ex)},
-                             assumptions=ctx.assumptions_for(acc))
+            d = ctx.diagnostic(me, acc, "", metrics={"condition": condition(sim, ex), "guard": guard(acc, ex),
+                                                     "open": opened},
+                               assumptions=ctx.assumptions_for(acc), severity="warning", facts=facts)
+        else:
+            facts["point"] = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{ex.thread_axis or a}"})
+            d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
+                                                     "guard": guard(acc, ex)},
+                               assumptions=ctx.assumptions_for(acc), facts=facts)
+        d.message = message(d)
+        yield d
