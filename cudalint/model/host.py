@@ -79,10 +79,21 @@ def lookup_constant(constants: dict, name: str):
     c = constants.get(name)
     if c is not None or not constants:
         return c
-    tail = name.split("::")[-1]
-    hits = [v for k, v in constants.items() if k.split("::")[-1] == tail and
-            (k.endswith("::" + name) if "::" in name else True)]
+    tails = _TAILS.get(id(constants))
+    if tails is None or tails[0] is not constants or tails[1] != len(constants):
+        index: dict[str, list[str]] = {}
+        for k in constants:
+            index.setdefault(k.split("::")[-1], []).append(k)
+        if len(_TAILS) >= 256:       # tables of runs past: dropped
+            _TAILS.clear()
+        tails = _TAILS[id(constants)] = (constants, len(constants), index)
+    hits = [constants[k] for k in tails[2].get(name.split("::")[-1], ())
+            if (k.endswith("::" + name) if "::" in name else True)]
     return hits[0] if len(hits) == 1 else None
+
+
+# the constants of a unit by the last part of their names, for each constants table asked (kept with it)
+_TAILS: dict[int, tuple] = {}
 
 
 class HostScope:
