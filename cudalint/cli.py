@@ -407,6 +407,8 @@ def check(argv: list[str]) -> int:
             raise _Usage(str(exc)) from None
     for e in result.errors:                 # one line each; the other files' findings still follow
         print(f"cudalint: {printable(e.message)}", file=sys.stderr)
+    for w in result.warnings:
+        print(f"cudalint: {printable(w)}", file=sys.stderr)
     fixes = None
     if args.fix or args.diff or (fmt == "full" and not args.statistics):
         from . import fix

@@ -55,9 +55,13 @@ def read_stream(f, name: str, limit: int = MAX_SOURCE_BYTES, binary_check: bool 
     """At most `limit` bytes of an open binary stream (standard input); the first block is checked
     for NUL bytes before the rest is read."""
     head = f.read(HEAD_BYTES)
+    if head is None:        # a non-blocking read with nothing to give (/proc/kmsg): it never ends
+        raise InputError(f"cannot read {name}: no data without waiting (not a plain file)")
     if binary_check and b"\x00" in head:
         raise InputError(f"cannot read {name}: binary file (contains NUL bytes)")
     rest = f.read(limit + 1 - len(head)) if len(head) == HEAD_BYTES else b""
+    if rest is None:
+        raise InputError(f"cannot read {name}: no data without waiting (not a plain file)")
     data = head + (rest or b"")
     if len(data) > limit:
         raise InputError(f"cannot read {name}: file too large (more than {_mib(limit)})")
@@ -72,3 +76,22 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a special file"
+
+
+# Files a run reads to decide how to read the others (configuration, ignore files) that could not be
+# used: one line each, said once per run, and the run goes on without them.
+_SKIPPED: dict[str, tuple[bool, str]] = {}      # path -> (an error: the run cannot pass, line)
+
+
+def skipped(path: str, message: str, error: bool = False) -> None:
+    """Record that `path` was not used, and why (`message` names it)."""
+    got = _SKIPPED.get(path)
+    if got is None or (error and not got[0]):
+        _SKIPPED[path] = (error, message)
+
+
+def take_skipped() -> list[tuple[str, bool, str]]:
+    """The files skipped since the last call: (path, error, message)."""
+    out = [(p, e, m) for p, (e, m) in _SKIPPED.items()]
+    _SKIPPED.clear()
+    return out

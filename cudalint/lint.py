@@ -74,6 +74,7 @@ class Result:
     lines: dict[str, list[str]] = field(default_factory=dict)    # source lines by path, for reports
     hidden: dict[str, int] = field(default_factory=dict)         # code -> findings not printed (CL901 notes)
     errors: list = field(default_factory=list)      # FileError: files that could not be read or analysed
+    warnings: list = field(default_factory=list)    # lines on files passed over (an unreadable pyproject.toml)
     streamed: bool = False                          # already printed part by part (lint_paths's on_part)
 
 
@@ -91,7 +92,7 @@ def _glob_match(path: str, pattern: str, root: str | None) -> bool:
 
 class _GitIgnore:
     """The `.gitignore` files (and `.git/info/exclude`) of the repository holding a path, read as
-    git reads them: pathspec's GitIgnoreSpec implements git's wildmatch. Git itself is never run on
+    git reads them (wildmatch.py: every line git accepts, in linear time). Git itself is never run on
     the linted tree: it would honour that repository's own configuration (`core.fsmonitor` runs a
     command)."""
 
@@ -116,8 +117,8 @@ class _GitIgnore:
             if directory == root:
                 lines += _read_small(os.path.join(root, ".git", "info", "exclude"), self.MAX_BYTES)
             lines += _read_small(os.path.join(directory, ".gitignore"), self.MAX_BYTES)
-            import pathspec
-            self._specs[directory] = pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+            from .wildmatch import IgnoreFile
+            self._specs[directory] = IgnoreFile(lines) if lines else None
         return self._specs[directory]
 
     def _verdict(self, path: str, root: str, is_dir: bool) -> bool:
@@ -128,8 +129,7 @@ class _GitIgnore:
         for i in range(len(rel_parts)):
             spec = self._spec(d, root)
             if spec is not None:
-                rel = "/".join(rel_parts[i:]) + ("/" if is_dir else "")
-                got = spec.check_file(rel).include
+                got = spec.verdict("/".join(rel_parts[i:]), is_dir)
                 if got is not None:
                     ignored = got
             d = os.path.join(d, rel_parts[i])
@@ -153,15 +153,16 @@ class _GitIgnore:
 
 
 def _read_small(path: str, limit: int) -> list[str]:
-    """The lines of a small regular file; none when it is missing, unreadable, special or larger."""
+    """The lines of a small regular file; none when it is missing, and none, said once, when it is
+    unreadable, special or larger."""
+    from .inputs import InputError, read_regular, skipped
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
-            return []
-        with open(path, "rb") as f:
-            return f.read(limit).decode("utf-8", errors="replace").splitlines()
-    except OSError:
+        data = read_regular(path, limit, binary_check=False)
+    except InputError as exc:
+        if os.path.lexists(path):
+            skipped(path, f"warning: {exc}: its patterns are not applied")
         return []
+    return data.decode("utf-8", errors="replace").splitlines()
 
 
 def _skipped_dir(cfg: Config, directory: str, gitignore: _GitIgnore) -> bool:
@@ -482,6 +483,12 @@ def _with_errors(result: Result, errors: list[FileError], order: list[str]) -> R
         if f["path"] in failed:
             f["status"] = INTERNAL_ERROR
             errors.append(FileError(f["path"], INTERNAL_ERROR, f"internal error analysing {f['path']} (CL902)"))
+    from .inputs import take_skipped
+    for path, error, message in take_skipped():
+        if error:
+            errors.append(FileError(path, UNREADABLE, message))
+        else:
+            result.warnings.append(message)
     entries = {f["path"]: f for f in result.files}
     for e in errors:
         entries.setdefault(e.path, {"path": e.path, "kernels": [], "status": e.status, "error": e.message})

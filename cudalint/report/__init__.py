@@ -32,10 +32,11 @@ def render(fmt: str, result, opts: RenderOptions | None = None) -> str:
 
 
 # C0 controls but tab (ESC sequences rewrite a terminal; XML 1.0 allows none of them), DEL and C1,
-# line and paragraph separators, bidirectional overrides ("trojan source"), and lone surrogates
-# (the bytes of a name or text that is not UTF-8, kept by surrogateescape).
+# line and paragraph separators, bidirectional overrides ("trojan source"), lone surrogates
+# (the bytes of a name or text that is not UTF-8, kept by surrogateescape), and the noncharacters
+# U+FFFE and U+FFFF, which XML 1.0 does not allow either.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                          "\ud800-\udfff]")
+                          "\ud800-\udfff\ufffe\uffff]")
 
 
 def _escape(m: re.Match) -> str:
