@@ -83,8 +83,13 @@ def _kind(mode: int) -> str:
 _SKIPPED: dict[str, tuple[bool, str]] = {}      # path -> (an error: the run cannot pass, line)
 
 
+_QUIET = [0]
+
+
 def skipped(path: str, message: str, error: bool = False) -> None:
     """Record that `path` was not used, and why (`message` names it)."""
+    if _QUIET[0]:
+        return
     got = _SKIPPED.get(path)
     if got is None or (error and not got[0]):
         _SKIPPED[path] = (error, message)
@@ -95,3 +100,14 @@ def take_skipped() -> list[tuple[str, bool, str]]:
     out = [(p, e, m) for p, (e, m) in _SKIPPED.items()]
     _SKIPPED.clear()
     return out
+
+
+class quiet_skips:
+    """While scanning files that are only context to the linted ones: what they could not use is
+    theirs, not the run's."""
+
+    def __enter__(self):
+        _QUIET[0] += 1
+
+    def __exit__(self, *exc):
+        _QUIET[0] -= 1

@@ -306,9 +306,11 @@ def context_paths(paths: list[str], cfg: Config) -> list[str]:
         return []
     linted = {file_key(p) for p in paths}
     candidates: list[str] = []
+    from .inputs import quiet_skips
     for r in roots:
         try:
-            found = collect_paths([r], cfg)
+            with quiet_skips():
+                found = collect_paths([r], cfg)
         except UsageError:
             continue
         candidates += [f for f in found if file_key(f) not in linted]
@@ -782,7 +784,13 @@ def _analyse_parallel(sources, project, units, cfg, tables: bool = True):
     rest = sorted((i for i in range(len(units)) if i != first), key=lambda i: (-size[i], i))
     out = [None] * len(units)
     out[first] = analyse(units[first])
-    for i, got in zip(rest, parallel.fork_map(analyse, [units[i] for i in rest], cfg.jobs)):
+    def lost(unit, why):
+        si, ki = unit
+        fn, r = sources[si].kernels[ki], BY_CODE["CL902"]
+        return [Diagnostic(sources[si].path, fn.line, 1, fn.line, 1, r.CODE, r.NAME, r.CATEGORY, r.SEVERITY,
+                           f"kernel `{fn.name}` was not analysed: {why}; its findings are missing", fn.name)], None
+
+    for i, got in zip(rest, parallel.fork_map(analyse, [units[i] for i in rest], cfg.jobs, lost)):
         out[i] = got
     return out
 

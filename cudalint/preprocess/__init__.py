@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..source.macros import Macro, MacroTable, parse_define
-from .condition import ConditionError, Conditions
+from .condition import ConditionBudget, ConditionError, Conditions
 
 # nvcc's device pass for an sm_90 (H100) target; -D overrides any of them
 PREDEFINED = {
@@ -242,6 +242,10 @@ class Preprocessor:
         here = os.path.dirname(path)
         try:
             return self._cond.evaluate(rest, lambda name, angled: self._resolve(name, angled, here) is not None)
+        except ConditionBudget as exc:
+            view.problems.append(Problem(line, 1, f"`#if {_short(rest)}` is not evaluated: {exc}; taken as false",
+                                         "info", "CL901"))
+            return False
         except ConditionError as exc:
             view.problems.append(Problem(line, 1, f"cannot evaluate `#if {_short(rest)}` ({exc}): taken as false"))
             return False
