@@ -6,6 +6,7 @@ internal error (one line on stderr, no traceback).
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import re
@@ -256,6 +257,8 @@ def _config(argv: list[str]) -> int:
     if not args.show:
         raise _Usage("usage: cudalint config --show [PATH] [options]")
     from .config import ConfigError, show
+    if sys.stdout is None:
+        raise _Usage("standard output is closed: nowhere to write the configuration")
     try:
         sys.stdout.write(show(_resolver(args), (args.paths or ["."])[0]))
     except ConfigError as exc:
@@ -537,6 +540,15 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         _say("cudalint: out of memory")
         code = EXIT_ERROR
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRNOS and not debug:
+            from .lint import exception_line
+            _say(f"cudalint: internal error: {exception_line(exc)}")
+        elif debug:
+            raise
+        else:   # an output that cannot be written (a full disk): the system's fault, said as such
+            _say(f"cudalint: cannot write {exc.filename or 'the output'}: {exc.strerror or exc}")
+        code = EXIT_ERROR
     except Exception as exc:  # internal error: one line, no traceback
         if debug:
             raise
@@ -544,6 +556,9 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"cudalint: internal error: {exception_line(exc)}")
         code = EXIT_ERROR
     return code
+
+
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS}
 
 
 def _say(line: str) -> None:

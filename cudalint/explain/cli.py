@@ -76,6 +76,8 @@ def run(argv: list[str]) -> int:
                 raise _cli._Usage("no kernel with a body in " + ", ".join(args.paths))
     except UsageError as exc:
         raise _cli._Usage(str(exc)) from None
+    if args.output is None and sys.stdout is None:
+        raise _cli._Usage("standard output is closed: nowhere to write the explanation (use -o FILE)")
     out_stream = sys.stdout if args.output is None else None
     text = render_as(ex, args.format, color=out_stream is not None and use_color(out_stream))
     if args.output is None:
