@@ -255,7 +255,7 @@ def load(path: str | os.PathLike, _seen: tuple = ()) -> Layer:
         layer = Layer(dict(under.values), {k: f"{o} (extended by {path})" if o != DEFAULT else o
                                            for k, o in under.origins.items()})
     if "include-dirs" in values:
-        values["include-dirs"] = [str((path.parent / d).resolve()) for d in values["include-dirs"]]
+        values["include-dirs"] = [os.path.normpath(os.path.join(path.parent, d)) for d in values["include-dirs"]]
     _overlay(layer, values, str(path))
     return layer
 
@@ -298,14 +298,16 @@ _IN_FOLDER: dict[str, Path | None] = {}
 _LOADED: dict[Path, Layer] = {}          # the files find_config found, read once per run
 
 
-def clear_found() -> None:
+def clear_found(loaded: bool = False) -> None:
+    """Configuration files are looked for again (and, with `loaded`, read again)."""
     _IN_FOLDER.clear()
-    _LOADED.clear()
+    if loaded:
+        _LOADED.clear()
 
 
 def _usable(p: Path | None) -> Path | None:
-    if p is None:
-        return None
+    if p is None or p in _LOADED:
+        return p
     try:
         _LOADED[p] = load(p)
     except ConfigError as exc:
@@ -367,7 +369,7 @@ class Resolver:
         self._layers: dict[Path | None, Layer] = {}
         self._configs: dict[Path | None, object] = {}
         self._of_path: dict[str, Path | None] = {}      # asked for every kernel and every finding
-        clear_found()           # configuration files are looked for again by every run
+        clear_found(loaded=True)    # configuration files are looked for and read again by every run
 
     def config_path(self, path: str) -> Path | None:
         if self.config_file is not None:

@@ -16,6 +16,7 @@ needs the original positions, which a preprocessor's output no longer has.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
@@ -36,6 +37,9 @@ MAX_INCLUSIONS = 2000       # headers read for one unit: a file that includes it
 # not after 2,000 readings (900 MB, minutes)
 MAX_UNIT_BYTES = 32 << 20
 MAX_READINGS = 8            # readings of one header kept for the units after (a header read alike)
+# files looked for to resolve `#include`s and `__has_include`s in one unit: a configuration of 40,000
+# include directories and a file of 2,000 missing includes would make 80 million
+MAX_INCLUDE_PROBES = 20_000
 
 _DIRECTIVE = re.compile(r"^\s*#\s*([A-Za-z_]\w*)?(.*)$", re.DOTALL)
 _CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"}
@@ -92,6 +96,7 @@ class Preprocessor:
         self.include_dirs = tuple(str(d) for d in include_dirs)
         self.reader = reader
         self._cond = Conditions()
+        self._found: dict = {}        # (name, angled, folder) -> path or None, for every unit
         # Headers already read, by key: what each reading depended on and what it did (see _Reading)
         self._readings: dict[str, list[_Reading]] = {}
 
@@ -105,6 +110,7 @@ class Preprocessor:
         self._changes: list[str] = []
         self._inclusions = 0
         self._unit_bytes = 0
+        self._probes = 0
         self._recording: list[_Reading] = []     # the headers being read, outermost first
         self._done: list[_Reading] = []          # kept once the unit is read through
         self._cond.reset()
@@ -241,7 +247,8 @@ class Preprocessor:
         self._read_condition(rest)
         here = os.path.dirname(path)
         try:
-            return self._cond.evaluate(rest, lambda name, angled: self._resolve(name, angled, here) is not None)
+            return self._cond.evaluate(rest, lambda name, angled: self._resolve(name, angled, here, view, line)
+                                       is not None)
         except ConditionBudget as exc:
             view.problems.append(Problem(line, 1, f"`#if {_short(rest)}` is not evaluated: {exc}; taken as false",
                                          "info", "CL901"))
@@ -283,7 +290,7 @@ class Preprocessor:
         if mq is None:
             return      # `#include MACRO`: not followed
         name, angled = mq.group(1) or mq.group(2), mq.group(2) is not None
-        found = self._resolve(name, angled, os.path.dirname(path))
+        found = self._resolve(name, angled, os.path.dirname(path), view, line)
         if found is None:
             if not angled and not _system_header(name):
                 view.problems.append(Problem(line, 1, f"`#include \"{name}\"` not found: its macros and helpers are "
@@ -388,13 +395,29 @@ class Preprocessor:
             return True
         return False
 
-    def _resolve(self, name: str, angled: bool, here: str) -> str | None:
+    def _resolve(self, name: str, angled: bool, here: str, view: FileView | None = None,
+                 line: int = 0) -> str | None:
+        key = (name, angled, here)
+        if key in self._found:
+            return self._found[key]
         if os.path.isabs(name):
-            return name if os.path.isfile(name) else None
-        for d in ([] if angled else [here]) + list(self.include_dirs):
+            got = name if os.path.isfile(name) else None
+            self._found[key] = got
+            return got
+        for d in (self.include_dirs if angled else itertools.chain((here,), self.include_dirs)):
+            if self._probes >= MAX_INCLUDE_PROBES:
+                if self._probes == MAX_INCLUDE_PROBES and view is not None:
+                    self._probes += 1       # said once a unit
+                    view.problems.append(Problem(line, 1, f"`{name}` and the includes after it are not looked for: "
+                                                          f"past the {MAX_INCLUDE_PROBES:,} files cudalint looks "
+                                                          f"for in one unit", "info", "CL901"))
+                return None     # not remembered: another unit may look further
+            self._probes += 1
             p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
             if os.path.isfile(p):
+                self._found[key] = p
                 return p
+        self._found[key] = None
         return None
 
 
