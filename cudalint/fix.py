@@ -234,18 +234,8 @@ def plan(result, cfg) -> FixPlan:
         before = {_key(d) for d in result.diagnostics if d.path == path and d.severity in ("warning", "error")}
         kernels = [k for f in result.files if f["path"] == path for k in f["kernels"]]
         kept: list[Fix] = []
-        for fix in sorted(proposals, key=lambda f: not f.safe):
-            edited = {e.line: e for f in kept for e in f.edits}
-            if any(e.line in edited and edited[e.line] != e for e in fix.edits):
-                continue               # two fixes rewrite one line differently
-            new_text = apply(text, [*edited.values(), *fix.edits])
-            after = relint.lint(path, new_text, kernels)
-            if after is None:
-                continue
-            now = {_key(d) for d in after if d.severity in ("warning", "error")}
-            gone = {_key(d) for f in [*kept, fix] for d in f.targets}
-            if now <= before and not (now & gone):
-                kept.append(fix)
+        for safe in (True, False):      # the safe fixes proved on their own, the unsafe ones on top of them
+            kept = _prove(relint, path, text, kernels, before, kept, [f for f in proposals if f.safe == safe])
         if kept:
             out.accepted[path] = kept
             out.texts[path] = text
@@ -253,6 +243,53 @@ def plan(result, cfg) -> FixPlan:
                 for d in f.targets:
                     out.by_finding[id(d)] = f
     return out
+
+
+MAX_PROOF_ROUNDS = 3     # relints of one file for one kind of fix, past the first; then one fix at a time
+MAX_SINGLE_PROOFS = 8    # fixes then proved one by one (the rest are not offered)
+
+
+def _prove(relint, path: str, text: str, kernels: list[str], before: set, kept: list[Fix],
+           candidates: list[Fix]) -> list[Fix]:
+    """`kept` and the candidates the proof accepts on top of them. The candidates are applied
+    together and the file linted once: a fix stands when its findings are gone and its kernel
+    gained none; the others are dropped and the rest proved again. A file of 160 kernels with a fix
+    each is linted two or three times, not 160 (each a lint of the whole file)."""
+    edited = {e.line: e for f in kept for e in f.edits}
+    chosen = []
+    for fix in candidates:
+        if any(e.line in edited and edited[e.line] != e for e in fix.edits):
+            continue               # two fixes rewrite one line differently
+        chosen.append(fix)
+        edited.update({e.line: e for e in fix.edits})
+    for _ in range(MAX_PROOF_ROUNDS):
+        if not chosen:
+            return kept
+        after = relint.lint(path, apply(text, [e for f in [*kept, *chosen] for e in f.edits]), kernels)
+        if after is None:
+            break
+        now = [d for d in after if d.severity in ("warning", "error")]
+        new = [d for d in now if _key(d) not in before]
+        fixed = {d.kernel for f in chosen for d in f.targets}
+        if any(d.kernel is None or d.kernel not in fixed for d in new):
+            break                  # a finding no fixed kernel owns: which fix made it is not known
+        left = {_key(d) for d in now}
+        worse = {d.kernel for d in new}
+        good = [f for f in chosen if not any(_key(d) in left for d in f.targets)
+                and not any(d.kernel in worse for d in f.targets)]
+        if len(good) == len(chosen):
+            return [*kept, *chosen]
+        chosen = good
+    # one at a time, as a last resort, for a few
+    for fix in chosen[:MAX_SINGLE_PROOFS]:
+        after = relint.lint(path, apply(text, [e for f in [*kept, fix] for e in f.edits]), kernels)
+        if after is None:
+            continue
+        now = {_key(d) for d in after if d.severity in ("warning", "error")}
+        gone = {_key(d) for f in [*kept, fix] for d in f.targets}
+        if now <= before and not (now & gone):
+            kept = [*kept, fix]
+    return kept
 
 
 def write(plan_: FixPlan, unsafe: bool) -> dict[str, int]:
