@@ -299,8 +299,11 @@ def _statistics(result, fmt: str) -> str:
     from collections import Counter
     counts = Counter((d.code, d.name, d.category) for d in result.diagnostics)
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))
-    if fmt in ("json", "json-lines"):
-        return json.dumps([{"code": c, "name": n, "category": k, "count": x} for (c, n, k), x in rows], indent=2) + "\n"
+    items = [{"code": c, "name": n, "category": k, "count": x} for (c, n, k), x in rows]
+    if fmt == "json-lines":         # one object a line, as the format's name says
+        return "".join(json.dumps(x) + "\n" for x in items)
+    if fmt == "json":
+        return json.dumps(items, indent=2) + "\n"
     return "".join(f"{x:>5}  {c}  {n:<28} [{k}]\n" for (c, n, k), x in rows)
 
 
@@ -379,7 +382,7 @@ def check(argv: list[str]) -> int:
                                 if streamed else None,
                                 tables=bool(fmt == "full" or args.fix or args.diff or args.confirm))
             if not result.files and any(os.path.isdir(p) for p in args.paths):   # named files: force-exclude
-                print(f"cudalint: warning: {_nothing_found(args.paths, cfg)}", file=sys.stderr)
+                print(printable(f"cudalint: warning: {_nothing_found(args.paths, cfg)}"), file=sys.stderr)
         _warn_unknown_launches(args, result)
         if args.write_baseline:
             n = write_baseline(result, args.write_baseline)
@@ -390,9 +393,9 @@ def check(argv: list[str]) -> int:
             _, stale = filter_baseline(result, args.baseline)
             for s in stale:
                 n = f" ({s['count']} findings)" if s["count"] > 1 else ""
-                print(f"cudalint: {args.baseline}: stale entry{n}: {s['code']} in {s['path']}"
-                      f"{' kernel `' + s['kernel'] + '`' if s.get('kernel') else ''} at `{s['source']}` is no longer "
-                      f"found (--write-baseline {args.baseline} drops it)", file=sys.stderr)
+                print(printable(f"cudalint: {args.baseline}: stale entry{n}: {s['code']} in {s['path']}"
+                                f"{' kernel `' + s['kernel'] + '`' if s.get('kernel') else ''} at `{s['source']}` is "
+                                f"no longer found (--write-baseline {args.baseline} drops it)"), file=sys.stderr)
     except (UsageError, ConfigError, BaselineError) as exc:
         raise _Usage(str(exc)) from None
     if args.confirm:

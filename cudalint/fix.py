@@ -56,8 +56,14 @@ class FixPlan:
         for path in self.fixes(unsafe):
             old, new = self.texts[path], self.rewritten(path, unsafe)
             out.extend(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                            f"a/{os.path.normpath(path)}", f"b/{os.path.normpath(path)}"))
+                                            f"a/{_header(path)}", f"b/{_header(path)}"))
         return "".join(x if x.endswith("\n") else x + "\n\\ No newline at end of file\n" for x in out)
+
+
+def _header(path: str) -> str:
+    """A file name in a diff header: escaped, as every text from the linted tree is printed."""
+    from .report import printable
+    return printable(os.path.normpath(path))
 
 
 def apply(text: str, edits) -> str:

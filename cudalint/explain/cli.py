@@ -92,6 +92,8 @@ def run(argv: list[str]) -> int:
 
 
 def render_as(ex, fmt: str, color: bool = False) -> str:
+    from ..report import printable_data
+    ex = printable_data(ex)         # names, snippets and paths come from the linted tree
     if fmt == "json":
         import json
         return json.dumps(ex.to_dict(), indent=2) + "\n"
