@@ -416,6 +416,7 @@ def check(argv: list[str]) -> int:
     for w in result.warnings:
         print(f"cudalint: {printable(w)}", file=sys.stderr)
     fixes = None
+    unwritten = []
     if args.fix or args.diff or (fmt == "full" and not args.statistics):
         from . import fix
         if args.paths == ["-"] and (args.fix or args.diff):
@@ -425,7 +426,10 @@ def check(argv: list[str]) -> int:
             sys.stdout.write(fixes.diff(args.unsafe_fixes))
             return _diff_summary(fixes, args.unsafe_fixes)
         if args.fix:
-            fixed = fix.write(fixes, args.unsafe_fixes)
+            unwritten: list[str] = []
+            fixed = fix.write(fixes, args.unsafe_fixes, args.paths, unwritten)
+            for line in unwritten:
+                print(f"cudalint: {printable(line)}", file=sys.stderr)
             if fixed:
                 before = sum(1 for d in result.diagnostics if d.path in fixed)
                 result = lint_paths(args.paths, cfg)
@@ -439,7 +443,7 @@ def check(argv: list[str]) -> int:
     levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
     failing = [d for d in result.diagnostics if d.severity in levels]
     exit_code = EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
-    if result.errors:
+    if result.errors or (args.fix and fixes is not None and unwritten):
         exit_code = EXIT_ERROR      # a file went unchecked: the run cannot pass, nor read as "findings only"
     if result.streamed:
         text = ""

@@ -298,11 +298,54 @@ def _prove(relint, path: str, text: str, kernels: list[str], before: set, kept: 
     return kept
 
 
-def write(plan_: FixPlan, unsafe: bool) -> dict[str, int]:
-    """Write the fixed files; return how many fixes each got."""
+def write(plan_: FixPlan, unsafe: bool, roots=None, problems: list | None = None) -> dict[str, int]:
+    """Write the fixed files; return how many fixes each got. A file is replaced whole (a temporary
+    file beside it, then renamed over it: a full disk leaves it as it was), and never through a
+    link to a file outside the linted tree (`roots`: the paths given; default the current folder).
+    What cannot be written is said in `problems` (one line each) and left unchanged."""
+    inside = _tree_roots(roots)
     done = {}
     for path, fixes in plan_.fixes(unsafe).items():
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(plan_.rewritten(path, unsafe))
+        real = os.path.realpath(path)
+        if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in inside):
+            if problems is not None:
+                problems.append(f"not fixing {path}: it links to {real}, outside the linted files' folders")
+            continue
+        try:
+            _replace(real, plan_.rewritten(path, unsafe))
+        except OSError as exc:
+            if problems is not None:
+                problems.append(f"cannot write {path}: {exc.strerror or exc}; the file is unchanged")
+            continue
         done[path] = len(fixes)
     return done
+
+
+def _tree_roots(roots) -> list[str]:
+    """The real folders a fix may write in: each folder given, and the folder of each file given."""
+    out = []
+    for r in roots or [os.curdir]:
+        a = os.path.abspath(r)
+        out.append(os.path.realpath(a if os.path.isdir(a) else os.path.dirname(a)))
+    return out
+
+
+def _replace(path: str, text: str) -> None:
+    """`path`'s content made `text` by a rename of a temporary file written beside it (same mode)."""
+    import tempfile
+    folder = os.path.dirname(path)
+    mode = os.stat(path).st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".cudalint")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
