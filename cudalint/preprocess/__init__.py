@@ -85,7 +85,8 @@ def read_header(path: str) -> str:
         data = read_regular(path, MAX_HEADER_BYTES)
     except InputError as exc:
         raise OSError(str(exc).split(": ", 1)[-1]) from None
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    from ..source.cufile import compiler_lines
+    return compiler_lines(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
 
 
 class Preprocessor:

@@ -357,7 +357,7 @@ class SourceFile:
                     ann.params[str(item.children[0])] = _annotation_int(item.children[1])
         except ValueError as exc:
             self.annotation_errors.append(ParseProblem(line, node.start_point[1] + 1, line,
-                                                       f"cannot read annotation: {exc}"))
+                                                       f"cannot read annotation: {exc}", "warning"))
             return
         self.annotations[line] = ann
 
@@ -409,7 +409,12 @@ def _annotation_int(token) -> int:
 
 
 def _dims(item) -> tuple[int, ...]:
+    """A grid or block written in an annotation, checked as --launch checks its own: 1 to 3
+    positive sizes (a zero-size launch runs no thread, and would hide every finding)."""
     dims = [_annotation_int(t) for t in item.children[0].children]
+    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
+        raise ValueError(f"{item.data}=({','.join(map(str, dims))}): dimensions must be 1 to 3 positive integers "
+                         f"(the annotation is not applied)")
     return tuple(dims + [1] * (3 - len(dims)))[:3]
 
 
@@ -482,7 +487,14 @@ def decode_source(path: str, data: bytes) -> tuple[str, ParseProblem | None]:
         line = data[:exc.start].count(b"\n") + 1
         problem = ParseProblem(line, 1, line, f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
                                               f"{exc.start}); read with replacement characters")
-    return text.removeprefix("\ufeff"), problem
+    return compiler_lines(text.removeprefix("\ufeff")), problem
+
+
+def compiler_lines(text: str) -> str:
+    """Line endings as the compiler reads them: a lone CR (old Mac files) ends a line too, so a `//`
+    comment ends there and not at the end of the file. Each CR becomes a LF in place: offsets and
+    line numbers stay the compiler's."""
+    return re.sub(r"\r(?!\n)", "\n", text) if "\r" in text else text
 
 
 def source_from_bytes(path: str, data: bytes, defines=None, include_dirs=()) -> SourceFile:
