@@ -178,9 +178,12 @@ class SourceFile:
         namespace and struct scope (`scope` is the enclosing `ns::` / `Struct::` prefix). The walk has
         its own stack: 1,000 nested parentheses or braces must not hit Python's recursion limit;
         children are pushed in reverse so that they are visited in source order."""
-        stack = [(node, host, scope)]
+        # `local`: inside a function's body, where a `const` is that function's own and not a constant
+        # of the file (a helper's `const int stride = __shfl_down_sync(...)` is no value of `stride`
+        # elsewhere): only file, namespace and struct scope make constant tables
+        stack = [(node, host, scope, False)]
         while stack:
-            node, host, scope = stack.pop()
+            node, host, scope, local = stack.pop()
             t = node.type
             if t == "comment":
                 if self._annotated:
@@ -192,14 +195,15 @@ class SourceFile:
                     self.functions.append(fn)
                     inner = fn if not (fn.is_kernel or fn.is_device) else None
                     if fn.body is not None:
-                        stack.extend(zip(reversed(fn.body.named_children), repeat(inner), repeat(scope)))
+                        stack.extend(zip(reversed(fn.body.named_children), repeat(inner), repeat(scope),
+                                         repeat(True)))
                 continue
-            if host is None and t in ("declaration", "field_declaration"):
+            if not local and host is None and t in ("declaration", "field_declaration"):
                 self._constant(node, scope)
                 continue
-            if host is None and t == "enum_specifier":
+            if not local and host is None and t == "enum_specifier":
                 self._enum(node, scope)
-            if host is None and t in ("type_definition", "alias_declaration"):
+            if not local and host is None and t in ("type_definition", "alias_declaration"):
                 self._typedef(node)
             if t == "namespace_definition":
                 name = node.child_by_field_name("name")
@@ -215,7 +219,7 @@ class SourceFile:
             # what the walk looks for are named nodes (tokens, the anonymous ones, have no children)
             kids = node.named_children
             if kids:
-                stack.extend(zip(reversed(kids), repeat(host), repeat(scope)))
+                stack.extend(zip(reversed(kids), repeat(host), repeat(scope), repeat(local)))
 
     def _constant(self, node, scope: str) -> None:
         """`const int TILE = 32;`, `constexpr`, `static constexpr` members: integer values like `#define`s.
