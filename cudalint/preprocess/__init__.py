@@ -37,6 +37,9 @@ MAX_INCLUSIONS = 2000       # headers read for one unit: a file that includes it
 # not after 2,000 readings (900 MB, minutes)
 MAX_UNIT_BYTES = 32 << 20
 MAX_READINGS = 8            # readings of one header kept for the units after (a header read alike)
+# readings of one header in one unit: an X-macro header is read once per table; a file that includes
+# itself 30 times without a guard would be read until the inclusion budget is spent (2,000 readings)
+MAX_SAME_HEADER = 32
 # files looked for to resolve `#include`s and `__has_include`s in one unit: a configuration of 40,000
 # include directories and a file of 2,000 missing includes would make 80 million
 MAX_INCLUDE_PROBES = 20_000
@@ -112,6 +115,8 @@ class Preprocessor:
         self._inclusions = 0
         self._unit_bytes = 0
         self._probes = 0
+        self._spent = False
+        self._times: dict[str, int] = {}         # key -> readings of that header in this unit
         self._recording: list[_Reading] = []     # the headers being read, outermost first
         self._done: list[_Reading] = []          # kept once the unit is read through
         self._cond.reset()
@@ -291,6 +296,18 @@ class Preprocessor:
         if mq is None:
             return      # `#include MACRO`: not followed
         name, angled = mq.group(1) or mq.group(2), mq.group(2) is not None
+        if self._inclusions >= MAX_INCLUSIONS or self._unit_bytes >= MAX_UNIT_BYTES:
+            # the unit's budget is spent: the includes after it cost nothing, and are said once
+            for r in self._recording:
+                r.limited = True
+            if not self._spent:
+                self._spent = True
+                why = f"past the {MAX_INCLUSIONS} inclusions cudalint follows in one unit" \
+                    if self._inclusions >= MAX_INCLUSIONS else \
+                    f"past the {MAX_UNIT_BYTES >> 20} MB of text cudalint reads for one unit"
+                view.problems.append(Problem(line, 1, f"`#include \"{name}\"` and the includes after it are {why}: "
+                                                      f"not followed", "info", "CL901"))
+            return
         found = self._resolve(name, angled, os.path.dirname(path), view, line)
         if found is None:
             if not angled and not _system_header(name):
@@ -305,6 +322,17 @@ class Preprocessor:
             r.depth = max(r.depth, depth - r.at)
         if key in self._once:
             return
+        times = self._times.get(key, 0)
+        if times >= MAX_SAME_HEADER:
+            for r in self._recording:
+                r.limited = True
+            if times == MAX_SAME_HEADER:
+                view.problems.append(Problem(line, 1, f"`#include \"{name}\"` is not followed: it is read "
+                                                      f"{MAX_SAME_HEADER} times in this unit already (no include "
+                                                      f"guard stops it)", "info", "CL901"))
+                self._times[key] = times + 1
+            return
+        self._times[key] = times + 1
         if depth >= MAX_INCLUDE_DEPTH or self._inclusions >= MAX_INCLUSIONS or self._unit_bytes >= MAX_UNIT_BYTES:
             for r in self._recording:
                 r.limited = True
