@@ -115,7 +115,7 @@ class Preprocessor:
         self._inclusions = 0
         self._unit_bytes = 0
         self._probes = 0
-        self._spent = False
+        self._spent: set[int] = set()
         self._times: dict[str, int] = {}         # key -> readings of that header in this unit
         self._recording: list[_Reading] = []     # the headers being read, outermost first
         self._done: list[_Reading] = []          # kept once the unit is read through
@@ -300,8 +300,8 @@ class Preprocessor:
             # the unit's budget is spent: the includes after it cost nothing, and are said once
             for r in self._recording:
                 r.limited = True
-            if not self._spent:
-                self._spent = True
+            if id(view) not in self._spent:       # said once in each file's view
+                self._spent.add(id(view))
                 why = f"past the {MAX_INCLUSIONS} inclusions cudalint follows in one unit" \
                     if self._inclusions >= MAX_INCLUSIONS else \
                     f"past the {MAX_UNIT_BYTES >> 20} MB of text cudalint reads for one unit"
