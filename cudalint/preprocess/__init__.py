@@ -115,7 +115,7 @@ class Preprocessor:
         self._inclusions = 0
         self._unit_bytes = 0
         self._probes = 0
-        self._spent: set[int] = set()
+        self._spent: set = set()                 # (view, why) said once
         self._times: dict[str, int] = {}         # key -> readings of that header in this unit
         self._recording: list[_Reading] = []     # the headers being read, outermost first
         self._done: list[_Reading] = []          # kept once the unit is read through
@@ -326,11 +326,11 @@ class Preprocessor:
         if times >= MAX_SAME_HEADER:
             for r in self._recording:
                 r.limited = True
-            if times == MAX_SAME_HEADER:
+            if (id(view), key) not in self._spent:      # said once in each file's view
+                self._spent.add((id(view), key))
                 view.problems.append(Problem(line, 1, f"`#include \"{name}\"` is not followed: it is read "
                                                       f"{MAX_SAME_HEADER} times in this unit already (no include "
                                                       f"guard stops it)", "info", "CL901"))
-                self._times[key] = times + 1
             return
         self._times[key] = times + 1
         if depth >= MAX_INCLUDE_DEPTH or self._inclusions >= MAX_INCLUSIONS or self._unit_bytes >= MAX_UNIT_BYTES:
