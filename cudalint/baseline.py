@@ -7,36 +7,19 @@ count per key, so a second identical finding in the same file is new. Recorded f
 longer occur in the files linted are reported as stale."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
 from collections import Counter
 
 from . import __version__
 from .report import source_line
+from .report.fingerprint import finding_key, normalized
 
 FORMAT_VERSION = 1
 
 
 class BaselineError(Exception):
     """The baseline file cannot be read or written (exit 2)."""
-
-
-_TOKENS = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//.*|/\*.*?(?:\*/|$)')
-
-
-def normalized(text: str | None) -> str:
-    """Source text without comments and insensitive to whitespace: re-indenting a line, or editing
-    the comment on it (`// expect: ...`, `// TODO`), keeps its key."""
-    code = _TOKENS.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else " ", text or "")
-    return " ".join(code.split())
-
-
-def finding_key(path: str, code: str, kernel: str | None, line_text: str | None) -> str:
-    """The identity of a finding across runs; `path` relative to a fixed directory, `/`-separated."""
-    raw = "\0".join((path.replace(os.sep, "/"), code, kernel or "", normalized(line_text)))
-    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def _rel(path: str, base: str) -> str:

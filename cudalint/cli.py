@@ -9,51 +9,10 @@ import argparse
 import errno
 import math
 import os
-import re
 import sys
 
 from . import __version__
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        m = re.match(r"unrecognized arguments: (\S+)", message)
-        if m and m.group(1).startswith("-"):
-            from .didyoumean import hint
-            option = m.group(1).split("=", 1)[0]
-            message += hint(option, [o for o in self._option_string_actions if o.startswith("--")])
-        raise _Usage(message)
-
-
-class _Usage(Exception):
-    pass
-
-
-def _kv(text: str, what: str) -> tuple[str, str]:
-    if "=" in text:
-        k, v = text.split("=", 1)
-    else:
-        k, v = text, "1"
-    if not re.fullmatch(r"[A-Za-z_]\w*", k):
-        raise _Usage(f"bad {what} `{text}`: expected NAME=VALUE")
-    return k, v
-
-
-INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
-
-
-def _int(text: str, what: str) -> int:
-    if len(text) > 40:                  # no 64-bit integer is written longer (and int() has a digit limit)
-        raise _Usage(f"bad {what} value `{text[:20]}…`: expected an integer from {INT64_MIN} to {INT64_MAX}")
-    try:
-        v = int(text, 0)
-    except ValueError:
-        raise _Usage(f"bad {what} value `{text}`: expected an integer") from None
-    if not INT64_MIN <= v <= INT64_MAX:
-        raise _Usage(f"bad {what} value `{text}`: expected an integer from {INT64_MIN} to {INT64_MAX}")
-    return v
+from .args import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, _int, _kv, _launch, _Parser, _Usage, want_color
 
 
 def _ratio(text: str) -> float:
@@ -76,20 +35,6 @@ def _jobs(text: str) -> int:
     return v
 
 
-def _launch(text: str):
-    from .model.launch import CliLaunch
-    m = re.fullmatch(r"([A-Za-z_][\w:]*):grid=([\d,]+):block=([\d,]+)", text.replace(" ", ""))
-    if not m:
-        raise _Usage(f"bad --launch `{text}`: expected NAME:grid=X,Y,Z:block=X,Y,Z")
-
-    def dims(s):
-        v = [_int(x, "--launch") for x in s.split(",") if x]
-        if not 1 <= len(v) <= 3 or any(x < 1 for x in v):
-            raise _Usage(f"bad --launch `{text}`: dimensions must be 1 to 3 positive integers")
-        return tuple(v + [1] * (3 - len(v)))
-    return m.group(1), CliLaunch(dims(m.group(2)), dims(m.group(3)))
-
-
 def _codes(text: str) -> list[str]:
     from .selection import is_valid, normalize
     out = [normalize(x) for x in text.split(",") if x.strip()]
@@ -110,7 +55,7 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help=".cu/.cuh files or directories (recursed); `-` reads standard input")
     out = p.add_argument_group("output")
-    out.add_argument("--format", choices=list(FORMATS), default=None,
+    out.add_argument("--format", "--output-format", dest="format", choices=list(FORMATS), default=None,
                      help="full (default on a terminal), concise (default otherwise; `text` is the same), gcc, "
                           "json, json-lines, sarif, github, junit; also CUDALINT_OUTPUT_FORMAT")
     out.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
@@ -125,7 +70,9 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
                      help="lowest severity that makes the exit code 1 (default warning)")
     fix = p.add_argument_group("fixes (a fix is offered only when linting the rewritten file drops the finding "
                                "and adds none)")
-    fix.add_argument("--fix", action="store_true", help="apply the safe fixes to the files, then report what remains")
+    fix.add_argument("--fix", action="store_true",
+                     help="apply the safe fixes to the files, then report what remains (standard input: the fixed "
+                          "text on standard output, what remains on standard error)")
     fix.add_argument("--unsafe-fixes", action="store_true",
                      help="with --fix or --diff, also the fixes that change what the kernel computes")
     fix.add_argument("--diff", action="store_true",
@@ -139,7 +86,8 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
     sel.add_argument("--exclude", action="append", metavar="GLOBS", help="files to skip (replaces the configuration's)")
     sel.add_argument("--extend-exclude", action="append", metavar="GLOBS", help="more files to skip")
     sel.add_argument("--show-limits", action="store_true",
-                     help="print the CL901 notes (what the analysis did not follow); otherwise only their count")
+                     help="print the notes on where cudalint's reading stops (CL901: what the analysis did not "
+                          "follow; CL900 info: regions it could not parse); otherwise only their count")
     sel.add_argument("--show-uncertain", action="store_true",
                      help="also list, as info, findings that hold only for some of the block shapes and sizes "
                           "cudalint tries where the program gives none")
@@ -147,7 +95,9 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
                      help="apply excludes to files named on the command line too (for pre-commit)")
     sel.add_argument("--no-respect-gitignore", action="store_true", help="also lint files that .gitignore lists")
     sel.add_argument("--config", metavar="FILE", help="use this configuration file for every file")
-    sel.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from standard input")
+    sel.add_argument("--stdin-filename", metavar="NAME",
+                     help="the name of the file read from standard input (its configuration, its name in findings "
+                          "and diffs)")
     sel.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     sel.add_argument("--write-baseline", metavar="FILE", help="record every finding in FILE and exit 0")
     sel.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
@@ -174,7 +124,7 @@ def _check_parser(prog: str = "cudalint") -> argparse.ArgumentParser:
     gpu.add_argument("--smem", action="append", default=[], metavar="KERNEL=BYTES",
                      help="dynamic shared memory of a kernel's launch, where confirm mode cannot compute it")
     p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--version", action="version", version=f"cudalint {__version__}")
+    p.add_argument("-V", "--version", action="version", version=f"cudalint {__version__}")
     return p
 
 
@@ -278,18 +228,6 @@ def _format(args, to_terminal: bool) -> str:
     return "full" if to_terminal else "concise"
 
 
-def want_color(mode: str, to_terminal: bool) -> bool:
-    """--color always/never wins; then NO_COLOR (off), FORCE_COLOR (on) and TERM=dumb (off), each
-    when set and not empty, in that order (CPython's own order); else color on a terminal only."""
-    if mode != "auto":
-        return mode == "always"
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return to_terminal and os.environ.get("TERM") != "dumb"
-
-
 def _color(args, to_terminal: bool) -> bool:
     return want_color(args.color, to_terminal)
 
@@ -357,6 +295,7 @@ def check(argv: list[str]) -> int:
     from .lint import Result, UsageError, lint_paths, lint_stdin
     from .report import RenderOptions, printable, render
     to_terminal = args.output is None and sys.stdout.isatty()
+    stdin_text = None
     fmt = _format(args, to_terminal)
     # line formats of a large run are printed part by part (lint_paths.STREAM_FILES): a run killed
     # at a time limit still shows what it found; what the whole report needs first cannot be
@@ -376,6 +315,7 @@ def check(argv: list[str]) -> int:
                     data = read_stream(sys.stdin.buffer, name)
                 except InputError as exc:
                     raise _Usage(str(exc)) from None
+                stdin_text = data.decode("utf-8", "surrogateescape")
                 result = lint_stdin(name, data, cfg)
         else:
             result = lint_paths(args.paths, cfg, on_part=_printer(args, fmt, _color(args, to_terminal))
@@ -419,9 +359,11 @@ def check(argv: list[str]) -> int:
     unwritten = []
     if args.fix or args.diff or (fmt == "full" and not args.statistics):
         from . import fix
-        if args.paths == ["-"] and (args.fix or args.diff):
-            raise _Usage("--fix and --diff rewrite files: give paths, not standard input")
-        fixes = fix.plan(result, cfg)
+        stdin = args.paths == ["-"]
+        fixes = fix.plan(result, cfg, {args.stdin_filename or "-": stdin_text} if stdin and stdin_text is not None
+                         else None)
+        if stdin and args.fix and not args.diff:
+            return _fix_stdin(args, fixes, result, cfg, stdin_text, fmt)
         if args.diff:
             sys.stdout.write(fixes.diff(args.unsafe_fixes))
             return _diff_summary(fixes, args.unsafe_fixes)
@@ -466,11 +408,56 @@ def check(argv: list[str]) -> int:
         except BrokenPipeError:
             # `cudalint src | head`: the reader left; the findings still decide the exit code
             _silence_stdout()
-    hidden = sum(result.hidden.values())
-    if hidden and not args.quiet and fmt in ("full", "concise", "text", "gcc"):
-        print(f"cudalint: {hidden} analysis-limit note{'s' if hidden != 1 else ''} (CL901) not shown: "
-              f"--show-limits shows {'them' if hidden != 1 else 'it'}", file=sys.stderr)
+    summary = hidden_summary(result)
+    if summary and not args.quiet and fmt in ("full", "concise", "text", "gcc"):
+        print(printable(summary), file=sys.stderr)
     return exit_code
+
+
+MAX_NAMED_FILES = 10
+
+
+def hidden_summary(result) -> str:
+    """One line for the notes a run counted but did not print: how many of each kind, and the files
+    cudalint could not fully read (each named once, not once per region it misread)."""
+    hidden = result.hidden
+    total = sum(hidden.values())
+    if not total:
+        return ""
+    kinds = [f"{hidden[c]} {what}{'s' if hidden[c] != 1 else ''} ({c})"
+             for c, what in (("CL900", "parse note"), ("CL901", "analysis-limit note")) if hidden.get(c)]
+    line = f"cudalint: {' and '.join(kinds)} not shown (--show-limits shows {'them' if total != 1 else 'it'})"
+    if hidden.get("CL900"):
+        partial = [f["path"] for f in result.files if f.get("status") == "parse-errors"]
+        if partial:
+            named = ", ".join(partial[:MAX_NAMED_FILES])
+            more = f" and {len(partial) - MAX_NAMED_FILES} more" if len(partial) > MAX_NAMED_FILES else ""
+            line += (f"; {len(partial)} file{'s' if len(partial) != 1 else ''} not fully parsed, the rest of "
+                     f"{'each' if len(partial) != 1 else 'it'} analysed: {named}{more}")
+    return line
+
+
+def _fix_stdin(args, fixes, result, cfg, text: str, fmt: str) -> int:
+    """`--fix` on standard input, as editors fix on save: the text with the safe fixes applied on
+    standard output (the text as it came when there is none), and the findings that remain on
+    standard error; the exit code is that of the fixed text."""
+    from .lint import lint_stdin
+    from .report import RenderOptions, render
+    name = args.stdin_filename or "-"
+    fixed = fixes.rewritten(name, args.unsafe_fixes) if name in fixes.fixes(args.unsafe_fixes) else text
+    if fixed != text:
+        result = lint_stdin(name, fixed.encode("utf-8", "surrogateescape"), cfg)
+    sys.stdout.write(fixed)
+    sys.stdout.flush()
+    levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
+    failing = [d for d in result.diagnostics if d.severity in levels]
+    fmt = fmt if fmt in ("concise", "text", "gcc", "json", "json-lines") else "concise"
+    report = render(fmt, result, RenderOptions(quiet=True))
+    if report and not args.quiet:
+        sys.stderr.write(report)
+    if result.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
 
 
 STREAMED_FORMATS = ("concise", "text", "json-lines", "github")
@@ -511,7 +498,14 @@ def _warn_unknown_launches(args, result) -> None:
                   f"(kernels: {', '.join(sorted(kernels)[:10]) or 'none'})", file=sys.stderr)
 
 
+COMMANDS = ("check", "explain", "rule", "config")
+
+
 def run(argv: list[str]) -> int:
+    if argv and argv[0] not in COMMANDS and _looks_like_a_command(argv[0]):
+        from .didyoumean import closest
+        raise _Usage(f"unknown command `{argv[0]}`; did you mean `{closest(argv[0], COMMANDS)}`? "
+                     f"(commands: {', '.join(COMMANDS)}; a file or directory to lint must exist)")
     if argv and argv[0] == "explain":
         from .explain.cli import run as explain_run
         return explain_run(argv[1:])
@@ -519,9 +513,20 @@ def run(argv: list[str]) -> int:
         return _rule(argv[1:])
     if argv and argv[0] == "config":
         return _config(argv[1:])
+    if argv and argv[0] == "server":
+        from .server import run as server_run
+        return server_run(argv[1:])
     if argv and argv[0] == "check":
         argv = argv[1:]
     return check(argv)
+
+
+def _looks_like_a_command(word: str) -> bool:
+    """`cudalint chek x.cu`: a word near a command's name that names no file and no option is a
+    misspelt command, not a path (which would only be reported as missing)."""
+    from .didyoumean import closest
+    return (not word.startswith("-") and "/" not in word and not word.endswith((".cu", ".cuh"))
+            and not os.path.exists(word) and closest(word, COMMANDS, cutoff=0.6) is not None)
 
 
 def main(argv: list[str] | None = None) -> int:

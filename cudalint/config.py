@@ -6,15 +6,18 @@ last. Every resolved value remembers where it came from, for `cudalint config --
 """
 from __future__ import annotations
 
+import fnmatch
 import math
 import os
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
+from .diagnostic import Diagnostic
 from .didyoumean import hint
-from .selection import RuleSelection, is_valid, normalize
+from .selection import RuleSelection, is_limit_note, is_valid, normalize
 
 CONFIG_NAMES = (".cudalint.toml", "pyproject.toml")
 DEFAULT = "default"
@@ -24,6 +27,61 @@ MAX_CONFIG_BYTES = 1 << 20
 
 class ConfigError(Exception):
     """A configuration file cannot be used: the message names the file, the line and the key."""
+
+
+# ---- the configuration of a run ------------------------------------------------------------
+@dataclass
+class Config:
+    defines: dict[str, str] = field(default_factory=dict)
+    params: dict[str, int] = field(default_factory=dict)
+    launches: dict = field(default_factory=dict)
+    include_dirs: tuple[str, ...] = ()
+    min_ratio: float = 2.0
+    min_ways: int = 2
+    debug: bool = False
+    selection: RuleSelection = RuleSelection()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (glob, selectors)
+    exclude: tuple[str, ...] = ()                 # globs, relative to `root`
+    root: str | None = None                       # directory the globs are relative to (the config file's)
+    respect_gitignore: bool = True
+    force_exclude: bool = False                   # exclude even files named on the command line
+    show_limits: bool = False                     # print CL901 notes and CL900 parse notes, not only their count
+    show_uncertain: bool = False                  # list findings that hold for some trial values only
+    jobs: int = 1                                 # processes analysing kernels (cross-file links kept)
+    resolve: Callable[[str], "Config"] | None = None   # the configuration of one file (closest config file)
+
+    def for_file(self, path: str) -> "Config":
+        return self.resolve(path) if self.resolve is not None else self
+
+    def enabled(self, d: Diagnostic) -> bool:
+        if d.code == "CL902":      # cudalint's own failure is never selected away: the kernel went unchecked
+            return True
+        sel = self.selection
+        extra = tuple(s for pat, sels in self.per_file_ignores if _glob_match(d.path, pat, self.root) for s in sels)
+        return sel.with_ignored(extra).enabled(d.code, d.category)
+
+    def shows(self, d: Diagnostic) -> bool:
+        """What says where cudalint's reading stops, not what the kernel does wrong (CL901 notes, and
+        CL900 notes on a region tree-sitter could not parse) is printed when asked for (--show-limits,
+        or a selection naming it); otherwise it is counted."""
+        if not is_limit_note(d):
+            return True
+        return self.show_limits or self.selection.asks_for(d.code, d.category)
+
+    def excluded(self, path: str) -> bool:
+        return any(_glob_match(path, pat, self.root) for pat in self.exclude)
+
+
+def _glob_match(path: str, pattern: str, root: str | None) -> bool:
+    """A glob matches the path relative to `root`, one of its leading directories, or one component."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root or os.getcwd())).replace(os.sep, "/")
+    parts = [x for x in rel.split("/") if x not in ("..", ".")]
+    pattern = pattern.rstrip("/")
+    if "/" in pattern:
+        pattern = pattern.removeprefix("./")
+        return not rel.startswith("../") and any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern)
+                                                 for i in range(1, len(parts) + 1))
+    return any(fnmatch.fnmatchcase(x, pattern) for x in parts)
 
 
 # ---- values ---------------------------------------------------------------------------------
@@ -406,8 +464,7 @@ class Resolver:
         return self._layers[cfg_path]
 
     def for_file(self, path: str):
-        """The lint.Config of one file."""
-        from .lint import Config
+        """The Config of one file."""
         cfg_path = self.config_path(path)
         if cfg_path not in self._configs:
             v = self.layer(path).values
@@ -441,7 +498,7 @@ def show(resolver: Resolver, path: str) -> str:
             if not v:
                 rows.append((f"{key}", "{}", DEFAULT))
             for k, x in v.items():
-                rows.append((f"{key}.{k}", _toml(x), layer.origins.get(f"{key}.{k}", DEFAULT)))
+                rows.append((f"{key}.{_toml_key(k)}", _toml(x), layer.origins.get(f"{key}.{k}", DEFAULT)))
         else:
             rows.append((key, _toml(v), layer.origins.get(key, DEFAULT)))
     from .inputs import take_skipped
@@ -454,6 +511,11 @@ def show(resolver: Resolver, path: str) -> str:
     return "\n".join(head + [f"{k} = {v}".ljust(width) + f"   # {o}" for k, v, o in rows]) + "\n"
 
 
+def _toml_key(k: str) -> str:
+    """A key as TOML reads it back: bare when it can be (`N`), else quoted (`"src/legacy/*.cu"`)."""
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else _toml(k)
+
+
 def _toml(v) -> str:
     from .model.launch import CliLaunch
     if isinstance(v, CliLaunch):
@@ -462,6 +524,6 @@ def _toml(v) -> str:
         return "true" if v else "false"
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(v, list):
+    if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml(x) for x in v) + "]"
     return repr(v)

@@ -27,6 +27,12 @@ class Diagnostic:
     confirmed: bool | None = None
     measured: dict | None = None       # confirm mode: what the GPU run measured for this finding
     source: str = "static"             # "dynamic": found by confirm mode's measurement alone
+    # codes of the findings on this access that this one stands for (one finding per root cause)
+    subsumes: list[str] = field(default_factory=list)
+    # what the rule's message and help are written from (names, texts), not part of the JSON contract
+    facts: dict = field(default_factory=dict, compare=False, repr=False)
+    # the definitions a finding's root cause lies in: findings that share one have one fix
+    cause: frozenset = field(default=frozenset(), compare=False, repr=False)
 
     def sort_key(self):
         return (self.path, self.line, self.column, self.code, self.message)
@@ -47,6 +53,9 @@ class Diagnostic:
         d["confirmed"] = self.confirmed
         if self.measured is not None:
             d["measured"] = self.measured
+        if self.subsumes:
+            d["subsumes"] = self.subsumes
         if self.source == "dynamic":
             d["source"] = self.source
         return d
+

@@ -16,15 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from .diagnostic import Diagnostic
-
-STATIC_SHARED_LIMIT = 48 * 1024    # bytes of static __shared__ memory a kernel may declare
-
-
-@dataclass(frozen=True)
-class Edit:
-    line: int
-    old: str             # the whole line, without its line ending
-    new: str
+from .edits import Edit, _kernel_lines, pad_declaration
 
 
 @dataclass
@@ -71,7 +63,7 @@ def apply(text: str, edits) -> str:
     for e in edits:
         body = lines[e.line - 1]
         ending = body[len(body.rstrip("\r\n")):]
-        lines[e.line - 1] = e.new + ending
+        lines[e.line - 1] = e.new + ending if e.new is not None else ""
     return "".join(lines)
 
 
@@ -85,57 +77,15 @@ def _access(table, d: Diagnostic):
                 None) or next((a for a in table.accesses if a.line == d.line and a.array.name == d.array), None)
 
 
-def pad_declaration(table, acc, pad: int, lines: list[str], kernel_lines: range) -> Edit | None:
-    """CL401: `__shared__ float tile[32][32]` -> `tile[32][32 + 1]`, where nothing can tell: the
-    tile is static, every mention of it in the kernel is a full subscript (no pointer, no `&`, no
-    `sizeof`), and the kernel's static shared memory stays within 48 KiB."""
-    arr = acc.array
-    if arr.space != "shared" or arr.extern or len(arr.dims) < 2 or not all(arr.dims) or not 0 < arr.line <= len(lines):
-        return None
-    uses = [a for a in table.accesses if a.array is arr or a.array.name == arr.name]
-    if any(len(a.dim_texts) != len(arr.dims) for a in uses):
-        return None
-    static = sum(a.extent * a.elem_size for a in table.arrays.values()
-                 if a.space == "shared" and not a.extern and a.extent)
-    grown = arr.extent // arr.dims[-1] * pad * arr.elem_size
-    if static + grown > STATIC_SHARED_LIMIT:
-        return None
-    name = re.escape(arr.name)
-    access_lines = {a.line for a in uses}
-    for n in kernel_lines:
-        code = _code(lines[n - 1])
-        for m in re.finditer(rf"(?<![\w.]){name}\b", code):
-            after = code[m.end():].lstrip()
-            before = code[:m.start()].rstrip()
-            if n == arr.line and "__shared__" in code:
-                continue
-            if n not in access_lines or not after.startswith("[") or before.endswith("&"):
-                return None
-    decl = lines[arr.line - 1]
-    m = re.search(rf"(?<![\w.]){name}\s*((?:\[[^\[\]]*\]\s*){{{len(arr.dims)}}})", _code(decl))
-    if m is None:
-        return None
-    groups = re.findall(r"\[[^\[\]]*\]", m.group(1))
-    last = groups[-1][1:-1].strip()
-    new_groups = "".join(groups[:-1]) + f"[{last} + {pad}]"
-    new = decl[:m.start(1)] + new_groups + decl[m.start(1) + len(m.group(1).rstrip()):]
-    return Edit(arr.line, decl, new) if new != decl else None
-
-
-def _code(line: str) -> str:
-    """The line without a trailing `//` comment (string literals in kernels are rare enough)."""
-    return line.split("//", 1)[0]
-
-
-def _kernel_lines(src, kernel: str, table) -> range:
-    fn = next((k for k in src.kernels if k.name == kernel and k.body is not None), None)
-    if fn is None:
-        return range(table.line, table.line + 1)
-    return range(fn.node.start_point[0] + 1, fn.node.end_point[0] + 2)
-
-
 def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
     """The rewrite that should remove `d`, not yet proved."""
+    if d.code == "CL910":
+        from .rules.cl910_unused_suppression import removal
+        old = src.lines[d.line - 1] if 0 < d.line <= len(src.lines) else None
+        new = removal(d, old) if old is not None else None
+        if old is None or new == old:
+            return None
+        return Fix(d.path, "remove the unused suppression", (Edit(d.line, old, new),), True, [d])
     table = _table(result, d)
     if table is None or d.code not in ("CL102", "CL301", "CL401"):
         return None
@@ -165,7 +115,7 @@ def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
             edits.append(Edit(r.line, old, new))
     if not edits:
         return None
-    axis = "z" if "threadIdx.z" in d.message else "y"
+    axis = "z" if "stride_z" in d.metrics else "y"
     title = (f"swap x and {axis} in the index's definitions" if d.code == "CL102"
              else f"give the term the stride of the level below ({d.metrics.get('expected_stride')})")
     return Fix(d.path, title, tuple(edits), False, [d])
@@ -206,23 +156,38 @@ def _key(d: Diagnostic):
     return (d.line, d.code, d.array)
 
 
-def plan(result, cfg) -> FixPlan:
+def _moved(key, removed: list[int]):
+    """A finding's key once the `removed` lines are gone."""
+    import bisect
+    return (key[0] - bisect.bisect_left(removed, key[0]),) + key[1:]
+
+
+FIXABLE = ("CL102", "CL301", "CL401", "CL910")
+
+
+def plan(result, cfg, texts: dict[str, str] | None = None) -> FixPlan:
     """Propose a fix for every finding that has one, and keep those the proof accepts: greedily per
-    file, safe fixes first, each checked on top of the ones already kept."""
+    file, safe fixes first, each checked on top of the ones already kept. `texts`: the text of
+    files that are not on disk as linted (standard input, under its `--stdin-filename`)."""
+    texts = texts or {}
     from .lint import UsageError, read_file
     out = FixPlan()
     by_path: dict[str, list[Diagnostic]] = {}
     for d in result.diagnostics:
-        if d.code in ("CL102", "CL301", "CL401") and d.severity in ("warning", "error"):
+        if d.code in FIXABLE and d.severity in ("warning", "error"):
             by_path.setdefault(d.path, []).append(d)
     relint = _Relinter(result, cfg)
     for path, diags in by_path.items():
-        if path == "-" or not os.path.isfile(path):
+        if path not in texts and (path == "-" or not os.path.isfile(path)):
             continue
         try:
-            with open(path, encoding="utf-8", newline="") as f:
-                text = f.read()
-            src = read_file(path, cfg)
+            if path in texts:
+                text = texts[path]
+                src = read_file(path, cfg, text.encode("utf-8", "surrogateescape"))
+            else:
+                with open(path, encoding="utf-8", newline="") as f:
+                    text = f.read()
+                src = read_file(path, cfg)
         except (OSError, UnicodeDecodeError, UsageError):
             continue
         proposals: list[Fix] = []
@@ -274,14 +239,17 @@ def _prove(relint, path: str, text: str, kernels: list[str], before: set, kept: 
         after = relint.lint(path, apply(text, [e for f in [*kept, *chosen] for e in f.edits]), kernels)
         if after is None:
             break
+        # lines a fix removes move the findings below them up
+        removed = sorted(e.line for f in [*kept, *chosen] for e in f.edits if e.new is None)
+        moved_before = {_moved(k, removed) for k in before}
         now = [d for d in after if d.severity in ("warning", "error")]
-        new = [d for d in now if _key(d) not in before]
+        new = [d for d in now if _key(d) not in moved_before]
         fixed = {d.kernel for f in chosen for d in f.targets}
         if any(d.kernel is None or d.kernel not in fixed for d in new):
             break                  # a finding no fixed kernel owns: which fix made it is not known
         left = {_key(d) for d in now}
         worse = {d.kernel for d in new}
-        good = [f for f in chosen if not any(_key(d) in left for d in f.targets)
+        good = [f for f in chosen if not any(_moved(_key(d), removed) in left for d in f.targets)
                 and not any(d.kernel in worse for d in f.targets)]
         if len(good) == len(chosen):
             return [*kept, *chosen]
@@ -292,8 +260,9 @@ def _prove(relint, path: str, text: str, kernels: list[str], before: set, kept: 
         if after is None:
             continue
         now = {_key(d) for d in after if d.severity in ("warning", "error")}
-        gone = {_key(d) for f in [*kept, fix] for d in f.targets}
-        if now <= before and not (now & gone):
+        removed = sorted(e.line for f in [*kept, fix] for e in f.edits if e.new is None)
+        gone = {_moved(_key(d), removed) for f in [*kept, fix] for d in f.targets}
+        if now <= {_moved(k, removed) for k in before} and not (now & gone):
             kept = [*kept, fix]
     return kept
 

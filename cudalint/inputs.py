@@ -8,6 +8,7 @@ configuration, baselines, ignore files) comes through here.
 from __future__ import annotations
 
 import os
+import re
 import stat
 
 MAX_SOURCE_BYTES = 32 << 20    # 400x the largest real-world .cu file measured (77 kB); generated tables run to MBs
@@ -111,3 +112,10 @@ class quiet_skips:
 
     def __exit__(self, *exc):
         _QUIET[0] -= 1
+
+
+def compiler_lines(text: str) -> str:
+    """Line endings as the compiler reads them: a lone CR (old Mac files) ends a line too, so a `//`
+    comment ends there and not at the end of the file. Each CR becomes a LF in place: offsets and
+    line numbers stay the compiler's."""
+    return re.sub(r"\r(?!\n)", "\n", text) if "\r" in text else text

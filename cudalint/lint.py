@@ -2,8 +2,8 @@
 table, simulate, and run the rules; then inline suppressions and rule selection."""
 from __future__ import annotations
 
-import fnmatch
 import functools
+import itertools
 import os
 import re
 import stat
@@ -11,12 +11,14 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .config import Config
 from .diagnostic import Diagnostic
+from .index import types as _types  # noqa: F401 - registers the readers that fold a unit's type constants
+from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
+from .rules.causes import merge_root_causes
 from .rules.base import Context, Options
-from .selection import RuleSelection
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
-from .source.macros import MacroTable, parse_define
 from .source.project import Project
 
 EXTENSIONS = (".cu", ".cuh")
@@ -24,46 +26,6 @@ EXTENSIONS = (".cu", ".cuh")
 
 class UsageError(Exception):
     """Bad command line or unreadable input: exit 2."""
-
-
-@dataclass
-class Config:
-    defines: dict[str, str] = field(default_factory=dict)
-    params: dict[str, int] = field(default_factory=dict)
-    launches: dict = field(default_factory=dict)
-    include_dirs: tuple[str, ...] = ()
-    min_ratio: float = 2.0
-    min_ways: int = 2
-    debug: bool = False
-    selection: RuleSelection = RuleSelection()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (glob, selectors)
-    exclude: tuple[str, ...] = ()                 # globs, relative to `root`
-    root: str | None = None                       # directory the globs are relative to (the config file's)
-    respect_gitignore: bool = True
-    force_exclude: bool = False                   # exclude even files named on the command line
-    show_limits: bool = False                     # print CL901 notes, not only their count
-    show_uncertain: bool = False                  # list findings that hold for some trial values only
-    jobs: int = 1                                 # processes analysing kernels (cross-file links kept)
-    resolve: Callable[[str], "Config"] | None = None   # the configuration of one file (closest config file)
-
-    def for_file(self, path: str) -> "Config":
-        return self.resolve(path) if self.resolve is not None else self
-
-    def enabled(self, d: Diagnostic) -> bool:
-        if d.code == "CL902":      # cudalint's own failure is never selected away: the kernel went unchecked
-            return True
-        sel = self.selection
-        extra = tuple(s for pat, sels in self.per_file_ignores if _glob_match(d.path, pat, self.root) for s in sels)
-        return sel.with_ignored(extra).enabled(d.code, d.category)
-
-    def shows(self, d: Diagnostic) -> bool:
-        """CL901 notes are printed when asked for (--show-limits, or a selection naming them)."""
-        if d.code != "CL901":
-            return True
-        return self.show_limits or self.selection.asks_for(d.code, d.category)
-
-    def excluded(self, path: str) -> bool:
-        return any(_glob_match(path, pat, self.root) for pat in self.exclude)
 
 
 @dataclass
@@ -76,18 +38,6 @@ class Result:
     errors: list = field(default_factory=list)      # FileError: files that could not be read or analysed
     warnings: list = field(default_factory=list)    # lines on files passed over (an unreadable pyproject.toml)
     streamed: bool = False                          # already printed part by part (lint_paths's on_part)
-
-
-def _glob_match(path: str, pattern: str, root: str | None) -> bool:
-    """A glob matches the path relative to `root`, one of its leading directories, or one component."""
-    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root or os.getcwd())).replace(os.sep, "/")
-    parts = [x for x in rel.split("/") if x not in ("..", ".")]
-    pattern = pattern.rstrip("/")
-    if "/" in pattern:
-        pattern = pattern.removeprefix("./")
-        return not rel.startswith("../") and any(fnmatch.fnmatchcase("/".join(parts[:i]), pattern)
-                                                 for i in range(1, len(parts) + 1))
-    return any(fnmatch.fnmatchcase(x, pattern) for x in parts)
 
 
 class _GitIgnore:
@@ -228,7 +178,7 @@ def _defines(cfg: Config) -> MacroTable:
 def read_file(path: str, cfg: Config, data: bytes | None = None) -> SourceFile:
     """One file (`data`: the text of stdin) preprocessed and parsed as a translation unit of its own,
     with its own configuration's defines."""
-    fcfg = cfg.for_file(path)
+    fcfg = _with_build(cfg, [path]).for_file(path)
     try:
         if data is None:
             data = _read_bytes(path)
@@ -311,6 +261,12 @@ def project_root(path: str) -> str | None:
     return root if os.path.exists(os.path.join(root, ".git")) else None
 
 
+def _with_build(cfg: Config, files: list[str]) -> Config:
+    """Each file's include directories and definitions as its build gives them (source/includes.py)."""
+    from .source.includes import with_build
+    return with_build(cfg, files, project_root)
+
+
 def context_paths(paths: list[str], cfg: Config) -> list[str]:
     """The project's other .cu/.cuh files a linted file depends on, read but not reported: the files
     that include it (directly or through other headers: its translation units, whose macros it is
@@ -318,6 +274,7 @@ def context_paths(paths: list[str], cfg: Config) -> list[str]:
     directory or through pre-commit gets the same launches."""
     from .preprocess import file_key
     roots = sorted({r for p in paths if (r := project_root(p)) is not None})
+    cfg = _with_build(cfg, paths)
     if not roots:
         return []
     linted = {file_key(p) for p in paths}
@@ -377,6 +334,7 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
     are units of their own. With `errors`, a file that cannot be read or parsed is recorded there
     (a FileError) and the others are still read; without, it raises UsageError."""
     from .preprocess import Preprocessor, file_key
+    cfg = _with_build(cfg, [*paths, *context])
     texts: dict[str, tuple[str, object]] = {}
     for p in paths:
         try:
@@ -532,13 +490,15 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     kept_tables = []
     for si, src in enumerate(sources):
         status = "ok"
+        annotations = {id(p) for p in src.annotation_errors}
         for prob in src.problems + src.annotation_errors:
             if prob.code == "CL900":       # a fact about the parse, whatever its severity
                 status = "parse-errors"
             r = BY_CODE[prob.code]
             tail = " (the rest of the file is still analysed)" if prob.code == "CL900" else ""
             diags.append(Diagnostic(src.path, prob.line, prob.column, prob.end_line, prob.column, r.CODE, r.NAME,
-                                    r.CATEGORY, prob.severity, prob.message + tail))
+                                    r.CATEGORY, prob.severity, prob.message + tail,
+                                    facts={"annotation": True} if id(prob) in annotations else {}))
         for ki in range(len(src.kernels)):
             if (si, ki) in per_kernel:
                 kdiags, table = per_kernel[si, ki]
@@ -548,7 +508,11 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
         file_info.append({"path": src.path, "kernels": [k.name for k in src.kernels], "status": status})
     diags.sort(key=Diagnostic.sort_key)
     from .suppress import apply_suppressions
-    diags = apply_suppressions(_dedupe(diags), sources)
+    # one finding per root cause first (what a suppression names may be the finding merged into
+    # another), among the rules each file has on
+    from .rules.cl101_uncoalesced import one_per_record
+    diags = merge_root_causes(one_per_record(_dedupe(diags)), lambda d: cfg.for_file(d.path).enabled(d))
+    diags = apply_suppressions(diags, sources)
     shown, hidden = [], {}
     for d in diags:
         fcfg = cfg.for_file(d.path)
@@ -599,21 +563,27 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
         return [_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: its body has {size} syntax nodes, "
                                         f"more than the {MAX_KERNEL_NODES} cudalint analyses")], None
     try:
-        launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project)
+        launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project, fcfg.params)
         table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
-                              project.typedefs_for(src)).build()
+                              project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
         table.assumptions.extend(assumptions)
-        family = derive(table, {**table.launch.params, **fcfg.params})
-        try:
-            sim = Simulation(table, fcfg.params, family.primary, family)
-        except AnalysisLimit as exc:
-            diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
-            return diags, table
-        found = _check(table, sim, fcfg)
-        if len(family.trials) > 1:
-            found = _hold_for_family(table, family, fcfg, found)
-        diags.extend(found)
-        diags.extend(_notes(table, sim))
+        runs = []
+        for combo in program_combinations(table.launch, fcfg.params):
+            params = {**combo, **fcfg.params}
+            family = derive(table, {**table.launch.params, **params})
+            try:
+                sim = Simulation(table, params, family.primary, family)
+            except AnalysisLimit as exc:
+                diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
+                return diags, table
+            found = _check(table, sim, fcfg)
+            if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
+                found = [d for d in found if "rests_on" not in d.metrics]
+            if len(family.trials) > 1:
+                found = _hold_for_family(table, family, fcfg, found, sim.block, params)
+            runs.append((combo, found, sim))
+        diags.extend(_say_values(_program_findings(runs, table.launch), table, runs[0][2].family))
+        diags.extend(_notes(table, runs[0][2]))
     except RecursionError:     # a limit of the analysis, not a bug: say which
         diags.append(_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: it nests expressions or "
                                              f"statements deeper than cudalint follows"))
@@ -635,7 +605,8 @@ def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:
     return [d for rule in CHECKS if codes is None or rule.CODE in codes for d in rule.check(ctx)]
 
 
-def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> list[Diagnostic]:
+def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block=None,
+                     params: dict | None = None) -> list[Diagnostic]:
     """Where the program gives no block shape or size, a warning stands only if every trial of the
     family produces it (with the first trial's figures); the others are listed as info, with the
     values that produce them, when asked for (--show-uncertain), else dropped. A finding that
@@ -651,7 +622,8 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
     notes = [d for d in found if d.severity == "info"]
     conditional = {key(d): d for d in found if _conditional(d)}
     first = {key(d): d for d in found if d.severity != "info" and not _conditional(d)}
-    for d in _condition_trial(table, family, fcfg):
+    params = fcfg.params if params is None else params
+    for d in _condition_trial(table, family, fcfg, block, params):
         conditional.setdefault(key(d), d)
     if not first and not fcfg.show_uncertain:
         return notes + list(conditional.values())
@@ -661,7 +633,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
     others: dict = {}                       # findings the first trial does not produce
     for n, trial in enumerate(family.trials[1:], 2):
         try:
-            sim = Simulation(table, fcfg.params, trial, family)
+            sim = Simulation(table, params, trial, family)
         except AnalysisLimit:
             continue
         codes = only = None
@@ -695,8 +667,8 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic]) -> li
         if len(holds[k]) + idle[k] == len(family.trials):
             out.append(d)
         elif fcfg.show_uncertain:
-            out.append(_uncertain(d, holds[k], family))
-    out.extend(_uncertain(d, trials, family) for d, trials in others.values())
+            out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
+    out.extend(_uncertain(d, trials, family, at.get(k[1:])) for k, (d, trials) in others.items())
     return out
 
 
@@ -706,9 +678,11 @@ def _conditional(d: Diagnostic) -> bool:
 
 
 
-def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
+def _condition_trial(table, family, fcfg: Config, block=None, params: dict | None = None) -> list[Diagnostic]:
     """The conditional findings of a trial whose problem sizes are no multiple of a block edge:
-    where the grid is computed from a size the program does not give, that is a size it may run."""
+    where the grid is computed from a size the program does not give, that is a size it may run.
+    Not needed where the first trial's sizes are already no multiple of the block's edges (`block`:
+    the first trial's): its rounded-up grid showed the threads past the edge."""
     from dataclasses import replace
     from .analysis.simulate import AnalysisLimit, Simulation
     from .index import ir
@@ -721,25 +695,115 @@ def _condition_trial(table, family, fcfg: Config) -> list[Diagnostic]:
     sized = [n for n, role in family.roles.items() if role == "size" and n in names]
     if not sized:
         return []
-    # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows
-    odd = replace(family.primary, sizes=tuple((n, family.sizes[n][0] | 1 if n in sized else v)
-                                              for n, v in family.primary.sizes))
+    if block is not None and not any(family.sizes[n][0] % b == 0 for n in sized for b in block if b > 1):
+        return []
+    # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows; a size the host's
+    # checks keep a multiple of something (`assert(n % 256 == 0)`) keeps its value
+    from .analysis.family import holds
+    checks = [c for c in table.launch.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+    base = dict(family.primary.sizes)
+    odd_values = {}
+    for n in sized:
+        v = family.sizes[n][0] | 1
+        if holds(checks, {**table.launch.params, **(params or {}), **base, n: v}):
+            odd_values[n] = v
+    if not odd_values:
+        return []
+    odd = replace(family.primary, sizes=tuple((n, odd_values.get(n, v)) for n, v in family.primary.sizes))
     try:
-        sim = Simulation(table, fcfg.params, odd, family)
+        sim = Simulation(table, fcfg.params if params is None else params, odd, family)
     except AnalysisLimit:
         return []
     sim.wanted = frozenset({cl202_unguarded.CODE})
     return [d for d in _check(table, sim, fcfg, {cl202_unguarded.CODE}) if _conditional(d)]
 
 
-def _uncertain(d: Diagnostic, trials, family) -> Diagnostic:
+MAX_PROGRAM_RUNS = 4
+
+
+def _say_values(diags: list[Diagnostic], table, family) -> list[Diagnostic]:
+    """Each warning says, in a few words, where the values its strides are made of come from: the
+    host code (`incx = 64: every call of `scal` passes 64`), or nowhere (`K not given`). Values
+    written in the kernel or its launch line need no words."""
+    from .index import ir
+    at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
+    launch = table.launch
+    for d in diags:
+        acc = at.get((d.path, d.line, d.column, d.access))
+        if acc is None or d.severity == "info" or "condition" in d.metrics or "when" in d.metrics:
+            continue
+        names = list(dict.fromkeys(s.name for t in acc.terms if not t.is_offset for s in ir.symbols(t.stride)
+                                   if s.kind == "param"))
+        words = []
+        for n in names:
+            how = launch.provenance.get(n, "")
+            if n in launch.params and how and not how.startswith("the launch at"):
+                words.append(f"{n} = {launch.params[n]}: {how}")
+            elif n in family.sizes and family.roles.get(n) == "size":
+                words.append(f"{n} not given")
+        if words:
+            d.message += f" ({'; '.join(words)})"
+            d.metrics = {**d.metrics, "values": words}
+    return diags
+
+
+def program_combinations(launch, given: dict[str, int]) -> list[dict[str, int]]:
+    """The values the program itself passes where its launches differ (`incx` is 1 at one call and
+    64 at another): each combination is analysed as a launch of its own, as the program makes it.
+    [{}] where every value is single (or given)."""
+    many = [(n, vs) for n, vs in sorted(launch.values.items()) if len(vs) > 1 and n not in given]
+    if not many:
+        return [{}]
+    combos = [dict(zip([n for n, _ in many], vs)) for vs in itertools.product(*[vs for _, vs in many])]
+    return combos[:MAX_PROGRAM_RUNS]
+
+
+def _program_findings(runs, launch) -> list[Diagnostic]:
+    """The findings of each combination of the program's values: one that every combination makes
+    is reported once (with the first's figures); one that only some make is reported with the
+    values that make it and where they come from (`when incx = 64: every call of `scal` passes 1
+    or 64`)."""
+    if len(runs) == 1:
+        return runs[0][1]
+
+    def key(d):
+        return d.code, d.path, d.line, d.column, d.access, d.severity
+
+    made: dict = {}
+    for combo, found, _ in runs:
+        for d in found:
+            made.setdefault(key(d), (d, []))[1].append(combo)
+    out = []
+    for d, combos in made.values():
+        if len(combos) < len(runs) and d.severity != "info":
+            names = [n for n in combos[0] if {c[n] for c in combos} != {c[n] for c, _, _ in runs}]
+            parts = []
+            for n in names:
+                words = launch.provenance.get(n, "")
+                vals = " or ".join(str(v) for v in sorted({c[n] for c in combos}))
+                parts.append(f"{n} = {vals}" + (f" ({words})" if words else ""))
+            if parts:
+                d.message += f" (when {'; '.join(parts)})"
+                d.metrics = {**d.metrics, "when": "; ".join(parts)}
+        out.append(d)
+    return out
+
+
+def _uncertain(d: Diagnostic, trials, family, acc=None) -> Diagnostic:
     """A finding that only some of cudalint's own trial values produce: info, with the condition
-    those values show (the values it holds for that the trials where it does not hold lack)."""
+    those values show (the values it holds for that the trials where it does not hold lack), over
+    the names its access's strides hold (else those it reads at all)."""
+    from .index import ir
     keep_block = len(family.blocks) > 1
     held = set(trials)
     rest = [t for t in family.trials if t not in held]
     parts = []
-    for name in family.sizes:
+    names = list(family.sizes)
+    if acc is not None:
+        strides = {s.name for t in acc.terms if not t.is_offset for s in ir.symbols(t.stride)}
+        read = {s.name for e in (acc.index, *acc.guards) for s in ir.symbols(e)}
+        names = [n for n in names if n in strides] or [n for n in names if n in read] or names
+    for name in names:
         yes = sorted({t.size(name) for t in trials})
         no = sorted({t.size(name) for t in rest} - set(yes))
         if no and not set(yes) & {t.size(name) for t in rest}:
@@ -753,7 +817,7 @@ def _uncertain(d: Diagnostic, trials, family) -> Diagnostic:
     if not parts:
         parts = ["; ".join(t.describe(keep_block) for t in trials)]
     d.severity = "info"
-    d.message += f" (only when {'; '.join(parts)}: values the program does not give)"
+    d.message += f" (only when {'; '.join(parts)}: {'values' if len(parts) > 1 else 'a value'} the program does not give)"
     d.metrics = {**d.metrics, "only_for": [t.describe(keep_block) for t in trials]}
     return d
 
@@ -846,9 +910,15 @@ def _notes(table, sim) -> list[Diagnostic]:
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """One finding per place, rule and access: a `__device__` helper inlined into several kernels
+    (or a header read in several units) gives the same finding once, with the first kernel's
+    figures, whatever those kernels' launches make of them. A race keeps one finding per other
+    line it races with."""
     seen, out = set(), []
     for d in diags:
-        key = (d.path, d.line, d.column, d.code, d.message)
+        key = (d.path, d.line, d.column, d.end_line, d.end_column, d.code, d.access,
+               d.metrics.get("store_line") if isinstance(d.metrics, dict) else None,
+               d.message if d.access is None else None)
         if key not in seen:
             seen.add(key)
             out.append(d)

@@ -39,9 +39,25 @@ def specificity(selector: str) -> int:
     return 1
 
 
+def is_limit_note(d) -> bool:
+    """A note on where cudalint's reading stops, counted unless --show-limits asks for it: a CL901
+    note, or a CL900 note (info) on a region the parser or preprocessor could not read. What the
+    user wrote for cudalint and it could not read (an annotation, `facts["annotation"]`), a CL900
+    warning, and the note on a file that is not UTF-8 (its text was changed to be read) are always
+    printed."""
+    if d.severity != "info":
+        return False
+    return d.code == "CL901" or (d.code == "CL900" and not d.facts.get("annotation")
+                                 and not d.message.startswith("file is not valid UTF-8"))
+
+
 def normalize(selector: str) -> str:
+    """`cl101` -> `CL101`, `all` -> `ALL`, a rule's name (`uncoalesced-global-access`, as `cudalint
+    rule NAME` takes it) -> its code; a category as it is."""
     s = selector.strip()
-    return s.upper() if s.upper().startswith("CL") or s.upper() == "ALL" else s
+    if s.upper().startswith("CL") or s.upper() == "ALL":
+        return s.upper()
+    return next((r.CODE for r in _rules() if r.NAME == s.lower()), s)
 
 
 @dataclass(frozen=True)

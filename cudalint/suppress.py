@@ -1,6 +1,8 @@
 """Inline suppressions: `// cudalint: ignore[CL101]`, `disable[CL4]` ... `enable[CL4]`,
-`file-ignore[CL203]`, read with grammars/annotations.lark. A suppression that suppresses nothing
-is itself reported (CL910), so stale ones do not pile up."""
+`file-ignore[CL203]`, read with grammars/annotations.lark, anywhere in a comment as `noqa` is
+(`// the load is fine, cudalint: ignore[CL101]`), with rule codes, code prefixes, categories or
+rule names. A suppression that suppresses nothing is itself reported (CL910), with a fix that
+removes it, so stale ones do not pile up."""
 from __future__ import annotations
 
 import re
@@ -12,8 +14,9 @@ from .selection import is_valid, matches, normalize
 ALL = "ALL"
 DIRECTIVES = ("ignore", "disable", "enable", "file-ignore", "launch", "param")
 _ANY_DIRECTIVE = re.compile(r"^(?://+|/\*+)\s*cudalint\s*:\s*([\w-]+)(\s*\[)?")
-_COMMENT = re.compile(r"^(?://+|/\*+)\s*cudalint\s*:\s*(ignore|disable|enable|file-ignore)(?![\w-])(.*?)(\*/)?\s*$",
-                      re.DOTALL)
+# anywhere in the comment, after its opening or a word boundary (`// fine here, cudalint: ignore[CL101]`)
+_COMMENT = re.compile(r"(?:^(?://+|/\*+)\s*|(?<=[\s,;:(]))cudalint\s*:\s*(ignore|disable|enable|file-ignore)(?![\w-])"
+                      r"(.*?)(\*/)?\s*$", re.DOTALL)
 
 
 @dataclass
@@ -29,10 +32,10 @@ class Suppression:
     ends: dict[str, int] = field(default_factory=dict)    # disable: where `enable` ended each selector
     used: set[str] = field(default_factory=set)
 
-    def covers(self, d: Diagnostic) -> str | None:
-        """The selector that suppresses `d`, if any."""
-        return next((s for s in self.selectors if self.first <= d.line <= self.ends.get(s, self.last)
-                     and matches(s, d.code, d.category)), None)
+    def covers(self, d: Diagnostic) -> list[str]:
+        """The selectors that suppress `d` (its code, or a code of a finding it stands for)."""
+        return [s for s in self.selectors if self.first <= d.line <= self.ends.get(s, self.last)
+                and any(matches(s, c, d.category) for c in (d.code, *d.subsumes))]
 
 
 @dataclass
@@ -44,10 +47,9 @@ class FileSuppressions:
     def suppress(self, d: Diagnostic) -> bool:
         hit = False
         for s in self.suppressions:
-            sel = s.covers(d)
-            if sel is not None:
-                s.used.add(sel)
-                hit = True
+            sels = s.covers(d)
+            s.used.update(sels)
+            hit = hit or bool(sels)
         return hit
 
     def unused(self) -> list[Diagnostic]:
@@ -58,8 +60,12 @@ class FileSuppressions:
                 continue
             unknown = [x for x in idle if x != ALL and not is_valid(x)]
             if unknown:
-                out.append(_cl910(self.path, s.line, s.column, s.end_column, f"unused suppression `{s.text}`: "
-                                  + ", ".join(f"`{x}`" for x in unknown) + " names no rule code or category"))
+                from .didyoumean import selector_hint
+                d = _cl910(self.path, s.line, s.column, s.end_column, f"unused suppression `{s.text}`: "
+                           + ", ".join(f"`{x}`" for x in unknown) + " names no rule code, name or category"
+                           + (selector_hint(unknown[0]) if len(unknown) == 1 else ""))
+                d.facts = {"why": "unknown", "kind": s.kind, "idle": unknown, "selectors": list(s.selectors)}
+                out.append(d)
                 continue
             if s.selectors == (ALL,):
                 why = "no finding to suppress"
@@ -68,9 +74,10 @@ class FileSuppressions:
             last = max((s.ends.get(x, s.last) for x in idle), default=s.last)
             where = {"ignore": f"line {s.first}" if s.first != s.line else "this line",
                      "disable": f"lines {s.first}-{last}", "file_ignore": "this file"}[s.kind]
-            out.append(_cl910(self.path, s.line, s.column, s.end_column,
-                              f"unused suppression `{s.text}`: {why} {'in' if s.kind == 'file_ignore' else 'on'} "
-                              f"{where}"))
+            d = _cl910(self.path, s.line, s.column, s.end_column,
+                       f"unused suppression `{s.text}`: {why} {'in' if s.kind == 'file_ignore' else 'on'} {where}")
+            d.facts = {"why": "unused", "kind": s.kind, "idle": idle, "selectors": list(s.selectors)}
+            out.append(d)
         return out
 
 
@@ -127,23 +134,26 @@ def read_suppressions(src) -> FileSuppressions:
     open_regions: list[tuple[Suppression, str]] = []
     for node in _comments(src):
         text = node_text(node)
-        m = _COMMENT.match(text)
+        m = _COMMENT.search(text)
         line, col = node.start_point[0] + 1, node.start_point[1] + 1
         end_col = node.end_point[1] + 1 if node.end_point[0] == node.start_point[0] else col + len(text.split("\n")[0])
+        at = col      # where a finding on the comment points: its directive, when that is on the first line
         if not m:
             misspelt = _misspelt(text)
             if misspelt:
                 out.problems.append(_cl910(src.path, line, col, end_col, misspelt))
             continue
+        if "\n" not in text[:m.start()]:
+            at = col + len(text[:m.start()].encode("utf-8", "surrogateescape"))
         shown = "cudalint: " + m.group(1) + m.group(2).rstrip()
         shown = shown.split("//", 1)[0].rstrip()    # a second comment on the line is not part of it
-        from .index.parse import ExprSyntaxError, parse_annotation     # lark only for a file that has one
+        from .grammar import ExprSyntaxError, parse_annotation     # lark only for a file that has one
         try:
             tree = parse_annotation(shown)
         except ExprSyntaxError:
-            out.problems.append(_cl900(src.path, line, col, f"cannot read suppression `{shown}`: expected "
-                                       f"`cudalint: {m.group(1)}[CODE, ...]` with rule codes, code prefixes or "
-                                       f"categories, optionally followed by ` -- reason`"))
+            out.problems.append(_cl900(src.path, line, at, f"cannot read suppression `{shown}`: expected "
+                                       f"`cudalint: {m.group(1)}[CODE, ...]` with rule codes or names, code prefixes "
+                                       f"or categories, optionally followed by ` -- reason`"))
             continue
         directive = tree.children[0]
         lists = [c for c in directive.children if getattr(c, "data", None) == "selectors"]
@@ -152,7 +162,7 @@ def read_suppressions(src) -> FileSuppressions:
         if kind == "enable":
             closing = [(s, sel) for s, sel in open_regions if selectors == (ALL,) or sel in selectors]
             if not closing:
-                out.problems.append(_cl910(src.path, line, col, end_col,
+                out.problems.append(_cl910(src.path, line, at, end_col,
                                            f"unused suppression `{shown}`: no `disable` above it to end"))
             for s, sel in closing:
                 open_regions.remove((s, sel))
@@ -166,7 +176,7 @@ def read_suppressions(src) -> FileSuppressions:
             first, last = line, last_line
         else:
             first, last = 1, last_line
-        s = Suppression(line, col, end_col, kind, selectors, first, last, shown)
+        s = Suppression(line, at, end_col, kind, selectors, first, last, shown)
         out.suppressions.append(s)
         if kind == "disable":
             open_regions.extend((s, sel) for sel in selectors)

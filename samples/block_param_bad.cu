@@ -13,7 +13,7 @@ __global__ void matmul_naive(float *out, const float *inp, const float *weight, 
     float val = 0.0f;
     for (int i = 0; i < C; i++)
       val += inp[bt * C + i] * weight[oc * C + i];  // expect: CL101
-    out[bt * OC + oc] = val;  // expect: CL101, CL102
+    out[bt * OC + oc] = val;  // expect: CL102
   }
 }
 

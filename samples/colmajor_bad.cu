@@ -8,7 +8,7 @@ __global__ void geam_colmajor(int rows, int cols, float alpha, const float* __re
   int j = blockIdx.x * blockDim.x + threadIdx.x;  // column
   int i = blockIdx.y * blockDim.y + threadIdx.y;  // row
   if (i < rows && j < cols)
-    B[IDX2C(i, j, rows)] = alpha * A[IDX2C(i, j, rows)] + B[IDX2C(i, j, rows)];  // expect: CL101, CL102
+    B[IDX2C(i, j, rows)] = alpha * A[IDX2C(i, j, rows)] + B[IDX2C(i, j, rows)];  // expect: CL102
 }
 
 void run_geam(int rows, int cols, float alpha, const float* A, float* B) {

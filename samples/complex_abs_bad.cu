@@ -6,7 +6,7 @@ __global__ void complex_abs(const float* __restrict__ iq, float* __restrict__ ma
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
     float re = iq[2 * i];  // expect: CL101
-    float im = iq[2 * i + 1];  // expect: CL101
+    float im = iq[2 * i + 1];  // the same record: counted in the finding above
     mag[i] = sqrtf(re * re + im * im);
   }
 }

@@ -9,7 +9,7 @@ __global__ void transposeNaive(float* odata, const float* idata) {
   int y = blockIdx.y * TILE_DIM + threadIdx.y;
   int width = gridDim.x * TILE_DIM;
   for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
-    odata[x * width + (y + j)] = idata[(y + j) * width + x];  // expect: CL101, CL102
+    odata[x * width + (y + j)] = idata[(y + j) * width + x];  // expect: CL102
 }
 
 __global__ void transposeCoalesced(float* odata, const float* idata) {

@@ -12,11 +12,11 @@ __global__ void heat3d_step(const float* __restrict__ in, float* __restrict__ ou
   if (x < 1 || y < 1 || z < 1 || x >= nx - 1 || y >= ny - 1 || z >= nz - 1) return;
   int plane = nx * ny;
   int idx = (z * ny + y) * nx + x;
-  float c = in[idx];  // expect: CL101, CL102
-  float lap = in[idx - 1] + in[idx + 1]  // expect: CL101, CL102
-            + in[idx - nx] + in[idx + nx]  // expect: CL101, CL102
-            + in[idx - plane] + in[idx + plane] - 6.0f * c;  // expect: CL101, CL102
-  out[idx] = c + alpha * lap;  // expect: CL101, CL102
+  float c = in[idx];  // expect: CL102
+  float lap = in[idx - 1] + in[idx + 1]  // expect: CL102
+            + in[idx - nx] + in[idx + nx]  // expect: CL102
+            + in[idx - plane] + in[idx + plane] - 6.0f * c;  // expect: CL102
+  out[idx] = c + alpha * lap;  // expect: CL102
 }
 
 void run_heat3d(const float* in, float* out, int nx, int ny, int nz, float alpha) {

@@ -12,7 +12,7 @@ __global__ void transpose_naive(float* __restrict__ odata, const float* __restri
   int y = blockIdx.y * TILE_DIM + threadIdx.y;
   for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
     float v = idata[(y + j) * width + x];
-    odata[x * height + (y + j)] = v;  // expect: CL101, CL102
+    odata[x * height + (y + j)] = v;  // expect: CL102
   }
 }
 

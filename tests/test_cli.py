@@ -25,7 +25,7 @@ def test_findings_exit_1_with_path_line_col_code_category():
     first = out.splitlines()[0]
     path, line, col, rest = first.split(":", 3)
     assert path.endswith("matmul_naive_bad.cu") and int(line) > 0 and int(col) > 0
-    assert rest.startswith(" CL101 [coalescing] ")
+    assert rest.startswith(" warning: CL101 load of ")       # the severity word where gcc prints it
 
 
 def test_check_subcommand_and_directory_recursion():
@@ -57,7 +57,7 @@ def test_unknown_launch_is_stated_as_an_assumption(tmp_path):
     code, out, _ = run(str(f), "--format", "json")
     doc = json.loads(out)
     d = doc["diagnostics"][0]
-    assert d["code"] == "CL101"
+    assert d["code"] == "CL102" and d["subsumes"] == ["CL101"]
     # no launch: the finding holds for every 2-D block tried, and the assumption says which
     assert any("launch not found: checked with blockDim (32, 8, 1), (16, 16, 1), (32, 32, 1)" in a
                for a in d["assumptions"])
@@ -138,7 +138,9 @@ def test_bad_inputs_never_crash(tmp_path):
             assert code in (0, 1), (name, err)
     code, out, _ = run(str(tmp_path / "latin1.cu"))
     assert "CL900" in out and "not valid UTF-8" in out
-    code, out, _ = run(str(tmp_path / "unbalanced.cu"))
+    code, out, err = run(str(tmp_path / "unbalanced.cu"))     # a parse note is counted, the file named once
+    assert "CL900" not in out and "1 parse note (CL900)" in err and "unbalanced.cu" in err
+    code, out, _ = run(str(tmp_path / "unbalanced.cu"), "--show-limits")
     assert "CL900" in out
     code, out, _ = run(str(tmp_path / "big.cu"))
     assert code == 1 and "CL202" in out
@@ -147,3 +149,16 @@ def test_bad_inputs_never_crash(tmp_path):
 def test_python_dash_m_and_console_script_agree():
     code, out, _ = run(str(SAMPLES / "vecadd_bad.cu"))
     assert code == 1 and "CL202" in out
+
+
+def test_parse_notes_are_counted_and_each_file_named_once(tmp_path):
+    bad = "__global__ void k(float* a) {\n  int x = ;\n  a[threadIdx.x] = 1;\n  float y = (;\n  a[1] = y;\n}\n"
+    for name in ("one.cu", "two.cu"):
+        (tmp_path / name).write_text(bad)
+    code, out, err = run(str(tmp_path))
+    assert "CL900" not in out and len(err.splitlines()) == 1
+    assert err.count("one.cu") == 1 and err.count("two.cu") == 1 and "2 files not fully parsed" in err
+    doc = json.loads(run(str(tmp_path), "--format", "json")[1])
+    assert doc["hidden"]["CL900"] >= 4 and not any(d["code"] == "CL900" for d in doc["diagnostics"])
+    assert sum(d["code"] == "CL900" for d in json.loads(run(str(tmp_path), "--format", "json", "--show-limits")[1])
+               ["diagnostics"]) == doc["hidden"]["CL900"]

@@ -27,7 +27,7 @@ def cudalint(cwd, *args, stdin=None):
 
 
 def codes(out):
-    return sorted({(line.split(":")[0], int(line.split(":")[1]), line.split()[1]) for line in out.splitlines()})
+    return sorted({(line.split(":")[0], int(line.split(":")[1]), line.split()[2]) for line in out.splitlines()})
 
 
 def project(tmp_path, config: str, name="pyproject.toml", files=None):

@@ -521,7 +521,7 @@ def test_findings_confirmed_refuted_and_found_by_measurement_alone():
     by = {(d.line, d.code): d for d in diags}
     assert by[(12, "CL101")].confirmed is True
     assert by[(12, "CL101")].measured["summary"] == "32.0 sectors/request measured (ideal 4.0)"
-    assert by[(16, "CL101")].confirmed is False and by[(16, "CL102")].confirmed is False
+    assert by[(16, "CL102")].confirmed is False          # it stands for the store's CL101 too
     new = dynamic_findings(diags, table, sites, measures, 2.0, BY_CODE)
     assert [(d.line, d.code, d.source, d.confirmed) for d in new] == [(13, "CL101", "dynamic", True)]
     doc = new[0].to_json()
@@ -529,7 +529,7 @@ def test_findings_confirmed_refuted_and_found_by_measurement_alone():
     from cudalint.report.text import render
     text = render(type("R", (), {"diagnostics": diags + new})())
     assert "[confirmed: 32.0 sectors/request measured (ideal 4.0)]" in text
-    assert "[not confirmed: 4.0 sectors/request measured (ideal 4.0)]" in text
+    assert "[not confirmed: threadIdx.x steps 4 bytes, threadIdx.y 4000 bytes measured, 4.0 sectors/request]" in text
 
 
 GATHER = """// cudalint: launch grid=(4,1,1) block=(256,1,1)

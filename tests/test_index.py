@@ -7,7 +7,7 @@ from cudalint.index import ir
 from cudalint.index.parse import ExprSyntaxError, parse_expr
 from cudalint.index.terms import decompose
 from cudalint.index.to_sympy import to_sympy
-from cudalint.source.macros import MacroTable, parse_define
+from cudalint.preprocess.macros import MacroTable, parse_define
 
 TX, TY = ir.Sym("threadIdx.x", "thread"), ir.Sym("threadIdx.y", "thread")
 BX, BY = ir.Sym("blockIdx.x", "block"), ir.Sym("blockIdx.y", "block")

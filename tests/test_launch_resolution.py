@@ -33,7 +33,7 @@ def test_unknown_block_edge_is_assumed_not_taken_as_a_problem_size(tmp_path):
     got, diags = lint(tmp_path, COPY_2D)
     # analysed (no "block of 1000000 threads" note), and the column walk is found
     assert not any(d.code == "CL901" for d in diags)
-    assert got == [(4, "CL101"), (4, "CL101"), (4, "CL102"), (4, "CL102")]
+    assert got == [(4, "CL102"), (4, "CL102")]          # x and y swapped: one finding per access
     text = "; ".join(diags[0].assumptions)
     # the edge takes the values that make the usual block shapes (bs x bs: 16 x 16 and 32 x 32)
     assert "block size `bs` not given: checked with bs = 16, 32: blockDim (16, 16, 1), (32, 32, 1)" in text
@@ -45,8 +45,8 @@ def test_param_for_the_block_edge_wins(tmp_path):
     _, diags = lint(tmp_path, COPY_2D, bs=32)
     assert diags and all("block size" not in a for d in diags for a in d.assumptions)
     # a 32-wide warp now spans 32 rows of `out`: 32 sectors per store
-    store = next(d for d in diags if d.code == "CL101" and d.access == "store")
-    assert "32.00 sectors" in store.message
+    store = next(d for d in diags if d.code == "CL102" and d.access == "store")
+    assert "32 sectors/request" in store.message and store.subsumes == ["CL101"]
 
 
 def test_param_making_the_block_too_large_is_a_named_note(tmp_path):
@@ -82,9 +82,11 @@ void launch(float *o, int n, int threads) {
   k<<<(n + threads - 1) / threads, threads>>>(o, n);
 }
 """)
-    assert [d.code for d in diags] == ["CL101"]
+    assert [d.code for d in diags] == ["CL101", "CL202"]
     assert any("block size `threads` not given: checked with threads = 256, 128, 1024" in a
                for a in diags[0].assumptions)
+    # no guard, and nothing makes n a multiple of the block the program picks: the condition says so
+    assert diags[1].severity == "warning" and "when n % threads != 0" in diags[1].message
 
 
 def test_launch_inside_a_block_size_branch_uses_that_size(tmp_path):
@@ -143,7 +145,7 @@ def test_pointer_set_in_a_switch_launches_each_kernel_it_names(tmp_path):
     # With the 32x16 launch applied, the 16-row step matches the block: no CL301 on either
     # kernel (the assumed 32x8 block made one per access); the naive transpose's column
     # write remains.
-    assert got == [(9, "CL101"), (9, "CL102")]
+    assert got == [(9, "CL102")]
     assert "launch unknown" not in "; ".join(a for d in diags for a in d.assumptions)
 
 
@@ -151,12 +153,12 @@ def test_pointer_from_an_array_of_kernels(tmp_path):
     got, _ = lint(tmp_path, TRANSPOSE_DRIVER.replace("void (*kernel)(float *, const float *, int);",
                                                      "void (*kernels[])(float *, const float *, int) = {&copy, &naive};")
                   .replace("kernel<<<", "kernels[k]<<<") % "", w=1024)
-    assert got == [(9, "CL101"), (9, "CL102")]
+    assert got == [(9, "CL102")]
 
 
 def test_pointer_from_a_conditional_expression(tmp_path):
     got, _ = lint(tmp_path, TRANSPOSE_DRIVER % "    kernel = k == 0 ? &copy : &naive;", w=1024)
-    assert got == [(9, "CL101"), (9, "CL102")]
+    assert got == [(9, "CL102")]
 
 
 def test_untraced_pointer_is_applied_to_unlaunched_kernels_with_the_same_arity(tmp_path):
@@ -167,7 +169,7 @@ def test_untraced_pointer_is_applied_to_unlaunched_kernels_with_the_same_arity(t
                                                        "void host(float *o, const float *in,\n"
                                                        "          void (*kernel)(float *, const float *, int)) {")
                     % "", w=1024)
-    assert sorted((d.line, d.code) for d in diags) == [(9, "CL101"), (9, "CL102")]
+    assert sorted((d.line, d.code) for d in diags) == [(9, "CL102")]
     assert all(any("launch through the function pointer `kernel` at line 16: its configuration assumed "
                    "for this kernel" in a for a in d.assumptions) for d in diags)
 
@@ -213,7 +215,7 @@ def test_annotation_or_define_gives_the_block_edge(tmp_path):
     for extra, assumed in (([], "block size `EDGE` not given: checked with EDGE = 16, 32"), (["-D", "EDGE=32"], None)):
         p = subprocess.run([sys.executable, "-m", "cudalint", "--format", "full", *extra, str(path)],
                            capture_output=True, text=True)       # full states the kernel's assumptions
-        assert p.returncode == 1 and "CL101" in p.stdout
+        assert p.returncode == 1 and "CL102" in p.stdout
         assert (assumed in p.stdout) if assumed else ("block size" not in p.stdout)
 
 

@@ -3,7 +3,7 @@ import textwrap
 
 from cudalint.lint import Config, lint_paths
 from cudalint.preprocess import Preprocessor, file_key
-from cudalint.source.macros import Macro
+from cudalint.preprocess.macros import Macro
 
 
 def view(tmp_path, text, name="k.cu", defines=(), **files):

@@ -219,7 +219,7 @@ def test_an_include_name_longer_than_the_os_allows_is_skipped(tmp_path):
 
 def test_a_5000_digit_param_annotation_is_a_cl900_and_the_kernel_is_analysed(tmp_path):
     f = tmp_path / "k.cu"
-    f.write_text("// cudalint: param N=" + "9" * 5000 + "\n" + kernel("  a[threadIdx.x * N] = 1;"))
+    f.write_text("// cudalint: param N=" + "9" * 5000 + "\n" + kernel("  a[threadIdx.x * 2 + N] = 1;"))
     code, out, err = cudalint(f)
     assert code == 1 and not one_line_errors(err)
     assert "CL900" in out and "is not a 64-bit integer" in out and "CL101" in out
@@ -337,8 +337,9 @@ def test_numbers_past_64_bits_are_named_in_one_cl901_line_never_a_crash(tmp_path
     assert all("\n" not in d["message"] for d in diags)
     if note:
         assert any(d["code"] in ("CL900", "CL901") and note in d["message"] for d in diags), diags
-    else:                                   # the kernel is analysed (the template argument is not a value)
-        assert [d["code"] for d in diags] == ["CL101"], diags
+    else:     # the kernel is analysed; the template argument is not a value, so the stride it makes is
+        # open and a verdict that needs it is no warning
+        assert [d["code"] for d in diags] == [], diags
 
 
 def test_a_param_that_wraps_int64_gives_no_false_overlap(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings, strategies as st
 
 from cudalint.index import ir
-from cudalint.source import macros
+from cudalint.preprocess import macros
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -22,7 +22,7 @@ def _sample_lines() -> list[str]:
     return [line for p in sorted(SAMPLES.glob("*.cu")) for line in p.read_text().splitlines()]
 
 
-# ---- source/macros.py --------------------------------------------------------------------------
+# ---- preprocess/macros.py -----------------------------------------------------------------------
 # The tokenizer as it was written first: one named group per kind of token, a match object per token.
 _NAMED_TOKEN = re.compile(r"""
     (?P<ws>\s+)

@@ -61,7 +61,7 @@ def test_syncwarp_orders_a_warp_but_not_the_block(tmp_path):
     assert findings(tmp_path, body.replace("OTHER", "(threadIdx.x / 32) * 32 + (threadIdx.x + 1) % 32")) == {}
     got = findings(tmp_path, body.replace("OTHER", "(threadIdx.x + 32) % 256"))
     (d,) = got.values()
-    assert d.code == "CL501" and "add __syncthreads() (the warp-level sync between them orders one warp only)" in d.message
+    assert d.code == "CL501" and "add __syncthreads() between (the warp-level sync between them orders one warp only)" in d.message
 
 
 def test_missing_second_barrier_of_a_tiled_loop_is_a_race_across_iterations(tmp_path):
@@ -78,7 +78,7 @@ def test_missing_second_barrier_of_a_tiled_loop_is_a_race_across_iterations(tmp_
   out[blockIdx.x * 256 + threadIdx.x] = acc;"""
     got = findings(tmp_path, body.replace("SECOND", ""))
     d = got[(8, "CL501")]
-    assert "in the next `t` iteration; add __syncthreads() at the end of the loop body" in d.message
+    assert "in the next iteration of the `t` loop; add __syncthreads() at the end of the loop body" in d.message
     assert d.metrics["loop_line"] == d.line - 4
     assert findings(tmp_path, body.replace("SECOND", "__syncthreads();")) == {}
 
@@ -275,7 +275,7 @@ def test_a_barrier_in_a_loop_condition_separates_iterations(tmp_path):
     assert findings(tmp_path, body.replace("COND", "__syncthreads_or(changed)")) == {}
     # without it, a thread's store meets its neighbour's read in the next iteration
     got = findings(tmp_path, body.replace("COND", "changed"))
-    assert "in the next `loop@8` iteration" in got[(7, "CL501")].message
+    assert "in the next iteration of the loop at line 8" in got[(7, "CL501")].message
 
 
 def test_a_nested_early_return_still_guards_the_code_after_its_block(tmp_path):

@@ -29,6 +29,7 @@ from ..index import ir
 from ..index.evaluate import value_span
 from ..index.terms import Term
 from ..model.table import Access
+from ..model.vector import MAX_REQUEST
 from .simulate import SPAN_LIMIT, WARP, LaneAddresses, Simulation
 
 BANKS = 32
@@ -207,8 +208,21 @@ def request_width(sim: Simulation, acc: Access) -> int | None:
     merge makes the request."""
     merge = sim.table.merges.get(acc)
     if merge is None:
-        return acc.width
+        return piece_width(sim.table, acc)
     return merge.width if merge.head is acc else None
+
+
+def piece_width(table, acc: Access) -> int:
+    """A struct copied whole (`s[i] = g[j]` of a 24-byte struct) moves in requests no wider than
+    16 bytes nor than its alignment allows: each such piece has the lanes' pattern of the first."""
+    width = acc.width
+    if width <= MAX_REQUEST and width & (width - 1) == 0:
+        return width
+    align = table.types.align(acc.array.elem_type) if table.types is not None else None
+    piece = MAX_REQUEST
+    while piece > 1 and (width % piece or (align is not None and align % piece)):
+        piece //= 2
+    return piece
 
 
 _SURE = object()
@@ -313,7 +327,7 @@ def _padding(sim: Simulation, acc: Access, width: int) -> tuple[int, int] | None
         flat = idx[0]
         for k in range(1, len(idx)):
             flat = flat * extents[k] + idx[k]
-        addr, m, _ = warp_requests(flat * acc.array.elem_size, mask)
+        addr, m, _ = warp_requests(acc.byte_address(flat), mask)
         if not len(addr):
             return None
         w = int(count_wavefronts(addr, m, width, acc.kind).ways.max())
@@ -342,7 +356,7 @@ def _responsible_term(sim: Simulation, acc: Access, ways: int, width: int) -> tu
     live = mask.any(axis=1)
     if not live.any():
         return best, best_ways
-    addr = np.concatenate([_warps(np.asarray(v, dtype=np.int64) * acc.array.elem_size)[live] for v in vals])
+    addr = np.concatenate([_warps(acc.byte_address(v))[live] for v in vals])
     ways_of = count_wavefronts(addr, np.tile(mask[live], (len(terms), 1)), width, acc.kind).ways
     for term, w in zip(terms, ways_of.reshape(len(terms), -1).max(axis=1)):
         if w > best_ways:

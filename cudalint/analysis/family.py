@@ -378,7 +378,38 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> tuple[dict[str, tuple[
     out = {n: values[roles[n]] for n in sorted(names)}
     for n, d in product_degrees(exprs, {n for n, r in roles.items() if r == "size"}).items():
         out[n] = sizes_for_degree(d)
+    checks = [c for c in lc.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+    if checks:
+        for n in names:
+            out[n] = tuple(allowed(checks, n, v, given) for v in out[n])
     return out, roles
+
+
+SEARCH = 4096       # how far past a trial value the first one the host's checks allow is looked for
+
+
+def allowed(checks: list[ir.Expr], name: str, value: int, given: dict[str, int]) -> int:
+    """`value`, or the first value after it that the host's checks on `name` alone allow
+    (`assert(n % 256 == 0)`: 1000 becomes 1024): a trial is a value the program may run."""
+    mine = [c for c in checks if {s.name for s in ir.symbols(c)} <= {name, *given}]
+    if not mine:
+        return value
+    for v in range(value, value + SEARCH):
+        if holds(mine, {**given, name: v}):
+            return v
+    return value
+
+
+def holds(checks: list[ir.Expr], env: dict[str, int]) -> bool:
+    """Whether every check is true for these values (one that cannot be evaluated is taken as true)."""
+    ev = Evaluator({k: np.int64(v) for k, v in env.items()})
+    for c in checks:
+        try:
+            if not bool(np.asarray(ev.value(c)).all()):
+                return False
+        except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
+            continue
+    return True
 
 
 INT_MAX = 2**31 - 1
@@ -401,6 +432,8 @@ def sizes_for_degree(d: int) -> tuple[int, ...]:
 def product_degrees(exprs: list[ir.Expr], sizes: set[str]) -> dict[str, int]:
     """The most sizes (names of `sizes`) any product in the expressions multiplies together, for
     each name that takes part in one with more than three."""
+    if len(sizes) < 4:
+        return {}       # no product of more than three of them
     memo: dict[int, tuple[int, frozenset]] = {}
 
     def degree(e: ir.Expr) -> tuple[int, frozenset]:

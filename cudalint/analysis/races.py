@@ -149,7 +149,7 @@ class Ownership:
                     elif strict and _too_large(env, c):
                         return None
         rows, threads = np.nonzero(mask)
-        start = index[mask] * acc.array.elem_size // unit
+        start = acc.byte_address(index[mask]) // unit
         heads = rows // len(combos) if len(combos) > 1 else rows
         pieces = max(1, acc.width // unit)
         if pieces == 1:
@@ -422,6 +422,8 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
             if second.kind == "store" and first.seq >= second.seq:
                 continue   # a store/store pair is reported once, at the later store
             cases = _cases(table.barriers, first, second)
+            if _own_value_first(first, second):
+                cases = [c for c in cases if c[0] is not None]
             if not cases:
                 continue   # a block barrier between them on every path: no simulation needed
             if not simulated:
@@ -435,6 +437,16 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 out.append(race)
                 reported.add(id(second))
     return out
+
+
+def _own_value_first(w: Access, r: Access) -> bool:
+    """Store `w` puts one value for the whole block (`myBin.x = f(blockIdx)` in every thread) and each
+    thread making access `r` made that store itself before, on the same path: within one pass,
+    whichever thread's store `r` meets holds the value its own thread stored. (Across iterations of a
+    loop the value may change: those cases are still searched.)"""
+    if w.value_scope < 2 or w.seq >= r.seq or w.atomic:
+        return False
+    return r.guards[:len(w.guards)] == w.guards and r.loops[:len(w.loops)] == w.loops
 
 
 def _own_units(sim, w: Access, r: Access, common: list[Iterator]) -> bool:

@@ -60,9 +60,13 @@ class RangeAnalysis:
         if not mask.any():
             res.executed = False
             return vals[0]
-        # ranges are read against declared extents (CL201): a global pointer has none
+        # ranges are read against declared extents (CL201): a global pointer has none unless the
+        # launch binds it to an allocation the host code sizes
         everywhere = mask.all()        # no guard: the values need no masking copy
-        for v in (vals[1:] if len(acc.dims) > 1 else vals[:1]) if acc.array.dims else ():
+        alloc = self._allocation(acc) if acc.space == "global" else None
+        if alloc is not None:
+            res.allocation = alloc
+        for v in (vals[1:] if len(acc.dims) > 1 else vals[:1]) if acc.array.dims or alloc else ():
             v = np.asarray(v, dtype=np.int64) if v.dtype != np.float64 else np.floor(v).astype(np.int64)
             big = v if everywhere else np.where(mask, v, _I64_MIN)
             small = v if everywhere else np.where(mask, v, _I64_MAX)
@@ -76,44 +80,68 @@ class RangeAnalysis:
             self._excess(acc, env, shape, mask, res, vals[0])
         return vals[0]
 
+    def _allocation(self, acc: Access) -> tuple[int, str] | None:
+        """The extent, in elements of the access, of the allocation the launch passes for a global
+        pointer parameter (`cudaMalloc(&d_a, n * sizeof(float))` then `k<<<...>>>(d_a)`): its
+        size in bytes as the host writes it, at this trial's values."""
+        extents = getattr(self.table.launch, "extents", None) or {}
+        size = extents.get(acc.array.name)
+        if size is None or acc.array.size_assumed or acc.array.elem_size <= 0:
+            return None
+        nbytes = self._scalar(size)
+        if nbytes is None or nbytes <= 0:
+            return None
+        return nbytes // acc.array.elem_size, str(size)
+
     def _excess(self, acc, env, shape, mask, res, index) -> None:
         """Threads that exist only because the grid rounds the problem size up (ceil-div), executing
-        this access with an index beyond every index the in-range threads use."""
+        this access with an index beyond every index the in-range threads use. A grid axis is rounded
+        by the block edge of the thread axis that counts within a block along it: its own
+        (`blockIdx.x * blockDim.x + threadIdx.x`), or another (`blockIdx.x * blockDim.y +
+        threadIdx.y`, rows of warps: the grid is `ceil(N / blockDim.y)`)."""
         lc = self.table.launch
-        if lc.grid is None or not self.launch_known:
-            return
+        if lc.grid is None or not (self.launch_known or self.block_chosen) or not self.grid_known:
+            return      # no threads past an edge of a grid cudalint assumed (a block edge the launch
+                        # takes from a value not given is tried: its grid is the launch's own)
         flat = None
+        syms = {s.name for s in ir.symbols(acc.index)}
         for axis_i, axis in enumerate("xyz"):
-            if axis_i not in self._extents:
-                self._extents[axis_i] = self._grid_extent(lc.grid[axis_i], axis_i)
-            ext = self._extents[axis_i]
-            if ext is None:
+            if f"blockIdx.{axis}" not in syms and f"threadIdx.{axis}" not in syms:
                 continue
-            text, extent = ext
-            names = (f"threadIdx.{axis}", f"blockIdx.{axis}")
-            if not any(s.name in names for s in ir.symbols(acc.index)):
-                continue
-            gcoord = np.asarray(env[f"blockIdx.{axis}"]) * self.block[axis_i] + self.tid[f"threadIdx.{axis}"][None, :]
-            over = np.broadcast_to(gcoord >= extent, shape)
-            bad = mask & over
-            if not bad.any():
-                continue        # no thread it runs in is past the edge (looked at first: it is cheaper)
-            # the index must hold the axis' global coordinate (blockIdx steps blockDim times what
-            # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
-            # its threads past the edge along y load elements inside the matrix
-            st = self._step(acc, env, f"threadIdx.{axis}", shape, index)
-            if not st or self._step(acc, env, f"blockIdx.{axis}", shape, index) != self.block[axis_i] * st:
-                continue
-            if flat is None:
-                flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
-            ok = mask & ~over
-            limit = flat[ok].max() if ok.any() else _I64_MIN
-            beyond = bad & (flat > limit) & (flat >= extent)
-            if beyond.any():
-                i, t = np.unravel_index(np.argmax(np.where(beyond, flat, _I64_MIN)), shape)
-                res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), text, extent,
-                                    self.grid[axis_i] * self.block[axis_i])
-                return
+            for t_i in [axis_i] + [k for k in range(3) if k != axis_i]:
+                taxis = "xyz"[t_i]
+                if t_i != axis_i and (self.block[t_i] <= 1 or f"blockIdx.{axis}" not in syms
+                                      or f"threadIdx.{taxis}" not in syms):
+                    continue
+                key = (axis_i, t_i)
+                if key not in self._extents:
+                    self._extents[key] = self._grid_extent(lc.grid[axis_i], axis_i, self.block[t_i])
+                ext = self._extents[key]
+                if ext is None:
+                    continue
+                text, extent = ext
+                edge = self.block[t_i]
+                gcoord = np.asarray(env[f"blockIdx.{axis}"]) * edge + self.tid[f"threadIdx.{taxis}"][None, :]
+                over = np.broadcast_to(gcoord >= extent, shape)
+                bad = mask & over
+                if not bad.any():
+                    continue        # no thread it runs in is past the edge (looked at first: it is cheaper)
+                # the index must hold the axis' global coordinate (blockIdx steps blockDim times what
+                # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
+                # its threads past the edge along y load elements inside the matrix
+                st = self._step(acc, env, f"threadIdx.{taxis}", shape, index)
+                if not st or self._step(acc, env, f"blockIdx.{axis}", shape, index) != edge * st:
+                    continue
+                if flat is None:
+                    flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
+                ok = mask & ~over
+                limit = flat[ok].max() if ok.any() else _I64_MIN
+                beyond = bad & (flat > limit) & (flat >= extent)
+                if beyond.any():
+                    i, t = np.unravel_index(np.argmax(np.where(beyond, flat, _I64_MIN)), shape)
+                    res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), text, extent,
+                                        self.grid[axis_i] * edge, taxis)
+                    return
 
     def _step(self, acc: Access, env: dict, name: str, shape, index) -> int | None:
         """How far the index moves when `name` grows by one (the most common difference); `index`: its
@@ -130,13 +158,19 @@ class RangeAnalysis:
             return None
         return _most_common(d)
 
-    def _grid_extent(self, g: ir.Expr, axis_i: int) -> tuple[str, int] | None:
-        """The problem size a grid dimension was computed from: X with ceil(X / blockDim) == gridDim
-        and X < gridDim * blockDim, among the grid expression's pieces and the kernel's int parameters
-        (so `(n + 255) / 256` and a literal `grid=(3907)` for n = 1000000 both give n)."""
-        block, grid = self.block[axis_i], self.grid[axis_i]
-        cands = [sub for sub in g.walk() if any(s.kind == "param" for s in ir.symbols(sub))]
-        cands += [ir.Sym(p, "param") for p in self.table.params]
+    def _grid_extent(self, g: ir.Expr, axis_i: int, edge: int | None = None) -> tuple[str, int] | None:
+        """The problem size a grid dimension was computed from: X with ceil(X / edge) == gridDim
+        and X < gridDim * edge (edge: the block edge that counts along the axis, its own by default),
+        among the grid expression's pieces and the kernel's int parameters (so `(n + 255) / 256` and a
+        literal `grid=(3907)` for n = 1000000 both give n). The grid expression itself is no size
+        it was computed from (`numK / 512` with a `++` the host adds where it rounds)."""
+        block, grid = edge or self.block[axis_i], self.grid[axis_i]
+        cands = [sub for sub in g.walk() if any(s.kind == "param" for s in ir.symbols(sub))
+                 and (sub is not g or block == 1)]
+        if not any(s.kind == "param" for s in ir.symbols(g)):
+            # a grid written as a number (`grid=(3907)` for n = 1000000): the size is among the
+            # kernel's parameters; a grid computed from sizes names its own
+            cands += [ir.Sym(p, "param") for p in self.table.params]
         best = None
         for sub in cands:
             v = self._scalar(sub)

@@ -57,6 +57,7 @@ class Excess:
     extent_text: str
     extent: int
     covered: int
+    thread_axis: str = ""      # the threadIdx axis that counts along `axis` within a block (`axis` if empty)
 
 
 @dataclass
@@ -86,3 +87,6 @@ class AccessResult:
     strides: dict[str, int] = field(default_factory=dict)   # threadIdx axis -> element stride
     executed: bool = True
     error: str | None = None
+    # a global pointer the launch binds to an allocation: (its extent in elements at this trial, the
+    # allocation's size as the host writes it); `ranges` then holds the index's range
+    allocation: tuple[int, str] | None = None

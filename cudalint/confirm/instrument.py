@@ -234,7 +234,7 @@ def _inside(src: SourceFile, candidates: list[_Candidate], span, text: str, name
 def _expands_to(src: SourceFile, node, want: str) -> bool:
     """A function-like (or object-like) macro use whose expansion reads as the access."""
     from ..index.parse import ExprSyntaxError, parse_expr
-    from ..source.macros import MacroError
+    from ..preprocess.macros import MacroError
     text = node_text(node)
     head = text.split("(", 1)[0].strip()
     macros = src.macros.at(node.start_point[0] + 1)

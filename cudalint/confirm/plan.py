@@ -13,6 +13,7 @@ import numpy as np
 from ..analysis.simulate import Simulation, capped_product
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
+from ..index.types import BUILTINS
 from ..source.cufile import FunctionDef, node_text
 
 ALL_BLOCKS_UP_TO = 64          # grids this small run whole
@@ -201,7 +202,7 @@ def dynamic_shared(table, sim: Simulation, given: int | None, bindings: dict | N
             m = _SIZEOF.match(s.name)
             if m is not None:
                 t = (bindings or table.template_bindings).get(m.group(1), m.group(1))
-                size = ir.type_size(t) or (8 if t.endswith("*") else None)
+                size = (table.types or BUILTINS).size(t)
                 if size is not None:
                     env[s.name] = size
             elif s.kind == "param":
@@ -225,7 +226,7 @@ def dynamic_shared(table, sim: Simulation, given: int | None, bindings: dict | N
             raise NotRunnable(f"the dynamic shared memory of `{table.kernel}`'s launch is not known (give "
                               f"`--smem {table.kernel}=BYTES`)") from None
         if mask.any():
-            top = max(top, (int(idx[mask].max()) + 1) * acc.array.elem_size + max(acc.width - acc.array.elem_size, 0))
+            top = max(top, int(acc.byte_address(int(idx[mask].max()))) + max(acc.width, acc.array.elem_size))
     if top <= 0:
         raise NotRunnable(f"the dynamic shared memory of `{table.kernel}`'s launch is not known (give "
                           f"`--smem {table.kernel}=BYTES`)")

@@ -9,6 +9,7 @@ import numpy as np
 from ..analysis.banks import count_wavefronts
 from ..analysis.simulate import SECTOR, WARP, AnalysisLimit, Simulation
 from ..diagnostic import Diagnostic
+from ..edits import _kernel_lines, pad_declaration
 from ..index import ir
 from ..index.evaluate import Evaluator
 from ..index.parse import parse_expr
@@ -408,7 +409,7 @@ class KernelExplainer:
                 lanes.append(Lane(ln, tid, None, None, None))
                 continue
             idx = int(index[ln])
-            addr = idx * es
+            addr = int(a.byte_address(idx))
             addrs.add(addr)
             if a.space == "global":
                 unit = addr // SECTOR
@@ -473,7 +474,6 @@ class KernelExplainer:
         if d.code == "CL301" and "expected_stride" in d.metrics:
             return self._fix_stride(acc, d.metrics["stride"], d.metrics["expected_stride"])
         if d.code == "CL401" and d.metrics.get("padding") and self.src is not None:
-            from ..fix import _kernel_lines, pad_declaration
             e = pad_declaration(self.table, acc, d.metrics["padding"], self.src.lines,
                                 _kernel_lines(self.src, self.table.kernel, self.table))
             return [Rewrite(e.line, e.old.strip(), e.new.strip())] if e is not None else []
@@ -485,7 +485,7 @@ class KernelExplainer:
 
     def _swap_axes(self, d: Diagnostic, acc: Access) -> list[Rewrite]:
         """CL102: swap threadIdx.x/y (blockIdx, blockDim too) in the definitions the index uses."""
-        axis = "z" if "threadIdx.z" in d.message else "y"
+        axis = "z" if "stride_z" in d.metrics else "y"
         out = []
         for n in sorted(acc.name_deps, key=lambda n: acc.reaching.get(n, "").rpartition("@")[2].zfill(8)):
             deps = acc.name_deps[n]

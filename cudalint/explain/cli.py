@@ -7,11 +7,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import cli as _cli
+from .. import args as _args
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _cli._Parser(prog="cudalint explain",
+    p = _args._Parser(prog="cudalint explain",
                      description="Explain kernels the two-tree way: the table, the iterators, every index "
                                  "as coordinate x stride terms with its max check, and what each warp touches.")
     p.add_argument("paths", nargs="*", metavar="PATH", help=".cu/.cuh files or directories")
@@ -38,46 +38,46 @@ def _parser() -> argparse.ArgumentParser:
 def _dims(text: str, what: str, default: tuple[int, int, int]) -> tuple[int, int, int]:
     if not text:
         return default
-    v = [_cli._int(x.strip(), what) for x in text.split(",") if x.strip()]
+    v = [_args._int(x.strip(), what) for x in text.split(",") if x.strip()]
     if not 1 <= len(v) <= 3 or any(x < 1 for x in v):
-        raise _cli._Usage(f"bad {what} `{text}`: expected 1 to 3 positive integers X,Y,Z")
+        raise _args._Usage(f"bad {what} `{text}`: expected 1 to 3 positive integers X,Y,Z")
     return tuple(v + [1] * (3 - len(v)))
 
 
 def use_color(stream) -> bool:
-    return _cli.want_color("auto", stream.isatty())
+    return _args.want_color("auto", stream.isatty())
 
 
 def run(argv: list[str]) -> int:
     from ..lint import Config, UsageError
     from .data import Explanation
     args = _parser().parse_args(argv)
-    defines = dict(_cli._kv(d, "-D") for d in args.defines)
+    defines = dict(_args._kv(d, "-D") for d in args.defines)
     try:
         if args.expr is not None:
             if args.paths:
-                raise _cli._Usage("give either PATH or --expr, not both")
+                raise _args._Usage("give either PATH or --expr, not both")
             from .expr import explain_expr
-            iters = {k: _cli._int(v, "--iter") for k, v in (_cli._kv(x, "--iter") for x in args.iter)}
+            iters = {k: _args._int(v, "--iter") for k, v in (_args._kv(x, "--iter") for x in args.iter)}
             if any(c < 1 for c in iters.values()):
-                raise _cli._Usage("bad --iter: COUNT must be a positive integer")
+                raise _args._Usage("bad --iter: COUNT must be a positive integer")
             ex = Explanation(expr=explain_expr(args.expr, defines, _dims(args.block, "--block", (32, 8, 1)),
                                                _dims(args.grid, "--grid", (1, 1, 1)), iters, args.extent))
         else:
             if not args.paths:
-                raise _cli._Usage("no input: give a .cu file (or --expr \"...\")")
+                raise _args._Usage("no input: give a .cu file (or --expr \"...\")")
             from .driver import explain_paths
             cfg = Config(defines=defines,
-                         params={k: _cli._int(v, "--param") for k, v in (_cli._kv(p, "--param") for p in args.param)},
-                         launches=dict(_cli._launch(x) for x in args.launch),
+                         params={k: _args._int(v, "--param") for k, v in (_args._kv(p, "--param") for p in args.param)},
+                         launches=dict(_args._launch(x) for x in args.launch),
                          include_dirs=tuple(args.include_dirs), debug=args.debug)
             ex = explain_paths(args.paths, cfg, args.kernel, args.line)
             if not ex.kernels:
-                raise _cli._Usage("no kernel with a body in " + ", ".join(args.paths))
+                raise _args._Usage("no kernel with a body in " + ", ".join(args.paths))
     except UsageError as exc:
-        raise _cli._Usage(str(exc)) from None
+        raise _args._Usage(str(exc)) from None
     if args.output is None and sys.stdout is None:
-        raise _cli._Usage("standard output is closed: nowhere to write the explanation (use -o FILE)")
+        raise _args._Usage("standard output is closed: nowhere to write the explanation (use -o FILE)")
     out_stream = sys.stdout if args.output is None else None
     text = render_as(ex, args.format, color=out_stream is not None and use_color(out_stream))
     if args.output is None:
@@ -87,8 +87,8 @@ def run(argv: list[str]) -> int:
             with open(args.output, "w", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as exc:
-            raise _cli._Usage(f"cannot write {args.output}: {exc.strerror or exc}") from None
-    return _cli.EXIT_CLEAN
+            raise _args._Usage(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    return _args.EXIT_CLEAN
 
 
 def render_as(ex, fmt: str, color: bool = False) -> str:

@@ -8,29 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# C element types and their sizes in bytes; vector types keep the CUDA names.
-_SCALAR_SIZES = {
-    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "int8_t": 1, "uint8_t": 1,
-    "short": 2, "unsigned short": 2, "int16_t": 2, "uint16_t": 2,
-    "half": 2, "__half": 2, "__nv_bfloat16": 2, "nv_bfloat16": 2,
-    "int": 4, "uint": 4, "unsigned": 4, "unsigned int": 4, "signed": 4, "float": 4, "int32_t": 4, "uint32_t": 4,
-    "half2": 4, "__half2": 4, "__nv_bfloat162": 4, "nv_bfloat162": 4,
-    "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8, "double": 8,
-    "int64_t": 8, "uint64_t": 8, "size_t": 8, "ssize_t": 8, "ptrdiff_t": 8,
-}
-_VECTOR_BASES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4,
-                 "long": 8, "ulong": 8, "longlong": 8, "ulonglong": 8, "double": 8}
-
-
-def type_size(name: str) -> int | None:
-    """Size in bytes of a C/CUDA element type name, or None if unknown."""
-    name = " ".join(w for w in name.split() if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict"))
-    if name in _SCALAR_SIZES:
-        return _SCALAR_SIZES[name]
-    for base, size in _VECTOR_BASES.items():
-        if name.startswith(base) and name[len(base):] in ("1", "2", "3", "4"):
-            return size * int(name[len(base):])
-    return None
+# the size of a built-in C/CUDA element type: types.py is the one home of sizes and layouts
+from .types import builtin_size as type_size  # noqa: E402,F401
 
 
 # Integer kinds for C's usual arithmetic conversions: (bits, signed).
@@ -48,6 +27,7 @@ FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16"}
 class TypeRef:
     name: str
     pointers: int = 0
+    ref: str = ""            # a reference type as written (`&`, `(&)[]`): the parser turns it into pointers
 
     @property
     def size(self) -> int | None:
@@ -166,10 +146,11 @@ class Name(Expr):
 class Member(Expr):
     base: Expr
     field: str
+    arrow: bool = False         # `p->x` (a member of what `base` points to), not `s.x`
 
-    def __init__(self, base, field):
+    def __init__(self, base, field, arrow=False):
         d = self.__dict__
-        d["base"], d["field"] = base, field
+        d["base"], d["field"], d["arrow"] = base, field, arrow
 
     def children(self):
         return (self.base,)

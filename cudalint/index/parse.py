@@ -6,144 +6,19 @@ Source text is never evaluated: every IR node is built from the parse.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import operator
-import os
 import re
-import sys
-import tempfile
-from pathlib import Path
 
 from lark import Lark, Tree
 from lark.exceptions import LarkError
 from lark.lexer import UnlessCallback
 
+from ..grammar import ExprSyntaxError, _parser
 from . import ir
-
-GRAMMAR_DIR = Path(__file__).resolve().parent.parent / "grammars"
-
 
 # One index or condition, macros expanded: real ones stay under 2,000 characters; a 200,000-term
 # macro body would take seconds and hundreds of MB to parse, for nothing the analysis could use.
 MAX_EXPRESSION_CHARS = 20_000
-
-
-class ExprSyntaxError(ValueError):
-    """The expression text is outside the grammar cudalint reads."""
-
-
-_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": True}
-
-
-@functools.lru_cache(maxsize=None)
-def _parser(name: str) -> Lark:
-    lark = _cached_parser(name)
-    _pass_through(lark)
-    return lark
-
-
-def cache_dir() -> Path:
-    """Where cudalint keeps the parsers it builds from its grammars: $XDG_CACHE_HOME/cudalint, else
-    ~/.cache/cudalint."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "cudalint"
-
-
-def _cached_parser(name: str) -> Lark:
-    """The LALR tables of a grammar take longer to build (tens of ms) than a small file takes to
-    lint, so the built parser is kept on disk, named by what it is built from (grammar, options,
-    lark and Python versions). The cache is JSON, never a pickle: a cache folder may be restored
-    from elsewhere (a CI cache shared across pull requests), and reading it must not be able to run
-    anything. It is read only from a folder and file of this user that nobody else may write, and
-    written whole (a run reading it meanwhile sees the old one or none). Any failure (unreadable,
-    truncated, not what lark saved) means building it, as without a cache."""
-    import lark as lark_module
-    text = (GRAMMAR_DIR / name).read_text()
-    what = "\0".join([text, repr(sorted(_OPTIONS.items())), lark_module.__version__, sys.version])
-    path = cache_dir() / f"{name}-{hashlib.sha256(what.encode()).hexdigest()[:20]}.json"
-    try:
-        if _private(path.parent) and _private(path):
-            with open(path, "rb") as f:
-                return Lark.load(_untagged(json.loads(f.read(MAX_CACHE_BYTES))))
-    except Exception:        # unreadable, truncated, from another lark: built again below
-        pass
-    parser = Lark(text, **_OPTIONS)
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if _private(path.parent):
-            from lark.grammar import Rule
-            from lark.lexer import TerminalDef
-            data, memo = parser.memo_serialize([TerminalDef, Rule])
-            blob = json.dumps(_tagged({"data": data, "memo": memo}), separators=(",", ":")).encode()
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(blob)
-                os.replace(tmp, path)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-    except (OSError, TypeError, ValueError):    # a read-only home, a full disk, a value JSON cannot hold
-        pass
-    return parser
-
-
-MAX_CACHE_BYTES = 16 << 20
-
-
-def _tagged(x):
-    """lark's saved parser (dicts with str or int keys, lists, tuples, scalars) as JSON that keeps
-    those types: a tuple is {"t": [...]}, a dict {"d": [[key, value], ...]}."""
-    if isinstance(x, dict):
-        return {"d": [[_tagged(k), _tagged(v)] for k, v in x.items()]}
-    if isinstance(x, tuple):
-        return {"t": [_tagged(v) for v in x]}
-    if isinstance(x, list):
-        return [_tagged(v) for v in x]
-    if x is None or isinstance(x, (str, int, float, bool)):
-        return x
-    raise TypeError(f"cannot keep a {type(x).__name__} in the parser cache")
-
-
-def _untagged(x):
-    if isinstance(x, dict):
-        if "t" in x:
-            return tuple(_untagged(v) for v in x["t"])
-        return {_untagged(k): _untagged(v) for k, v in x["d"]}
-    if isinstance(x, list):
-        return [_untagged(v) for v in x]
-    return x
-
-
-def _private(path: Path) -> bool:
-    """Owned by this user and writable by nobody else."""
-    try:
-        st = path.stat()
-    except OSError:
-        return False
-    mine = st.st_uid == os.getuid() if hasattr(os, "getuid") else True
-    return mine and not st.st_mode & 0o022
-
-
-def _pass_through(lark: Lark) -> None:
-    """Most reductions of an expression are precedence levels handing their one child up
-    (`?additive: multiplicative`): the child is the result, and its positions are already its own,
-    so lark's wrappers (positions, child filter, single-child expansion: three calls each) are
-    skipped there. Where lark keeps its callbacks elsewhere, nothing is changed."""
-    parser = getattr(getattr(getattr(lark, "parser", None), "parser", None), "parser", None)
-    callbacks = getattr(parser, "callbacks", None)
-    if not isinstance(callbacks, dict):
-        return
-    for rule in callbacks:
-        expansion = getattr(rule, "expansion", ())
-        if getattr(rule.options, "expand1", False) and not rule.alias and len(expansion) == 1 and \
-                not expansion[0].is_term:
-            callbacks[rule] = _first_child
-
-
-def _first_child(children):
-    return children[0]
 
 
 MAX_LITERAL_BITS = 64
@@ -169,6 +44,21 @@ _TYPE_WORDS = {"unsigned int": "unsigned", "signed int": "int", "signed": "int",
                "unsigned short int": "unsigned short", "long int": "long", "unsigned long int": "unsigned long",
                "long long int": "long long", "unsigned long long int": "unsigned long long",
                "long unsigned int": "unsigned long", "long double": "double"}
+
+
+_REF, _ARRAY_REF = object(), object()      # `T&` and `T(&)[N]` in a cast's type
+
+
+def _reference_cast(t: ir.TypeRef, x: ir.Expr, span=(0, 0)) -> ir.Expr:
+    """A cast to a reference as the pointer cast it is: `reinterpret_cast<float4&>(a[i])` reads
+    `*(float4*)&a[i]`; `reinterpret_cast<int4(&)[N]>(arr)` views the array as `(int4*)arr`, and
+    `reinterpret_cast<int4(&)[N]>(a[k])` the elements from `a[k]` on as `(int4*)&a[k]`."""
+    if t.ref == "&":
+        return ir.Deref(ir.Cast(ir.TypeRef(t.name, t.pointers + 1), ir.AddrOf(x)), span)
+    if t.ref:          # an array decays to its address; an element (`b[4 * i]`) is viewed from its address
+        element = isinstance(x, (ir.Subscript, ir.Deref, ir.Member))
+        return ir.Cast(ir.TypeRef(t.name, t.pointers + 1), ir.AddrOf(x) if element else x)
+    return ir.Cast(t, x)
 
 
 class _ToIR:
@@ -217,10 +107,20 @@ class _ToIR:
         return ir.Bin(str(c[1]), c[0], c[2])
 
     def c_cast(self, span, c):
-        return ir.Cast(c[0], c[1])
+        return _reference_cast(c[0], c[1], span)
 
     def cxx_cast(self, span, c):
-        return ir.Cast(c[1], c[2])
+        return _reference_cast(c[1], c[2], span)
+
+    def ref(self, span, c):
+        return _REF
+
+    def array_ref(self, span, c):
+        return _ARRAY_REF
+
+    def init_list(self, span, c):
+        # `{a[i], b[j]}`: a braced initializer; its elements are read (a call the model does not follow)
+        return ir.Call("{}", tuple(c[0] or ()))
 
     def functional_cast(self, span, c):
         args = tuple(c[1] or ())
@@ -230,13 +130,15 @@ class _ToIR:
 
     def type_name(self, span, c):
         # its symbols are words (QUALIFIER, TYPE) and `*`s (POINTER), tokens or their text
+        ref = next((t for t in c if t is _REF or t is _ARRAY_REF), None)
+        c = [t for t in c if t is not ref and t is not None]
         words = [str(t) for t in c if t != "*"]
         words = [w for w in words if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict")]
         name = " ".join(words)
         name = re.sub(r"\s+", " ", name).replace("__cltype_", "")
         name = _TYPE_WORDS.get(name, name)
         pointers = sum(1 for t in c if t == "*")
-        return ir.TypeRef(name, pointers)
+        return ir.TypeRef(name, pointers, "&" if ref is _REF else "(&)[]" if ref is _ARRAY_REF else "")
 
     def prefix(self, span, c):
         return ir.Assign("+=" if str(c[0]) == "++" else "-=", c[1], ir.Num(1))
@@ -278,6 +180,9 @@ class _ToIR:
 
     def member(self, span, c):
         return ir.Member(c[0], str(c[1]))
+
+    def arrow_member(self, span, c):
+        return ir.Member(c[0], str(c[1]), True)
 
     def args(self, span, c):
         return list(c)
@@ -526,6 +431,8 @@ def _reduction(rule) -> tuple:
         return (size, origin, _UNIT if size == 1 else _WIDEN, kept[0][0], None)
     if any(spliced or before for _, spliced, before in kept) or trailing:
         pick = functools.partial(_kept, kept, trailing)
+    elif not kept:                         # `type_ref: "&"`: the rule's name is all it says
+        pick = _nothing
     elif len(kept) == 1:
         pick = operator.itemgetter(slice(kept[0][0], kept[0][0] + 1))
     else:
@@ -537,6 +444,10 @@ def _reduction(rule) -> tuple:
     if name not in _RULES:
         raise NotImplementedError(name)
     return (size, origin, _BUILD, pick, _RULES[name])
+
+
+def _nothing(s):
+    return ()
 
 
 def _kept(kept, trailing, s):
@@ -575,7 +486,7 @@ def strip_comments(text: str) -> str:
 
 # `SharedMemory<T>()`, `warpReduce<float, 32>(v)`, `cg::tiled_partition<32>(block)`: a call with
 # template arguments (names, numbers, `::`, `*`, no operators); `static_cast<T>(x)` is a cast.
-_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*]*>)(?=\s*[({])")
+_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*]*>)(?=\s*(?:::\s*[A-Za-z_]\w*\s*)?[({])")
 
 
 # template arguments of the calls of the expression being transformed, by the call's start
@@ -627,7 +538,7 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
     if type_names:
         # Only casts and cast-like template arguments are renamed, so spans stay exact elsewhere.
         names = "|".join(map(re.escape, sorted(type_names)))
-        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*[)>])",
+        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*(?:[)>&]|\(\s*&))",
                      lambda m: m.group(1) + "__cltype_" + m.group(2), text)
     _template_args.clear()
     if "<" in src and ">" in src:
@@ -647,11 +558,3 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
         raise ExprSyntaxError(first) from None
     except RecursionError:
         raise ExprSyntaxError("expression nested too deeply") from None
-
-
-def parse_annotation(text: str):
-    """Parse the body of a `// cudalint: ...` comment with grammars/annotations.lark."""
-    try:
-        return _parser("annotations.lark").parse(text)
-    except LarkError as exc:
-        raise ExprSyntaxError(str(exc).strip().splitlines()[0]) from None

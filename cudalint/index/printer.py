@@ -39,8 +39,8 @@ def _fmt(e: ir.Expr, memo: dict) -> tuple[str, int]:
             return n, _POSTFIX + 1
         case ir.Str(text=t):
             return t, _POSTFIX + 1
-        case ir.Member(base=b, field=f):
-            return f"{_wrap(b, _POSTFIX, memo)}.{f}", _POSTFIX
+        case ir.Member(base=b, field=f, arrow=arrow):
+            return f"{_wrap(b, _POSTFIX, memo)}{'->' if arrow else '.'}{f}", _POSTFIX
         case ir.Un(op=op, operand=o):
             return f"{op}{_wrap(o, _UNARY, memo)}", _UNARY
         case ir.Cond(cond=c, then=a, other=b):
@@ -50,6 +50,8 @@ def _fmt(e: ir.Expr, memo: dict) -> tuple[str, int]:
             args = []
             for x in a:         # a loop: a generator here would make `memo` a cell in every call of _fmt
                 args.append(_wrap(x, 1, memo))
+            if f == "{}":           # a braced initializer
+                return f"{{{', '.join(args)}}}", _POSTFIX
             return f"{f}({', '.join(args)})", _POSTFIX
         case ir.Cast(type=t, expr=x):
             return f"({t}){_wrap(x, _UNARY, memo)}", _UNARY

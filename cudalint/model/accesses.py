@@ -5,8 +5,11 @@ from __future__ import annotations
 from ..index import ir
 from ..source.cufile import node_text
 from . import uniform
-from .table import Access, short_text as _short
+from .table import Access, MemoryArray, short_text as _short
 from .symbols import Ptr, Unfollowable, _data, _names, _scale
+
+
+_BUILTIN_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 
 
 class Accesses:
@@ -14,6 +17,8 @@ class Accesses:
 
     def address(self, x: ir.Expr, stmt, node):
         """`&A[i]` → pointer to element i of A (no memory access)."""
+        if x.__class__ is ir.Name and self.variables and x.name not in self.env and x.name not in self.shared_scalars:
+            self.file_variable(x.name)
         match x:
             case ir.Name(name=n) if n in self.shared_scalars:
                 return self.shared_scalars[n]
@@ -34,14 +39,16 @@ class Accesses:
             chain.append(cur.index)
             cur = cur.base
         chain.reverse()
-        base = self.rvalue(cur, stmt, node)
+        base = self._member_array(cur, stmt, node) if cur.__class__ is ir.Member else None
+        if base is None:
+            base = self.rvalue(cur, stmt, node)
         if not isinstance(base, Ptr):
             return None, None
         idx = self._rvalues(chain, stmt, node)
         for i in idx:
             if not isinstance(i, ir.Expr):
                 raise Unfollowable(f"index of `{_short(str(e))}` is a pointer")
-        dims = base.array.dims if base.array.space != "global" else ()
+        dims = base.array.dims      # a pointer's are (); a file-scope `__device__` array's are declared
         if len(idx) > 1 and len(dims) >= len(idx) and base.offset == ir.Num(0):
             flat = idx[0]
             for k in range(1, len(idx)):
@@ -51,6 +58,108 @@ class Accesses:
         if len(idx) > 1:
             raise Unfollowable(f"`{_short(str(e))}`: multi-dimensional subscript of a pointer")
         return base, idx[0]
+
+    # ---- members of structs in memory ------------------------------------------------------
+    def _container(self, e: ir.Member, stmt, node):
+        """Where the struct holding member `e` lies: (pointer, index in its view's units, member path)
+        for `p[i].a.b`, `p->a`, `(*p).a`, `s.a` (a struct variable in memory); None where `e` is a
+        member of something else (a local struct, a vector value), before anything is evaluated."""
+        path = [e.field]
+        arrow, cur = e.arrow, e.base
+        while not arrow and cur.__class__ is ir.Member:
+            path.insert(0, cur.field)
+            arrow, cur = cur.arrow, cur.base
+        if arrow:
+            if cur.__class__ is ir.Name and not isinstance(self.env.get(cur.name), Ptr):
+                return None
+            ptr, index = self.rvalue(cur, stmt, node), ir.Num(0)
+        elif cur.__class__ is ir.Subscript:
+            root = cur
+            while root.__class__ is ir.Subscript:
+                root = root.base
+            if root.__class__ is ir.Name and root.name in _BUILTIN_NAMES:
+                return None
+            ptr, index = self._element(cur, stmt, node)
+            if ptr is None:
+                return cur, None, path         # not an array the model knows: the caller says so
+        elif cur.__class__ is ir.Deref:
+            ptr, index = self.rvalue(cur.expr, stmt, node), ir.Num(0)
+        elif cur.__class__ is ir.Name:
+            n = cur.name
+            if n not in self.shared_scalars and n not in self.env and self.variables:
+                self.file_variable(n)
+            if n not in self.shared_scalars:
+                return None
+            ptr, index = self.shared_scalars[n], ir.Num(0)
+        else:
+            return None
+        return ptr, index, path
+
+    def member_access(self, e: ir.Member, kind: str, stmt, node):
+        """A load or store of a member of a struct in memory: the member's bytes at
+        `base + index * sizeof(struct) + offset` (index/types.py lays the struct out). None where
+        `e` is not in memory; a member whose layout is not known is an access of the whole element,
+        as before the layout was read."""
+        try:
+            got = self._container(e, stmt, node)
+        except Unfollowable as exc:
+            self.note(stmt, str(exc))
+            return _data(_short(str(e)))
+        if got is None:
+            return None
+        ptr, index, path = got
+        if index is None:                     # `q[i].x` of a name that is no array: as a subscript
+            return self.access(ptr, "load", stmt, node) and _data(_short(str(e)))
+        if not isinstance(ptr, Ptr) or not isinstance(index, ir.Expr):
+            return _data(_short(str(e)))
+        m = self.layouts.member(ptr.view, ".".join(path))
+        exact = ptr.view_size == ptr.array.elem_size or (ptr.array.elem_size and
+                                                          ptr.view_size % ptr.array.elem_size == 0)
+        if m is None or not exact:
+            inner = e
+            while inner.__class__ is ir.Member and not inner.arrow:
+                inner = inner.base
+            self._record(ptr, index, kind, stmt, node, inner.base if inner.__class__ is ir.Member else inner)
+            return _data(_short(str(e)))
+        if m.count > 1 or m.type.endswith("*"):
+            return _data(_short(str(e)))      # an array member decays to its address; a pointer member is data
+        self._record(ptr, index, kind, stmt, node, e, width=m.size, member_offset=m.offset)
+        return _data(_short(str(e)))
+
+    def _member_array(self, e: ir.Member, stmt, node) -> Ptr | None:
+        """`s.arr` / `p->arr` / `p[i].arr` as an array: a pointer to the member's elements. A member of
+        one struct (a struct variable, what a pointer points to) is an array of its own; the member
+        of element `i` of an array of structs is a view of that array in the member's units, where
+        the struct's size and the member's offset are whole multiples of the member's size."""
+        got = self._container(e, stmt, node)
+        if got is None or got[1] is None:
+            return None
+        ptr, index, path = got
+        if not isinstance(ptr, Ptr) or not isinstance(index, ir.Expr):
+            return None
+        m = self.layouts.member(ptr.view, ".".join(path))
+        if m is None or m.count < 2 or ptr.view_size != ptr.array.elem_size:
+            return None
+        arr = ptr.array
+        if index == ir.Num(0) and ptr.offset == ir.Num(0) and (arr.dims == (1,) or arr.space == "global"):
+            key = (id(arr), tuple(path))
+            got = self.members.get(key)
+            if got is None:
+                sub = MemoryArray(f"{arr.name}.{'.'.join(path)}", arr.space, m.type, m.size, m.dims, arr.line,
+                                  arr.extern, arr.size_assumed)
+                self.table.arrays[sub.name] = sub
+                got = self.members[key] = Ptr(sub, ir.Num(0), m.type, m.size)
+            return got
+        if arr.elem_size % m.size or m.offset % m.size:
+            return None
+        key = (id(arr), m.size, m.type)
+        view = self.members.get(key)
+        if view is None:
+            sub = MemoryArray(arr.name, arr.space, m.type, m.size, (), arr.line, arr.extern, arr.size_assumed)
+            view = self.members[key] = Ptr(sub, ir.Num(0), m.type, m.size)
+        ratio = arr.elem_size // m.size
+        start = ir.add(ir.mul(ir.add(ptr.offset, index), ir.Num(ratio)), ir.Num(m.offset // m.size))
+        return Ptr(view.array, start, m.type, m.size)
 
     def access(self, e: ir.Expr, kind: str, stmt, node):
         if isinstance(e, ir.Deref):
@@ -85,7 +194,9 @@ class Accesses:
             return self._record(ptr, index, kind, stmt, node, e, dims_idx)
         return self.rvalue(e, stmt, node)
 
-    def _record(self, ptr: Ptr, index: ir.Expr, kind: str, stmt, node, e, dims_idx=None):
+    def _record(self, ptr: Ptr, index: ir.Expr, kind: str, stmt, node, e, dims_idx=None, width: int | None = None,
+                member_offset: int = 0):
+        """`width`, `member_offset`: a member of a struct element moves `width` bytes at that offset."""
         arr = ptr.array
         flat = ir.add(ptr.offset, _scale(index, ptr))
         if dims_idx is None:
@@ -120,7 +231,7 @@ class Accesses:
             if isinstance(self.env.get(n.name), ir.Expr):
                 deps[n.name] = {s.name for s in ir.symbols(self.env[n.name]) if s.kind == "thread"}
         for k in kinds:
-            acc = Access(arr, k, flat, tuple(dims_idx), ptr.view_size, line, col, end_line, end_col,
+            acc = Access(arr, k, flat, tuple(dims_idx), width or ptr.view_size, line, col, end_line, end_col,
                          tuple(self.guards), tuple(self.loops),
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved,
@@ -128,7 +239,7 @@ class Accesses:
                          reaching=reaching,
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
                          volatile=_base_name(e) in self.volatile, written=e,
-                         written_index=written if written is not None else index)
+                         written_index=written if written is not None else index, member_offset=member_offset)
             self.table.accesses.append(acc)
         return _data(arr.name)
 

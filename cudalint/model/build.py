@@ -10,12 +10,14 @@ calls.py (helpers inlined, barriers, collectives), accesses.py; symbols.py what 
 """
 from __future__ import annotations
 
+import re
+
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
+from ..preprocess.macros import MacroError
+from ..index.types import TypeTable
 from ..source.cufile import FunctionDef, node_text
-from ..source.macros import MacroError
 from . import uniform, vector
-from .table import Access, Exit, Iterator, LaunchConfig, MemoryArray, Note, TwoTreeTable, short_text as _short
 from .accesses import Accesses
 from .calls import Calls
 from .declarations import Declarations
@@ -23,11 +25,13 @@ from .defuse import DefUse
 from .loops import Loops
 from .statements import Statements
 from .symbols import Ptr, Unfollowable
+from .table import Access, Exit, Iterator, LaunchConfig, MemoryArray, Note, TwoTreeTable, short_text as _short
 
 
 class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
     def __init__(self, fn: FunctionDef, launch: LaunchConfig, functions: dict[str, FunctionDef],
-                 template_values: dict[str, str], constants: dict | None = None, typedefs: dict | None = None):
+                 template_values: dict[str, str], constants: dict | None = None, typedefs: dict | None = None,
+                 layouts: TypeTable | None = None, variables: dict | None = None):
         self.fn = fn
         self.src = fn.file                        # the file of the code being walked (a helper's, inside it)
         self.path = fn.file.path if fn.file else ""
@@ -35,6 +39,10 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self._macro_views: dict = {}               # (file, line) -> the macros there
         self.constants = constants or {}
         self.typedefs = typedefs or {}            # file-scope `typedef` / `using` names -> the type they stand for
+        # sizes and layouts of the unit's types (index/types.py), and its file-scope device variables
+        self.layouts = layouts if layouts is not None else TypeTable({}, self.typedefs)
+        self.variables = variables or {}
+        self.members: dict[tuple, Ptr] = {}       # (struct variable, member path) -> its member array
         self._resolving: set[str] = set()         # constants being resolved (a cycle is not followed)
         self.launch = launch
         self.functions = functions
@@ -42,6 +50,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.types: dict[str, str] = {}           # declared C type of locals
         self.defs: dict[str, str] = {}            # variable -> current def id
         self.table = TwoTreeTable(fn.name, self.path, fn.line, launch, {}, [], [], [])
+        self.table.types = self.layouts
         self.table.thread_axes = set()
         self.guards: list[ir.Expr] = []
         self.loops: list[Iterator] = []
@@ -58,7 +67,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read
         self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
-        self.type_names = set(fn.type_names)
+        self.type_names = set(fn.type_names) | self._unit_type_names(fn)
         self._type_key = frozenset(self.type_names)   # the same, as the parser's cache key
         self.template_values = template_values
         self.depth = 0
@@ -98,14 +107,25 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
             except (Unfollowable, ExprSyntaxError, MacroError):
                 self.env[tp.name] = ir.Sym(tp.name, "param")
 
+    def _unit_type_names(self, fn: FunctionDef) -> set[str]:
+        """The unit's typedef and struct names the kernel's text names: `(Real)x` is a cast."""
+        if fn.body is None:
+            return set()
+        text = fn.body.text
+        names = set(self.typedefs) | {q.split("::")[-1] for q in self.layouts.structs}
+        # only those the text casts to (`(real)`, `<real>`, `(real*)`): every name kept here makes
+        # the parser look for casts in each expression of the kernel
+        return {n for n in names if n.isidentifier() and n.encode() in text and
+                re.search(rb"[(<]\s*(?:const\s+)?" + re.escape(n.encode()) + rb"\s*[*&]*\s*[)>(]", text)}
+
     def _elem_type(self, type_name: str) -> tuple[str, int, bool]:
-        """Concrete element type and size; unbound template types are assumed 4 bytes."""
+        """Concrete element type and size (index/types.py); a type the unit does not lay out (an
+        unbound template type) is assumed 4 bytes."""
         t = self.types.get(type_name, type_name) or type_name
-        for _ in range(8):          # typedef chains: Pixel -> unsigned char
-            if t not in self.typedefs or ir.type_size(t) is not None:
-                break
-            t = self.typedefs[t]
-        size = ir.type_size(t)
+        # `Pack<T, 4>`: the template's arguments bound where the kernel's (or a helper's) bind them
+        bindings = {n: self.types[n] for n in self.type_names if self.types.get(n)} if "<" in t else None
+        t = self.layouts.resolve(t, bindings)
+        size = self.layouts.size(t, bindings)
         if size is None:
             return t, 4, True
         return t, size, False
@@ -125,6 +145,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                     self.table.assumptions.append(
                         f"element type `{p.type_name}` of `{p.name}` is not bound by a launch; assumed 4 bytes")
             else:
+                if not p.reference:
+                    self.var_scope[p.name] = uniform.BLOCK      # an argument: one value for the whole launch
                 t = self.types.get(p.type_name, p.type_name)
                 if ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")):
                     self.env[p.name] = ir.Sym(p.name, "param", t)
@@ -185,6 +207,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
             self.table.arch = int(arch.body.strip())
         if self.fn.body is not None:
             self.stmt(self.fn.body)
+        vector.element_merges(self.table)
         self._classify_phases()
         self._vector_merges()
         return self.table

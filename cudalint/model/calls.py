@@ -2,10 +2,12 @@
 bounded), barriers and warp collectives recorded, cooperative-group methods resolved."""
 from __future__ import annotations
 
+import re
+
 from ..index import ir
 from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
 from ..source.cufile import FunctionDef, node_text
-from ..source.macros import MacroError
 from . import uniform
 from .table import Barrier, short_text as _short
 from .symbols import Ptr, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
@@ -109,6 +111,13 @@ class Calls:
             if isinstance(p, Ptr):
                 return self._record(p, ir.Num(0), "load", stmt, node, args[0])
             return _data(name)
+        if name in ("__stcg", "__stcs", "__stwb", "__stwt") and len(args) == 2:
+            # a store with a cache hint: `__stcs(p + i, v)` stores `v` at `p[i]`
+            p = self.rvalue(args[0], stmt, node)
+            self.rvalue(args[1], stmt, node)
+            if isinstance(p, Ptr):
+                self._record(p, ir.Num(0), "store", stmt, node, args[0])
+            return _data(name)
         if name in ("atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS",
                     "atomicAnd", "atomicOr", "atomicXor", "atomicInc", "atomicDec") and args:
             p = self.rvalue(args[0], stmt, node)
@@ -146,7 +155,11 @@ class Calls:
             finally:
                 self.return_scopes = saved_returns
             return _data(name)
-        if _is_barrier(fn):
+        if name in ("sizeof", "alignof", "__alignof__") and len(args) == 1:
+            size = self._sizeof(args[0], name == "sizeof")
+            # its operand is not evaluated: nothing it names is read
+            return ir.Num(size) if size is not None else _data(f"{name}()")
+        if _is_barrier(fn) or self._library_barrier(fn):
             self.barrier(fn, args, stmt, node)
             return _data(name)
         vals = self._rvalues(args, stmt, node)
@@ -157,6 +170,14 @@ class Calls:
         if name in ("min", "max", "umin", "umax", "abs", "__mul24", "__umul24", "fminf", "fmaxf") and \
                 all(isinstance(v, ir.Expr) for v in vals):
             return ir.Call(name, tuple(vals))
+        if name in _PURE_MATH:
+            # `floorf(h)` of a value loaded from memory is that value's kind: an index built from it
+            # is indirect, not a call the model fails to read
+            for v in vals:
+                if isinstance(v, ir.Expr):
+                    for s in ir.symbols(v):
+                        if s.kind == "data" and not s.name.endswith("()"):
+                            return s
         return _data(f"{fn}()")      # a call the model does not follow (its value is data to it)
 
     def _group_call(self, receiver: str, method: str) -> ir.Expr | None:
@@ -195,13 +216,59 @@ class Calls:
         else:
             self._group(param.name, param.type_name)
 
+    def _sizeof(self, arg: ir.Expr, size: bool) -> int | None:
+        """`sizeof(T)`, `sizeof(x)`, `alignof(T)` from the unit's layouts (index/types.py): of a type,
+        of a local or shared array (its extent times its element), of a pointer, of a typed local."""
+        if isinstance(arg, (ir.Str, ir.Name)):
+            text = arg.text if isinstance(arg, ir.Str) else arg.name
+            got = self.env.get(text)
+            if isinstance(arg, ir.Name) and got is not None:
+                if isinstance(got, Ptr):
+                    arr = self.table.arrays.get(text)
+                    if arr is not None and arr is got.array and arr.space != "global" and arr.extent and size:
+                        return arr.extent * arr.elem_size
+                    return 8
+                text = self.types.get(text)
+                if not text:
+                    return None
+            t = self.layouts.resolve(self.types.get(text, text))
+            lay = self.layouts.layout(t)
+            if lay is None:
+                return None
+            return lay.size if size else lay.align
+        if isinstance(arg, ir.Subscript):          # `sizeof(s[0])`: an element of an array
+            subs, root = 0, arg
+            while isinstance(root, ir.Subscript):
+                subs, root = subs + 1, root.base
+            arr = self.table.arrays.get(root.name) if isinstance(root, ir.Name) else None
+            if arr is not None and subs == max(1, len(arr.dims)) and not arr.size_assumed:
+                return arr.elem_size if size else None
+        return None
+
+    def _library_barrier(self, fn: str) -> bool:
+        """A CUB block collective (`BlockReduce(temp).Sum(v)`, `BlockScan(temp).ExclusiveSum(a, b)`,
+        `BlockLoad(temp).Load(p, items)`, `BlockExchange`, `BlockRadixSort`...): its threads meet at a
+        barrier inside it, so accesses before the call and after it are ordered across the block."""
+        receiver, _, method = fn.rpartition(".")
+        if method not in _CUB_METHODS or not receiver.endswith(")") or "(" not in receiver:
+            return False
+        ctor = receiver[:receiver.index("(")].strip()
+        for _ in range(4):                       # typedef chains: BlockReduceT -> cub::BlockReduce<...>
+            if _CUB_BLOCK.search(ctor.split("<")[0].split("::")[-1]):
+                return True
+            target = self.types.get(ctor) or self.typedefs.get(ctor)
+            if not target:
+                return False
+            ctor = target
+        return False
+
     def barrier(self, fn: str, args, stmt, node) -> None:
         """Record a barrier at its place in program order, with the guards and early exits it sits under."""
         for a in args:
             self.rvalue(a, stmt, node)    # `__syncthreads_count(s[i] > 0)` reads before it waits
         receiver = fn.rsplit(".", 1)[0] if fn.endswith(".sync") else ""
-        if fn.split("::")[-1] == "sync" and args and isinstance(args[0], ir.Name):
-            receiver = args[0].name       # cg::sync(group)
+        if fn.split("::")[-1] in ("sync", "synchronize") and args and isinstance(args[0], ir.Name):
+            receiver = args[0].name       # cg::sync(group), cg::synchronize(group)
         if fn == "__syncwarp":
             scope = "warp"
         elif receiver:
@@ -239,6 +306,22 @@ def _warp_collective(fn: str) -> bool:
         return True
     receiver, _, method = fn.rpartition(".")
     return bool(receiver) and method in _TILE_METHODS
+# CUB's (and hipCUB's) block-wide collectives: each call ends after a barrier of the whole block
+_CUB_BLOCK = re.compile(r"^Block(Reduce|Scan|Load|Store|Exchange|RadixSort|Histogram|Discontinuity|Shuffle|"
+                        r"AdjacentDifference|RunLengthDecode|MergeSort)\w*$")
+_CUB_METHODS = {"Reduce", "Sum", "InclusiveSum", "ExclusiveSum", "InclusiveScan", "ExclusiveScan", "Load", "Store",
+                "StripedToBlocked", "BlockedToStriped", "WarpStripedToBlocked", "BlockedToWarpStriped",
+                "ScatterToBlocked", "ScatterToStriped", "ScatterToStripedGuarded", "ScatterToStripedFlagged",
+                "Sort", "SortDescending", "SortBlockedToStriped", "SortDescendingBlockedToStriped", "Histogram",
+                "Composite", "FlagHeads", "FlagTails", "FlagHeadsAndTails", "Offset", "Rotate", "Up", "Down",
+                "SubtractLeft", "SubtractRight", "SubtractLeftPartialTile", "SubtractRightPartialTile", "Max", "Min"}
+# functions of their arguments alone: what an index built from them depends on is what they read
+_PURE_MATH = {"floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf", "rint", "rintf",
+              "lrint", "lrintf", "llrint", "llrintf", "lround", "lroundf", "fabs", "fabsf", "sqrt", "sqrtf",
+              "exp", "expf", "log", "logf", "__float2int_rd", "__float2int_rn", "__float2int_ru", "__float2int_rz",
+              "__float2uint_rd", "__float2uint_rn", "__float2uint_ru", "__float2uint_rz", "__double2int_rd",
+              "__double2int_rn", "__double2int_ru", "__double2int_rz", "__float2ll_rd", "__float2ll_rn",
+              "__half2float", "__bfloat162float", "fminf", "fmaxf", "fmin", "fmax"}
 _LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
 
 

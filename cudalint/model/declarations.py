@@ -6,8 +6,8 @@ import re
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
 from ..source.cufile import node_text
-from ..source.macros import MacroError
 from .table import MemoryArray
 from .symbols import Ptr, Unfollowable, _data, _names, _needs_cast, group_scope
 
@@ -44,6 +44,10 @@ class Declarations:
         if decl is None:
             return
         name = node_text(decl)
+        if name in self.macros:      # `#define SWEEP_X __temp_x__`: the name the compiler declares
+            expanded = self.macros.expand(name).strip()
+            if expanded.isidentifier():
+                name = expanded
         line = stmt.start_point[0] + 1
         value_text = node_text(value) if value is not None else ""
         if "volatile" in type_name.split():
@@ -58,6 +62,8 @@ class Declarations:
             return
         if dims:
             self._array(name, base_type, dims, is_shared, is_extern, line, value)
+            if value is not None:
+                self._initializer_reads(value, stmt)
             return
         self.shared_scalars.pop(name, None)
         if is_shared and not pointers:
@@ -75,7 +81,8 @@ class Declarations:
             self.types[name] = base_type
             return
         if value.type == "argument_list" or value.type == "initializer_list":
-            # `dim3 b(32, 8)` / `float4 v{...}`: not an index
+            # `dim3 b(32, 8)` / `float4 v{...}`: not an index; what its elements read is read
+            self._initializer_reads(value, stmt)
             self.env[name] = ir.Sym(name, "unknown", base_type)
             return
         expr, exact = self._parse_node(value)
@@ -114,7 +121,44 @@ class Declarations:
         self.types[name] = type_name
         self._def(name, stmt.start_point[0] + 1, value, _names(expr))
 
-    def _array(self, name, base_type, dims, is_shared, is_extern, line, value) -> None:
+    def _initializer_reads(self, value, stmt) -> None:
+        """The loads in a braced or parenthesized initializer (`float4 v = {a[i], a[i + 1], 0, 0};`)."""
+        raw = value.text
+        if b"[" not in raw and b"*" not in raw and b"->" not in raw and b"." not in raw:
+            return          # `dim3 block(32, 8)`, `{0}`: nothing read from memory
+        expr, exact = self._parse_node(value)
+        self.rvalue(expr, stmt, value if exact else None)
+
+    def file_variable(self, name: str) -> bool:
+        """A `__shared__`, `__constant__` or `__device__` variable of file or namespace scope that the
+        kernel names: made known to the walk the first time it is named, as the same declaration in
+        the kernel would be (its extents read with the macros where it stands). False where the unit
+        has none of that name, or it is a pointer (what it points to is not known)."""
+        var = self.variables.get(name)
+        if var is None and "::" in name:
+            var = self.variables.get(name.split("::")[-1])
+        if var is None or (var.pointers and not var.dims) or var.pointers:
+            return False
+        base_type = " ".join(w for w in var.type_text.split() if w not in ("const", "volatile", "__restrict__"))
+        saved = self.src, self.line
+        self.src, self.line = var.file, var.line
+        try:
+            if var.dims:
+                self._array(name, base_type, list(var.dims), var.space == "shared", var.extern, var.line, None,
+                            var.space)
+            else:
+                t, size, assumed = self._elem_type(base_type)
+                arr = MemoryArray(name, var.space, t, size, (1,), var.line, var.extern, assumed)
+                self.table.arrays[name] = arr
+                self.shared_scalars[name] = Ptr(arr, ir.Num(0), t, size)
+                self.types[name] = base_type
+        finally:
+            self.src, self.line = saved
+        if var.volatile:
+            self.volatile.add(name)
+        return True
+
+    def _array(self, name, base_type, dims, is_shared, is_extern, line, value, space: str | None = None) -> None:
         t, size, assumed = self._elem_type(base_type)
         extents: list[int | None] = []
         for d in dims:
@@ -122,7 +166,7 @@ class Declarations:
                 extents.append(None)
                 continue
             try:
-                e = self._parse(node_text(d))
+                e = self._parse(d if isinstance(d, str) else node_text(d))
                 # an extent read from memory (`float t[len[i]]`, seen where a damaged file misparses)
                 # is no constant, and no access of the kernel either
                 v = None if ir.of_type(e, ir.Subscript) or ir.of_type(e, ir.Deref) else \
@@ -134,7 +178,7 @@ class Declarations:
             smem = self.const_int(self.launch.smem)
             if smem:
                 extents = [smem // size]
-        space = "shared" if is_shared else "local"
+        space = space or ("shared" if is_shared else "local")
         arr = MemoryArray(name, space, t, size, tuple(extents), line, is_extern, assumed)
         self.table.arrays[name] = arr
         self.env[name] = Ptr(arr, ir.Num(0), t, size)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
-from ..source.macros import MacroError
+from ..preprocess.macros import MacroError
 from . import uniform
 from .table import short_text as _short
 from .symbols import (Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _MISSING, _data, _is_barrier, _names,
@@ -36,6 +36,9 @@ class DefUse:
 
     def assign(self, e: ir.Assign, stmt, node) -> None:
         target = e.target
+        if target.__class__ is ir.Name and self.variables and target.name not in self.env and \
+                target.name not in self.shared_scalars:
+            self.file_variable(target.name)      # a store to a file-scope variable
         if isinstance(target, ir.Name) and target.name in self.shared_scalars:
             self.rvalue(e.value, stmt, node)
             scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
@@ -65,11 +68,23 @@ class DefUse:
                 if t in ir.INT_KINDS and _needs_cast(value, t):
                     value = ir.Cast(ir.TypeRef(t), value)
             self.env[name] = value
-            self._def(name, stmt.start_point[0] + 1, _short(str(e.value)), _names(e.value))
+            # an assignment read outside any statement (an array extent `t[n = 4]`): the line walked
+            line = stmt.start_point[0] + 1 if stmt is not None else self.line
+            self._def(name, line, _short(str(e.value)), _names(e.value))
             return
-        if isinstance(target, ir.Member) and isinstance(target.base, ir.Name):
+        if isinstance(target, ir.Member):
             self.rvalue(e.value, stmt, node)
-            return  # a field of a struct/vector local: not an index
+            scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
+            if e.op != "=":
+                self.member_access(target, "load", stmt, node)
+            self.store_scope = scope
+            try:
+                if self.member_access(target, "store", stmt, node) is None and \
+                        not isinstance(target.base, ir.Name):
+                    self.rvalue(target.base, stmt, node)      # `f(x).y = v`: what the base reads
+            finally:
+                self.store_scope = uniform.THREAD
+            return  # else a field of a struct/vector local: not an index
         # store to memory
         self.rvalue(e.value, stmt, node)
         scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
@@ -109,6 +124,8 @@ class DefUse:
             value = self._constant(n, stmt)
             if value is not None:
                 return value
+            if self.variables and self.file_variable(n):
+                return self.rvalue(e, stmt, node)
             return ir.Sym(n, "unknown")
         if cls is ir.Num or cls is ir.Sym or cls is ir.Str:
             return e
@@ -140,7 +157,10 @@ class DefUse:
                     self.table.thread_axes.add(f"threadIdx.{f}")
                 return self._builtin(b, f)
             case ir.Member():
-                self.rvalue(e.base, stmt, node)  # records a load in `A[i].x`
+                got = self.member_access(e, "load", stmt, node)
+                if got is not None:
+                    return got
+                self.rvalue(e.base, stmt, node)  # a member of a local struct or vector: no access
                 return ir.Sym(f"{_short(str(e))}", "data")
             case ir.Un(op=op, operand=o):
                 v = self.rvalue(o, stmt, node)
@@ -183,19 +203,44 @@ class DefUse:
         `static constexpr` member): its value, read with the macros where it is declared."""
         from .launch import lookup_constant
         c = lookup_constant(self.constants, name)
+        if c is None and "::" in name:
+            return self._member_constant(name)
         if c is None or name in self._resolving:
             return None
         self._resolving.add(name)
         saved = self.src, self.line
         self.src, self.line = c.file, c.line
         try:
-            value = self.rvalue(self._parse(c.text), stmt, None)
+            e = self._parse(c.text)
+            # a constant's value reads no memory and changes nothing: one that would (a local of some
+            # function mistaken for a constant) is none, and is not walked into this kernel's table
+            value = None if any(n.__class__ in _NOT_CONSTANT for n in e.walk()) else self.rvalue(e, stmt, None)
         except (ExprSyntaxError, MacroError, Unfollowable):
             value = None
         finally:
             self.src, self.line = saved
             self._resolving.discard(name)
         return value if isinstance(value, ir.Expr) and not _opaque(value) else None
+
+    def _member_constant(self, name: str):
+        """`x128::size` where `using x128 = Packed128<floatX>;` and Packed128's `static constexpr size_t
+        size = sizeof(int4) / sizeof(ElementType);`: the member of the class template, its parameters
+        bound to the alias's arguments (index/types.py folds it)."""
+        from ..index.types import constant_value, template_arguments
+        from .launch import lookup_constant
+        prefix, _, member = name.rpartition("::")
+        target = self.types.get(prefix) or prefix
+        target = self.layouts.resolve(target)
+        got = template_arguments(self.layouts, target)
+        if got is None:
+            return None
+        sd, args = got
+        c = lookup_constant(self.constants, f"{sd.name}::{member}")
+        if c is None:
+            return None
+        bindings = {k: self.layouts.resolve(self.types.get(v, v)) for k, v in args.items()}
+        v = constant_value(c.text, c.file, c.line, self.constants, self.layouts, bindings)
+        return ir.Num(v) if v is not None else None
 
     def _rvalues(self, exprs, stmt, node) -> list:
         """rvalue of each expression in turn (a loop: a comprehension in the callers would make cells
@@ -247,6 +292,9 @@ def _fold(e: ir.Expr) -> ir.Expr:
 
 def _is_null(v) -> bool:
     return (isinstance(v, ir.Num) and v.value == 0) or (isinstance(v, ir.Sym) and v.name in ("NULL", "nullptr"))
+
+
+_NOT_CONSTANT = (ir.Subscript, ir.Deref, ir.Assign, ir.AddrOf, ir.Comma)
 
 
 def _opaque(e: ir.Expr) -> bool:

@@ -1,5 +1,13 @@
 """Launch configurations: `--launch`, `// cudalint: launch` annotations, and `<<<grid, block, smem>>>`
-sites (in any linted file), with `dim3` variables and ceil-div expressions resolved on the host side."""
+sites (in any linted file), with what the host program gives them, each value with its provenance:
+
+- the launch's grid and block, host variables and helpers evaluated (model/host.py), and where the
+  launch is in a wrapper (`launch_kernel(dim3 grid, dim3 block, ...)`, a kernel passed to
+  `launch(F f, dim3 g, dim3 b, Args... args)`), as the wrapper's calls give them;
+- the values every launch (every call of a wrapper, callers' callers included) gives each integer
+  parameter (`LaunchConfig.values`; a parameter one launch leaves untraced is open);
+- the checks the host makes before every launch (`LaunchConfig.host_checks`), and the allocations
+  the launches pass to pointer parameters (`LaunchConfig.extents`, in bytes)."""
 from __future__ import annotations
 
 import re
@@ -7,15 +15,13 @@ from dataclasses import dataclass, replace
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
-from ..source.cufile import FunctionDef, LaunchSite, node_text
-from ..source.macros import MacroError
+from ..preprocess.macros import MacroError
+from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
+from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
+                   variadic_pack)
+from .host import CEIL_DIV, lookup_constant  # noqa: F401 (model/build.py and older callers import them from here)
 from .pointers import pointer_launch
 from .table import LaunchConfig
-
-
-# host helpers that round a division up, as grids are sized: `ceil_div(N, 256)` is `(N + 255) / 256`
-CEIL_DIV = {"ceil_div", "CEIL_DIV", "ceilDiv", "div_up", "DIV_UP", "divUp", "iDivUp", "cdiv", "ceildiv", "CeilDiv",
-            "DIVUP", "round_up_div"}
 
 
 _ATOM = re.compile(r"[\w.]*")     # a name, a number or a member: nothing a grid expression repeats
@@ -32,24 +38,31 @@ def _num3(dims) -> tuple[ir.Expr, ir.Expr, ir.Expr]:
     return tuple(ir.Num(int(x)) if not isinstance(x, ir.Expr) else x for x in d[:3])
 
 
-class HostResolver:
-    """Values of host variables before a launch: `dim3 grid((n + 255) / 256)`, `int threads = 256;`."""
+class HostResolver(HostScope):
+    """Values of host variables before a launch: `dim3 grid((n + 255) / 256)`, `int threads = 256;`,
+    helpers evaluated (model/host.py); and what the host establishes there: checks on the kernel's
+    values (`assert(n % 256 == 0)`) and the allocations of the pointers it passes.
 
-    def __init__(self, site: LaunchSite, kernel: FunctionDef | None, constants: dict | None = None):
+    `bindings`: the values of the host function's own parameters at one of its calls (a wrapper's
+    `grid`, `block`, `incx` from its caller); without, a parameter is an open host value."""
+
+    def __init__(self, site: LaunchSite, kernel: FunctionDef | None, constants: dict | None = None,
+                 project=None, bindings: dict | None = None, budget: Budget | None = None, depth: int = 0):
+        super().__init__(site.file, site.line, constants, project, budget, depth)
         self.site = site
-        self.macros = site.file.macros.at(site.line)
-        self.constants = constants if constants is not None else {}
-        self._resolving: set[str] = set()
-        self.env: dict[str, object] = {}
+        self.bindings = dict(bindings or {})
         self.param_names: dict[str, str] = {}
         self.arg_exprs: dict[ir.Expr, str] = {}
         self.facts: dict[str, int] = {}     # sizes fixed by the branch the launch is in
+        self.checks: list[tuple[ir.Expr, frozenset[str]]] = []   # (condition, host names it reads)
+        self.allocations: dict[str, object] = {}                # host pointer -> bytes (or unknown)
+        self.kernel_params = {p.name for p in kernel.params} if kernel is not None else set()
 
         if kernel is not None:
             # host names passed straight to a kernel parameter are that parameter
             for p, a in zip(kernel.params, site.args):
                 a = a.strip()
-                if a.isidentifier() and not p.pointers:
+                if a.isidentifier() and not p.pointers and a not in self.bindings:
                     self.param_names[a] = p.name
                 elif not p.pointers and not _ATOM.fullmatch(a):
                     # `k<<<ceil_div(B * T, 256), 256>>>(..., B * T)`: the grid's `B * T` is the kernel's `BT`
@@ -63,10 +76,27 @@ class HostResolver:
         if site.host is not None and site.host.body is not None:
             self._walk_host(site.host, site.node.start_byte)
 
-    def _parse(self, text: str) -> ir.Expr:
-        if self.macros.uses_macro(text):
-            text = self.macros.expand(text)
-        return parse_expr(text)
+    def free_name(self, name: str):
+        if name in self.bindings:
+            return self.bindings[name]
+        return ir.Sym(self.param_names.get(name, name), "param")
+
+    def forget(self, name: str) -> None:
+        self.env.pop(name, None)
+
+    def value(self, e: ir.Expr):
+        if e in self.arg_exprs:
+            return ir.Sym(self.arg_exprs[e], "param")
+        if isinstance(e, ir.Name) and e.name in self.param_names:
+            # at the launch the host name is the kernel's parameter: that, where the host's own value is
+            # not a number or an expression of the kernel's parameters (`int n = x.numel();`,
+            # `int num_kernels = channels * height_col * width_col;`)
+            v = super().value(e)
+            if is_open(v) or not isinstance(v, ir.Expr) or \
+                    any(x.kind == "param" and x.name not in self.kernel_params for x in ir.symbols(v)):
+                return ir.Sym(self.param_names[e.name], "param")
+            return v
+        return super().value(e)
 
     SNAPSHOT_EVERY = 32
 
@@ -79,15 +109,18 @@ class HostResolver:
         before = next((i for i, c in enumerate(kids) if c.end_byte > stop), len(kids))
         key = (self.site.file.macros.epoch(self.site.line) if self.site.file is not None else self.site.line,
                id(self.site.file), id(self.constants), tuple(sorted(self.param_names.items())),
-               tuple(self.arg_exprs.items()))
+               tuple(self.arg_exprs.items()), id(self.project))
+        if self.bindings:       # a call's values: the walk is that call's
+            key += (tuple(sorted((k, repr(v)) for k, v in self.bindings.items())),)
         walks = host.__dict__.setdefault("_host_walks", {})
-        states = walks.setdefault(key, {0: (dict(self.env), {})})
+        states = walks.setdefault(key, {0: (dict(self.env), {}, [], {})})
         start = max(k for k in states if k <= before)
-        self.env, self.facts = dict(states[start][0]), dict(states[start][1])
+        env, facts, checks, allocs = states[start]
+        self.env, self.facts, self.checks, self.allocations = dict(env), dict(facts), list(checks), dict(allocs)
         for i in range(start, before):
             self._statement(kids[i], stop)
             if (i + 1) % self.SNAPSHOT_EVERY == 0 or i + 1 == before:
-                states[i + 1] = (dict(self.env), dict(self.facts))
+                states[i + 1] = (dict(self.env), dict(self.facts), list(self.checks), dict(self.allocations))
         for c in kids[before:]:
             if c.start_byte >= stop:
                 return
@@ -100,25 +133,249 @@ class HostResolver:
             self._statement(c, stop)
 
     def _statement(self, c, stop: int) -> None:
+        try:
+            self._statement_inner(c, stop)
+        except OutOfBudget:
+            pass
+
+    def _statement_inner(self, c, stop: int) -> None:
         if c.type == "declaration":
-            self._declaration(c)
-        elif c.type == "expression_statement" and c.named_children:
-            text = node_text(c.named_children[0])
-            try:
-                if self.macros.uses_macro(text):
-                    text = self.macros.expand(text)
-                # only an assignment (`=`, `+=`, `++`) changes a host value: calls and the like are
-                # not parsed
-                e = parse_expr(text) if "=" in text or "++" in text or "--" in text else None
-            except (ExprSyntaxError, MacroError):
-                return
-            if isinstance(e, ir.Assign):
-                self._assign(e)
-        elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))):
+            self._forget_checks(c)
+            self.declaration(c)
+            self._allocation_declaration(c)
+        elif c.type == "expression_statement" and c.named_children and not c.start_byte < stop < c.end_byte:
+            e = c.named_children[0]
+            self._forget_checks(e)
+            self._host_check(e)
+            self._allocation_call(e)
+            self.expression(e)
+        elif c.type == "if_statement" and c.end_byte <= stop:
+            self._if_before(c, stop)
+        elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))
+                                                and c.type != "expression_statement"):
             self._branch_fact(c, stop)
             self._walk(c, stop)
             if c.type in ("for_statement", "while_statement", "do_statement") and c.end_byte > stop:
                 self._loop_carried(c, stop)
+        elif c.end_byte <= stop and c.type in ("for_statement", "while_statement", "do_statement",
+                                               "switch_statement", "for_range_loop", "try_statement"):
+            self._assigned_in(c)
+        elif c.start_byte < stop < c.end_byte:
+            # the launch inside an expression: a lambda's body (`AT_DISPATCH_FLOATING_TYPES(..., [&] {
+            # dim3 blocks(...); k<<<blocks, threads>>>(...); })`) is read up to it
+            for k in c.named_children:
+                if k.start_byte <= stop < k.end_byte:
+                    self._statement(k, stop)
+                    break
+
+    def _if_before(self, node, stop: int) -> None:
+        """An `if` that ends before the launch: `if (n % 4) return;` leaves its condition false;
+        `if (n % 256) blocks++;` leaves `blocks` one of two values (a conditional value)."""
+        if self._early_exit(node):
+            return
+        cond = node.child_by_field_name("condition")
+        then, alt = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+        if alt is not None and alt.type == "else_clause":
+            alt = alt.named_children[0] if alt.named_children else None
+        try:
+            c = self.value(self._parse(node_text(cond).strip())) if cond is not None else None
+        except (ExprSyntaxError, MacroError):
+            c = None
+        if not isinstance(c, ir.Expr) or then is None:
+            self._assigned_in(node)
+            return
+        before = (dict(self.env), list(self.checks), dict(self.allocations), dict(self.facts))
+        self._statement(then, stop)
+        env_a = self.env
+        self.env, self.checks, self.allocations, self.facts = (dict(before[0]), list(before[1]), dict(before[2]),
+                                                               dict(before[3]))
+        if alt is not None:
+            self._statement(alt, stop)
+        env_b = self.env
+        self.checks, self.allocations, self.facts = before[1], before[2], before[3]
+        known = fold(c)
+        if known is not None:
+            self.env = env_a if known else env_b
+            return
+        self.env = {}
+        for k in {*env_a, *env_b}:
+            va, vb = env_a.get(k, before[0].get(k)), env_b.get(k, before[0].get(k))
+            if va is not None and va == vb:
+                self.env[k] = va
+            elif isinstance(va, ir.Expr) and isinstance(vb, ir.Expr):
+                self.env[k] = ir.Cond(c, va, vb)
+            elif va is not None or vb is not None:
+                self.env[k] = unknown(k)
+        self._forget_checks(node)
+
+    def _assigned_in(self, node) -> None:
+        """What a statement before the launch assigns in its inner blocks (an `if` not taken, a loop) is
+        not a value the walk knows after it."""
+        if not _ASSIGNS.search(node.text):
+            return
+        for t in _walk_types(node, ("assignment_expression", "update_expression")):
+            target = t.child_by_field_name("left") or t.child_by_field_name("argument")
+            if target is not None and target.type == "identifier":
+                name = node_text(target)
+                if name in self.env:
+                    self.env[name] = unknown(name)
+                self.checks = [(c, names) for c, names in self.checks if name not in names]
+
+    # ---- what the host establishes before the launch -----------------------------------------
+    def _forget_checks(self, node) -> None:
+        """A check on `n` says nothing about `n` once it is assigned again."""
+        if not self.checks or not _ASSIGNS.search(node.text):
+            return
+        for t in _walk_types(node, ("assignment_expression", "update_expression", "init_declarator")):
+            target = t.child_by_field_name("left") or t.child_by_field_name("argument") or \
+                t.child_by_field_name("declarator")
+            if target is not None:
+                name = node_text(target).lstrip("*& ")
+                self.checks = [(c, names) for c, names in self.checks if name not in names]
+
+    def _record_check(self, text: str, negate: bool = False) -> None:
+        try:
+            e = self._parse(text)
+        except (ExprSyntaxError, MacroError):
+            return
+        names = frozenset(n.name for n in e.walk() if isinstance(n, ir.Name))
+        v = self.value(e)
+        if not isinstance(v, ir.Expr):
+            return
+        if negate:
+            v = ir.negate(v)
+        self.checks.append((_as_condition(v), names))
+
+    def _host_check(self, e) -> None:
+        """`assert(c)`, `CHECK(c)`, `CHECK_EQ(a, b)`, `TORCH_CHECK(c, "...")`: `c` holds after it."""
+        if e.type != "call_expression":
+            return
+        fn = e.child_by_field_name("function")
+        args = e.child_by_field_name("arguments")
+        if fn is None or args is None:
+            return
+        name = node_text(fn).split("::")[-1]
+        kids = [a for a in args.named_children if a.type != "comment"]
+        if name in _CHECK_ONE and kids:
+            self._record_check(node_text(kids[0]))
+        elif name in _CHECK_TWO and len(kids) >= 2:
+            self._record_check(f"({node_text(kids[0])}) {_CHECK_TWO[name]} ({node_text(kids[1])})")
+
+    def _early_exit(self, node) -> bool:
+        """`if (n % 4) return;`, `if (n % 4 != 0) throw ...;`: past it, the condition is false."""
+        cons, cond = node.child_by_field_name("consequence"), node.child_by_field_name("condition")
+        if cons is None or cond is None or node.child_by_field_name("alternative") is not None:
+            return False
+        stmts = cons.named_children if cons.type == "compound_statement" else [cons]
+        stmts = [s for s in stmts if s.type != "comment"]
+        if not stmts:
+            return False
+        last = stmts[-1]
+        exits = last.type in ("return_statement", "throw_statement", "break_statement", "continue_statement") or (
+            last.type == "expression_statement" and last.named_children and
+            last.named_children[0].type == "call_expression" and
+            node_text(last.named_children[0].child_by_field_name("function")).split("::")[-1] in _NO_RETURN)
+        if exits:
+            self._record_check(node_text(cond).strip(), negate=True)
+        return bool(exits)
+
+    def _allocation_call(self, e) -> None:
+        """`cudaMalloc(&p, bytes)`, `cudaMalloc((void**)&p, n * sizeof(float))`, `cudaMallocManaged`,
+        also inside a checking macro (`CUDA_CHECK(cudaMalloc(...))`); `p = new float[n]`."""
+        if e.type == "assignment_expression":
+            left, right = e.child_by_field_name("left"), e.child_by_field_name("right")
+            if left is not None and left.type == "identifier" and right is not None:
+                self.allocations.pop(node_text(left), None)
+                bytes_ = self._new_bytes(right)
+                if bytes_ is not None:
+                    self.allocations[node_text(left)] = bytes_
+            return
+        for call in _walk_types(e, ("call_expression",)):
+            fn = call.child_by_field_name("function")
+            if fn is None or node_text(fn).split("::")[-1] not in _DEVICE_ALLOC:
+                continue
+            args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+            if len(args) < 2:
+                continue
+            try:
+                target, size = self._parse(node_text(args[0])), self._parse(node_text(args[1]))
+            except (ExprSyntaxError, MacroError):
+                continue
+            while isinstance(target, ir.Cast):
+                target = target.expr
+            if isinstance(target, ir.AddrOf) and isinstance(target.expr, ir.Name):
+                self.allocations[target.expr.name] = self.value(size)
+
+    def _new_bytes(self, node):
+        """The bytes of `new float[n]`: None when the expression is no such allocation."""
+        if node.type != "new_expression":
+            return None
+        t, decl = node.child_by_field_name("type"), node.child_by_field_name("declarator")
+        if t is None or decl is None or decl.type != "new_declarator":
+            return None
+        size = _elem_size(node_text(t))
+        count = decl.named_children[0] if decl.named_children else None
+        if size is None or count is None:
+            return unknown("new")
+        try:
+            return ir.Bin("*", self.value(self._parse(node_text(count))), ir.Num(size))
+        except (ExprSyntaxError, MacroError):
+            return unknown("new")
+
+    def _allocation_declaration(self, node) -> None:
+        """`float *p = new float[n];`, `std::vector<float> v(n);`, `thrust::device_vector<float> d(n);`."""
+        type_node = node.child_by_field_name("type")
+        tname = node_text(type_node).replace(" ", "") if type_node is not None else ""
+        container = next((c for c in _CONTAINERS if tname.startswith(c + "<")), None)
+        for d in node.children_by_field_name("declarator"):
+            if d.type == "function_declarator" and container is not None:
+                # `std::vector<float> v(n);` parses as a function declaration (C++'s vexing parse)
+                value = d.child_by_field_name("parameters")
+            elif d.type == "init_declarator":
+                value = d.child_by_field_name("value")
+            else:
+                continue
+            name = node_text(d.child_by_field_name("declarator")).lstrip("*& ")
+            self.allocations.pop(name, None)
+            if value is None:
+                continue
+            if container is not None and value.type in ("argument_list", "parameter_list") and value.named_children:
+                size = _elem_size(tname[len(container) + 1:].rsplit(">", 1)[0].split(",")[0])
+                if size is None:
+                    continue
+                try:
+                    n = self.value(self._parse(node_text(value.named_children[0])))
+                except (ExprSyntaxError, MacroError):
+                    continue
+                if isinstance(n, ir.Expr):
+                    self.allocations[name] = ir.Bin("*", n, ir.Num(size))
+            else:
+                got = self._new_bytes(value)
+                if got is not None:
+                    self.allocations[name] = got
+
+    def pointer_base(self, text: str) -> str | None:
+        """The host variable whose memory a pointer argument is: `p`, `(float*)p`, `v.data()`,
+        `thrust::raw_pointer_cast(d.data())`, `thrust::raw_pointer_cast(&d[0])`, `&v[0]`."""
+        try:
+            e = self._parse(text)
+        except (ExprSyntaxError, MacroError):
+            return None
+        for _ in range(6):
+            match e:
+                case ir.Name(name=n):
+                    return n
+                case ir.Cast(expr=x):
+                    e = x
+                case ir.Call(fn=fn, args=(x,)) if fn.split("::")[-1] == "raw_pointer_cast":
+                    e = x
+                case ir.Call(fn=fn, args=()) if fn.endswith((".data", ".get")) and fn[:-5].isidentifier():
+                    return fn.rsplit(".", 1)[0]
+                case ir.AddrOf(expr=ir.Subscript(base=ir.Name(name=n), index=ir.Num(value=0))):
+                    return n
+                case _:
+                    return None
+        return None
 
     def _loop_carried(self, loop, stop: int) -> None:
         """`for (int Ns = 1; Ns < N; Ns *= R) k<<<...>>>(Ns, ...)`: what the loop's update or its body
@@ -141,12 +398,16 @@ class HostResolver:
 
     def _branch_fact(self, node, stop: int) -> None:
         """`if (bs == 16) k<16><<<grid, dim3(bs, bs)>>>` and `case 16:` under `switch (bs)`: in the
-        launch's branch the size is that constant."""
+        launch's branch the size is that constant; and any condition of the launch's branch holds at it."""
         text = None
         if node.type == "if_statement":
             cons, cond = node.child_by_field_name("consequence"), node.child_by_field_name("condition")
+            alt = node.child_by_field_name("alternative")
             if cons is not None and cond is not None and cons.start_byte <= stop < cons.end_byte:
                 text = node_text(cond)
+                self._record_check(text.strip())
+            elif cond is not None and alt is not None and alt.start_byte <= stop < alt.end_byte:
+                self._record_check(node_text(cond).strip(), negate=True)
         elif node.type == "case_statement" and node.parent is not None and node.parent.parent is not None:
             switch, value = node.parent.parent, node.child_by_field_name("value")
             cond = switch.child_by_field_name("condition") if switch.type == "switch_statement" else None
@@ -166,106 +427,57 @@ class HostResolver:
                 if isinstance(v, ir.Sym) and v.kind == "param":
                     self.facts[v.name] = num.value
 
-    def _declaration(self, node) -> None:
-        type_node = node.child_by_field_name("type")
-        tname = node_text(type_node) if type_node is not None else ""
-        for d in node.children_by_field_name("declarator"):
-            if d.type == "function_declarator" and tname.strip() == "dim3":
-                # `dim3 block(TILE, TILE);` parses as a function declaration (C++'s vexing parse)
-                name = node_text(d.child_by_field_name("declarator"))
-                params = d.child_by_field_name("parameters")
-                try:
-                    self.env[name] = ("dim3", [self.value(self._parse(node_text(a))) for a in params.named_children])
-                except (ExprSyntaxError, MacroError):
-                    self.env.pop(name, None)
-                continue
-            if d.type != "init_declarator":
-                continue
-            name = node_text(d.child_by_field_name("declarator")).lstrip("*& ")
-            value = d.child_by_field_name("value")
-            try:
-                if value.type == "argument_list":       # dim3 grid(a, b)
-                    args = [self.value(self._parse(node_text(a))) for a in value.named_children]
-                    self.env[name] = ("dim3", args)
-                elif value.type == "initializer_list":  # dim3 grid{a, b}
-                    args = [self.value(self._parse(node_text(a))) for a in value.named_children]
-                    self.env[name] = ("dim3", args)
-                else:
-                    e = self._parse(node_text(value))
-                    v = self.value(e)
-                    if tname.strip() == "dim3" and not isinstance(v, tuple):
-                        v = ("dim3", [v])
-                    self.env[name] = v
-            except (ExprSyntaxError, MacroError):
-                self.env.pop(name, None)
-
-    def _assign(self, e: ir.Assign) -> None:
-        t = e.target
-        if isinstance(t, ir.Member) and isinstance(t.base, ir.Name) and t.field in "xyz":
-            cur = self.env.get(t.base.name)
-            if isinstance(cur, tuple):
-                args = list(cur[1]) + [ir.Num(1)] * (3 - len(cur[1]))
-                args["xyz".index(t.field)] = self.value(e.value)
-                self.env[t.base.name] = ("dim3", args)
-        elif isinstance(t, ir.Name) and e.op == "=":
-            self.env[t.name] = self.value(e.value)
-
-    def value(self, e: ir.Expr):
-        if e in self.arg_exprs:
-            return ir.Sym(self.arg_exprs[e], "param")
-        match e:
-            case ir.Name(name=n):
-                if n in self.env:
-                    return self.env[n]
-                c = lookup_constant(self.constants, n)
-                if c is not None and n not in self._resolving:
-                    self._resolving.add(n)
-                    try:
-                        return self.value(parse_expr(c.file.macros.at(c.line).expand(c.text)))
-                    except (ExprSyntaxError, MacroError):
-                        pass
-                    finally:
-                        self._resolving.discard(n)
-                return ir.Sym(self.param_names.get(n, n), "param")
-            case ir.Call(fn="dim3", args=args):
-                return ("dim3", [self.value(a) for a in args])
-            case ir.Cast(expr=x):
-                return self.value(x)
-            case ir.Bin(op=op, left=l, right=r):
-                lv, rv = self.value(l), self.value(r)
-                if isinstance(lv, tuple) or isinstance(rv, tuple):
-                    return ir.Sym("?", "unknown")
-                return ir.Bin(op, lv, rv)
-            case ir.Un(op=op, operand=o):
-                v = self.value(o)
-                return ir.Un(op, v) if isinstance(v, ir.Expr) else v
-            case ir.Cond(cond=c, then=a, other=b):
-                return ir.Cond(self.value(c), self.value(a), self.value(b))
-            case ir.Call(fn=fn, args=(a, b)) if fn.split("::")[-1] in CEIL_DIV:
-                a, b = self.value(a), self.value(b)
-                if isinstance(a, ir.Expr) and isinstance(b, ir.Expr):
-                    return ir.Bin("/", ir.Bin("-", ir.Bin("+", a, b), ir.Num(1)), b)
-            case ir.Call(fn=fn, args=args) if fn.split("::")[-1] in ("min", "max") and len(args) == 2:
-                return ir.Call(fn.split("::")[-1], tuple(self.value(a) for a in args))
-            case ir.Member(base=ir.Name(name=b), field=f) if f in "xyz":
-                cur = self.env.get(b)
-                if isinstance(cur, tuple):
-                    args = list(cur[1]) + [ir.Num(1)] * 3
-                    return args["xyz".index(f)]
-        if isinstance(e, (ir.Num, ir.Sym)):
-            return e
-        return ir.Sym(str(e), "unknown")
-
-    def dims(self, text: str) -> tuple[ir.Expr, ir.Expr, ir.Expr] | None:
+    def dims(self, text: str, block: bool = False) -> tuple[ir.Expr, ir.Expr, ir.Expr] | None:
         try:
             v = self.value(self._parse(text))
         except (ExprSyntaxError, MacroError):
             return None
-        if isinstance(v, tuple):
-            return _num3(v[1])
         if isinstance(v, ir.Sym) and v.kind == "unknown":
             return None     # `block[d][fp]`: a dim3 the host code hides; not (?, 1, 1)
-        return _num3([v])
+        dims = _num3(v[1] if isinstance(v, tuple) else [v])
+        if block and any(ir.of_type(d, ir.Cond) for d in dims):
+            # `threads = n > 512 ? 512 : n`: a block of one shape or another, as the host's values go;
+            # not one shape (the analysis reads a block as one)
+            return None
+        return dims
+
+
+
+_COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+
+
+def _as_condition(v: ir.Expr) -> ir.Expr:
+    """A condition in one spelling: `!(n % 4)` is `n % 4 == 0`, `if (n % 4)` is `n % 4 != 0`."""
+    if isinstance(v, ir.Un) and v.op == "!" and not (isinstance(v.operand, ir.Bin) and v.operand.op in _COMPARISONS):
+        return ir.Bin("==", v.operand, ir.Num(0))
+    if not (isinstance(v, ir.Bin) and v.op in _COMPARISONS) and not (isinstance(v, ir.Un) and v.op == "!"):
+        return ir.Bin("!=", v, ir.Num(0))
+    return v
+
+
+_ASSIGNS = re.compile(rb"[^=!<>]=[^=]|\+\+|--")     # text that may assign (`=`, `+=`, `++`), not `==`
+
+# checks that abort when their condition is false (assert, glog, Caffe, PyTorch, Kaldi)
+_CHECK_ONE = {"assert", "CHECK", "DCHECK", "TORCH_CHECK", "TORCH_INTERNAL_ASSERT", "AT_ASSERT", "AT_ASSERTM",
+              "KALDI_ASSERT", "static_assert", "CUDA_KERNEL_ASSERT", "PADDLE_ENFORCE", "ASSERT"}
+_CHECK_TWO = {"CHECK_EQ": "==", "CHECK_NE": "!=", "CHECK_LT": "<", "CHECK_LE": "<=", "CHECK_GT": ">",
+              "CHECK_GE": ">=", "DCHECK_EQ": "==", "DCHECK_NE": "!=", "DCHECK_LT": "<", "DCHECK_LE": "<=",
+              "DCHECK_GT": ">", "DCHECK_GE": ">=", "TORCH_CHECK_EQ": "==", "TORCH_CHECK_LT": "<"}
+_NO_RETURN = {"exit", "abort", "_exit", "quick_exit", "std::terminate", "terminate", "KALDI_ERR", "LOG_FATAL"}
+_DEVICE_ALLOC = {"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync", "hipMalloc", "hipMallocManaged"}
+_CONTAINERS = ("std::vector", "thrust::device_vector", "thrust::host_vector", "thrust::universal_vector",
+               "vector")
+
+
+def _elem_size(tname: str) -> int | None:
+    words = [w for w in tname.replace("*", " * ").split() if w not in ("const", "volatile", "struct", "unsigned",
+                                                                          "signed")]
+    if "*" in words:
+        return 8
+    name = " ".join(words)
+    if name in ("", "int") and "unsigned" in tname:
+        return 4
+    return ir.type_size(name)
 
 
 def _walk_types(node, types):
@@ -309,22 +521,10 @@ def _constant_arguments(kernel: FunctionDef, site: LaunchSite, resolver: HostRes
     return out
 
 
-def lookup_constant(constants: dict, name: str):
-    """A constant by the name the code uses: exactly, or by its last part (`TILE` for `ns::TILE`,
-    `x128::size` for `Packed128::size` is not guessed) when only one constant has it."""
-    c = constants.get(name)
-    if c is not None or not constants:
-        return c
-    tail = name.split("::")[-1]
-    hits = [v for k, v in constants.items() if k.split("::")[-1] == tail and
-            (k.endswith("::" + name) if "::" in name else True)]
-    return hits[0] if len(hits) == 1 else None
-
-
 def launch_from_site(site: LaunchSite, kernel: FunctionDef, r: HostResolver | None = None) -> LaunchConfig:
     r = r or HostResolver(site, kernel)
     grid = r.dims(site.config[0]) if site.config else None
-    block = r.dims(site.config[1]) if len(site.config) > 1 else None
+    block = r.dims(site.config[1], block=True) if len(site.config) > 1 else None
     smem = None
     if len(site.config) > 2:
         try:
@@ -344,9 +544,10 @@ def _site_rank(kernel: FunctionDef, site: LaunchSite) -> int:
     return 1 if key in site.file.includes else 2
 
 
-def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[LaunchSite], list[str]]:
-    """The launches of a kernel, best first: by name, through a function pointer set to it, or else
-    through a pointer whose value is not traced and could be this kernel."""
+def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) -> tuple[list[LaunchSite], list[str]]:
+    """The launches of a kernel, best first: by name, through a function pointer set to it, through
+    a host function's parameter its callers pass it to, or else through a pointer whose value is not
+    traced and could be this kernel."""
     own: list[LaunchSite] = []
     untraced: list[tuple[LaunchSite, str]] = []
     for s in sites:
@@ -355,7 +556,11 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[La
             if s.kernel == kernel.name:
                 own.append(s)
         elif not p.targets:
-            untraced.append((s, p.var))
+            passed = _passed_kernel(s, p.var, kernel, project)
+            if passed is not None:
+                own.append(passed)
+            else:
+                untraced.append((s, p.var))
         else:
             for t in p.targets:
                 if t.kernel == kernel.name:
@@ -371,18 +576,347 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite]) -> tuple[list[La
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
 
 
-def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch], project=None
-                   ) -> tuple[LaunchConfig, dict[str, str], list[str]]:
-    """The launch a kernel is analysed with, its template arguments, and assumptions made."""
+def _passed_kernel(site: LaunchSite, var: str, kernel: FunctionDef, project) -> LaunchSite | None:
+    """`template <typename F, typename... Args> void launch(F f, dim3 g, dim3 b, Args... args)
+    { f<<<g, b>>>(args...); }` called as `launch(scale, grid, block, x, n)`: the launch is this
+    kernel's when a call passes it as `f`; the kernel's arguments are the call's (a pack's elements
+    are named `args__0`, `args__1`, ... in the calls' values)."""
+    host = site.host
+    if project is None or host is None:
+        return None
+    names = [q.name for q in host.params]
+    if var not in names:
+        return None
+    index = names.index(var)
+    if not any(len(args) > index and _names(args[index], kernel.name) for _, _, args in _calls(host, project)):
+        return None
+    args = site.args
+    pack = variadic_pack(host)
+    if pack is not None and len(args) == 1 and args[0].replace(" ", "") == pack + "...":
+        args = [f"{pack}__{i}" for i in range(len(kernel.params))]
+    return replace(site, kernel=kernel.name, args=list(args), through=index)
+
+
+def _names(text: str, kernel: str) -> bool:
+    """An argument that is the kernel: `scale`, `&scale`, `scale<float>`, `ns::scale`."""
+    t = text.strip().lstrip("&").strip()
+    t = t.split("<", 1)[0].strip()
+    return t.split("::")[-1] == kernel
+
+
+def _calls(fn: FunctionDef, project) -> list[tuple[FunctionDef, object, list[str]]]:
+    out = []
+    for caller, call in project.callers(fn):
+        args_node = call.child_by_field_name("arguments")
+        out.append((caller, call, [node_text(a) for a in args_node.named_children if a.type != "comment"]
+                    if args_node is not None else []))
+    return out
+
+
+MAX_CALLS = 16          # calls of a wrapper (and of its callers) read for its parameters' values
+MAX_WRAPPER_DEPTH = 4   # wrappers called by wrappers
+
+
+@dataclass
+class CallContext:
+    """One call of a launch's host function: its parameters' values there, and the allocations of
+    the pointers it passes (bytes, in the caller's values)."""
+    values: dict
+    allocations: dict
+    where: str              # "path:line" of the call
+    wrapper: str            # the host function called
+    checks: tuple = ()      # the caller's checks before the call (in the caller's values)
+
+
+def call_contexts(fn: FunctionDef, project, budget: Budget, depth: int = 0,
+                  passing: tuple[int, str] | None = None) -> list[CallContext]:
+    """The calls of a host function in the run's files, each with its arguments' values, callers'
+    callers followed up to MAX_WRAPPER_DEPTH (a caller nobody calls leaves its own parameters open).
+    `passing`: only the calls that pass this kernel as this parameter."""
+    if project is None or fn is None or not fn.params or depth >= MAX_WRAPPER_DEPTH:
+        return []
+    cache = project.__dict__.setdefault("_call_contexts", {})
+    key = (fn.file.key if fn.file is not None else "", fn.line, fn.name, depth, passing)
+    if key not in cache:
+        cache[key] = _call_contexts(fn, project, budget, depth, passing)
+    return cache[key]
+
+
+def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing) -> list[CallContext]:
+    out: list[CallContext] = []
+    pack = variadic_pack(fn)
+    for caller, call, args in _calls(fn, project):
+        if not _arity_fits(fn, len(args)):
+            continue
+        if passing is not None and not (len(args) > passing[0] and _names(args[passing[0]], passing[1])):
+            continue
+        outer = call_contexts(caller, project, budget, depth + 1) or [CallContext({}, {}, "", caller.name)]
+        line = call.start_point[0] + 1
+        for ctx in outer:
+            if budget.steps <= 0:
+                return out
+            site = LaunchSite(fn.name, [], [], args, caller, line, caller.file, call)
+            r = HostResolver(site, None, project.constants_for(caller.file), project, bindings=ctx.values,
+                             budget=budget, depth=depth + 1)
+            values, allocs = {}, {}
+            named = list(zip([q.name for q in fn.params], args, [q.pointers for q in fn.params]))
+            if pack is not None:      # `args...`: each element by its place
+                named += [(f"{pack}__{i}", a, True) for i, a in enumerate(args[len(fn.params):])]
+            for name, a, pointer in named:
+                try:
+                    values[name] = r.value(r._parse(a))
+                except (ExprSyntaxError, MacroError, OutOfBudget):
+                    values[name] = unknown(name)
+                if pointer:
+                    base = r.pointer_base(a)
+                    got = r.allocations.get(base) if base is not None else None
+                    if got is None and base in ctx.allocations:
+                        got = ctx.allocations[base]
+                    if got is not None:
+                        allocs[name] = got
+            for p in fn.params[len(args):]:
+                default = p.node.child_by_field_name("default_value") if p.node is not None else None
+                try:
+                    values[p.name] = r.value(r._parse(node_text(default))) if default is not None else unknown(p.name)
+                except (ExprSyntaxError, MacroError, OutOfBudget):
+                    values[p.name] = unknown(p.name)
+            checks = tuple(c for c, _ in r.checks) + tuple(ctx.checks)
+            out.append(CallContext(values, allocs, f"{caller.file.path}:{line}", fn.name, checks))
+            if len(out) >= MAX_CALLS:
+                return out
+    return out
+
+
+def _computed(dims, kernel: FunctionDef) -> bool:
+    """Every edge a number or an expression of the kernel's own parameters: nothing open."""
+    if dims is None:
+        return False
+    names = {p.name for p in kernel.params}
+    return all(isinstance(x, ir.Sym) and x.kind == "param" and x.name in names
+               for d in dims for x in ir.symbols(d))
+
+
+def _over_params(e, kernel: FunctionDef) -> bool:
+    names = {p.name for p in kernel.params}
+    return isinstance(e, ir.Expr) and all(x.kind == "param" and x.name in names for x in ir.symbols(e))
+
+
+def _where(path: str) -> str:
+    import os
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if not rel.startswith("..") else path
+
+
+def _constant_words(r: HostScope) -> str:
+    """`const int NUM_THREADS = 512` in include/x.h: the constants a value was read from."""
+    out = []
+    for name, c in r.constants_used.items():
+        line = c.file.lines[c.line - 1].strip().rstrip(";") if 0 < c.line <= len(c.file.lines) else f"{name} = {c.text}"
+        out.append(f"`{line}` in {_where(c.file.path)}")
+    return "; ".join(out[:2])
+
+
+class _SiteValues:
+    """A launch site read in each of its call contexts: its configuration and its arguments' values."""
+
+    def __init__(self, site: LaunchSite, kernel: FunctionDef, project, budget: Budget):
+        constants = project.constants_for(site.file) if project is not None else None
+        self.site = site
+        self.base = HostResolver(site, kernel, constants, project, budget=budget)
+        passing = (site.through, kernel.name) if site.through is not None else None
+        self.contexts = call_contexts(site.host, project, budget, passing=passing) \
+            if passing is not None or _needs_callers(site, kernel, self.base) else []
+        self.readers: list[tuple[HostResolver, CallContext | None]] = [(self.base, None)]
+        if self.contexts:
+            self.readers = []
+            for ctx in self.contexts:
+                try:
+                    self.readers.append((HostResolver(site, kernel, constants, project, bindings=ctx.values,
+                                                      budget=budget), ctx))
+                except OutOfBudget:
+                    continue
+            self.readers = self.readers or [(self.base, None)]
+
+    def config(self, kernel: FunctionDef) -> tuple[LaunchConfig, CallContext | None, list]:
+        """The configuration of the launch: as its own host function gives it, else as the calls of that
+        function give it (the first call that gives it, and the others that give another one)."""
+        cfg = launch_from_site(self.site, kernel, self.base)
+        if _computed(cfg.grid, kernel) and _computed(cfg.block, kernel) or not self.contexts:
+            return cfg, None, []
+        direct = {n for n in self.base.param_names}
+        got = []
+        for ctx in self.contexts:
+            bound = {k: v for k, v in ctx.values.items() if k not in direct}
+            r = HostResolver(self.site, kernel, self.base.constants, self.base.project, bindings=bound,
+                             budget=self.base.budget)
+            c = launch_from_site(self.site, kernel, r)
+            if _computed(c.grid, kernel) and _computed(c.block, kernel):
+                got.append((c, ctx, r))
+        if not got:
+            return cfg, None, []
+        return got[0][0], got[0][1], got
+
+    def argument(self, index: int, kernel: FunctionDef) -> list:
+        """The value each reading of the launch gives the kernel's argument `index`: numbers, or None (open)."""
+        out = []
+        for r, ctx in self.readers:
+            try:
+                v = fold(r.value(r._parse(self.site.args[index])))
+            except (ExprSyntaxError, MacroError, OutOfBudget):
+                v = None
+            out.append(v)
+        return out
+
+
+def _needs_callers(site: LaunchSite, kernel: FunctionDef, r: HostResolver) -> bool:
+    """The launch reads its host function's parameters (a wrapper's `grid`, `incx`, pointers)."""
+    host = site.host
+    if host is None or not host.params:
+        return False
+    names = {p.name for p in host.params}
+    words = set()
+    for text in [*site.config[:2], *site.args]:
+        words |= set(re.findall(r"[A-Za-z_]\w*", text))
+    return bool(words & names)
+
+
+def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dict]:
+    """The values every launch (and every call of a wrapper) gives each integer parameter."""
+    values, provenance = {}, {}
+    for i, p in enumerate(kernel.params):
+        if p.pointers or p.reference or not readings or any(len(s.site.args) <= i for s in readings) or \
+                p.type_name.split()[-1] not in INT_WORDS:
+            continue
+        got: list = []
+        for s in readings:
+            got += s.argument(i, kernel)
+        if not got or any(v is None for v in got):
+            continue
+        vals = tuple(sorted(set(got)))
+        values[p.name] = vals
+        shown = ", ".join(map(str, vals))
+        through = sorted({ctx.wrapper for s in readings for _, ctx in s.readers if ctx is not None})
+        names = ", ".join(f"`{w}`" for w in through)
+        const = _read_words(readings[0].base, readings[0].site.args[i]) \
+            if len(vals) == 1 and not through else ""
+        if const:
+            provenance[p.name] = const
+        elif len(vals) == 1:
+            provenance[p.name] = f"every {'call of ' + names if through else 'launch'} passes {shown}"
+        else:
+            provenance[p.name] = f"the {'calls of ' + names if through else 'launches'} pass {shown}"
+    return values, provenance
+
+
+def _read_words(r: HostResolver, text: str) -> str:
+    """Where a value comes from, when a constant or a helper of the program gives it: the constants
+    and helpers its evaluation reads (`const int NUM_THREADS = 512` in include/x.h)."""
+    used, helpers = r.constants_used, r.helpers_used
+    r.constants_used, r.helpers_used = {}, []
+    try:
+        r.value(r._parse(text))
+        parts = [_constant_words(r)] if r.constants_used else []
+        parts += [f"`{h.name}` ({_where(h.file.path)}:{h.line}) evaluated" for h in r.helpers_used[:1]]
+        return "; ".join(p for p in parts if p)
+    except (ExprSyntaxError, MacroError, OutOfBudget):
+        return ""
+    finally:
+        r.constants_used, r.helpers_used = {**used, **r.constants_used}, helpers + r.helpers_used
+
+
+def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
+    """Conditions over the kernel's parameters that the host establishes before every launch."""
+    common = None
+    for s in readings:
+        # the launching function's own checks are in its names: a name the launch passes straight
+        # to a kernel parameter is that parameter; a check on any other host name (one passed as
+        # `arrayLength / 1024`, or not passed) says nothing of the kernel's values
+        own = [c for c, names in s.base.checks if not _unpassed(c, names, s.base)]
+        for r, ctx in s.readers:
+            # a wrapper's caller checks its own names: those it passes on are the kernel's parameters
+            mapped = [_in_kernel_terms(c, ctx, s.base) for c in ctx.checks] if ctx is not None else []
+            here = {c for c in own + mapped if _over_params(c, kernel) and ir.symbols(c)}
+            common = here if common is None else common & here
+    return sorted(common or (), key=str)
+
+
+def _unpassed(c, names, r: HostResolver) -> bool:
+    """A check that reads a host name the launch does not pass straight to a kernel parameter under
+    the same name's value (`arrayLength` checked, `arrayLength / 1024` passed as the kernel's
+    `arrayLength`): what it says is of the host's value, not the parameter's."""
+    return any(x.kind == "param" and x.name in names and x.name not in r.param_names
+               for x in ir.symbols(c)) if isinstance(c, ir.Expr) else True
+
+
+def _extents(kernel: FunctionDef, readings: list[_SiteValues]) -> dict[str, ir.Expr]:
+    """Pointer parameters' bytes, where every launch passes an allocation whose size is known."""
+    out = {}
+    for i, p in enumerate(kernel.params):
+        if not p.pointers:
+            continue
+        sizes = []
+        for s in readings:
+            if len(s.site.args) <= i:
+                sizes.append(None)
+                continue
+            for r, ctx in s.readers:
+                base = r.pointer_base(s.site.args[i])
+                got = r.allocations.get(base) if base is not None else None
+                if got is None and ctx is not None and base in ctx.allocations:
+                    got = _in_kernel_terms(ctx.allocations[base], ctx, r)
+                sizes.append(got)
+        if sizes and all(_over_params(x, kernel) for x in sizes) and len(set(sizes)) == 1:
+            n = fold(sizes[0])
+            out[p.name] = ir.Num(n) if n is not None else sizes[0]
+    return out
+
+
+def _in_kernel_terms(e, ctx: CallContext, r: HostResolver):
+    """A caller's allocation size in the kernel's parameters: the caller's value for a wrapper
+    parameter that the wrapper passes straight to the kernel is that kernel parameter."""
+    mapping = {}
+    for host_name, kernel_name in r.param_names.items():
+        v = ctx.values.get(host_name)
+        if isinstance(v, ir.Expr):
+            mapping[v] = ir.Sym(kernel_name, "param")
+    return substitute(e, mapping) if mapping and isinstance(e, ir.Expr) else e
+
+
+def _incomplete(kernel: FunctionDef, project) -> list[str]:
+    """A kernel whose unit misses a local header: its macros and helpers are unknown (said once)."""
+    files = project.unit_files(kernel.file) if project is not None and kernel.file is not None else \
+        [kernel.file] if kernel.file is not None else []
+    for f in files:
+        for p in f.problems:
+            if "not found" in p.message and p.message.startswith("`#include"):
+                name = p.message.split("`")[1]
+                return [f"the file is incomplete: `{name}` is not found, so its macros and helpers are unknown "
+                        f"(give -I DIR or a compile_commands.json)"]
+    return []
+
+
+def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch], project=None,
+                   given: dict[str, int] | None = None) -> tuple[LaunchConfig, dict[str, str], list[str]]:
+    """The launch a kernel is analysed with, its template arguments, and assumptions made.
+    `given`: the values of `--param` (and the configuration's `params`), which win."""
     template: dict[str, str] = {}
     params: dict[str, int] = {}
+    provenance: dict[str, str] = {}
     for ann in kernel.annotations:
         params.update(ann.params)
+        provenance.update({k: f"annotation at line {ann.line}" for k in ann.params})
     resolver = None
-    kernel_sites, assumptions = _kernel_sites(kernel, sites)
+    kernel_sites, assumptions = _kernel_sites(kernel, sites, project)
+    readings: list[_SiteValues] = []
+    site_cfg = None
     if kernel_sites:
         site = kernel_sites[0]
-        resolver = HostResolver(site, kernel, project.constants_for(site.file) if project is not None else None)
+        budget = Budget()
+        readings = [_SiteValues(s, kernel, project, budget) for s in kernel_sites[:MAX_CALLS]]
+        resolver = readings[0].base
         params = {**_constant_arguments(kernel, site, resolver), **resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
@@ -390,17 +924,54 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
             others = {f"{s.file.path}:{s.line}" for s in kernel_sites[1:]}
             assumptions.append(f"launched at {len(kernel_sites)} sites; analysed with the one at "
                                f"{site.file.path}:{site.line} (others: {', '.join(sorted(others))})")
+        site_cfg, ctx, shapes = readings[0].config(kernel)
+        if ctx is not None:
+            site_cfg.origin = f"{site.file.path}:{site.line} (called at {ctx.where})"
+            distinct = {(tuple(map(str, c.grid)), tuple(map(str, c.block))) for c, _, _ in shapes}
+            if len(distinct) > 1:
+                assumptions.append(f"`{ctx.wrapper}` is called with {len(distinct)} launch shapes; analysed "
+                                   f"with the one of the call at {ctx.where}")
     if kernel.name in cli:
         c = cli[kernel.name]
         cfg = LaunchConfig(_num3(c.grid), _num3(c.block), None, "--launch")
+        provenance.update(gridDim="--launch", blockDim="--launch")
     elif any(a.kind == "launch" and a.block for a in kernel.annotations):
         ann = next(a for a in kernel.annotations if a.kind == "launch" and a.block)
         grid = _num3(ann.grid) if ann.grid else None
         cfg = LaunchConfig(grid, _num3(ann.block), ir.Num(ann.smem) if ann.smem else None,
                            f"annotation at line {ann.line}")
-    elif kernel_sites:
-        cfg = launch_from_site(kernel_sites[0], kernel, resolver)
+        provenance.update(gridDim=f"annotation at line {ann.line}", blockDim=f"annotation at line {ann.line}")
+    elif site_cfg is not None:
+        cfg = site_cfg
+        if cfg.block is not None and all(fold(b) is not None for b in cfg.block):
+            words = _dims_words(readings[0], 1)
+            provenance["blockDim"] = words or f"the launch at {cfg.origin}"
+        if _computed(cfg.grid, kernel):
+            provenance["gridDim"] = _dims_words(readings[0], 0) or f"the launch at {cfg.origin}"
     else:
         cfg = LaunchConfig(None, None, None, "assumed")
+    if readings:
+        values, words = _values(kernel, readings)
+        cfg.values = values
+        for k, v in values.items():
+            provenance.setdefault(k, words[k])
+            if len(v) == 1 and k not in params:
+                params[k] = v[0]
+        cfg.host_checks = _checks(kernel, readings)
+        cfg.extents = _extents(kernel, readings)
+    for k, v in (given or {}).items():
+        if k in {p.name for p in kernel.params} | {t.name for t in kernel.template_params}:
+            cfg.values[k] = (v,)
+            provenance[k] = "--param"
+    for k, v in params.items():      # annotations: given
+        if k.isidentifier() and k not in cfg.values and k in provenance:
+            cfg.values[k] = (v,)
+    cfg.provenance = provenance
     cfg.params = params
+    assumptions.extend(_incomplete(kernel, project))
     return cfg, template, assumptions
+
+
+def _dims_words(s: _SiteValues, index: int) -> str:
+    """Where a launch's grid or block comes from, when a constant or a helper of the program gives it."""
+    return _read_words(s.base, s.site.config[index]) if len(s.site.config) > index else ""

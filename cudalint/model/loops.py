@@ -7,8 +7,8 @@ import functools
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
 from ..source.cufile import node_text
-from ..source.macros import MacroError
 from .table import AREA, Iterator, SLIDE, short_text as _short
 from .symbols import Ptr, Unfollowable, _data, _scale
 
@@ -35,6 +35,23 @@ class Loops:
                     var, step = a.target.name, a
                     break
         self._loop(node, var, step, cond_node, body, "for")
+
+    def range_for(self, node) -> None:
+        """`for (auto& v : items)`: a loop whose count the model does not know, its variable each
+        element in turn (a value the model does not follow); the range is read where it is an expression."""
+        right = node.child_by_field_name("right")
+        if right is not None and right.type != "initializer_list":
+            self.expression(right, node)
+        decl = node.child_by_field_name("declarator")
+        while decl is not None and decl.type not in ("identifier", "structured_binding_declarator"):
+            decl = decl.child_by_field_name("declarator") or next(
+                (c for c in decl.named_children if c.type in ("identifier", "reference_declarator",
+                                                               "pointer_declarator")), None)
+        names = [decl] if decl is not None and decl.type == "identifier" else \
+            [c for c in (decl.named_children if decl is not None else ()) if c.type == "identifier"]
+        for n in names:
+            self.env[node_text(n)] = ir.Sym(node_text(n), "unknown")
+        self._loop(node, None, None, None, node.child_by_field_name("body"), "while")
 
     def while_statement(self, node) -> None:
         cond_node = node.child_by_field_name("condition")
@@ -110,7 +127,8 @@ class Loops:
         return not isinstance(cur, Ptr) and t in ir.FLOAT_TYPES
 
     def _carried_updates(self, body, var, step) -> dict[str, tuple[str, object]]:
-        """Variables updated in the loop by a loop-invariant step: `x += c`, `p += BK`, `s >>= 1`."""
+        """Variables updated in the loop by a loop-invariant step: `x += c`, `p += BK`, `s >>= 1`,
+        `x ^= c`, `x %= M`, and a step wrapped around (`x += c; x %= M;`, `x = (x + c) % M`)."""
         found: dict[str, tuple[str, object]] = {}
         assigns = []
         if step is not None:
@@ -122,23 +140,31 @@ class Loops:
                 except (ExprSyntaxError, MacroError):
                     continue
         bad: dict[str, None] = {}       # in the order met: the notes about them come in this order
-        for a in assigns:
+        updates: dict[str, list[tuple[str, object]]] = {}
+        for k, a in enumerate(assigns):
             if not isinstance(a.target, ir.Name):
                 continue
             name = a.target.name
             if name not in self.env:
                 continue
-            if a.op in ("+=", "-=", "*=", "<<=", ">>=", "/="):
-                inc = a.value
-            elif a.op == "=" and isinstance(a.value, ir.Bin) and a.value.op in "+-*" and \
-                    a.value.left == ir.Name(name):
-                inc, a = a.value.right, ir.Assign(a.value.op + "=", a.target, a.value.right)
-            else:
+            steps = _steps(a, name)
+            if steps is None:
                 bad[name] = None
                 continue
-            if name in found:
+            mine = updates.setdefault(name, [])
+            if k == 0 and step is not None:      # the loop's own update runs after its body
+                mine.extend((op, inc, True) for op, inc in steps)
+            else:
+                at = next((i for i, u in enumerate(mine) if u[2]), len(mine))
+                mine[at:at] = [(op, inc, False) for op, inc in steps]
+        for name, mine in updates.items():
+            ops = [(op, inc) for op, inc, _ in mine]
+            if len(ops) == 1:
+                found[name] = ops[0]
+            elif len(ops) == 2 and ops[0][0] in ("+=", "-=") and ops[1][0] == "%=":
+                found[name] = ("wrap" + ops[0][0], (ops[0][1], ops[1][1]))
+            else:
                 bad[name] = None
-            found[name] = (a.op, inc)
         for name in bad:
             found[name] = ("?", None)
         return found
@@ -167,11 +193,14 @@ class Loops:
         self._assigns[body] = found
         return found
 
-    def _step_value(self, cur, op, inc, trip):
-        if op == "?" or inc is None or cur is None:
-            return None
-        if any(isinstance(n, (ir.Subscript, ir.Deref, ir.Call, ir.Assign)) for n in inc.walk()):
-            return None
+    def _invariant(self, inc) -> ir.Expr | None:
+        """A loop's step as a value the model follows (no load, no call but a cooperative group's
+        `warp.size()`), else None."""
+        for n in inc.walk():
+            if isinstance(n, (ir.Subscript, ir.Deref, ir.Assign)):
+                return None
+            if isinstance(n, ir.Call) and (n.args or n.fn.rpartition(".")[0] not in self.groups):
+                return None
         try:
             inc_v = self.rvalue(inc, None, None)
         except Unfollowable:
@@ -180,6 +209,23 @@ class Loops:
             return None
         if any(s.kind in ("data", "unknown") for s in ir.symbols(inc_v)):
             return None
+        return inc_v
+
+    def _step_value(self, cur, op, inc, trip):
+        if op == "?" or inc is None or cur is None:
+            return None
+        if op.startswith("wrap"):
+            parts = []
+            for x in inc:
+                v = self._invariant(x)
+                if v is None:
+                    return None
+                parts.append(v)
+            inc_v = tuple(parts)
+        else:
+            inc_v = self._invariant(inc)
+            if inc_v is None:
+                return None
         if isinstance(cur, Ptr):
             if op not in ("+=", "-="):
                 return None
@@ -188,6 +234,15 @@ class Loops:
             return Ptr(cur.array, ir.add(cur.offset, _scale(delta, cur)), cur.view, cur.view_size)
         if not isinstance(cur, ir.Expr):
             return None
+        first = ir.Bin("==", trip, ir.Num(0))
+        if op.startswith("wrap"):              # `x += c; x %= M;`: (x + t * c) % M after the first iteration
+            step_v, mod = inc_v
+            moved = ir.add(cur, ir.mul(trip, step_v)) if op == "wrap+=" else ir.Bin("-", cur, ir.mul(trip, step_v))
+            return ir.Cond(first, cur, ir.Bin("%", moved, mod))
+        if op == "%=":                         # idempotent after the first iteration
+            return ir.Cond(first, cur, ir.Bin("%", cur, inc_v))
+        if op == "^=":                         # toggles: x, x ^ c, x, ...
+            return ir.Cond(ir.Bin("&", trip, ir.Num(1)), ir.Bin("^", cur, inc_v), cur)
         if op == "+=":
             return ir.add(cur, ir.mul(trip, inc_v))
         if op == "-=":
@@ -223,6 +278,23 @@ def _unroll_pragma(node) -> int | None:
         return max(1, int(words[0].strip("()"), 0))
     except ValueError:
         return 0        # a count nvcc reads from a constant: unrolled, count unknown here
+
+
+def _steps(a: ir.Assign, name: str) -> list[tuple[str, ir.Expr]] | None:
+    """The updates of `name` an assignment makes, as compound ones: `x += c` as is, `x = x * c` as
+    `x *= c`, `x = (x + c) % M` as `x += c` then `x %= M`; None for any other assignment."""
+    if a.op in ("+=", "-=", "*=", "<<=", ">>=", "/=", "%=", "^="):
+        return [(a.op, a.value)]
+    v, me = a.value, ir.Name(name)
+    if a.op != "=" or not isinstance(v, ir.Bin):
+        return None
+    if v.op in ("+", "-", "*", "^") and v.left == me:
+        return [(v.op + "=", v.right)]
+    if v.op in ("+", "^") and v.right == me:
+        return [(v.op + "=", v.left)]
+    if v.op == "%" and isinstance(v.left, ir.Bin) and v.left.op in ("+", "-") and v.left.left == me:
+        return [(v.left.op + "=", v.left.right), ("%=", v.right)]
+    return None
 
 
 def _assignments(e: ir.Expr) -> list[ir.Assign]:

@@ -6,8 +6,8 @@ import re
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
+from ..preprocess.macros import MacroError
 from ..source.cufile import node_text
-from ..source.macros import MacroError
 from .table import Exit, short_text as _short
 from .symbols import Ptr, Unfollowable
 
@@ -35,6 +35,8 @@ class Statements:
                 self.for_statement(node)
             elif t in ("while_statement", "do_statement"):
                 self.while_statement(node)
+            elif t == "for_range_loop":
+                self.range_for(node)
             elif t == "return_statement":
                 if node.named_children:
                     if self.return_scopes is not None:
@@ -57,11 +59,8 @@ class Statements:
                        "type_definition", "alias_declaration", "static_assert_declaration",
                        "goto_statement", "using_declaration", "template_declaration",
                        "preproc_include", "namespace_alias_definition"):
-                if t == "type_definition":
-                    for c in node.named_children:
-                        if c.type == "type_identifier":
-                            self.type_names.add(node_text(c))
-                            self._type_key = frozenset(self.type_names)
+                if t in ("type_definition", "alias_declaration"):
+                    self._local_type(node)
             else:
                 self.note(node, f"statement of kind `{t}` is not followed by the model")
         except Unfollowable as exc:
@@ -72,15 +71,51 @@ class Statements:
             self.note(node, "expression nested too deeply")
         return None
 
+    def _local_type(self, node) -> None:
+        """`typedef cub::BlockReduce<float, 256> BlockReduce;`, `using real = float;` in a kernel: a type
+        name (`(real)x` is a cast) standing for its target (sizes, library collectives)."""
+        target = node.child_by_field_name("type")
+        text = node_text(target) if target is not None else ""
+        names = [node.child_by_field_name("name")] if node.type == "alias_declaration" else \
+            [c for c in node.children_by_field_name("declarator") if c.type == "type_identifier"]
+        for n in names:
+            if n is None:
+                continue
+            self.type_names.add(node_text(n))
+            if text:
+                self.types[node_text(n)] = " ".join(w for w in text.split() if w not in ("typename", "const"))
+        self._type_key = frozenset(self.type_names)
+
     def block(self, children) -> str | None:
         mark = len(self.guards)
         leaves = None
-        for c in children:
+        children = children if isinstance(children, list) else list(children)
+        skip = None
+        for i, c in enumerate(children):
             if leaves is not None:
                 break  # unreachable code after an unconditional return/break/continue
+            if c is skip:
+                continue
+            if c.type == "expression_statement" and i + 1 < len(children) and self._macro_head(c):
+                # `CUDA_1D_KERNEL_LOOP(i, n)` then `{ ... }`, read by tree-sitter as a call missing its `;`
+                self.line = c.start_point[0] + 1
+                self.macro_statement(c, children[i + 1])
+                skip = children[i + 1]
+                continue
             leaves = self.stmt(c)
         self._drop_guards(mark)
         return leaves
+
+    def _macro_head(self, node) -> bool:
+        """A statement that is a macro call missing its `;` whose expansion opens a loop or an `if`:
+        the head of the statement after it."""
+        if not node.has_error or not node.named_children or node.named_children[0].type != "call_expression":
+            return False
+        if not any(c.is_missing for c in node.children):
+            return False
+        fn = node.named_children[0].child_by_field_name("function")
+        m = self.macros.get(node_text(fn)) if fn is not None else None
+        return m is not None and m.body.lstrip().startswith(("for", "while", "if"))
 
     def _drop_guards(self, mark: int) -> None:
         """Leave a scope: its guards end here, but its early exits still bind the code after the
@@ -130,16 +165,23 @@ class Statements:
             self.env = saved
             del self.guards[mark:]
 
-    def macro_statement(self, node) -> None:
+    def macro_statement(self, node, body_node=None) -> None:
         """`CUDA_KERNEL_LOOP(i, n) { ... }` reads as a function definition until the macro is
-        expanded: expand the head, re-parse it in place (same lines and columns), and walk it."""
+        expanded: expand the head, re-parse it in place (same lines and columns), and walk it.
+        `body_node`: the statement after a head tree-sitter read as a statement of its own."""
         from ..source.cufile import _parser
-        head, rest = node_text(node).split("{", 1)
+        if body_node is None:
+            head, rest = node_text(node).split("{", 1)
+            rest = " {" + rest
+        else:
+            head = node_text(node.named_children[0])
+            gap = body_node.start_point[0] - node.end_point[0]
+            rest = ("\n" * gap + " " * body_node.start_point[1] if gap > 0 else " ") + node_text(body_node)
         expanded = self.macros.expand(head).replace("\n", " ")
         row, col = node.start_point
         pad = "\n" * row if row else ""
         prefix = "void __cudalint_scope() {" if row else ""
-        text = prefix + pad + " " * col + expanded + " {" + rest + "}"
+        text = prefix + pad + " " * col + expanded + rest + "}"
         tree = _parser().parse(text.encode("utf-8"))
         self._keep = getattr(self, "_keep", []) + [tree]
         body = tree.root_node.named_children[0].child_by_field_name("body") if row else tree.root_node
@@ -164,7 +206,8 @@ class Statements:
         then = node.child_by_field_name("consequence")
         other = node.child_by_field_name("alternative")
         if other is not None and other.type == "else_clause":
-            other = other.named_children[0] if other.named_children else None
+            # `else // why` and then the statement: the comment is no statement of the else
+            other = next((c for c in other.named_children if c.type != "comment"), None)
         before = dict(self.env)
         mark, outer_exits = len(self.guards), self.nested_exits
         self.nested_exits = []

@@ -12,7 +12,7 @@ from .table import MemoryArray
 _BUILTINS = {
     "threadIdx": "thread", "blockIdx": "block", "blockDim": "blockdim", "gridDim": "griddim",
 }
-_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or",
+_BARRIERS = {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "synchronize",
              "sync", "__barrier_sync", "__syncwarp"}
 # cooperative_groups: what a group variable's sync() waits for, by its type or its initializer
 _WARP_GROUPS = ("thread_block_tile", "tiled_partition", "coalesced_group", "coalesced_threads")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..index import ir
 from ..index.terms import Term, decompose, level_of
 
@@ -30,6 +32,18 @@ class LaunchConfig:
     origin: str = "assumed"             # where it came from: "path:line", "annotation", "--launch", "assumed"
     params: dict[str, int] = field(default_factory=dict)    # sizes fixed by the launch annotation
     param_map: dict[str, ir.Expr] = field(default_factory=dict)  # kernel param -> host expression
+    # what the host program gives, with where it comes from (model/launch.py, model/host.py):
+    # the values each integer parameter takes at every launch (derived; absent: open)
+    values: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # a few words a message can quote, by parameter name (and "gridDim", "blockDim"): "every launch
+    # passes 1", "`const int NUM_THREADS = 512` in include/x.h", "annotation"
+    provenance: dict[str, str] = field(default_factory=dict)
+    # conditions over the kernel's parameters the host establishes before every launch
+    # (`assert(n % 256 == 0)`, `if (n % 4) return;`, `TORCH_CHECK(n % 4 == 0, ...)`)
+    host_checks: list[ir.Expr] = field(default_factory=list)
+    # a pointer parameter's extent in bytes, from the allocation the launch passes
+    # (`cudaMalloc(&p, n * sizeof(float))`): an expression over the kernel's parameters, or a number
+    extents: dict[str, ir.Expr] = field(default_factory=dict)
 
     @property
     def known(self) -> bool:
@@ -39,7 +53,7 @@ class LaunchConfig:
 @dataclass
 class MemoryArray:
     name: str
-    space: str                         # global | shared | local
+    space: str                         # global | shared | local | constant (`__constant__`, read only)
     elem_type: str
     elem_size: int
     dims: tuple[int | None, ...] = ()  # declared extents (shared/local); () for global pointers
@@ -58,7 +72,7 @@ class MemoryArray:
 
     @property
     def level(self) -> str:
-        return {"global": "Global", "shared": "Shared", "local": "Register"}[self.space]
+        return {"global": "Global", "constant": "Global", "shared": "Shared", "local": "Register"}[self.space]
 
 
 @dataclass(eq=False)
@@ -113,6 +127,14 @@ class Access:
     # from them when first read (a message, explain, a fix), not for every access of a run
     written: ir.Expr | None = None
     written_index: ir.Expr | None = None
+    member_offset: int = 0             # bytes into the array's element: `p[i].y` of an array of structs
+
+    def byte_address(self, index):
+        """The byte offset into the array of element `index` (an int or an array of them): where the
+        access starts. The one place an index becomes an address (index/types.py gives the sizes)."""
+        if isinstance(index, np.ndarray) or not isinstance(index, int):
+            return np.asarray(index, dtype=np.int64) * self.array.elem_size + self.member_offset
+        return index * self.array.elem_size + self.member_offset
 
     @functools.cached_property
     def text(self) -> str:
@@ -210,6 +232,7 @@ class TwoTreeTable:
     def_values: dict[str, ir.Expr] = field(default_factory=dict)  # def id -> its value, resolved
     merges: dict = field(default_factory=dict)                    # Access -> vector.Merge (shared requests nvcc fuses)
     possible_merges: dict = field(default_factory=dict)           # Access -> vector.Merge nvcc may or may not make
+    types: object = None                                          # index.types.TypeTable of the kernel's unit
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

@@ -248,3 +248,38 @@ def possible_merges(table: TwoTreeTable, sure: dict[Access, Merge], trips: dict 
             if m is not None:
                 out[acc] = m
     return out
+
+
+def element_merges(table: TwoTreeTable) -> None:
+    """Loads of the members of one struct or vector element that together make the whole element
+    (`p[i].x` and `p[i].y` of a `float2`, under the same guards and loops, nothing stored to the
+    array between them): nvcc serves them as one load of the element where its alignment allows
+    that width (the type's own, 8 for a float2), so the model holds that one load."""
+    groups: dict[tuple, list[Access]] = {}
+    for acc in table.accesses:
+        if acc.kind != "load" or acc.space != "global" or acc.unresolved or acc.volatile or acc.atomic:
+            continue
+        size = acc.array.elem_size
+        if acc.width >= size or size > MAX_REQUEST or size & (size - 1):
+            continue
+        key = (id(acc.array), acc.index, acc.guards, tuple(map(id, acc.loops)))
+        groups.setdefault(key, []).append(acc)
+    drop: set[int] = set()
+    for members in groups.values():
+        head = members[0]
+        size = head.array.elem_size
+        align = table.types.align(head.array.elem_type) if table.types is not None else None
+        if align is None or align < size:
+            continue
+        covered = set()
+        for m in members:
+            covered.update(range(m.member_offset, m.member_offset + m.width))
+        if covered != set(range(size)):
+            continue
+        lo, hi = min(m.seq for m in members), max(m.seq for m in members)
+        if any(lo < a.seq < hi and a.array is head.array and a.kind == "store" for a in table.accesses):
+            continue
+        head.width, head.member_offset = size, 0
+        drop.update(id(m) for m in members[1:])
+    if drop:
+        table.accesses = [a for a in table.accesses if id(a) not in drop]

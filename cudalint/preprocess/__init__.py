@@ -21,7 +21,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..source.macros import Macro, MacroTable, parse_define
+from .macros import Macro, MacroTable, parse_define
 from .condition import ConditionBudget, ConditionError, Conditions
 
 # nvcc's device pass for an sm_90 (H100) target; -D overrides any of them
@@ -88,7 +88,7 @@ def read_header(path: str) -> str:
         data = read_regular(path, MAX_HEADER_BYTES)
     except InputError as exc:
         raise OSError(str(exc).split(": ", 1)[-1]) from None
-    from ..source.cufile import compiler_lines
+    from ..inputs import compiler_lines
     return compiler_lines(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
 
 
@@ -118,6 +118,7 @@ class Preprocessor:
         self._spent: set = set()                 # (view, why) said once
         self._times: dict[str, int] = {}         # key -> readings of that header in this unit
         self._recording: list[_Reading] = []     # the headers being read, outermost first
+        self._open: list[str] = []               # folders of the files being read, outermost first
         self._done: list[_Reading] = []          # kept once the unit is read through
         self._cond.reset()
         for name, body in PREDEFINED.items():
@@ -162,6 +163,13 @@ class Preprocessor:
 
     # ---- one file --------------------------------------------------------------------------
     def _file(self, path: str, key: str, text: str, depth: int) -> None:
+        self._open.append(os.path.dirname(path))
+        try:
+            self._read_file(path, key, text, depth)
+        finally:
+            self._open.pop()
+
+    def _read_file(self, path: str, key: str, text: str, depth: int) -> None:
         self._unit_bytes += len(text)
         first = key not in self._views
         for r in self._recording:
@@ -427,30 +435,69 @@ class Preprocessor:
     def _resolve(self, name: str, angled: bool, here: str, view: FileView | None = None,
                  line: int = 0) -> str | None:
         key = (name, angled, here)
-        if key in self._found:
-            return self._found[key]
-        if os.path.isabs(name):
-            got = name if os.path.isfile(name) else None
+        got = self._found.get(key, _UNSET)
+        if got is _UNSET:
+            if os.path.isabs(name):
+                got = name if os.path.isfile(name) else None
+            else:
+                got = None
+                for d in (self.include_dirs if angled else itertools.chain((here,), self.include_dirs)):
+                    if not self._probe(name, view, line):
+                        return None     # not remembered: another unit may look further
+                    p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
+                    if os.path.isfile(p):
+                        got = p
+                        break
             self._found[key] = got
+        if got is not None or angled or os.path.isabs(name):
             return got
-        for d in (self.include_dirs if angled else itertools.chain((here,), self.include_dirs)):
-            if self._probes >= MAX_INCLUDE_PROBES:
-                if self._probes == MAX_INCLUDE_PROBES and view is not None:
-                    self._probes += 1       # said once a unit
-                    view.problems.append(Problem(line, 1, f"`{name}` and the includes after it are not looked for: "
-                                                          f"past the {MAX_INCLUDE_PROBES:,} files cudalint looks "
-                                                          f"for in one unit", "info", "CL901"))
-                return None     # not remembered: another unit may look further
-            self._probes += 1
+        # the folders of the files that include this one, innermost first: a header next to the file
+        # the unit compiles (its build's -I), as MSVC's rule for quoted includes finds it
+        for d in reversed(self._open[:-1]):
+            if not self._probe(name, view, line):
+                return None
             p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
             if os.path.isfile(p):
-                self._found[key] = p
                 return p
-        self._found[key] = None
-        return None
+        if not self._probe(name, view, line, PROJECT_LEVELS * 2):
+            return None
+        return _project_header(name, here)
+
+    def _probe(self, name: str, view: FileView | None, line: int, n: int = 1) -> bool:
+        """Whether `n` more files may be looked for in this unit; past the budget, said once."""
+        if self._probes >= MAX_INCLUDE_PROBES:
+            if self._probes == MAX_INCLUDE_PROBES and view is not None:
+                self._probes += 1       # said once a unit
+                view.problems.append(Problem(line, 1, f"`{name}` and the includes after it are not looked for: "
+                                                      f"past the {MAX_INCLUDE_PROBES:,} files cudalint looks "
+                                                      f"for in one unit", "info", "CL901"))
+            return False
+        self._probes += n
+        return True
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_UNSET = object()
+PROJECT_LEVELS = 6          # folders above a file searched for the headers its project's build names with -I
+
+
+def _project_header(name: str, here: str) -> str | None:
+    """A quoted header the file's folder and the -I folders do not hold, where its project's build
+    finds it: in a folder above the file (`#include "cudamatrix/cu-matrixdim.h"` from src/chain/, built
+    with -I src) or in such a folder's `include/` (`#include "caffe/common.hpp"`, built with
+    -I include), up to the repository's top (a `.git`) or PROJECT_LEVELS folders up."""
+    d = os.path.abspath(here or ".")
+    for _ in range(PROJECT_LEVELS):
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+        for p in (os.path.join(d, name), os.path.join(d, "include", name)):
+            if os.path.isfile(p):
+                return os.path.normpath(p)
+        if os.path.exists(os.path.join(d, ".git")):
+            break
+    return None
 
 
 def _signature(m: Macro | None):

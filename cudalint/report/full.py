@@ -1,13 +1,14 @@
 """For people at a terminal: the concise line, the source line with a caret under the index, the
 assumptions behind the kernel's findings (once per kernel), and a `help:` written for this code:
 the proved fix as a diff where there is one, else the change in the user's own names (the guard
-of CL202, the padded tile of CL401), else the rule's "Use instead"."""
+of CL202, the padded tile of CL401), else what the rule's `help(d)` writes from the finding's
+facts, else no help line (the rule's stock example is in `cudalint rule CODE`)."""
 from __future__ import annotations
 
 import re
 
 from ..rules import BY_CODE
-from . import concise, ruledoc, source_line
+from . import concise, source_line
 from .style import Style
 
 
@@ -41,9 +42,10 @@ def _help(d, result, opts, style: Style, pad: str) -> list[str]:
         out = [head + f"{fix.title} ({how}):"]
         for e in fix.edits:
             out.append(f"{pad}     {style.code('- ' + str(e.line).rjust(width) + ' | ' + e.old.strip(), 'error')}")
-            out.append(f"{pad}     {style.help('+ ' + str(e.line).rjust(width) + ' | ' + e.new.strip())}")
+            if e.new is not None:       # None: the line goes
+                out.append(f"{pad}     {style.help('+ ' + str(e.line).rjust(width) + ' | ' + e.new.strip())}")
         return out
-    if d.code == "CL202" and d.metrics.get("guard"):
+    if d.code == "CL202" and d.metrics.get("guard") and not d.facts.get("same_cause_as"):
         guard = d.metrics["guard"]
         stmt = (source_line(result, d.path, d.line) or "").split("//", 1)[0].strip()
         if stmt.endswith(";") and not _DECLARATION.match(stmt) and not stmt.startswith(_KEYWORDS) and "…" not in guard:
@@ -57,17 +59,13 @@ def _help(d, result, opts, style: Style, pad: str) -> list[str]:
         if acc is not None:
             from ..rules.cl401_shared_bank_conflict import fixes
             pad_ = d.metrics.get("padding")
-            ways = fixes(acc, (pad_, 1) if pad_ else None)
+            ways = fixes(acc, (pad_, 1) if pad_ else None, d.metrics.get("term"))
             return [head + ways[0]] + [f"{pad}       or {x}" for x in ways[1:]]
-    rule = BY_CODE.get(d.code)
-    if rule is None:
-        return []
-    code, text = ruledoc.use_instead(rule)
-    if not text:
-        return []
-    if not code:
-        return [head + " ".join(x.strip() for x in text)]
-    return [head + f"write it as (`cudalint rule {d.code}` explains):"] + [f"{pad}     {x}" for x in text]
+    # else what the rule writes for this finding from its facts, or nothing: the rule's stock
+    # example, written for another kernel, stays in `cudalint rule CODE`
+    write = getattr(BY_CODE.get(d.code), "help", None)
+    text = write(d) if write is not None else None
+    return [head + text] if text else []
 
 
 # `float v = a[i];`: guarding a declaration would hide the variable from the code after it

@@ -33,9 +33,3 @@ def summary(rule) -> str:
     m = re.match(r"(.+?)\.(\s|$)", text)
     return m.group(1) + "." if m else text
 
-
-def use_instead(rule, limit: int = 6) -> tuple[bool, list[str]]:
-    """The "Use instead" section without code fences, at most `limit` lines, and whether it is code."""
-    text = sections(rule).get("use instead", "")
-    lines = [x for x in text.splitlines() if not x.startswith("```")]
-    return text.startswith("```"), lines[:limit]

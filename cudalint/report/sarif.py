@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 
 from .. import __version__
-from ..baseline import finding_key
 from ..rules import ALL
 from . import path_uri, printable, raw_path, repo_root, ruledoc, source_line
+from .fingerprint import finding_key
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}

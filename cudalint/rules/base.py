@@ -1,6 +1,7 @@
 """What every rule module provides, and the context a rule's check() reads."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -43,7 +44,7 @@ class Context:
     def diagnostic(self, rule, acc: Access | None, message: str, line: int | None = None,
                    column: int | None = None, metrics: dict | None = None, assumptions: list[str] | None = None,
                    end: tuple[int, int] | None = None, path: str | None = None,
-                   severity: str | None = None) -> Diagnostic:
+                   severity: str | None = None, facts: dict | None = None) -> Diagnostic:
         t = self.table
         if acc is not None:
             line = line or acc.line
@@ -53,8 +54,8 @@ class Context:
         column = column or 1
         end = end or (line, column)
         d = Diagnostic(path or (acc.path if acc is not None and acc.path else t.path), line, column, end[0], end[1],
-                       rule.CODE, rule.NAME, rule.CATEGORY, severity or rule.SEVERITY, message, t.kernel,
-                       metrics=metrics or {}, assumptions=list(assumptions or []))
+                       rule.CODE, rule.NAME, rule.CATEGORY, severity or rule.SEVERITY, plain(message), t.kernel,
+                       metrics=metrics or {}, assumptions=list(assumptions or []), facts=dict(facts or {}))
         if acc is not None:
             d.array = acc.array.name
             d.access = acc.kind
@@ -81,19 +82,129 @@ class Context:
         return out
 
 
+def open_names(sim, e: ir.Expr) -> list[str]:
+    """The names in `e` whose values the program does not give (this trial's are cudalint's own)."""
+    if sim is None:
+        return []
+    return [x.name for x in ir.symbols(e) if x.kind == "param" and x.name in sim.family.sizes
+            and x.name not in sim.table.launch.params]
+
+
+def invented(sim, exprs) -> list[str]:
+    """The values in `exprs` that this trial made up: sizes the program does not give, and the grid
+    dimensions of a launch cudalint assumed (its block shapes are the family's trials, each one that
+    the program could launch); a loop's counter brings its bounds' values."""
+    if sim is None:
+        return []
+    out: dict[str, None] = {}
+    todo, seen = list(exprs), set()
+    loops = {it.trip.name: it for it in sim.table.iterators}
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        for x in ir.symbols(e):
+            if x.kind == "param" and x.name in sim.family.sizes and x.name not in sim.table.launch.params:
+                out[x.name] = None
+            elif x.kind == "griddim" and not sim.grid_known:
+                out[x.name] = None
+            elif x.kind == "iter" and x.name in loops:
+                it = loops[x.name]
+                todo += [it.cond, it.start, it.value]
+    return list(out)
+
+
+def scaled_text(sim, e: ir.Expr, value: int, scale: int = 1) -> str | None:
+    """`value` (= scale × e at this trial) written as the program's own expression where `e` holds a
+    value the program does not give (`4·K` bytes, not 4000): a message never quotes an invented figure.
+    None where `e` holds none."""
+    if not open_names(sim, e):
+        return None
+    text = str(e)
+    if not (isinstance(e, (ir.Sym, ir.Num)) or text.isidentifier()):
+        text = f"({text})"
+    return f"{scale}·{text}" if scale != 1 else text
+
+
 def fmt_point(point: dict[str, int], keep=None) -> str:
+    """`threadIdx.x=127 in the first iteration of the `s` loop`: coordinates, then loop trips in words."""
     items = [(k, v) for k, v in point.items() if keep is None or k in keep]
-    return ", ".join(f"{k}={v}" for k, v in items)
+    coords = ", ".join(f"{k}={v}" for k, v in items if not _ITER.fullmatch(k))
+    trips = " and ".join(iteration(_ITER.fullmatch(k).group(1), v) for k, v in items if _ITER.fullmatch(k))
+    return f"{coords} in {trips}" if coords and trips else coords or trips
 
 
-def short(text: str, limit: int = 48) -> str:
-    """Source text quoted in a message, cut in the middle past `limit` characters: a finding's line
-    stays readable, and its columns point at the whole text anyway."""
+_TOKEN = re.compile(r"\s+|[A-Za-z_]\w*(?:\.[xyz]\b)?|\d+(?:\.\d*)?\w*|->|<<|>>|[<>=!]=|&&|\|\||::|.")
+
+
+def short(text: str, limit: int = 40) -> str:
+    """Source text quoted in a message, cut in the middle past `limit` characters at token
+    boundaries (`threadIdx.x` and `blockDim` are never split): a finding's line stays readable, and
+    its columns point at the whole text anyway."""
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
+    tokens = _TOKEN.findall(text)
     keep = (limit - 1) // 2
-    return text[:keep].rstrip() + "…" + text[-(limit - 1 - keep):].lstrip()
+    head, n = [], 0
+    for t in tokens:
+        if n + len(t) > keep and head:
+            break
+        head.append(t)
+        n += len(t)
+    tail, n = [], 0
+    for t in reversed(tokens[len(head):]):
+        if n + len(t) > limit - 1 - sum(map(len, head)) and tail:
+            break
+        tail.append(t)
+        n += len(t)
+    left, right = "".join(head).rstrip(), "".join(reversed(tail)).lstrip()
+    # whole tokens on both sides; a space keeps two names from reading as one
+    return left + (" … " if (left[-1:].isalnum() or left[-1:] == "_") and (right[:1].isalnum() or right[:1] == "_")
+                   else "…") + right
+
+
+def figure(x: float) -> str:
+    """A mean in a message: `32` when whole, else `16.50`."""
+    return str(int(round(x))) if abs(x - round(x)) < 0.005 else f"{x:.2f}"
+
+
+def written(acc) -> str:
+    """An access as written, whole (a message cuts it with `short`, at token boundaries)."""
+    return str(acc.written) if acc.written is not None else acc.text
+
+
+def loop_name(var: str) -> str:
+    """A loop as a user names it: `the `k` loop`, or `the loop at line 9` for one without a
+    variable of its own (a `while`), which the model names `loop@9`."""
+    m = re.fullmatch(r"loop@(\d+)", var or "")
+    return f"the loop at line {m.group(1)}" if m else f"the `{var}` loop"
+
+
+def iteration(var: str, n: int) -> str:
+    """`the first iteration of the `s` loop`: a trip counter's value in words (counted from 0)."""
+    which = "first" if n == 0 else "second" if n == 1 else "last" if n < 0 else f"iteration {n + 1} of"
+    return f"the {which} iteration of {loop_name(var)}" if not which.startswith("iteration") else \
+        f"{which} {loop_name(var)}"
+
+
+_ITER = re.compile(r"iter\(([\w@]+)\)")
+
+
+def plain(text: str) -> str:
+    """A message with the model's internal names (`loop@9`, the trip counter `iter(s)`) in the words
+    a user reads; a rule writes them so already, this catches what a shared helper let through."""
+    text = re.sub(r"\b(?:iter\()?([\w@]+?)\)?=(-?\d+)\b",
+                  lambda m: iteration(m.group(1), int(m.group(2)))
+                  if "@" in m.group(1) or m.group(0).startswith("iter(") else m.group(0), text)
+    text = re.sub(r"`loop@(\d+)`", r"the loop at line \1", text)
+    return re.sub(r"\bloop@(\d+)", r"the loop at line \1", text)
+
+
+def internal(text: str) -> bool:
+    """Text (a term, an index) written with the model's own names: not to be quoted to a user."""
+    return "iter(" in text or "@" in text
 
 
 def fmt_thread(point: dict[str, int], keep=None) -> str:

@@ -27,12 +27,22 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context, short
+from .base import Context, figure, internal, scaled_text, short, written
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
 CATEGORY = "coalescing"
 SEVERITY = "warning"
+# the kernel the docstring's Example and Use instead run in (tests/test_rule_docs.py): `$CODE` is
+# replaced by the snippet, inside a block of its own
+EXAMPLE_KERNEL = """
+__global__ void example(float* out, float sum, int n, int col) {
+  {
+$CODE
+  }
+}
+void run(float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(out, 1.0f, n, 0); }
+"""
 
 
 def lane_term(acc, sim):
@@ -43,6 +53,68 @@ def lane_term(acc, sim):
             if any(s.name == axis for s in ir.symbols(t.coord)):
                 return t
     return None
+
+
+def lane_names(acc) -> frozenset:
+    """The variables of the index that follow threadIdx.x, each with the definition that reaches the
+    access: two accesses sharing one are uncoalesced for one cause, and one rewrite fixes both."""
+    return frozenset((n, acc.reaching.get(n, "")) for n, deps in acc.name_deps.items() if "threadIdx.x" in deps)
+
+
+def message(d) -> str:
+    """The finding's text, from its facts (the one place it is written)."""
+    m, f = d.metrics, d.facts
+    why = ""
+    if m.get("lane_stride_bytes"):
+        why = f"; lanes {m['lane_stride_bytes']} B apart"
+        if f.get("lane_term"):
+            why += f" (`{f['lane_term']}`)"
+    text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
+            f"ideal {figure(m['ideal_sectors'])}{why}")
+    if m.get("record_fields"):
+        lines = f.get("record_lines") or []
+        where = f" (lines {', '.join(map(str, lines[:4]))}{'…' if len(lines) > 4 else ''})" if lines else ""
+        text += f"; each thread {'reads' if d.access == 'load' else 'writes'} {m['record_fields']} fields of its record{where}"
+    same = f.get("same_cause_as")
+    if same:
+        text += f"; same cause as line {same['line']} ({same['code']})"
+    return text
+
+
+def help(d) -> str | None:
+    """What to change, in this access's terms."""
+    m, f = d.metrics, d.facts
+    same = f.get("same_cause_as")
+    if same:
+        names = ", ".join(f"`{n}`" for n in same.get("names", ()))
+        return (f"the fix of line {same['line']} ({same['code']}) fixes this access too"
+                + (f": it redefines {names}" if names else ""))
+    stride = m.get("lane_stride_bytes")
+    if not stride:
+        return None
+    if isinstance(stride, str):         # a stride the program does not give, as its expression (`4·ld`)
+        return (f"adjacent lanes are {stride} B apart: give threadIdx.x the index that moves by one element, "
+                f"or load the tile through shared memory and read it from there")
+    size = f.get("element_bytes") or 0
+    if size and abs(stride) < 32 and abs(stride) % size == 0 and abs(stride) // size in (2, 4):
+        n = abs(stride) // size
+        return (f"adjacent lanes are {n} elements apart: load {n} elements per lane as one vector "
+                f"(`float{n}`-style), or keep each field in an array of its own")
+    names = ", ".join(f"`{n}`" for n in f.get("lane_names", ()))
+    via = f" through {names}" if names else ""
+    return (f"adjacent lanes are {abs(stride)} B apart{via}: give threadIdx.x the index that moves by one element, "
+            f"or load the tile through shared memory and read it from there")
+
+
+def lane_text(sim, term, lane_bytes) -> str:
+    """How far apart neighbouring lanes' bytes are: a number, or the program's expression for it
+    where the lanes' stride holds a value the program does not give (`4·ld`)."""
+    if lane_bytes is None or term is None:
+        return str(lane_bytes)
+    v = sim._scalar(term.stride)
+    if not v or lane_bytes % v:
+        return str(lane_bytes)
+    return scaled_text(sim, term.stride, lane_bytes, lane_bytes // v) or str(lane_bytes)
 
 
 def check(ctx: Context):
@@ -58,20 +130,62 @@ def check(ctx: Context):
             continue    # a broadcast along each row: a block narrower than a warp puts several rows in it
 
         term = lane_term(acc, sim)
-        why = ""
-        if c.lane_stride_bytes is not None and c.lane_stride_bytes != 0:
-            why = f"; lanes {c.lane_stride_bytes} B apart"
-            if term is not None:
-                why += f" (`{short(str(term), 32)}`)"
+        names = lane_names(acc)
+        apart = lane_text(sim, term, c.lane_stride_bytes)
         metrics = {
             "sectors_per_request": round(c.sectors_per_request, 2),
             "ideal_sectors": round(c.ideal_sectors, 2),
             "ratio": round(c.ratio, 2),
             "requests_simulated": c.requests,
-            "lane_stride_bytes": c.lane_stride_bytes,
+            "lane_stride_bytes": c.lane_stride_bytes if apart == str(c.lane_stride_bytes) else apart,
             "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
         }
-        msg = (f"{acc.kind} of `{short(acc.text)}`: {c.sectors_per_request:.2f} sectors/request, "
-               f"ideal {c.ideal_sectors:.2f}{why}")
-        yield ctx.diagnostic(sys.modules[__name__], acc, msg, metrics=metrics,
-                             assumptions=ctx.assumptions_for(acc))
+        d = ctx.diagnostic(sys.modules[__name__], acc, "", metrics=metrics, assumptions=ctx.assumptions_for(acc))
+        d.facts = {"text": short(written(acc)),
+                   "lane_term": short(str(term), 32) if term is not None and not internal(str(term)) else None,
+                   "lane_names": sorted(n for n, _ in names),
+                   "element_bytes": None if acc.array.size_assumed else acc.array.elem_size}
+        d.cause = names
+        d.facts["record"] = record_key(acc, c.lane_stride_bytes)
+        d.message = message(d)
+        yield d
+
+
+def record_key(acc, lane_bytes) -> tuple | None:
+    """(what makes the access one field of a per-thread record, the field's offset): the index's
+    terms but its constant offset, and the lanes' stride. `p[i * 7 + 0]` ... `p[i * 7 + 6]` share
+    the first part and differ in the second."""
+    if not lane_bytes:
+        return None
+    offset = 0
+    for t in acc.terms:
+        if t.is_offset:
+            if not isinstance(t.stride, ir.Num):
+                return None
+            offset += t.stride.value
+    moving = tuple(sorted(str(t) for t in acc.terms if not t.is_offset))
+    return (acc.array.name, acc.kind, moving, lane_bytes, acc.array.elem_size), offset
+
+
+def one_per_record(diags: list) -> list:
+    """The loads (or stores) of one kernel that read the fields of each thread's record
+    (`box[0]`, `box[1]`, ... `box[6]` with lanes 28 B apart) have one cause, the record layout: the
+    first stands, naming how many fields the others add, and they are left out."""
+    groups: dict = {}
+    for d in diags:
+        rec = d.facts.get("record") if d.code == CODE and isinstance(d.facts, dict) else None
+        if rec is not None:
+            groups.setdefault((d.path, d.kernel, rec[0]), []).append(d)
+    drop = set()
+    for (_, _, key), ds in groups.items():
+        offsets = {d.facts["record"][1] for d in ds}
+        stride_elems = key[3] // key[4] if isinstance(key[3], int) and key[4] else None
+        if len(offsets) < 2 or stride_elems is None or max(offsets) - min(offsets) >= stride_elems:
+            continue
+        head = min(ds, key=lambda d: (d.line, d.column))
+        others = sorted({d.line for d in ds if d is not head})
+        head.metrics["record_fields"] = len(offsets)
+        head.facts["record_lines"] = others
+        head.message = message(head)
+        drop |= {id(d) for d in ds if d is not head}
+    return [d for d in diags if id(d) not in drop]

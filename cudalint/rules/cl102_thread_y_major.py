@@ -3,6 +3,11 @@ Flags a global access where threadIdx.x carries a larger memory stride than thre
 while threadIdx.y/z carries the unit stride: the row and column roles of the thread index are
 swapped. It names the variables to swap.
 
+It is the cause of a CL101 finding on the same access, and takes its place: one finding, with
+the sectors per request CL101 would have reported among its figures (`--ignore CL102` brings the
+CL101 finding back). A CL101 finding on another access whose index uses the same variable says
+that this finding's fix fixes it too.
+
 ## Why is this bad?
 Threads are grouped into warps x-fastest (`linear = x + y*Bx + z*Bx*By`). When x moves a whole
 row per step, the 32 lanes of a warp touch 32 different rows: 32 sectors per request instead of
@@ -24,12 +29,55 @@ out[row * n + col] = sum;
 """
 import sys
 
-from .base import Context, short
+from ..index import ir
+from .base import Context, figure, scaled_text, short, written
 
 CODE = "CL102"
 NAME = "thread-y-major-access"
 CATEGORY = "coalescing"
 SEVERITY = "warning"
+EXAMPLE_KERNEL = """
+__global__ void example(float* out, float sum, int n) {
+$CODE
+}
+void run(float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(out, 1.0f, n); }
+"""
+
+
+SUBSUMES = ("CL101",)
+
+
+def message(d) -> str:
+    """The finding's text, from its facts (the one place it is written)."""
+    m, f = d.metrics, d.facts
+    axis = f["axis"]
+    if f["xs"] and f["ys"]:
+        fix = f"swap x and {axis} in `{'`, `'.join(f['xs'] + f['ys'])}`"
+    else:
+        fix = f"swap x and {axis}"
+    # no load/store word: a load and a store of one subscript are one finding
+    return (f"`{f['text']}`: threadIdx.x strides {f.get('stride_x', m['stride_x'])}, {axis} 1: "
+            f"{figure(m['sectors_per_request'])} sectors/request, ideal {figure(m['ideal_sectors'])}; {fix}")
+
+
+def help(d) -> str | None:
+    f = d.facts
+    names = [*f.get("xs", ()), *f.get("ys", ())]
+    if not names:
+        return f"swap threadIdx.x and threadIdx.{f['axis']} (with blockIdx and blockDim) where the index is computed"
+    return (f"swap threadIdx.x and threadIdx.{f['axis']} (with blockIdx and blockDim) in the definitions of "
+            + ", ".join(f"`{n}`" for n in names) + "; the grid's x and y sizes swap with them")
+
+
+def x_stride_text(sim, acc, sx: int) -> str:
+    """threadIdx.x's stride in elements: the number, or the program's expression for it where it holds
+    a value the program does not give (`N`, not 1000)."""
+    for t in acc.terms:
+        if t.coord == ir.Sym("threadIdx.x", "thread", "unsigned") or str(t.coord) == "threadIdx.x":
+            v = sim._scalar(t.stride)
+            if v == sx:
+                return scaled_text(sim, t.stride, sx) or str(sx)
+    return str(sx)
 
 
 def check(ctx: Context):
@@ -51,14 +99,13 @@ def check(ctx: Context):
                 continue
             xs = sorted(n for n, d in acc.name_deps.items() if "threadIdx.x" in d and f"threadIdx.{axis}" not in d)
             ys = sorted(n for n, d in acc.name_deps.items() if f"threadIdx.{axis}" in d and "threadIdx.x" not in d)
-            if xs and ys:
-                fix = f"swap x and {axis} between `{'`, `'.join(xs)}` and `{'`, `'.join(ys)}`"
-            else:
-                fix = f"swap x and {axis}"
-            # no load/store word: a load and a store of one subscript are one finding (the dedupe keys on the text)
-            msg = f"`{short(acc.text)}`: threadIdx.x strides {sx}, threadIdx.{axis} 1; {fix}"
-            yield ctx.diagnostic(me, acc, msg, metrics={
+            d = ctx.diagnostic(me, acc, "", metrics={
                 "stride_x": sx, f"stride_{axis}": sa,
                 "sectors_per_request": round(c.sectors_per_request, 2), "ideal_sectors": round(c.ideal_sectors, 2),
             }, assumptions=ctx.assumptions_for(acc))
+            d.facts = {"text": short(written(acc)), "axis": axis, "xs": xs, "ys": ys,
+                       "stride_x": x_stride_text(sim, acc, sx)}
+            d.cause = frozenset((n, acc.reaching.get(n, "")) for n in xs)
+            d.message = message(d)
+            yield d
             break

@@ -16,6 +16,7 @@ acc += As[k][sharedCol];
 
 ## Use instead
 ```cuda
+__shared__ float As[32][32];
 int sharedCol = threadIdx.x * WPT + regCol;       // 7*4 + 3 = 31 <= 31
 acc += As[k][sharedCol];
 ```
@@ -23,12 +24,27 @@ acc += As[k][sharedCol];
 import sys
 
 from ..index import ir
-from .base import Context, fmt_point, short
+from .base import Context, fmt_point, invented, short, written
+from .cl202_unguarded import KNOWN_KINDS
 
 CODE = "CL201"
 NAME = "index-out-of-range"
 CATEGORY = "range"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+#define TILE_SIZE 32
+#define WPT 4
+__global__ void example(const float* in, float* out) {
+  float acc = 0.0f;
+  for (int k = 0; k < 32; ++k) {
+    for (int regCol = 0; regCol < WPT; ++regCol) {
+$CODE
+    }
+  }
+  out[threadIdx.y * 8 + threadIdx.x] = acc;
+}
+void run(const float* in, float* out) { example<<<1, dim3(8, 8)>>>(in, out); }
+"""
 
 
 def max_check(sim, acc, dim_expr, terms, point, value) -> str:
@@ -59,11 +75,36 @@ def _where(point: dict[str, int], terms) -> str:
     return fmt_point({k: v for k, v in kept.items() if k in used} or kept)
 
 
+def help(d) -> str | None:
+    """What to change, from the finding's figures."""
+    m, f = d.metrics, d.facts
+    if not f:
+        return None
+    where = f"dimension {m['dimension']} of `{f['array']}`" if f["per_dim"] else f"`{f['array']}`"
+    if f["above"]:
+        return (f"{where} holds {m['extent']} elements and the index reaches {m['max_index']}: declare "
+                f"{m['max_index'] + 1} or more, or keep the index below {m['extent']}")
+    return f"the index of {where} goes down to {m['min_index']}: keep it at 0 or above"
+
+
+def _reach_is_open(sim, acc) -> bool:
+    """The index, or the bound of a loop or guard around it, names a size the program does not give
+    (cudalint tries 1000 for it): how far the index reaches is then a value cudalint made up."""
+    open_names = set(sim.defaulted_params)
+    if not open_names:
+        return False
+    exprs = [acc.index, *acc.guards, *(it.cond for it in acc.loops if it.cond is not None)]
+    return any(s.kind == "param" and s.name in open_names for e in exprs for s in ir.symbols(e))
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
     for acc in ctx.accesses():
-        if acc.space == "global" or acc.unresolved:
+        if acc.unresolved:
+            continue
+        if acc.space == "global":
+            yield from _allocation_range(ctx, acc, me)
             continue
         dims = acc.array.dims
         res = sim.result(acc)
@@ -72,6 +113,8 @@ def check(ctx: Context):
         thread_dependent = any(s.kind == "thread" for s in ir.symbols(acc.index))
         if not sim.launch_known and thread_dependent:
             continue  # extents depend on a block size we only assumed
+        if _reach_is_open(sim, acc):
+            continue  # how far it reaches is a size nothing in the program gives: no value to report
         per_dim = len(res.ranges) == len(dims) and len(dims) > 1
         checks = list(zip(res.ranges, dims, range(len(dims)))) if per_dim else [(res.ranges[0], acc.array.extent, 0)]
         for r, extent, k in checks:
@@ -81,19 +124,66 @@ def check(ctx: Context):
             terms = acc.dim_terms(k) if per_dim else acc.terms
             where = f" dimension {k + 1}" if per_dim else ""
             decl = f"{acc.array.name}" + "".join(f"[{d}]" for d in dims)
+            if r.hi <= extent - 1 and r.lo >= 0:
+                continue
+            # an index whose range is made of a value the program does not give (a loop to `n`):
+            # the condition under which it leaves the array, not a finding
+            made = invented(sim, [expr, *acc.guards])
+            tail = (f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program "
+                    f"does not give)") if made else ""
+            metrics = {"max_index": r.hi, "min_index": r.lo, "extent": extent, "dimension": k + 1}
+            if made:
+                metrics["rests_on"] = made
             if r.hi > extent - 1:
                 mc = max_check(sim, acc, expr, terms, r.at_max, r.hi)
                 point = _where(r.at_max, terms)
-                msg = f"index{where} of `{short(acc.text)}` reaches {mc} > {extent - 1} (`{decl}`) at {point}"
-                yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
-                                                            "dimension": k + 1},
-                                     assumptions=ctx.assumptions_for(acc))
-                break
-            if r.lo < 0:
+                msg = f"index{where} of `{short(written(acc))}` reaches {mc} > {extent - 1} (`{decl}`) at {point}{tail}"
+            else:
                 mc = max_check(sim, acc, expr, terms, r.at_min, r.lo)
                 point = _where(r.at_min, terms)
-                msg = f"index{where} of `{short(acc.text)}` reaches {mc} < 0 (`{decl}`) at {point}"
-                yield ctx.diagnostic(me, acc, msg, metrics={"max_index": r.hi, "min_index": r.lo, "extent": extent,
-                                                            "dimension": k + 1},
-                                     assumptions=ctx.assumptions_for(acc))
-                break
+                msg = f"index{where} of `{short(written(acc))}` reaches {mc} < 0 (`{decl}`) at {point}{tail}"
+            d = ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
+                               severity="info" if made else None)
+            d.facts = {"array": acc.array.name, "per_dim": per_dim, "above": r.hi > extent - 1}
+            yield d
+            break
+
+
+def _allocation_range(ctx: Context, acc, me):
+    """A global pointer the launch binds to an allocation: an index below its start, or past the
+    elements the host allocated. Figures made of values the program does not give are not quoted."""
+    sim = ctx.sim
+    res = sim.result(acc)
+    if res.allocation is None or not res.ranges:
+        return
+    extent, size_text = res.allocation
+    r = res.ranges[0]
+    conds = list(acc.guards) + [it.cond for it in acc.loops if it.cond is not None]
+    if any(x.kind not in KNOWN_KINDS for c in conds for x in ir.symbols(c)) or \
+            any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for c in conds for n in c.walk()):
+        return      # a guard cudalint cannot evaluate is taken as running: no range over it is sure
+    made = invented(sim, [acc.index, *acc.guards])
+    where = f"the allocation of {size_text} bytes the launch passes as `{acc.array.name}`"
+    metrics = {"extent": extent, "allocation": size_text}
+    if r.lo < 0:
+        point = _where(r.at_min, acc.terms)
+        figure = "" if made else f" {max_check(sim, acc, acc.index, acc.terms, r.at_min, r.lo)}"
+        msg = f"index of `{short(written(acc))}` reaches{figure} below 0, before {where}, at {point}"
+        if not made:
+            metrics.update(min_index=r.lo)
+        yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
+    elif r.hi > extent - 1:
+        sized = {x.name for x in ir.symbols(sim.table.launch.extents[acc.array.name])}
+        unrelated = [n for n in made if n not in sized]
+        if unrelated:
+            # the index grows with a value the allocation's size does not hold, and the program
+            # gives neither: how the two compare is not known
+            metrics["rests_on"] = unrelated
+            return
+        point = _where(r.at_max, acc.terms)
+        figure = (f" past its end" if made else
+                  f" {max_check(sim, acc, acc.index, acc.terms, r.at_max, r.hi)} > {extent - 1}")
+        msg = f"index of `{short(written(acc))}` reaches{figure}, out of {where}, at {point}"
+        if not made:
+            metrics.update(max_index=r.hi)
+        yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))

@@ -22,42 +22,102 @@ if (i < n) c[i] = a[i] + b[i];
 import re
 import sys
 
-from .base import Context, fmt_thread, short
+from ..index import ir
+from .base import Context, fmt_thread, short, written
 
 CODE = "CL202"
 NAME = "unguarded-global-access"
 CATEGORY = "range"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+__global__ void vec_add(const float* a, const float* b, float* c, int n) {
+$CODE
+}
+// cudalint: param n=1000
+void run(const float* a, const float* b, float* c, int n) { vec_add<<<(n + 255) / 256, 256>>>(a, b, c, n); }
+"""
 
 
 def guard(acc, ex) -> str:
     """The bounds check for this access, in the user's names: `if (i < n)` where `i` is the index
     variable that runs along the axis whose grid was rounded up and `n` the size it was rounded from."""
-    axis = f"threadIdx.{ex.axis}"
+    axis = f"threadIdx.{ex.thread_axis or ex.axis}"
     names = [n for n, deps in acc.name_deps.items() if deps == {axis}]
     subject = names[0] if len(names) == 1 else "…"
     return f"if ({subject} < {ex.extent_text})"
 
 
-def open_sizes(sim, ex) -> list[str]:
+def message(d) -> str:
+    """The finding's text, from its facts (the one place it is written)."""
+    f, m = d.facts, d.metrics
+    if "condition" in m:     # a size the program does not give: the condition, never this trial's figures
+        text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} in the threads the "
+                f"rounded-up grid adds when {m['condition']} (nothing in the program rules that out); "
+                f"add `{m['guard']}`")
+    else:
+        text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
+                f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
+    same = f.get("same_cause_as")
+    if same:
+        text += f" (as for column {same['column']})" if same["line"] == d.line else f" (as for line {same['line']})"
+    return text
+
+
+def cause_key(d):
+    """Accesses of one statement that one guard fixes: later ones point to the first."""
+    return (d.line, d.metrics.get("guard")) if d.metrics.get("guard") and "…" not in d.metrics["guard"] else None
+
+
+def help(d) -> str | None:
+    same = d.facts.get("same_cause_as")
+    if same:
+        return f"the guard that keeps column {same['column']} in bounds keeps this access in bounds too"
+    return None
+
+
+def open_sizes(sim, ex) -> list[str] | None:
     """The names of the problem size the grid was rounded from that the program does not give:
-    the finding then holds for the sizes that are not a multiple of the block, not for one size."""
+    the finding then holds for the sizes that are not a multiple of the block, not for one size.
+    None where no condition can be stated over them."""
     names = re.findall(r"[A-Za-z_]\w*", ex.extent_text)
     opened = [n for n in dict.fromkeys(names) if n in sim.family.sizes]
     if any(sim.family.roles.get(n) != "size" for n in opened):
-        return []       # a shift count or a mask's power of two: not a size the grid rounds up
+        return None     # a shift count or a mask's power of two: not a size the grid rounds up
     if any(n not in sim.table.params for n in opened):
         # a host value the kernel never receives (`CEIL_DIV(B * T * C, 256)` for a kernel of `NH` and
         # `d`): how it relates to the kernel's own guard is not known, so no condition is stated
-        return []
+        return None
     return opened
 
 
 def condition(sim, ex) -> str:
     """When the grid adds threads past the size: `n % 256 != 0` (ceil-div rounds up by the block)."""
-    edge = sim.block["xyz".index(ex.axis)]
     text = ex.extent_text if re.fullmatch(r"[\w.]+", ex.extent_text) else f"({ex.extent_text})"
-    return f"{text} % {edge} != 0"
+    k = "xyz".index(ex.thread_axis or ex.axis)
+    lc = sim.table.launch
+    if sim.block_chosen and lc.block is not None and not isinstance(lc.block[k], ir.Num):
+        edge = lc.block[k]      # a block edge the program does not give: the condition names it
+        return f"{text} % {edge if isinstance(edge, ir.Sym) else f'({edge})'} != 0"
+    return f"{text} % {sim.block[k]} != 0"
+
+
+KNOWN_KINDS = frozenset(("thread", "block", "blockdim", "griddim", "iter", "param"))
+
+
+def data_guarded(acc, ex) -> bool:
+    """A guard or loop condition over the access's thread coordinate along the rounded axis that
+    compares it with a value loaded or computed out of cudalint's sight (`f < desc.num_frames`): the
+    kernel does bound those threads, by a value no size tells, so no condition over sizes holds."""
+    axis = f"threadIdx.{ex.thread_axis or ex.axis}"
+    conds = list(acc.guards) + [it.cond for it in acc.loops if it.cond is not None]
+    for g in conds:
+        syms = ir.symbols(g)
+        if not any(x.name == axis or (x.kind == "iter") for x in syms):
+            continue
+        if any(x.kind not in KNOWN_KINDS for x in syms) or \
+                any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for n in g.walk()):
+            return True
+    return False
 
 
 def check(ctx: Context):
@@ -71,21 +131,22 @@ def check(ctx: Context):
             continue
         a = ex.axis
         opened = open_sizes(sim, ex)
-        if opened:
+        if opened is None:
+            continue        # no condition to state, and this trial's figures are cudalint's own
+        if (opened or sim.block_chosen) and data_guarded(acc, ex):
+            continue
+        facts = {"text": short(written(acc)), "extent_text": ex.extent_text}
+        if opened or sim.block_chosen:
             # a size given nowhere: no figure of this trial's size is the program's; the finding is the
             # condition under which the grid's rounding makes threads past the size, which nothing in
             # the program rules out (no guard, no host check)
-            cond = condition(sim, ex)
-            msg = (f"{acc.kind} of `{short(acc.text)}` runs unguarded past {ex.extent_text} in the threads "
-                   f"the rounded-up grid adds when {cond} (nothing in the program rules that out); "
-                   f"add `{guard(acc, ex)}`")
-            yield ctx.diagnostic(me, acc, msg, metrics={"condition": cond, "guard": guard(acc, ex),
-                                                        "open": opened},
-                                 assumptions=ctx.assumptions_for(acc), severity="warning")
-            continue
-        point = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{a}"})
-        msg = (f"{acc.kind} of `{short(acc.text)}` runs unguarded past {ex.extent_text} = {ex.extent} "
-               f"(index {ex.index} at {point}); add `{guard(acc, ex)}`")
-        yield ctx.diagnostic(me, acc, msg, metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
-                                                    "guard": guard(acc, ex)},
-                             assumptions=ctx.assumptions_for(acc))
+            d = ctx.diagnostic(me, acc, "", metrics={"condition": condition(sim, ex), "guard": guard(acc, ex),
+                                                     "open": opened},
+                               assumptions=ctx.assumptions_for(acc), severity="warning", facts=facts)
+        else:
+            facts["point"] = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{ex.thread_axis or a}"})
+            d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
+                                                     "guard": guard(acc, ex)},
+                               assumptions=ctx.assumptions_for(acc), facts=facts)
+        d.message = message(d)
+        yield d

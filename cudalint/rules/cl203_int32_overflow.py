@@ -16,18 +16,27 @@ out[row * N + col] = v;             // 65535 * 65536 > 2147483647
 
 ## Use instead
 ```cuda
+int row = blockIdx.y * blockDim.y + threadIdx.y;
 out[(size_t)row * N + col] = v;     // 64-bit multiply
 ```
 """
 import sys
 
 from ..index import ir
-from .base import Context, short
+from .base import Context, internal, short, written
 
 CODE = "CL203"
 NAME = "int32-index-overflow"
 CATEGORY = "range"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+#define N 65536
+__global__ void example(float* out, float v) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+$CODE
+}
+void run(float* out) { example<<<dim3(N / 32, 65536 / 8), dim3(32, 8)>>>(out, 1.0f); }
+"""
 INT32_MAX = 2**31 - 1
 
 
@@ -46,6 +55,15 @@ def _given(sim, acc, node) -> bool:
     if any(s.kind in ("block", "griddim") for s in syms) and sim.table.launch.grid is None:
         return False
     return True
+
+
+def help(d) -> str | None:
+    f = d.facts
+    if not f:
+        return None
+    what = f"`{f['node']}`" if f.get("node") else "the index"
+    return (f"compute {what} in 64 bits: cast its first factor to `size_t` (or `int64_t`), so the multiply "
+            f"that reaches {d.metrics['max_value']} is done wide")
 
 
 def check(ctx: Context):
@@ -71,7 +89,10 @@ def check(ctx: Context):
                               if any(getattr(s, "name", None) == k for s in acc.index.walk()))
             # the node is the expanded index, of any length: named only when it is short
             node = f" (`{ov.node}`)" if len(str(ov.node)) <= 32 else ""
-            msg = (f"`{short(acc.text)}`{node}: 32-bit `{ctype}` index reaches {ov.value} > 2^31-1"
+            msg = (f"`{short(written(acc))}`{node}: 32-bit `{ctype}` index reaches {ov.value} > 2^31-1"
                    f"{' for ' + sizes if sizes else ''}; cast to `size_t`")
-            yield ctx.diagnostic(me, acc, msg, metrics={"max_value": ov.value, "limit": INT32_MAX},
-                                 assumptions=ctx.assumptions_for(acc))
+            d = ctx.diagnostic(me, acc, msg, metrics={"max_value": ov.value, "limit": INT32_MAX},
+                               assumptions=ctx.assumptions_for(acc))
+            d.facts = {"node": str(ov.node) if len(str(ov.node)) <= 32 and not internal(str(ov.node)) else None,
+                       "ctype": ctype}
+            yield d

@@ -21,18 +21,21 @@ dimensions for one array mean one of the two accesses walks the matrix with the 
 ## Example
 ```cuda
 int sharedCol = threadIdx.x * TILE_SIZE + regCol;   // regCol in 0..WPT-1
+acc += Bs[k][sharedCol];
 ```
 
 ## Use instead
 ```cuda
 int sharedCol = threadIdx.x * WPT + regCol;         // stride = size of the Register level
+acc += Bs[k][sharedCol];
 ```
 """
 import math
+import re
 import sys
 
 from ..index import ir
-from .base import Context, short
+from .base import Context, internal, invented, short, written
 
 # numpy and the evaluator are imported where they are used: reading a rule's metadata (every run
 # does) does not load the simulation
@@ -41,6 +44,23 @@ CODE = "CL301"
 NAME = "stride-mismatch"
 CATEGORY = "stride"
 SEVERITY = "warning"
+EXAMPLE_KERNEL = """
+#define TILE_SIZE 32
+#define WPT 4
+__global__ void example(float* out) {
+  __shared__ float Bs[32][32];
+  Bs[threadIdx.y][threadIdx.x] = 0.0f;
+  __syncthreads();
+  float acc = 0.0f;
+  for (int k = 0; k < 32; ++k) {
+    for (int regCol = 0; regCol < WPT; ++regCol) {
+$CODE
+    }
+  }
+  out[threadIdx.y * 8 + threadIdx.x] = acc;
+}
+void run(float* out) { example<<<1, dim3(8, 8)>>>(out); }
+"""
 PAD_ALLOWANCE = 4       # `[TILE][TILE + 1]`-style padding is intended, not a mismatch
 LARGE = 1 << 30         # a problem size past every index of the sampled blocks, within 32 bits
 
@@ -412,6 +432,28 @@ def _leading_dims(acc) -> frozenset[str] | None:
     return frozenset().union(*keys) if len(keys) == 1 else None
 
 
+def help(d) -> str | None:
+    """What to change, from the finding's figures (the proved rewrite, where there is one, is shown instead)."""
+    m = d.metrics
+    if "leading_dimension" in m:
+        return (f"index `{d.array}` with one leading dimension everywhere (`{m['leading_dimension']}` or "
+                f"`{m['other_leading_dimension']}`, whichever its allocation has)")
+    if "expected_stride" in m and not m.get("rests_on"):     # never a figure cudalint chose
+        return (f"give the term a stride of {m['expected_stride']}, the span of the level below, so that "
+                f"neighbouring values tile the array with no gap and no overlap")
+    return None
+
+
+def _term_words(t) -> str:
+    """`term `blockIdx.x * 128``, or for a loop's trip counter `the `i` loop's step `gridDim.x * blockDim.x``."""
+    m = re.fullmatch(r"iter\((\w+)\)", getattr(t.coord, "name", "") or "")
+    if m:
+        return f"the `{m.group(1)}` loop's step `{short(str(t.stride), 32)}`"
+    if internal(str(t)):
+        return "a term"
+    return f"term `{short(str(t), 32)}`"
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -449,18 +491,29 @@ def check(ctx: Context):
             others = [a for a, _ in together if a is not acc] if joint else []
             reported.update(id(a) for a in others)   # one finding for the accesses that fill the stride together
             below_txt = " + ".join(f"`{short(str(b), 32)}`" for b in below)
-            head = (f"term `{short(str(t), 32)}` of `{short(acc.text, 40)}` steps {c} but {below_txt} below "
+            head = (f"{_term_words(t)} of `{short(written(acc), 40)}` steps {c} but {below_txt} below "
                     f"span{'s' if len(below) == 1 else ''} {span}")
             metrics = {"stride": c, "expected_stride": span}
             if kind == "gap" and joint:
-                with_txt = ", ".join(f"`{short(a.text, 40)}` (line {a.line})" for a in others)
+                with_txt = ", ".join(f"`{short(written(a), 40)}` (line {a.line})" for a in others)
                 msg = f"{head}; with {with_txt}, {holes} of every {c} elements are still skipped"
                 metrics = {"stride": c, "skipped": holes, "accesses": 1 + len(others)}
             elif kind == "gap":
                 msg = f"{head}: {c - span} of every {c} elements are skipped; make it {span}"
             else:
-                msg = f"{head}: neighbouring {t.coord.name.split('.')[0]} values overlap; make it {span}"
-            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
+                who = "iterations" if internal(t.coord.name) else f"{t.coord.name.split('.')[0]} values"
+                msg = f"{head}: neighbouring {who} overlap; make it {span}"
+            # sizes in the strides are factored out (a group's strides share them: `64 * n` against
+            # `8 * n`), so what a stride mismatch may rest on is an assumed grid, and the ranges of
+            # the coordinates below (a loop's bound)
+            made = [n for n in invented(sim, [x.stride for x in (t, *below)]) if n.startswith("gridDim")]
+            made += [n for n in invented(sim, [x.coord for x in below]) if n not in made]
+            if made:
+                # the strides compared are made of values cudalint chose: a condition, not a finding
+                msg += f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program does not give)"
+                metrics = {**metrics, "rests_on": made}
+            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
+                                 severity="info" if made else None)
             break
     # one global array, two leading dimensions
     first: dict[str, tuple] = {}

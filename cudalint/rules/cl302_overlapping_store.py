@@ -18,12 +18,30 @@ out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 """
 import sys
 
-from .base import Context, fmt_thread, short
+from ..index import ir
+from .base import Context, fmt_thread, short, written
 
 CODE = "CL302"
 NAME = "overlapping-store"
 CATEGORY = "stride"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+__global__ void example(float* out, float v) {
+$CODE
+}
+void run(float* out) { example<<<4, 256>>>(out, 1.0f); }
+"""
+
+
+def help(d) -> str | None:
+    f = d.facts
+    if not f:
+        return None
+    if f["thread_free"]:
+        return (f"the index does not use threadIdx, so every thread of the block stores there: let one thread "
+                f"store it (`if (threadIdx.x == 0)`), or combine the values (atomicAdd, a reduction)")
+    return (f"{d.metrics['writers']} threads store to one element: give each thread an element of its own, or "
+            f"combine the values (atomicAdd, a reduction)")
 
 
 def check(ctx: Context):
@@ -41,6 +59,9 @@ def check(ctx: Context):
         a, b = ov.threads
         keep = {k for k in a if k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1}
         msg = (f"{fmt_thread(a, keep)} and {fmt_thread(b, keep).removeprefix('thread ')} both store to element "
-               f"{ov.element} through `{short(acc.text)}` ({ov.writers} writers in one step)")
-        yield ctx.diagnostic(me, acc, msg, metrics={"element": ov.element, "writers": ov.writers},
-                             assumptions=ctx.assumptions_for(acc))
+               f"{ov.element} through `{short(written(acc))}` ({ov.writers} writers in one step)")
+        d = ctx.diagnostic(me, acc, msg, metrics={"element": ov.element, "writers": ov.writers},
+                           assumptions=ctx.assumptions_for(acc))
+        d.facts = {"thread_free": not any(s.kind == "thread" for s in ir.symbols(acc.index)),
+                   "axes": sorted(k for k in keep)}
+        yield d

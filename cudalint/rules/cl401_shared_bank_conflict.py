@@ -34,32 +34,41 @@ would do (2-way).
 ## Example
 ```cuda
 __shared__ float tile[32][32];
-tile[threadIdx.y][threadIdx.x] = in[...];
+tile[threadIdx.y][threadIdx.x] = in[y * n + x];
 __syncthreads();
-out[...] = tile[threadIdx.x][threadIdx.y];   // lanes 32 words apart: 32-way
+out[x * n + y] = tile[threadIdx.x][threadIdx.y];   // lanes 32 words apart: 32-way
 ```
 
 ## Use instead
 ```cuda
 __shared__ float tile[32][32 + 1];           // pad the inner dimension: lanes 33 words apart
-tile[threadIdx.y][threadIdx.x] = in[...];
+tile[threadIdx.y][threadIdx.x] = in[y * n + x];
 __syncthreads();
-out[...] = tile[threadIdx.x][threadIdx.y];   // conflict-free
+out[x * n + y] = tile[threadIdx.x][threadIdx.y];   // conflict-free
 ```
 Swapping the index roles (`tile[threadIdx.y][threadIdx.x]` on the read, the tile stored
 transposed) or swizzling the column (`tile[row][col ^ row]` on every store and load) work too.
 """
 import sys
 
-from .base import Context, short
+from .base import Context, internal, iteration, short, written
+from .base import figure as number
 
 CODE = "CL401"
 NAME = "shared-bank-conflict"
 CATEGORY = "bank-conflict"
 SEVERITY = "warning"
+EXAMPLE_KERNEL = """
+__global__ void example(const float* in, float* out, int n) {
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+$CODE
+}
+void run(const float* in, float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(in, out, n); }
+"""
 
 
-def fixes(acc, padding: tuple[int, int] | None = None) -> list[str]:
+def fixes(acc, padding: tuple[int, int] | None = None, term: str | None = None) -> list[str]:
     """The usual fixes, written for this array and this subscript (with the padding the simulator
     found to work, when it tried)."""
     arr = acc.array
@@ -76,8 +85,8 @@ def fixes(acc, padding: tuple[int, int] | None = None) -> list[str]:
                 f"swap the index roles (`{arr.name}{outer}[{col}][{row}]`, the tile declared and stored transposed)",
                 f"swizzle the column (`{arr.name}{outer}[{row}][{col} ^ {key}]` on every store and load of "
                 f"`{arr.name}`)"]
-    return ["give consecutive lanes consecutive words (a lane stride of one element, as sequential addressing "
-            "`s[tid + offset]` does)",
+    lanes = f"the lanes of a warp are spread by `{short(term, 32)}`: " if term and not internal(term) else ""
+    return [f"{lanes}give consecutive lanes consecutive words of `{arr.name}` (a lane stride of one element)",
             f"or pad one word every 32 (index `i + i / 32`, `{arr.name}` grown by 1/32)"]
 
 
@@ -99,7 +108,7 @@ def _loop_values(sim, acc, worst: dict[str, int]) -> str:
         if t is None:
             continue
         v = sim._scalar(it.value, {it.trip.name: t})
-        out.append(f"{it.var}={v if v is not None else t}")
+        out.append(f"{it.var}={v if v is not None else t}" if not internal(it.var) else iteration(it.var, t))
     return ", ".join(out)
 
 
@@ -121,16 +130,16 @@ def check(ctx: Context):
         if bc.least_ways != bc.ways:
             ways, spread = f"{bc.least_ways}- to {bc.ways}-way", f" (worst at {where})"
         why = ""
-        if bc.term is not None:
+        if bc.term is not None and not internal(_show(bc.term, acc)):
             why = f" from `{short(_show(bc.term, acc), 32)}`"
             if bc.term_ways != bc.ways:
                 why += f" ({bc.term_ways}-way alone)"
         # the mean wavefronts say more than the ways only across iterations or for 8/16-byte lanes
         figure = ""
         if abs(bc.wavefronts_per_request - bc.ways * bc.ideal_wavefronts) > 0.005:
-            figure = f", {bc.wavefronts_per_request:.2f} wavefronts/request"
+            figure = f", {number(bc.wavefronts_per_request)} wavefronts/request"
             if bc.phases > 1:
-                figure += f" (ideal {bc.ideal_wavefronts:.2f}: {4 * bc.phases}-byte lanes)"
+                figure += f" (ideal {number(bc.ideal_wavefronts)}: {4 * bc.phases}-byte lanes)"
         verb = "atomic on" if acc.atomic else acc.kind + " of"
         merged = f" ({bc.merge.describe()})" if bc.merge is not None else ""
         if bc.maybe is not None:
@@ -138,7 +147,7 @@ def check(ctx: Context):
             merged = (f" ({f'{bc.maybe_ways}-way' if bc.maybe_ways >= 2 else 'conflict-free'} where nvcc unrolls "
                       f"the loop by itself and {m.describe().removeprefix('nvcc ')}"
                       f"{'; `#pragma unroll` makes sure it does' if bc.maybe_ways < 2 else ''})")
-        msg = f"{verb} `{short(acc.text)}`: {ways} bank conflict{spread}{figure}{why}{merged}"
+        msg = f"{verb} `{short(written(acc))}`: {ways} bank conflict{spread}{figure}{why}{merged}"
         metrics = {
             "ways": bc.ways,
             "least_ways": bc.least_ways,

@@ -17,8 +17,8 @@ load the next tile over the one slow threads are still reading.
 ## Example
 ```cuda
 for (int t = 0; t < numTiles; ++t) {
-    As[ty][tx] = A[...];
-    Bs[ty][tx] = B[...];
+    As[ty][tx] = A[row * n + t * TILE + tx];
+    Bs[ty][tx] = B[(t * TILE + ty) * n + col];
     __syncthreads();
     for (int k = 0; k < TILE; ++k)
         sum += As[ty][k] * Bs[k][tx];   // next iteration's store races with this read
@@ -28,8 +28,8 @@ for (int t = 0; t < numTiles; ++t) {
 ## Use instead
 ```cuda
 for (int t = 0; t < numTiles; ++t) {
-    As[ty][tx] = A[...];
-    Bs[ty][tx] = B[...];
+    As[ty][tx] = A[row * n + t * TILE + tx];
+    Bs[ty][tx] = B[(t * TILE + ty) * n + col];
     __syncthreads();
     for (int k = 0; k < TILE; ++k)
         sum += As[ty][k] * Bs[k][tx];
@@ -39,12 +39,40 @@ for (int t = 0; t < numTiles; ++t) {
 """
 import sys
 
-from .base import Context, fmt_thread, short
+from .base import Context, fmt_thread, invented, loop_name, short, written
 
 CODE = "CL501"
 NAME = "missing-barrier"
 CATEGORY = "sync"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+#define TILE 16
+__global__ void example(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  int numTiles = n / TILE;
+  float sum = 0.0f;
+$CODE
+  C[row * n + col] = sum;
+}
+void run(const float* A, const float* B, float* C) {
+  example<<<dim3(64, 64), dim3(TILE, TILE)>>>(A, B, C, 1024);
+}
+"""
+
+
+def help(d) -> str | None:
+    f = d.facts
+    if not f:
+        return None
+    if f["loop"]:
+        return (f"put `{f['barrier']}` at the end of the body of {f['loop']}, so that no thread stores the next "
+                f"iteration's values before every thread has read this iteration's")
+    who = "warp" if f["barrier"] == "__syncwarp()" else "block"
+    return (f"put `{f['barrier']}` after the store at line {f['store_line']} and before this {f['verb']}, "
+            f"where every thread of the {who} reaches it")
 
 
 def check(ctx: Context):
@@ -60,15 +88,31 @@ def check(ctx: Context):
         if race.same_warp and not race.warp_barrier:
             barrier = "__syncwarp()"
         if race.loop is not None:
-            when = f"in the next `{race.loop.var}` iteration; add {barrier} at the end of the loop body"
+            when = f" in the next iteration of {loop_name(race.loop.var)}; add {barrier} at the end of the loop body"
         else:
             loop = next((it for it in reversed(r.loops) if it in w.loops), None)
-            inside = f" in one `{loop.var}` iteration" if loop else ""
-            when = f"with no barrier between{inside}; add {barrier}"
+            inside = f" in one iteration of {loop_name(loop.var)}" if loop else ""
+            when = f"{inside}; add {barrier} between"
         if race.warp_barrier:
             when += " (the warp-level sync between them orders one warp only)"
-        what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(r.text, 40)}`"   # (1,): a scalar
-        msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line} {when}"
+        what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(written(r), 40)}`"   # (1,): a scalar
+        msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line}{when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
                    "loop_line": race.loop.line if race.loop is not None else None}
-        yield ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r))
+        severity = None
+        if race.loop is not None:
+            # a race across iterations needs a second iteration: where the loop's count is made of
+            # values the program does not give (a grid cudalint assumed, a size given nowhere),
+            # whether the program ever runs one is not known
+            # (a size, by its role, is one a program runs at many values: its loops do repeat)
+            made = [n for n in invented(sim, [race.loop.cond, race.loop.start, race.loop.value])
+                    if sim.family.roles.get(n) != "size"]
+            if made:
+                msg += (f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program "
+                        f"does not give)")
+                metrics["rests_on"] = made
+                severity = "info"
+        d = ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r), severity=severity)
+        d.facts = {"barrier": barrier, "store_line": w.line, "verb": "read" if r.kind == "load" else "store",
+                   "loop": loop_name(race.loop.var) if race.loop is not None else None}
+        yield d

@@ -32,12 +32,34 @@ __syncthreads();              // every thread of the block arrives
 import sys
 
 from . import cl901_analysis_limit
-from .base import Context, fmt_thread, short
+from .base import Context, fmt_thread, loop_name, short
 
 CODE = "CL502"
 NAME = "divergent-barrier"
 CATEGORY = "sync"
 SEVERITY = "error"
+EXAMPLE_KERNEL = """
+__global__ void example(const float* in, float* out) {
+  __shared__ float s[32];
+  float x = in[threadIdx.x];
+$CODE
+  out[threadIdx.x] = s[threadIdx.x % 16];
+}
+void run(const float* in, float* out) { example<<<1, 32>>>(in, out); }
+"""
+
+
+def help(d) -> str | None:
+    f, m = d.facts, d.metrics
+    if not f:
+        return None
+    if f["exit"]:
+        return (f"instead of the early `{f['exit']}` at line {m['exit_line']}, put the work after it under a "
+                f"condition, so that every thread of the block reaches `{f['barrier']}`")
+    if m.get("loop_line"):
+        return (f"give every thread the same trip count (loop to a bound uniform in the block and guard the body), "
+                f"or move `{f['barrier']}` out of the loop")
+    return f"move `{f['barrier']}` out from under the condition: every thread of the block must reach it"
 
 
 def check(ctx: Context):
@@ -59,15 +81,19 @@ def check(ctx: Context):
         if d.exit is not None:
             why = f"after the early `{d.exit.kind}` at line {d.exit.line}: {who}"
         elif d.loop is not None:
-            why = f"in the `{d.loop.var}` loop (line {d.loop.line}), whose trip count varies: {who}"
+            where = loop_name(d.loop.var)
+            where += "" if where.endswith(f"line {d.loop.line}") else f" (line {d.loop.line})"
+            why = f"in {where}, whose trip count varies: {who}"
         else:
-            why = f"under `{short(str(d.guard), 40)}`, which varies within a block: {who}"
+            why = f"under `{short(str(d.guard), 40)}`: {who}"
         msg = f"`{b.text}` {why}"
         yield ctx.diagnostic(me, None, msg, line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
                              path=b.path or None,
                              metrics={"exit_line": d.exit.line if d.exit else None,
                                       "loop_line": d.loop.line if d.loop else None},
-                             assumptions=list(sim.assumptions))
+                             assumptions=list(sim.assumptions),
+                             facts={"barrier": b.text, "exit": d.exit.kind if d.exit else None,
+                                    "guard": short(str(d.guard), 40) if d.exit is None and d.loop is None else None})
     reported = {id(d.barrier) for d in found}
     for b in ctx.table.barriers:
         unfollowed = unfollowed_guard(b) if id(b) not in reported else None

@@ -3,6 +3,11 @@ Reports a region of the file that tree-sitter-cuda could not parse, a file that 
 UTF-8, or a `// cudalint:` comment (launch, param, suppression) it cannot read. The rest of the
 file is still analysed.
 
+A region tree-sitter misreads (info) says where cudalint's reading stops, not what the kernel does
+wrong: like CL901 it is counted, on one stderr line that names each file not fully parsed, and
+printed with `--show-limits`. The note on a file that is not UTF-8 and an annotation cannot be
+read are always printed.
+
 ## Why is this bad?
 cudalint cannot see indexes inside a region it could not read, so findings there are missed.
 Often the cause is a macro that changes the syntax (`KERNEL_LOOP(i, n) { ... }`) or an

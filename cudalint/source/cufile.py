@@ -7,10 +7,12 @@ import re
 from dataclasses import dataclass, field
 from itertools import repeat
 
-from .macros import MacroTable
+from ..preprocess import Preprocessor, file_key
+from ..preprocess.macros import MacroError, MacroTable
+from .types import FieldDecl, StructDef
 
 # the last word of an integer type: `const unsigned int`, `constexpr size_t`, `static const int64_t`
-_INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+INT_WORDS = _INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
               "int16_t", "uint16_t", "uint", "auto", "ptrdiff_t", "index_t"}
 
 
@@ -85,6 +87,10 @@ class LaunchSite:
     line: int
     file: "SourceFile" = None
     node: object = None
+    # a launch of the kernel the host function receives as its parameter number `through`
+    # (`template <typename F> void launch(F f, dim3 g, dim3 b) { f<<<g, b>>>(...); }`): only the calls
+    # passing this kernel there give its values
+    through: int | None = None
 
 
 @dataclass
@@ -135,7 +141,6 @@ class SourceFile:
     """One file's structure, read off the text its translation unit compiles (see preprocess)."""
 
     def __init__(self, path: str, text: str, defines=None, include_dirs=(), view=None):
-        from ..preprocess import Preprocessor, file_key
         if view is None:
             forced = list(defines.macros.values()) if isinstance(defines, MacroTable) else list(defines or ())
             view = Preprocessor(forced, include_dirs).unit(path, text)[file_key(path)]
@@ -151,11 +156,13 @@ class SourceFile:
         self.launches: list[LaunchSite] = []
         self.constants: dict[str, Constant] = {}
         self.typedefs: dict[str, str] = {}    # `typedef unsigned char Pixel;`, `using floatX = float;`
+        self.structs: dict[str, StructDef] = {}       # struct/class/union definitions, by qualified name
+        self.variables: dict[str, GlobalVariable] = {}   # file-scope `__shared__`, `__constant__`, `__device__`
         self.prototypes: set[str] = set()     # kernels declared here without a body
         self.annotations: dict[int, Annotation] = {}
         self.annotation_errors: list[ParseProblem] = []
-        self.problems: list[ParseProblem] = [ParseProblem(p.line, p.column, p.line, p.message, p.severity, p.code)
-                                             for p in view.problems]
+        self.problems: list[ParseProblem] = _missing_headers_once(
+            [ParseProblem(p.line, p.column, p.line, p.message, p.severity, p.code) for p in view.problems])
         data = _for_parser(self.text).encode("utf-8", errors="surrogateescape")
         self.tree = _parser().parse(data)
         self._annotated = b"cudalint" in data      # no comment of a file without the word is read
@@ -199,6 +206,8 @@ class SourceFile:
                                          repeat(True)))
                 continue
             if not local and host is None and t in ("declaration", "field_declaration"):
+                if t == "declaration" and _MEMORY_SPACE.search(node.text):
+                    self._variable(node, scope)
                 self._constant(node, scope)
                 continue
             if not local and host is None and t == "enum_specifier":
@@ -208,7 +217,9 @@ class SourceFile:
             if t == "namespace_definition":
                 name = node.child_by_field_name("name")
                 scope = scope + (node_text(name) + "::" if name is not None else "")
-            elif t in ("struct_specifier", "class_specifier") and host is None:
+            elif t in ("struct_specifier", "class_specifier", "union_specifier") and host is None:
+                if node.child_by_field_name("body") is not None:
+                    self._struct(node, scope)
                 name = node.child_by_field_name("name")
                 if name is not None and node.child_by_field_name("body") is not None:
                     scope = scope + node_text(name).split("<")[0] + "::"
@@ -227,6 +238,9 @@ class SourceFile:
         raw = node.text
         if b"const" not in raw and b"__global__" not in raw:     # neither: most declarations
             return
+        if b"const" in raw and _in_function(node):     # a function's local is no constant of the file
+            if b"__global__" not in raw:
+                return
         words = {node_text(c) for c in node.children if c.type in ("type_qualifier", "storage_class_specifier")}
         type_node = node.child_by_field_name("type")
         tname = node_text(type_node).split() if type_node is not None else []
@@ -249,6 +263,129 @@ class SourceFile:
                 continue
             name = scope + node_text(target)
             self.constants[name] = Constant(name, node_text(value), self, node.start_point[0] + 1)
+
+    def _struct(self, node, scope: str) -> None:
+        """A struct/class/union definition: its members as written (index/types.py lays them out).
+        `typedef struct {...} Name;` is known by the typedef's names."""
+        sd = self._struct_def(node, scope)
+        if sd is None:
+            return
+        names = [sd.name] if sd.name else []
+        parent = node.parent
+        if parent is not None and parent.type == "type_definition":
+            names += [scope + node_text(d) for d in parent.children_by_field_name("declarator")
+                      if d.type == "type_identifier"]
+        for n in names:
+            self.structs.setdefault(n, sd if n == sd.name else _renamed(sd, n))
+
+    def _struct_def(self, node, scope: str, depth: int = 0) -> StructDef | None:
+        body = node.child_by_field_name("body")
+        if body is None or depth > 8:
+            return None
+        name_node = node.child_by_field_name("name")
+        name = scope + node_text(name_node).split("<")[0] if name_node is not None else ""
+        kind = node.type.split("_")[0]
+        head_end = body.start_byte
+        start = node.parent.start_byte if node.parent is not None and node.parent.type == "type_definition" \
+            else node.start_byte
+        head = self._raw()[start:head_end]
+        m = _ALIGN_ARG.search(head)
+        align = m.group(1).decode("utf-8", "replace") if m else None
+        bases = []
+        for c in node.children:
+            if c.type == "base_class_clause":
+                bases = [node_text(b) for b in c.named_children if b.type not in ("access_specifier",)]
+        tparams: tuple[str, ...] = ()
+        if node.parent is not None and node.parent.type == "template_declaration":
+            tl = node.parent.child_by_field_name("parameters")
+            tparams = tuple(_template_param(tp).name for tp in (tl.named_children if tl is not None else ()))
+        sd = StructDef(name, kind, [], align, tparams, tuple(bases), self, node.start_point[0] + 1)
+        for f in body.named_children:
+            if f.type != "field_declaration":
+                continue
+            words = {node_text(c) for c in f.children if c.type == "storage_class_specifier"}
+            if "static" in words or "typedef" in words:
+                continue
+            type_node = f.child_by_field_name("type")
+            if type_node is None:
+                continue
+            nested = None
+            if type_node.type in ("struct_specifier", "union_specifier", "class_specifier") and \
+                    type_node.child_by_field_name("body") is not None:
+                nested = self._struct_def(type_node, "", depth + 1)
+                if nested is None:
+                    return None
+            type_text = self._type_text(type_node)
+            decls = f.children_by_field_name("declarator")
+            bitfield = next((node_text(c.named_children[0]) for c in f.children
+                             if c.type == "bitfield_clause" and c.named_children), None)
+            if not decls and nested is not None:             # an anonymous struct/union member
+                sd.fields.append(FieldDecl("", type_text, (), 0, bitfield, nested))
+                continue
+            for d in decls:
+                if d.type == "function_declarator":
+                    continue
+                member = _declarator_shape(d)
+                if member is None:
+                    continue
+                fname, dims, pointers, reference = member
+                sd.fields.append(FieldDecl(fname, type_text, dims, pointers, bitfield, nested, reference))
+        return sd
+
+    def _type_text(self, type_node) -> str:
+        """A member's or variable's type as written, a macro in it expanded (`REAL x;`, `#define REAL float`)."""
+        text = node_text(type_node)
+        if type_node.type in ("primitive_type", "sized_type_specifier") or "{" in text:
+            return text
+        macros = self.macros.at(type_node.start_point[0] + 1)
+        if macros.uses_macro(text):
+            try:
+                return " ".join(macros.expand(text).split())
+            except MacroError:          # a macro that does not expand: the text as written
+                return text
+        return text
+
+    def _raw(self) -> bytes:
+        """The text tree-sitter read, with `__align__(N)` as written (its byte offsets are the tree's)."""
+        raw = self.__dict__.get("_raw_bytes")
+        if raw is None:
+            raw = self.__dict__["_raw_bytes"] = self.text.encode("utf-8", errors="surrogateescape")
+        return raw
+
+    def _variable(self, node, scope: str) -> None:
+        """A file- or namespace-scope `__shared__`, `__constant__` or `__device__` variable (not one
+        declared inside a function, whose walk the model does)."""
+        up = node.parent
+        while up is not None:
+            if up.type in ("function_definition", "compound_statement", "lambda_expression"):
+                return
+            up = up.parent
+        words = {node_text(c) for c in node.children
+                 if c.type in ("type_qualifier", "storage_class_specifier", "__device__")} | \
+            {w for c in node.children if c.type in ("ERROR", "attribute_specifier") for w in node_text(c).split()}
+        space = "shared" if "__shared__" in words else "constant" if "__constant__" in words else \
+            "global" if "__device__" in words or "__managed__" in words else None
+        if space is None:
+            return
+        type_node = node.child_by_field_name("type")
+        if type_node is None:
+            return
+        type_text = self._type_text(type_node)
+        for d in node.children_by_field_name("declarator"):
+            value = None
+            if d.type == "init_declarator":
+                value = d.child_by_field_name("value")
+                d = d.child_by_field_name("declarator")
+            if d is None or d.type == "function_declarator":
+                continue
+            shape = _declarator_shape(d)
+            if shape is None:
+                continue
+            name, dims, pointers, _ = shape
+            qualified = scope + name
+            self.variables[qualified] = GlobalVariable(
+                qualified, space, type_text, dims, pointers, "extern" in words, "volatile" in words, self,
+                node.start_point[0] + 1, node_text(value) if value is not None else None)
 
     def _typedef(self, node) -> None:
         type_node = node.child_by_field_name("type")
@@ -339,7 +476,7 @@ class SourceFile:
         if not m:
             return
         line = node.start_point[0] + 1
-        from ..index.parse import ExprSyntaxError, parse_annotation
+        from ..grammar import ExprSyntaxError, parse_annotation
         body = "cudalint: " + m.group(1) + m.group(2)
         try:
             tree = parse_annotation(body)
@@ -388,7 +525,80 @@ class SourceFile:
                 stack.extend(reversed(node.children))
 
 
+def _missing_headers_once(problems: list[ParseProblem]) -> list[ParseProblem]:
+    """The local headers a file's `#include`s do not find, said once: at the first, naming the others."""
+    missing = [p for p in problems if p.code == "CL901" and p.message.startswith("`#include") and " not found" in p.message]
+    if len(missing) < 2:
+        return problems
+    names = [p.message.split("`")[1].removeprefix("#include ").strip('"') for p in missing]
+    first = missing[0]
+    first.message = (f"`#include \"{names[0]}\"` not found, nor {', '.join(f'`{n}`' for n in names[1:4])}"
+                     f"{f' and {len(names) - 4} more' if len(names) > 4 else ''}: their macros and helpers are "
+                     f"unknown, the file is analysed without them (give -I DIR, or a compile_commands.json)")
+    return [p for p in problems if p is first or p not in missing]
+
+
 _ALIGN = re.compile(r"__align__\s*\(\s*\w+\s*\)")
+_ALIGN_ARG = re.compile(rb"(?:__align__|alignas)\s*\(\s*(\w+)\s*\)")
+_MEMORY_SPACE = re.compile(rb"__shared__|__constant__|__device__|__managed__")
+
+
+@dataclass
+class GlobalVariable:
+    """A variable of file or namespace scope in device memory: `__shared__ float tile[32][33];`,
+    `extern __shared__ float dyn[];`, `__constant__ float coef[16];`, `__device__ int count;`."""
+    name: str                           # qualified: `ns::tile`
+    space: str                          # shared | constant | global
+    type_text: str                      # the element type as written
+    dims: tuple[str | None, ...]        # extents as written, outermost first (None: `[]`)
+    pointers: int
+    extern: bool
+    volatile: bool
+    file: "SourceFile"
+    line: int
+    value: str | None = None            # the initializer as written
+
+
+def _declarator_shape(d) -> tuple[str, tuple[str | None, ...], int, bool] | None:
+    """(name, array extents as written outermost first, pointer levels, reference) of a declarator."""
+    dims: list[str | None] = []
+    pointers, reference = 0, False
+    while d is not None and d.type in ("pointer_declarator", "array_declarator", "reference_declarator",
+                                       "parenthesized_declarator"):
+        if d.type == "pointer_declarator":
+            pointers += 1
+        elif d.type == "reference_declarator":
+            reference = True
+        elif d.type == "array_declarator":
+            size = d.child_by_field_name("size")
+            dims.insert(0, node_text(size) if size is not None else None)
+        nxt = d.child_by_field_name("declarator")
+        if nxt is None:
+            nxt = next((c for c in d.named_children if c.type not in ("type_qualifier", "comment")), None)
+        d = nxt
+    if d is None or d.type not in ("identifier", "field_identifier"):
+        return None
+    # `float *p[4]` is an array of pointers, `float (*p)[4]` a pointer to arrays: either way each
+    # element is a pointer where a `*` came first; the walk above sees the outer declarator first
+    return node_text(d), tuple(dims), pointers, reference
+
+
+def _in_function(node) -> bool:
+    up = node.parent
+    while up is not None:
+        if up.type in ("compound_statement", "function_definition", "lambda_expression"):
+            # a struct's member function body is a function too; a namespace's braces are not this
+            return up.type != "compound_statement" or up.parent is None or \
+                up.parent.type not in ("namespace_definition",)
+        if up.type in ("translation_unit", "declaration_list", "field_declaration_list"):
+            return False
+        up = up.parent
+    return False
+
+
+def _renamed(sd: StructDef, name: str) -> StructDef:
+    from dataclasses import replace
+    return replace(sd, name=name)
 
 
 def _for_parser(text: str) -> str:
@@ -491,14 +701,8 @@ def decode_source(path: str, data: bytes) -> tuple[str, ParseProblem | None]:
         line = data[:exc.start].count(b"\n") + 1
         problem = ParseProblem(line, 1, line, f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
                                               f"{exc.start}); read with replacement characters")
+    from ..inputs import compiler_lines
     return compiler_lines(text.removeprefix("\ufeff")), problem
-
-
-def compiler_lines(text: str) -> str:
-    """Line endings as the compiler reads them: a lone CR (old Mac files) ends a line too, so a `//`
-    comment ends there and not at the end of the file. Each CR becomes a LF in place: offsets and
-    line numbers stay the compiler's."""
-    return re.sub(r"\r(?!\n)", "\n", text) if "\r" in text else text
 
 
 def source_from_bytes(path: str, data: bytes, defines=None, include_dirs=()) -> SourceFile:

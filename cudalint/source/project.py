@@ -9,7 +9,15 @@ kernel uses are those of its own units.
 """
 from __future__ import annotations
 
-from .cufile import Constant, FunctionDef, LaunchSite, SourceFile
+import re
+
+from .cufile import Constant, FunctionDef, LaunchSite, SourceFile, node_text
+from .types import unit_types
+
+
+# index/types.py registers the readers that fold a unit's constant expressions (a lower layer may not
+# import it); without them, types are laid out with literal extents only
+TYPE_READERS: dict = {}
 
 
 class Project:
@@ -46,6 +54,11 @@ class Project:
         self._functions: dict[str, dict[str, FunctionDef]] = {}
         self._constants: dict[str, dict[str, Constant]] = {}
         self._typedefs: dict[str, dict[str, str]] = {}
+        self._host_functions: dict[str, dict[str, list[FunctionDef]]] = {}
+        self._callers: dict[str, list[tuple[FunctionDef, object]]] = {}
+        self._call_index: dict[str, list] | None = None
+        self._types: dict[str, object] = {}
+        self._variables: dict[str, dict] = {}
 
     # ---- units -----------------------------------------------------------------------------
     def units(self, src: SourceFile) -> list[str]:
@@ -94,6 +107,10 @@ class Project:
                 for name, c in f.constants.items():
                     found.setdefault(name, c)
             self._constants[src.key] = found
+            # `x128::size` through `typedef Packed128<floatX> x128;`: for the host's launches and the kernels
+            alias_constants = TYPE_READERS.get("alias")
+            if alias_constants is not None:
+                found.update(alias_constants(found, self.typedefs_for(src), self.types_for(src)))
         return self._constants[src.key]
 
     def typedefs_for(self, src: SourceFile) -> dict[str, str]:
@@ -104,3 +121,100 @@ class Project:
                     found.setdefault(name, target)
             self._typedefs[src.key] = found
         return self._typedefs[src.key]
+
+    def types_for(self, src: SourceFile):
+        """The sizes and layouts of the types `src`'s units define (index/types.py)."""
+        if src.key not in self._types:
+            read = TYPE_READERS.get("unit", unit_types)
+            self._types[src.key] = read(self.unit_files(src), self.constants_for(src))
+        return self._types[src.key]
+
+    def variables_for(self, src: SourceFile) -> dict:
+        """File-scope `__shared__`, `__constant__` and `__device__` variables of `src`'s units, by name
+        (the file's own first)."""
+        if src.key not in self._variables:
+            found: dict = {}
+            for f in self.unit_files(src):
+                for name, v in f.variables.items():
+                    found.setdefault(name, v)
+            self._variables[src.key] = found
+        return self._variables[src.key]
+
+    # ---- the host program ------------------------------------------------------------------
+    def host_functions(self, src: SourceFile, name: str) -> list[FunctionDef]:
+        """Host-callable functions of that name with a body, as `src`'s units see them (its own first)."""
+        if src.key not in self._host_functions:
+            found: dict[str, list[FunctionDef]] = {}
+            for f in self.unit_files(src):
+                for fn in f.functions:
+                    if not fn.is_kernel and fn.body is not None and not _device_only(fn):
+                        found.setdefault(fn.name, []).append(fn)
+            self._host_functions[src.key] = found
+        return self._host_functions[src.key].get(name, [])
+
+    def callers(self, fn: FunctionDef, limit: int = 64) -> list[tuple[FunctionDef, object]]:
+        """The calls of a host function in the host functions of the run's files: (caller, call node),
+        at most `limit`. The run's calls are indexed by name once, on the first question."""
+        if self._call_index is None:
+            self._call_index = {}
+            self._host_homes: dict[str, set[str]] = {}
+            for src in self.files.values():
+                for g in src.functions:
+                    if g.body is not None and not g.is_kernel:
+                        self._host_homes.setdefault(g.name, set()).add(src.key)
+                for m in _CALL_NAME.finditer(src.tree.root_node.text):
+                    self._call_index.setdefault(m.group(1).decode(), []).append((src, m.start(1), m.end(1)))
+        key = f"{fn.file.key if fn.file else ''}:{fn.line}:{fn.name}"
+        if key not in self._callers:
+            out: list[tuple[FunctionDef, object]] = []
+            # a call reaches this definition from its own units, or from anywhere when no other file
+            # defines a function of that name (separate compilation, a prototype in a header)
+            homes = self._host_homes.get(fn.name, ())
+            for src, start, end in self._call_index.get(fn.name, ()):
+                if len(homes) > 1 and fn.file is not None and not self.sees(src, fn.file):
+                    continue
+                call = _call_at(src, start, end)
+                host = _enclosing_host(src, call) if call is not None else None
+                if host is not None and host is not fn:
+                    out.append((host, call))
+                    if len(out) >= limit:
+                        break
+            self._callers[key] = out
+        return self._callers[key]
+
+
+# a name followed by `(` or `<` (a call, `f<T>(...)`); the syntax tree says which are calls
+_CALL_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*[(<]")
+
+
+def _device_only(fn: FunctionDef) -> bool:
+    """`__device__` without `__host__`: not callable from the host."""
+    if not fn.is_device or fn.node is None:
+        return False
+    if any(c.type == "__host__" for c in fn.node.children):
+        return False
+    macros = fn.file.macros.at(fn.line) if fn.file is not None else None
+    return not any(macros is not None and (m := macros.get(node_text(c))) is not None and "__host__" in m.body
+                   for c in fn.node.children if c.type in ("identifier", "type_identifier", "ERROR"))
+
+
+def _call_at(src: SourceFile, start: int, end: int):
+    node = src.tree.root_node.descendant_for_byte_range(start, end)
+    for _ in range(4):
+        if node is None:
+            return None
+        if node.type == "call_expression":
+            return node if not any(c.type == "kernel_call_syntax" for c in node.children) else None
+        node = node.parent
+    return None
+
+
+def _enclosing_host(src: SourceFile, node):
+    while node is not None and node.type != "function_definition":
+        node = node.parent
+    if node is None:
+        return None
+    for fn in src.functions:
+        if fn.node is not None and fn.node.id == node.id:
+            return fn if not fn.is_kernel and not fn.is_device else None
+    return None

@@ -1,0 +1,148 @@
+"""How many kernels run on the launch their program gives (not a test).
+
+    python bench/bench_launches.py [--part1 /tmp/realcode] [--part2 /tmp/realcode2] [--json]
+
+For each repository of part 1 (the folders of /tmp/realcode, linted together as one run over the
+folder) and each repository of part 2 (linted from its own root, as `cudalint .` there): the kernels
+defined in the linted files; those with a launch site in the linted files; of those, the ones whose
+launch is resolved (grid and block computed from the program: numbers, or expressions of the
+kernel's own parameters; nothing assumed or left to an unknown host value); those whose block is
+resolved and whose grid is computed as an expression of host values the program does not give
+(`min((ious.numel() + 511) / 512, 4096)`: "shape"); and the kernels' integer parameters that the
+host code gives (a value or a set of values: derived) against those it leaves open. Only the
+source, preprocessing and launch stages run: no kernel is analysed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cudalint.index import ir                                  # noqa: E402
+from cudalint.lint import Config, collect_paths, context_paths, read_project   # noqa: E402
+from cudalint.model.launch import resolve_launch               # noqa: E402
+from cudalint.source.project import Project                    # noqa: E402
+
+
+def _walk(e):
+    return (x for x in e.walk() if isinstance(x, (ir.Sym, ir.Name)))
+
+
+def computed(dims, params: set[str]) -> bool:
+    """Every edge a number or an expression of the kernel's own parameters."""
+    if dims is None:
+        return False
+    return all(isinstance(s, ir.Sym) and s.kind == "param" and s.name in params
+               for d in dims for s in _walk(d))
+
+
+def measure(paths: list[str]) -> dict:
+    cfg = Config()
+    files = collect_paths(paths, cfg)
+    sources, read = read_project(files, cfg, context_paths(files, cfg), errors=[])
+    project = Project(sources, read)
+    linted = {s.key for s in sources}
+    out = {"kernels": 0, "launched": 0, "resolved": 0, "shape": 0, "block_known": 0, "int_params": 0, "derived": 0,
+           "open": 0, "unresolved": []}
+    for src in sources:
+        for fn in src.kernels:
+            if fn.body is None:
+                continue
+            out["kernels"] += 1
+            sites = [s for s in project.sites_for(fn) if s.file.key in linted]
+            if not any(s.kernel == fn.name for s in sites):
+                continue
+            out["launched"] += 1
+            try:
+                cfg_, _, _ = resolve_launch(fn, project.sites_for(fn), {}, project)
+            except Exception as exc:       # a bench reports, it does not stop
+                out["unresolved"].append(f"{src.path}:{fn.line} {fn.name}: {type(exc).__name__}: {exc}")
+                continue
+            names = {p.name for p in fn.params if not p.pointers}
+            ok = computed(cfg_.grid, names) and computed(cfg_.block, names)
+            out["resolved"] += ok
+            out["block_known"] += computed(cfg_.block, names)
+            out["shape"] += computed(cfg_.block, names) and cfg_.grid is not None
+            if not ok:
+                out["unresolved"].append(f"{src.path}:{fn.line} {fn.name}: grid {_show(cfg_.grid)} "
+                                         f"block {_show(cfg_.block)}")
+            values = getattr(cfg_, "values", {}) or {}
+            for p in fn.params:
+                if p.pointers or p.reference or p.type_name not in _INTS:
+                    continue
+                out["int_params"] += 1
+                if p.name in values or p.name in cfg_.params:
+                    out["derived"] += 1
+                else:
+                    out["open"] += 1
+    return out
+
+
+_INTS = {"int", "unsigned", "unsigned int", "long", "long long", "unsigned long", "short", "size_t", "int32_t",
+         "uint32_t", "int64_t", "uint64_t", "index_t", "int64", "MatrixIndexT", "int32"}
+
+
+def _show(dims) -> str:
+    if dims is None:
+        return "none"
+    return "(" + ", ".join(str(d) for d in dims) + ")"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--part1", default="/tmp/realcode")
+    ap.add_argument("--part2", default="/tmp/realcode2")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--unresolved", action="store_true", help="list the launched kernels not resolved")
+    a = ap.parse_args()
+    rows = []
+    start = time.perf_counter()
+    here = os.getcwd()
+    for part, base in (("1", a.part1), ("2", a.part2)):
+        if not os.path.isdir(base):
+            continue
+        for repo in sorted(os.listdir(base)):
+            root = os.path.join(base, repo)
+            if not os.path.isdir(root):
+                continue
+            if part == "2":
+                os.chdir(root)
+                got = measure(["."])
+                os.chdir(here)
+            else:
+                got = measure([root])
+            rows.append({"part": part, "repo": repo, **got})
+    if a.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    head = f"{'part':4} {'repository':40} {'kernels':>7} {'launched':>8} {'resolved':>8} {'shape':>6} {'block':>6} " \
+           f"{'int params':>10} {'derived':>7} {'open':>5}"
+    print(head)
+    tot: dict = {}
+    for r in rows:
+        print(f"{r['part']:4} {r['repo'][:40]:40} {r['kernels']:7} {r['launched']:8} {r['resolved']:8} "
+              f"{r.get('shape', 0):6} {r['block_known']:6} {r['int_params']:10} {r['derived']:7} {r['open']:5}")
+        t = tot.setdefault(r["part"], {k: 0 for k in ("kernels", "launched", "resolved", "shape", "block_known",
+                                                       "int_params", "derived", "open")})
+        for k in t:
+            t[k] += r[k]
+        if a.unresolved:
+            for u in r["unresolved"]:
+                print("      " + u)
+    for part, t in tot.items():
+        share = 100 * t["resolved"] / t["launched"] if t["launched"] else 0
+        print(f"part {part}: {t['kernels']} kernels, {t['launched']} launched in the linted files, "
+              f"{t['resolved']} resolved ({share:.0f}%), {t['shape']} with a resolved block and a computed grid, "
+              f"block known {t['block_known']}; integer parameters "
+              f"{t['int_params']}: {t['derived']} derived, {t['open']} open")
+    print(f"({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,24 @@
+// A tiled matrix product whose grid rounds M and N up to whole tiles, with no bounds check on
+// the tiles' loads or the final store: the edge tiles read and write past the matrices.
+#define TILE 16
+__global__ void matmul_tiled(const float* A, const float* B, float* C, int M, int N, int K) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int row = blockIdx.y * TILE + threadIdx.y;
+  int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.f;
+  for (int t = 0; t < K / TILE; ++t) {
+    As[threadIdx.y][threadIdx.x] = A[row * K + t * TILE + threadIdx.x];  // expect: CL202
+    Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * N + col];  // expect: CL202
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k) acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+    __syncthreads();
+  }
+  C[row * N + col] = acc;  // expect: CL202
+}
+
+void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
+  dim3 block(TILE, TILE);
+  dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
+  matmul_tiled<<<grid, block>>>(A, B, C, M, N, K);
+}

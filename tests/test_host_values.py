@@ -1,0 +1,470 @@
+"""What the host program gives a launch, read the way the program is written: host helpers evaluated
+(`CAFFE_GET_BLOCKS(n)` with a `const int` in a header, default arguments, helpers returning `dim3`),
+wrappers whose grid and block come from their callers, integer parameters from every call site,
+checks the host makes before the launch, and the allocations a launch passes. Each test is a small
+program as such code is written, and states the launch cudalint analyses with and where its values
+come from."""
+from cudalint.index import ir
+from cudalint.lint import Config, collect_paths, context_paths, lint_paths, read_project
+from cudalint.model.host import fold, substitute
+from cudalint.model.launch import resolve_launch
+from cudalint.source.project import Project
+
+
+def write(root, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def launches(root, files: dict[str, str], monkeypatch) -> dict:
+    """Each kernel's launch configuration, the project linted from its root (`cudalint .`)."""
+    write(root, files)
+    monkeypatch.chdir(root)
+    cfg = Config()
+    paths = collect_paths(["."], cfg)
+    sources, read = read_project(paths, cfg, context_paths(paths, cfg), errors=[])
+    project = Project(sources, read)
+    out = {}
+    for src in sources:
+        for fn in src.kernels:
+            if fn.body is not None:
+                out[fn.name] = resolve_launch(fn, project.sites_for(fn), {}, project)
+    return out
+
+
+def at(e: ir.Expr, **values) -> int | None:
+    """An expression of the kernel's parameters at these values."""
+    return fold(substitute(e, {ir.Sym(k, "param"): ir.Num(v) for k, v in values.items()}))
+
+
+# ---- host helpers and header constants ---------------------------------------------------------
+
+CAFFE_HEADER = """#ifndef DEVICE_ALTERNATE_HPP_
+#define DEVICE_ALTERNATE_HPP_
+#define CUDA_KERNEL_LOOP(i, n) \\
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+
+// CUDA: use 512 threads per block
+const int CAFFE_CUDA_NUM_THREADS = 512;
+
+// CUDA: number of blocks for threads.
+inline int CAFFE_GET_BLOCKS(const int N) {
+  return (N + CAFFE_CUDA_NUM_THREADS - 1) / CAFFE_CUDA_NUM_THREADS;
+}
+#endif
+"""
+
+CAFFE_LAYER = """#include "caffe/util/device_alternate.hpp"
+
+template <typename Dtype>
+__global__ void ReLUForward(const int n, const Dtype* in, Dtype* out, Dtype negative_slope) {
+  CUDA_KERNEL_LOOP(index, n) {
+    out[index] = in[index] > 0 ? in[index] : in[index] * negative_slope;
+  }
+}
+
+template <typename Dtype>
+void relu_forward_gpu(const Dtype* bottom_data, Dtype* top_data, const int count, Dtype negative_slope) {
+  ReLUForward<Dtype><<<CAFFE_GET_BLOCKS(count), CAFFE_CUDA_NUM_THREADS>>>(
+      count, bottom_data, top_data, negative_slope);
+}
+"""
+
+
+def test_inline_helper_and_header_constant_give_grid_and_block(tmp_path, monkeypatch):
+    got = launches(tmp_path, {"include/caffe/util/device_alternate.hpp": CAFFE_HEADER,
+                              "src/caffe/layers/relu_layer.cu": CAFFE_LAYER}, monkeypatch)
+    cfg, _, assumptions = got["ReLUForward"]
+    assert [fold(b) for b in cfg.block] == [512, 1, 1]
+    # the grid is the helper's body on the kernel's own `n`: 1000 elements take 2 blocks of 512
+    assert at(cfg.grid[0], n=1000) == 2 and at(cfg.grid[0], n=1024) == 2 and at(cfg.grid[0], n=1025) == 3
+    assert cfg.provenance["blockDim"] == \
+        "`const int CAFFE_CUDA_NUM_THREADS = 512` in include/caffe/util/device_alternate.hpp"
+    assert "CAFFE_GET_BLOCKS" in cfg.provenance["gridDim"]
+    assert not any("incomplete" in a for a in assumptions)
+
+
+def test_default_argument_and_a_capped_grid(tmp_path, monkeypatch):
+    helper = """#define THREADS_PER_BLOCK 512
+inline int GET_BLOCKS(const int N, const int num_threads = THREADS_PER_BLOCK) {
+  int optimal_block_num = (N + num_threads - 1) / num_threads;
+  int max_block_num = 4096;
+  return min(optimal_block_num, max_block_num);
+}
+"""
+    kernel = """#include "helper.h"
+__global__ void scale_kernel(const int nthreads, const float *in, float *out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nthreads; i += blockDim.x * gridDim.x)
+    out[i] = 2.f * in[i];
+}
+void scale_cuda(const float *in, float *out, int output_size) {
+  scale_kernel<<<GET_BLOCKS(output_size), THREADS_PER_BLOCK>>>(output_size, in, out);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"helper.h": helper, "scale.cu": kernel}, monkeypatch)["scale_kernel"]
+    assert [fold(b) for b in cfg.block] == [512, 1, 1]
+    assert at(cfg.grid[0], nthreads=10_000) == 20
+    assert at(cfg.grid[0], nthreads=100_000_000) == 4096      # the helper's cap
+
+
+def test_helper_returning_dim3_with_a_branch(tmp_path, monkeypatch):
+    src = """#define BLOCK 512
+dim3 cuda_gridsize(size_t n) {
+  size_t k = (n - 1) / BLOCK + 1;
+  size_t x = k;
+  size_t y = 1;
+  if (x > 65535) {
+    x = 65535;
+    y = (n - 1) / (x * BLOCK) + 1;
+  }
+  dim3 d(x, y, 1);
+  return d;
+}
+__global__ void fill_kernel(int N, float ALPHA, float *X) {
+  int i = (blockIdx.x + blockIdx.y * gridDim.x) * blockDim.x + threadIdx.x;
+  if (i < N) X[i] = ALPHA;
+}
+void fill_gpu(int N, float ALPHA, float *X) {
+  fill_kernel<<<cuda_gridsize(N), BLOCK>>>(N, ALPHA, X);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"blas.cu": src}, monkeypatch)["fill_kernel"]
+    assert [fold(b) for b in cfg.block] == [512, 1, 1]
+    # small inputs: one row of blocks; past 65535 blocks the helper folds the grid into rows
+    assert (at(cfg.grid[0], N=1000), at(cfg.grid[1], N=1000)) == (2, 1)
+    assert (at(cfg.grid[0], N=65536 * 512), at(cfg.grid[1], N=65536 * 512)) == (65535, 2)
+
+
+def test_helper_with_a_loop_is_open_not_guessed(tmp_path, monkeypatch):
+    src = """int blocks_for(int n) {
+  int b = 1;
+  while (b * 256 < n) b *= 2;
+  return b;
+}
+__global__ void k(int n, float *x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = 0.f;
+}
+void run(int n, float *x) { k<<<blocks_for(n), 256>>>(n, x); }
+"""
+    cfg, _, _ = launches(tmp_path, {"k.cu": src}, monkeypatch)["k"]
+    assert [fold(b) for b in cfg.block] == [256, 1, 1]
+    assert cfg.grid is None or any(s.kind == "unknown" for s in ir.symbols(cfg.grid[0]))
+
+
+# ---- wrappers: grid, block and arguments from the call sites -----------------------------------
+
+WRAPPED = """__global__ void axpy_kernel(int n, float a, const float *x, int incx, float *y, int incy) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i * incy] += a * x[i * incx];
+}
+void launch_axpy(dim3 grid, dim3 block, int n, float a, const float *x, int incx, float *y, int incy) {
+  axpy_kernel<<<grid, block>>>(n, a, x, incx, y, incy);
+}
+"""
+
+
+def test_wrapper_grid_and_block_come_from_its_callers(tmp_path, monkeypatch):
+    caller = """void step(int n, const float *x, float *y) {
+  dim3 block(256);
+  dim3 grid((n + block.x - 1) / block.x);
+  launch_axpy(grid, block, n, 2.f, x, 1, y, 1);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"axpy.cu": WRAPPED + caller}, monkeypatch)["axpy_kernel"]
+    assert [fold(b) for b in cfg.block] == [256, 1, 1]
+    assert at(cfg.grid[0], n=1000) == 4
+    assert "called at" in cfg.origin
+
+
+def test_every_call_passing_one_makes_the_stride_one(tmp_path, monkeypatch):
+    callers = """void step(int n, const float *x, float *y) {
+  launch_axpy(dim3((n + 255) / 256), dim3(256), n, 2.f, x, 1, y, 1);
+  launch_axpy(dim3((n + 255) / 256), dim3(256), n, 0.5f, y, 1, y, 1);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"axpy.cu": WRAPPED + callers}, monkeypatch)["axpy_kernel"]
+    assert cfg.values["incx"] == (1,) and cfg.values["incy"] == (1,)
+    assert cfg.params["incx"] == 1
+    assert cfg.provenance["incx"] == "every call of `launch_axpy` passes 1"
+    assert "n" not in cfg.values and "a" not in cfg.values      # a host size; a float
+
+
+def test_calls_passing_one_and_two_give_both(tmp_path, monkeypatch):
+    callers = """void step(int n, const float *x, float *y) {
+  launch_axpy(dim3((n + 255) / 256), dim3(256), n, 2.f, x, 1, y, 1);
+  launch_axpy(dim3((n + 255) / 256), dim3(256), n / 2, 2.f, x, 2, y, 1);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"axpy.cu": WRAPPED + callers}, monkeypatch)["axpy_kernel"]
+    assert cfg.values["incx"] == (1, 2)
+    assert cfg.provenance["incx"] == "the calls of `launch_axpy` pass 1, 2"
+    assert cfg.values["incy"] == (1,)
+
+
+def test_one_call_with_an_untraced_value_leaves_it_open(tmp_path, monkeypatch):
+    callers = """#include <cstdlib>
+void step(int n, const float *x, float *y, char **argv) {
+  launch_axpy(dim3((n + 255) / 256), dim3(256), n, 2.f, x, 1, y, 1);
+  launch_axpy(dim3((n + 255) / 256), dim3(256), n, 2.f, x, atoi(argv[1]), y, 1);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"axpy.cu": WRAPPED + callers}, monkeypatch)["axpy_kernel"]
+    assert "incx" not in cfg.values and "incx" not in cfg.params
+    assert cfg.values["incy"] == (1,)
+
+
+def test_direct_launches_in_two_places(tmp_path, monkeypatch):
+    src = """__global__ void copy_strided(float *dst, const float *src, int n, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = src[i * stride];
+}
+void gather(float *d, const float *s, int n) {
+  copy_strided<<<(n + 127) / 128, 128>>>(d, s, n, 1);
+}
+void gather_pairs(float *d, const float *s, int n) {
+  copy_strided<<<(n + 127) / 128, 128>>>(d, s, n, 2);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"copy.cu": src}, monkeypatch)["copy_strided"]
+    assert cfg.values["stride"] == (1, 2)
+    assert cfg.provenance["stride"] == "the launches pass 1, 2"
+
+
+def test_kernel_passed_to_a_launch_template(tmp_path, monkeypatch):
+    src = """__global__ void scale(float *x, int n, int inc) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i * inc] *= 2.f;
+}
+__global__ void shift(float *x, int n, int inc) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i * inc] += 1.f;
+}
+template <typename F, typename... Args>
+void launch(F f, dim3 g, dim3 b, Args... args) {
+  f<<<g, b>>>(args...);
+}
+void run(float *x, int n) {
+  launch(scale, dim3((n + 127) / 128), dim3(128), x, n, 1);
+  launch(shift, dim3((n + 63) / 64), dim3(64), x, n, 2);
+}
+"""
+    got = launches(tmp_path, {"k.cu": src}, monkeypatch)
+    scale, shift = got["scale"][0], got["shift"][0]
+    # each kernel gets the shape and the arguments of the calls that pass it, not the other's
+    assert [fold(b) for b in scale.block] == [128, 1, 1] and at(scale.grid[0], n=1000) == 8
+    assert [fold(b) for b in shift.block] == [64, 1, 1] and at(shift.grid[0], n=1000) == 16
+    assert scale.values["inc"] == (1,) and shift.values["inc"] == (2,)
+
+
+def test_a_launch_passing_an_untraced_value_is_not_made_single_valued(tmp_path, monkeypatch):
+    src = """#include <cstdlib>
+__global__ void copy_strided(float *dst, const float *src, int n, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = src[i * stride];
+}
+int main(int argc, char **argv) {
+  float *d, *s;
+  int n = 1 << 20;
+  copy_strided<<<(n + 127) / 128, 128>>>(d, s, n, 1);
+  copy_strided<<<(n + 127) / 128, 128>>>(d, s, n, atoi(argv[1]));
+  return 0;
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"copy.cu": src}, monkeypatch)["copy_strided"]
+    assert "stride" not in cfg.values and cfg.values["n"] == (1 << 20,)
+
+
+def test_param_on_the_command_line_is_given(tmp_path, monkeypatch):
+    write(tmp_path, {"k.cu": WRAPPED})
+    monkeypatch.chdir(tmp_path)
+    cfg = Config()
+    sources, read = read_project(["k.cu"], cfg)
+    project = Project(sources, read)
+    fn = sources[0].kernels[0]
+    got, _, _ = resolve_launch(fn, project.sites_for(fn), {}, project, {"incx": 3})
+    assert got.values["incx"] == (3,) and got.provenance["incx"] == "--param"
+
+
+# ---- host checks before the launch -------------------------------------------------------------
+
+def test_host_checks_are_conditions_on_the_kernel_parameters(tmp_path, monkeypatch):
+    src = """#include <cassert>
+#include <stdexcept>
+__global__ void vec4_copy(float4 *out, const float4 *in, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+}
+void copy(float *out, const float *in, int n) {
+  assert(n % 256 == 0);
+  if (n % 4) throw std::invalid_argument("n must be a multiple of 4");
+  if (n <= 0) return;
+  vec4_copy<<<n / 4 / 256, 256>>>((float4 *)out, (const float4 *)in, n);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"v.cu": src}, monkeypatch)["vec4_copy"]
+    checks = {str(c) for c in cfg.host_checks}
+    assert checks == {"n4 % 256 == 0", "n4 % 4 == 0", "n4 > 0"}
+
+
+def test_library_checks_and_a_check_on_a_value_changed_after_it(tmp_path, monkeypatch):
+    src = """__global__ void rows_kernel(const float *x, float *y, int cols, int rows) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < rows) y[i] = x[i * cols];
+}
+void rows_cuda(const float *x, float *y, int cols, int rows) {
+  TORCH_CHECK(cols % 4 == 0, "cols must be a multiple of 4");
+  CHECK_EQ(rows % 32, 0);
+  rows = rows / 2;
+  rows_kernel<<<(rows + 255) / 256, 256>>>(x, y, cols, rows);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"r.cu": src}, monkeypatch)["rows_kernel"]
+    # the check on `rows` was made before `rows` was halved: it says nothing about the kernel's `rows`
+    assert {str(c) for c in cfg.host_checks} == {"cols % 4 == 0"}
+
+
+def test_checks_in_the_callers_of_a_wrapper(tmp_path, monkeypatch):
+    src = """#include <cassert>
+__global__ void pack4(float4 *out, const float4 *in, int n4) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) out[i] = in[i];
+}
+void pack4_gpu(float *out, const float *in, int count) {
+  pack4<<<(count / 4 + 255) / 256, 256>>>((float4 *)out, (const float4 *)in, count);
+}
+void layer_a(float *o, const float *i, int n) {
+  assert(n % 4 == 0);
+  assert(n > 0);
+  pack4_gpu(o, i, n);
+}
+void layer_b(float *o, const float *i, int channels) {
+  if (channels % 4 != 0) return;
+  pack4_gpu(o, i, channels);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"p.cu": src}, monkeypatch)["pack4"]
+    # both callers establish divisibility by 4 (each in its own words); only one says n > 0
+    assert {str(c) for c in cfg.host_checks} == {"n4 % 4 == 0"}
+
+
+# ---- allocations passed to the kernel ----------------------------------------------------------
+
+def test_allocations_give_the_pointers_extents_in_bytes(tmp_path, monkeypatch):
+    src = """#include <vector>
+#include <thrust/device_vector.h>
+#define CUDA_CHECK(x) do { if ((x) != cudaSuccess) exit(1); } while (0)
+__global__ void combine(float *a, float *b, float *c, double *d, float *e, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) a[i] = b[i] + c[i] + (float)d[i] + e[i];
+}
+void run(int n) {
+  float *a, *b;
+  size_t bytes = n * sizeof(float);
+  CUDA_CHECK(cudaMalloc((void **)&a, bytes));
+  cudaMallocManaged(&b, n * sizeof(float));
+  std::vector<float> host(n);
+  thrust::device_vector<double> dev(n);
+  float *e = new float[2 * n];
+  combine<<<(n + 255) / 256, 256>>>(a, b, host.data(), thrust::raw_pointer_cast(dev.data()), e, n);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"c.cu": src}, monkeypatch)["combine"]
+    ext = {k: str(v) for k, v in cfg.extents.items()}
+    assert ext == {"a": "N * 4", "b": "N * 4", "c": "N * 4", "d": "N * 8", "e": "2 * N * 4"}
+
+
+def test_allocation_in_the_caller_of_a_wrapper(tmp_path, monkeypatch):
+    src = """__global__ void saxpy(int n, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+void saxpy_gpu(int count, float a, const float *x, float *y) {
+  saxpy<<<(count + 255) / 256, 256>>>(count, a, x, y);
+}
+int main() {
+  const int N = 1 << 20;
+  float *x, *y;
+  cudaMalloc(&x, N * sizeof(float));
+  cudaMalloc(&y, (N + 32) * sizeof(float));
+  saxpy_gpu(N, 2.0f, x, y);
+  return 0;
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"s.cu": src}, monkeypatch)["saxpy"]
+    assert fold(cfg.extents["x"]) == 4 << 20 and fold(cfg.extents["y"]) == 4 * ((1 << 20) + 32)
+    assert cfg.values["n"] == (1 << 20,)
+    assert cfg.provenance["n"] == "every call of `saxpy_gpu` passes 1048576"
+
+
+def test_an_allocation_that_differs_between_calls_gives_no_extent(tmp_path, monkeypatch):
+    src = """__global__ void zero(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = 0.f;
+}
+void zero_gpu(float *x, int n) { zero<<<(n + 255) / 256, 256>>>(x, n); }
+void a(int m) { float *p; cudaMalloc(&p, m * sizeof(float)); zero_gpu(p, m); }
+void b(int m) { float *p; cudaMalloc(&p, 64); zero_gpu(p, m); }
+"""
+    cfg, _, _ = launches(tmp_path, {"z.cu": src}, monkeypatch)["zero"]
+    assert "x" not in cfg.extents
+
+
+# ---- include directories as builds give them ---------------------------------------------------
+
+UNCOALESCED = """__global__ void transpose_naive(float *out, const float *in, int n) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  int col = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < n && col < n) out[IDX(row, col, n)] = in[IDX(col, row, n)];
+}
+void transpose(float *out, const float *in, int n) {
+  dim3 block(TILE, TILE);
+  dim3 grid((n + TILE - 1) / TILE, (n + TILE - 1) / TILE);
+  transpose_naive<<<grid, block>>>(out, in, n);
+}
+"""
+
+
+def lint_root(root, monkeypatch, **cfg):
+    monkeypatch.chdir(root)
+    return lint_paths(["."], Config(show_limits=True, **cfg)).diagnostics
+
+
+def test_header_under_the_projects_include_root(tmp_path, monkeypatch):
+    write(tmp_path, {"include/mylib/index.h": "#define IDX(r, c, ld) ((r) * (ld) + (c))\n#define TILE 32\n",
+                     "src/transpose.cu": '#include "mylib/index.h"\n' + UNCOALESCED})
+    diags = lint_root(tmp_path, monkeypatch)
+    assert not any("not found" in d.message for d in diags)
+    assert any(d.code in ("CL101", "CL102") and d.access == "store" for d in diags)
+
+
+def test_compile_commands_gives_include_dirs_and_defines(tmp_path, monkeypatch):
+    write(tmp_path, {"third_party/idx/index.h": "#define IDX(r, c, ld) ((r) * (ld) + (c))\n",
+                     "src/transpose.cu": '#include "index.h"\n' + UNCOALESCED,
+                     "build/compile_commands.json":
+                         '[{"directory": "%s", "file": "src/transpose.cu", '
+                         '"command": "nvcc -I third_party/idx -DTILE=32 -c src/transpose.cu"}]' % tmp_path})
+    diags = lint_root(tmp_path, monkeypatch)
+    assert not any("not found" in d.message for d in diags)
+    assert any(d.code in ("CL101", "CL102") and d.access == "store" for d in diags)
+
+
+def test_a_header_still_missing_is_said_once_and_marks_the_findings(tmp_path, monkeypatch):
+    write(tmp_path, {"src/transpose.cu": '#include "index.h"\n#include "tiles.h"\n#define TILE 32\n'
+                                         '#define IDX(r, c, ld) ((r) * (ld) + (c))\n' + UNCOALESCED})
+    diags = lint_root(tmp_path, monkeypatch)
+    notes = [d for d in diags if "not found" in d.message]
+    assert len(notes) == 1 and "`#include \"index.h\"`" in notes[0].message and "-I" in notes[0].message
+    assert "tiles.h" in notes[0].message
+    found = [d for d in diags if d.code in ("CL101", "CL102")]
+    assert found and all(any("incomplete" in a for a in d.assumptions) for d in found)
+
+
+def test_a_header_two_directories_could_give_is_not_guessed(tmp_path, monkeypatch):
+    write(tmp_path, {"a/index.h": "#define IDX(r, c, ld) ((r) * (ld) + (c))\n",
+                     "b/index.h": "#define IDX(r, c, ld) ((c) * (ld) + (r))\n",
+                     "src/transpose.cu": '#include "index.h"\n#define TILE 32\n' + UNCOALESCED})
+    diags = lint_root(tmp_path, monkeypatch)
+    assert any("`#include \"index.h\"` not found" in d.message for d in diags)

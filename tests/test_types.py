@@ -1,0 +1,80 @@
+"""Sizes and layouts of C/C++ types (index/types.py), read from a translation unit's definitions.
+Every figure below is the one nvcc gives (`static_assert(sizeof(...) == ...)` compiled with nvcc 12)."""
+from cudalint.index import ir
+from cudalint.index.types import builtin_layout
+from cudalint.source.cufile import SourceFile
+from cudalint.source.project import Project
+
+UNIT = r"""
+struct __align__(16) Node { int starting; int no_of_edges; float w[4]; struct { float a, b; } in;
+  union { int i; float f; }; static const int K = 3;
+  __device__ float get() const { return w[0]; } unsigned flag : 1; unsigned g : 3; };
+typedef struct { float x; double y; } Pt;
+template <typename T, int N> struct Pack { T v[N]; };
+namespace ns { struct alignas(8) Q : Node { char c; }; }
+struct S3 { char c; float3 p; short s; double2 d; half2 h; __nv_bfloat162 b; uchar4 u; };
+struct Mixed { char a; int4 v; char b; };
+union U { double d; char c[12]; };
+#define NB 5
+const int KK = NB * 2;
+struct Arr { float a[KK][2]; char t; };
+using Alias = Arr;
+typedef float real;
+struct Particle { real pos[3]; real mass; };
+"""
+
+
+def _types(text=UNIT):
+    src = SourceFile("unit.cu", text)
+    return Project([src]).types_for(src)
+
+
+def test_builtin_vector_types_have_cuda_sizes_and_alignments():
+    assert builtin_layout("float4") == (16, 16)
+    assert builtin_layout("float3") == (12, 4)
+    assert builtin_layout("double2") == (16, 16)
+    assert builtin_layout("uchar4") == (4, 4)
+    assert builtin_layout("int2") == (8, 8)
+    assert builtin_layout("__nv_bfloat162") == (4, 4)
+    assert builtin_layout("const unsigned short int") == (2, 2)
+    assert ir.type_size("half2") == 4          # the parser's sizes are the same table's
+
+
+def test_struct_sizes_offsets_and_padding_match_nvcc():
+    t = _types()
+    assert t.size("Node") == 48                # __align__(16), a bit-field unit, an anonymous union
+    assert t.size("Pt") == 16                  # typedef of an unnamed struct
+    assert t.size("Pack<float4, 3>") == 48     # a template bound by its arguments
+    assert t.size("ns::Q") == 64 and t.size("Q") == 64      # a base class first, then padding
+    assert t.size("S3") == 64
+    assert t.member("S3", "d").offset == 32 and t.member("S3", "u").offset == 56
+    assert t.size("Mixed") == 48
+    assert t.size("U") == 16                   # a union: its largest member, padded to double
+    assert t.size("Arr") == 84                 # extents from a constant and a macro
+    assert t.size("Alias") == 84
+
+
+def test_nested_members_and_vector_members():
+    t = _types()
+    b = t.member("Node", "in.b")
+    assert (b.offset, b.size, b.type) == (28, 4, "float")
+    assert t.member("Node", "f").offset == 32          # a member of an anonymous union
+    assert t.member("float4", "z").offset == 8
+    assert t.member("Particle", "mass").offset == 12 and t.member("Particle", "pos").count == 3
+
+
+def test_unknown_types_have_no_size():
+    t = _types("struct Opaque; struct Holder { Opaque o; int n; }; struct Dyn { float v[N_UNDEFINED]; };")
+    assert t.size("Holder") is None and t.size("Dyn") is None and t.size("Nowhere") is None
+
+
+def test_file_scope_device_variables_are_collected():
+    src = SourceFile("v.cu", "__shared__ float tile[32][33];\nextern __shared__ float dyn[];\n"
+                             "__constant__ float coef[16];\nnamespace k { __device__ int counter; }\n"
+                             "__global__ void f(float *a) { __shared__ float local[8]; a[0] = local[0]; }\n")
+    v = src.variables
+    assert (v["tile"].space, v["tile"].dims) == ("shared", ("32", "33"))
+    assert v["dyn"].extern and v["dyn"].dims == (None,)
+    assert (v["coef"].space, v["coef"].type_text) == ("constant", "float")
+    assert v["k::counter"].space == "global"
+    assert "local" not in v                     # a kernel's own shared array is the model's walk

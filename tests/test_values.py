@@ -1,0 +1,180 @@
+"""Verdicts from the program's own values: a value the program does not give is open, a finding
+that holds only for some open values is no warning, a finding over a size the program leaves open
+states its condition, and no message quotes a value cudalint made up. Each test is a kernel as
+people write it and what a user sees."""
+import re
+from pathlib import Path
+
+import pytest
+
+from cudalint.lint import Config, lint_paths
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def lint(tmp_path, src, **cfg):
+    path = tmp_path / "k.cu"
+    path.write_text(src)
+    return lint_paths([str(path)], Config(**cfg)).diagnostics
+
+
+def warnings(diags):
+    return [d for d in diags if d.severity in ("warning", "error")]
+
+
+AXPY = """__global__ void axpy(int n, float a, const float* x, int incx, float* y, int incy) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i * incy] += a * x[i * incx];
+}
+"""
+
+
+def test_a_stride_the_program_never_gives_makes_no_warning(tmp_path):
+    # incx = 1 is as likely as any other value: coalesced there, so no warning
+    assert warnings(lint(tmp_path, AXPY)) == []
+
+
+def test_a_stride_the_program_never_gives_is_an_info_stating_the_condition(tmp_path):
+    diags = lint(tmp_path, AXPY, show_uncertain=True)
+    x = [d for d in diags if d.code == "CL101" and d.array == "x"]
+    assert x and all(d.severity == "info" for d in x)
+    assert "only when incx = 1000, not 1" in x[0].message
+    assert "incy" not in x[0].message.split("(only")[1]     # the condition names the access's own stride
+    assert "lanes 4·incx B apart" in x[0].message           # no figure made of the value tried
+
+
+LEADING_DIM = """__global__ void rows(const float* A, float* out, int ld, int cols) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = 0.f;
+  for (int c = 0; c < cols; ++c) s += A[row * ld + c];
+  out[row] = s;
+}
+"""
+
+
+def test_a_leading_dimension_is_a_size_and_its_warning_stands(tmp_path):
+    # `ld` strides rows whose columns `c` walks with a unit step: a row is at least as long as the
+    # columns under it, so ld = 1 is no layout the kernel has
+    got = [d for d in warnings(lint(tmp_path, LEADING_DIM)) if d.code == "CL101"]
+    assert got and "lanes 4·ld B apart" in got[0].message
+    assert "4000" not in got[0].message
+
+
+NOGUARD = """__global__ void add(const float* a, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c[i] = a[i];
+}
+void run(const float* a, float* c, int n) {
+  add<<<(n + 255) / 256, 256>>>(a, c, n);
+}
+"""
+
+
+def test_a_missing_tail_guard_over_an_open_size_is_a_warning_with_its_condition(tmp_path):
+    got = [d for d in lint(tmp_path, NOGUARD) if d.code == "CL202"]
+    assert len(got) == 2 and all(d.severity == "warning" for d in got)
+    assert all("when n % 256 != 0" in d.message and d.metrics["condition"] == "n % 256 != 0" for d in got)
+    assert not any(re.search(r"\b10\d\d\b", d.message) for d in got)     # no size cudalint tried
+
+
+def test_a_size_the_program_gives_keeps_its_figures_and_severity(tmp_path):
+    src = NOGUARD.replace("void run(const float* a, float* c, int n) {", "void run(const float* a, float* c) {\n"
+                          "  const int n = 1000;")
+    got = [d for d in lint(tmp_path, src) if d.code == "CL202"]
+    assert got and all(d.severity == "error" and "n = 1000" in d.message for d in got)
+
+
+def test_a_size_the_program_makes_a_multiple_of_the_block_has_no_excess(tmp_path):
+    src = NOGUARD.replace("void run(const float* a, float* c, int n) {", "void run(const float* a, float* c) {\n"
+                          "  const int n = 4096;")
+    assert not [d for d in lint(tmp_path, src) if d.code == "CL202"]
+
+
+ROWS_OF_WARPS = """__global__ void norm(float* out, const float* inp, int N, int C) {
+  int idx = blockIdx.x * blockDim.y + threadIdx.y;
+  if (idx > N) return;
+  for (int c = threadIdx.x; c < C; c += 32) out[idx * C + c] = inp[idx * C + c];
+}
+void run(float* out, const float* inp, int N, int C) {
+  norm<<<(N + 7) / 8, dim3(32, 8)>>>(out, inp, N, C);
+}
+"""
+
+
+def test_the_grid_rounds_rows_of_warps_by_the_block_s_y_edge(tmp_path):
+    # one row per warp: the grid is ceil(N / blockDim.y), and `idx > N` lets row N through
+    got = [d for d in lint(tmp_path, ROWS_OF_WARPS) if d.code == "CL202"]
+    assert got and all("when N % 8 != 0" in d.message for d in got)
+    fixed = lint(tmp_path, ROWS_OF_WARPS.replace("idx > N", "idx >= N"))
+    assert not [d for d in fixed if d.code == "CL202"]
+
+
+PERMUTE = """__global__ void permute(float* q, const float* inp, int B, int T, int NH, int HS) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < B * NH * T * HS) {
+    int b = idx / (NH * T * HS);
+    q[idx] = inp[b * T * NH * HS + idx % (NH * T * HS)];
+  }
+}
+void run(float* q, const float* inp, int B, int T, int NH, int HS) {
+  permute<<<(B * NH * T * HS + 255) / 256, 256>>>(q, inp, B, T, NH, HS);
+}
+"""
+
+
+def test_sizes_multiplied_together_are_tried_at_values_whose_product_fits_32_bits(tmp_path):
+    # four sizes of 1000 would overflow the kernel's own `int` guard and make findings of that
+    diags = lint(tmp_path, PERMUTE)
+    assert not [d for d in diags if d.code in ("CL202", "CL203")]
+
+
+def test_no_warning_on_the_samples_quotes_a_size_cudalint_made_up():
+    for path in sorted(SAMPLES.glob("*.cu")):
+        text = path.read_text()
+        for d in warnings(lint_paths([str(path)], Config()).diagnostics):
+            for made_up, source in (("1000", "1000"), ("1001", "1001"), ("4000", "1000")):
+                if made_up in d.message:     # a figure made of a size: the sample gives that size
+                    assert source in text, f"{path.name}:{d.line}: {d.message}"
+
+
+@pytest.mark.parametrize("name", ["tail_guard_open", "guard_off_by_one", "guard_2d_and", "store_after_guard",
+                                  "grid_tiles"])
+def test_each_range_pattern_has_a_pair_whose_bad_half_states_a_condition(name):
+    bad = [d for d in lint_paths([str(SAMPLES / f"{name}_bad.cu")], Config()).diagnostics if d.code == "CL202"]
+    good = [d for d in lint_paths([str(SAMPLES / f"{name}_good.cu")], Config()).diagnostics if d.code == "CL202"]
+    assert bad and not good
+    assert all(re.search(r"when \w+ % \d+ != 0", d.message) for d in bad)
+
+
+def test_a_neighbour_read_before_the_edge_check_leaves_the_allocation_the_host_passes():
+    bad = lint_paths([str(SAMPLES / "neighbour_read_bad.cu")], Config()).diagnostics
+    good = lint_paths([str(SAMPLES / "neighbour_read_good.cu")], Config()).diagnostics
+    got = [d for d in bad if d.code == "CL201"]
+    assert len(got) == 1 and got[0].line == 6 and got[0].severity == "error"
+    assert "below 0" in got[0].message and "allocation of n * 4 bytes" in got[0].message
+    assert not [d for d in good if d.code == "CL201"]
+
+
+def test_a_host_check_that_keeps_the_size_a_multiple_of_the_block_rules_the_tail_out(tmp_path):
+    src = NOGUARD.replace("void run(const float* a, float* c, int n) {",
+                          "void run(const float* a, float* c, int n) {\n  assert(n % 256 == 0);")
+    assert not [d for d in lint(tmp_path, src) if d.code == "CL202"]
+
+
+def test_values_the_calls_pass_decide_and_the_finding_says_which(tmp_path):
+    src = """__global__ void scal(int n, const float* x, int incx, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i * incx];
+}
+void scal_gpu(int n, const float* x, int incx, float* y) {
+  scal<<<(n + 255) / 256, 256>>>(n, x, incx, y);
+}
+void use(const float* m, float* col, int rows) {
+  scal_gpu(rows, m, 1, col);
+  scal_gpu(rows, m, 64, col);
+}
+"""
+    got = [d for d in lint(tmp_path, src) if d.code == "CL101"]
+    assert len(got) == 1 and got[0].severity == "warning"
+    assert "when incx = 64" in got[0].message and "lanes 256 B apart" in got[0].message
+    assert not [d for d in lint(tmp_path, src.replace("m, 64, col", "m, 1, col")) if d.code == "CL101"]

@@ -1,0 +1,243 @@
+"""The model reads the whole kernel: structs in memory, file-scope device variables, casts to
+references and typedefs, braced initializers, loop-carried updates of every kind, library
+barriers, headers a project's build finds with -I. Each test states the kernel and what a user
+sees: the finding, or the access the model holds and simulates."""
+from cudalint.lint import Config, lint_paths
+
+
+def _run(tmp_path, text, name="k.cu"):
+    path = tmp_path / name
+    path.write_text(text)
+    return lint_paths([str(path)], Config(show_limits=True))
+
+
+def _codes(result):
+    return sorted((d.code, d.line) for d in result.diagnostics if d.code != "CL900")
+
+
+def _accesses(result):
+    (t,) = result.tables
+    return t, [(a.array.name, a.kind, str(a.index), a.width, a.member_offset) for a in t.accesses]
+
+
+AOS = """struct Body { float x, y, z; float mass; double energy; };
+__global__ void k(const Body* __restrict__ p, Body* q, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    out[i] = p[i].mass + (p + i)->y;
+    q[i].energy = 1.0;
+  }
+}
+// cudalint: param n=1048576
+void run(const Body* p, Body* q, float* out, int n) { k<<<(n + 255) / 256, 256>>>(p, q, out, n); }
+"""
+
+
+def test_array_of_structs_members_are_accesses_of_their_bytes(tmp_path):
+    r = _run(tmp_path, AOS)
+    t, acc = _accesses(r)
+    assert t.arrays["p"].elem_size == 24 and not t.arrays["p"].size_assumed
+    # p[i].mass: 4 bytes at offset 12 of each 24-byte element; (p + i)->y at offset 4; q[i].energy at 16
+    assert ("p", "load", "blockIdx.x * blockDim.x + threadIdx.x", 4, 12) in acc
+    assert ("p", "load", "blockIdx.x * blockDim.x + threadIdx.x", 4, 4) in acc
+    assert ("q", "store", "blockIdx.x * blockDim.x + threadIdx.x", 8, 16) in acc
+    found = {d.code for d in r.diagnostics if d.line in (5, 6)}
+    assert "CL101" in found                 # a warp's 32 floats spread over 24 * 32 bytes
+
+
+def test_struct_member_of_shared_array_conflicts_on_banks(tmp_path):
+    text = """struct P { float v; float w; };
+__global__ void k(float* out) {
+  __shared__ P s[64];
+  s[threadIdx.x].v = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x].w;
+}
+void run(float* out) { k<<<1, 64>>>(out); }
+"""
+    r = _run(tmp_path, text)
+    conflicts = [d for d in r.diagnostics if d.code == "CL401"]
+    assert {d.line for d in conflicts} == {4, 6}
+    assert all("2-way" in d.message for d in conflicts)      # 8-byte elements: two lanes per bank
+
+
+def test_file_scope_shared_array_races_like_a_local_one(tmp_path):
+    text = """__shared__ float buf[256];
+__global__ void k(float* out) {
+  buf[threadIdx.x] = out[threadIdx.x];
+  out[threadIdx.x] = buf[(threadIdx.x + 1) % 256];
+}
+void run(float* out) { k<<<1, 256>>>(out); }
+"""
+    r = _run(tmp_path, text)
+    assert ("CL501", 4) in _codes(r)
+    t, _ = _accesses(r)
+    assert t.arrays["buf"].space == "shared" and t.arrays["buf"].dims == (256,)
+
+
+def test_constant_struct_member_and_device_array(tmp_path):
+    text = """struct Params { int stride; float scale[4]; };
+__constant__ Params prm;
+__device__ float table[1024];
+__global__ void k(float* out) {
+  out[threadIdx.x] = prm.scale[threadIdx.x % 4] * table[threadIdx.x];
+}
+void run(float* out) { k<<<1, 128>>>(out); }
+"""
+    r = _run(tmp_path, text)
+    t, acc = _accesses(r)
+    assert ("prm.scale", "load", "threadIdx.x % 4", 4, 0) in acc
+    assert t.arrays["prm.scale"].space == "constant"
+    assert ("table", "load", "threadIdx.x", 4, 0) in acc
+    assert not [d for d in r.diagnostics if "is not a known array" in d.message]
+
+
+def test_reference_casts_typedef_casts_and_brace_initializers_are_read(tmp_path):
+    text = """typedef float real;
+__global__ void k(const float* a, float* b, int n) {
+  int i = threadIdx.x;
+  float4 v = reinterpret_cast<const float4&>(a[4 * i]);
+  real w = (real)a[i];
+  float2 u = {a[2 * i], a[2 * i + 1]};
+  reinterpret_cast<float4(&)[1]>(b[4 * i])[0] = v;
+  b[i] += w + u.x;
+}
+void run(const float* a, float* b, int n) { k<<<1, 32>>>(a, b, n); }
+"""
+    r = _run(tmp_path, text)
+    _, acc = _accesses(r)
+    assert ("a", "load", "4 * threadIdx.x", 16, 0) in acc
+    assert ("a", "load", "threadIdx.x", 4, 0) in acc
+    assert ("a", "load", "2 * threadIdx.x + 1", 4, 0) in acc
+    assert ("b", "store", "4 * threadIdx.x", 16, 0) in acc
+    assert not [d for d in r.diagnostics if "cannot read" in d.message]
+
+
+def test_loop_carried_modulo_and_xor_updates_are_followed(tmp_path):
+    text = """__global__ void k(unsigned* m, int move) {
+  unsigned idx = threadIdx.x;
+  for (int i = 0; i < 100; i++) {
+    m[idx] += i;
+    idx += move;
+    idx %= 4096;
+  }
+  int j = threadIdx.x;
+  for (int t = 0; t < 8; t++) { m[j] = t; j ^= 1; }
+}
+void run(unsigned* m) { k<<<1, 32>>>(m, 32); }
+"""
+    r = _run(tmp_path, text)
+    assert not [d for d in r.diagnostics if "changes across iterations" in d.message or "not simulated" in d.message]
+    _, acc = _accesses(r)
+    assert ("m", "store", "i == 0 ? threadIdx.x : (threadIdx.x + i * move) % 4096", 4, 0) in acc
+
+
+def test_a_comment_after_else_keeps_the_statement(tmp_path):
+    text = """__global__ void k(int x, float* a) {
+  if (x) a[threadIdx.x] = 1;
+  else // the other half
+    a[threadIdx.x + 32] = 2;
+}
+void run(float* a) { k<<<1, 32>>>(1, a); }
+"""
+    _, acc = _accesses(_run(tmp_path, text))
+    assert ("a", "store", "threadIdx.x + 32", 4, 0) in acc
+
+
+def test_library_barriers_order_shared_accesses(tmp_path):
+    text = """#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+template <typename T, int N> struct BlockReduce { struct TempStorage { T x[N]; };
+  __device__ BlockReduce(TempStorage&); __device__ T Sum(T); };
+__global__ void k(float* out) {
+  __shared__ float slot[64];
+  using Reduce = BlockReduce<float, 64>;
+  __shared__ Reduce::TempStorage temp;
+  cg::thread_block block = cg::this_thread_block();
+  slot[threadIdx.x] = out[threadIdx.x];
+  float s = Reduce(temp).Sum(out[threadIdx.x]);
+  out[threadIdx.x] = slot[63 - threadIdx.x] + s;
+  cg::synchronize(block);
+  slot[threadIdx.x] = 0;
+}
+void run(float* out) { k<<<1, 64>>>(out); }
+"""
+    r = _run(tmp_path, text)
+    (t,) = r.tables
+    assert [b.text.split("(")[0] for b in t.barriers if b.is_block] == ["Reduce", "cg::synchronize"]
+    # the reads after each barrier see the stores before it: no race is reported
+    assert not [d for d in r.diagnostics if d.code == "CL501"]
+    # the same kernel with a call that is no block collective races
+    r = _run(tmp_path, text.replace("Reduce(temp).Sum", "reduce_sum").replace("cg::synchronize(block)", "(void)0")
+             .replace("namespace cg", "__device__ float reduce_sum(float);\nnamespace cg"))
+    assert [d for d in r.diagnostics if d.code == "CL501"]
+
+
+def test_a_kernel_local_constant_loaded_from_memory_stays_local(tmp_path):
+    text = """__global__ void k1(const int* ids, float* out) {
+  const int v = ids[blockIdx.x];
+  out[threadIdx.x] = v;
+}
+__global__ void k2(float* out, int n) {
+  int iex = threadIdx.x + v;
+  iex += 32;
+  out[iex] = 1.f;
+}
+void run(const int* ids, float* out) { k1<<<1, 32>>>(ids, out); k2<<<1, 32>>>(out, 4); }
+"""
+    r = _run(tmp_path, text)
+    assert not [d for d in r.diagnostics if d.code == "CL902"]
+    k2 = next(t for t in r.tables if t.kernel == "k2")
+    assert [a.array.name for a in k2.accesses] == ["out"]      # no load of k1's `ids` in k2
+
+
+def test_class_template_static_member_through_an_alias(tmp_path):
+    text = """template <class E> struct alignas(16) Packed {
+  static constexpr const int size = sizeof(int4) / sizeof(E);
+  E payload[size];
+};
+typedef Packed<float> f128;
+__global__ void k(float* out, int n) {
+  for (int i = threadIdx.x * f128::size; i < n; i += blockDim.x * f128::size)
+    out[i] = 0.f;
+}
+void run(float* out, int n) { k<<<1, 256>>>(out, n); }
+"""
+    r = _run(tmp_path, text)
+    assert not [d for d in r.diagnostics if "not simulated" in d.message or "changes across" in d.message]
+    _, acc = _accesses(r)
+    assert acc[0][2] == "threadIdx.x * 4 + iter(i) * (blockDim.x * 4)"     # f128::size is 16 / 4
+
+
+def test_headers_found_where_the_project_build_finds_them(tmp_path):
+    (tmp_path / "include" / "proj").mkdir(parents=True)
+    (tmp_path / "include" / "proj" / "loop.hpp").write_text(
+        "#define KERNEL_LOOP(i, n) for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); "
+        "i += blockDim.x * gridDim.x)\n")
+    (tmp_path / "src").mkdir()
+    r = _run(tmp_path / "src", """#include "proj/loop.hpp"
+__global__ void k(const float* a, float* b, int n) {
+  KERNEL_LOOP(i, n) { b[i] = a[2 * i]; }
+}
+void run(const float* a, float* b, int n) { k<<<8, 256>>>(a, b, n); }
+""")
+    _, acc = _accesses(r)
+    assert {x[0] for x in acc} == {"a", "b"}
+    assert not [d for d in r.diagnostics if "not found" in d.message]
+
+
+def test_constant_mask_reached_through_an_open_size_is_no_error(tmp_path):
+    text = """#define MAX_MASK 121
+__constant__ float M[MAX_MASK];
+__global__ void k(const float* in, float* out, int mask_width) {
+  float s = 0.f;
+  for (int j = 0; j < mask_width; j++) s += in[threadIdx.x + j] * M[j];
+  out[threadIdx.x] = s;
+}
+void run(const float* in, float* out, int w) { k<<<1, 32>>>(in, out, w); }
+"""
+    # nothing in the program says how wide the mask is: how far `j` reaches is not known
+    assert not [d for d in _run(tmp_path, text).diagnostics if d.code == "CL201"]
+    # given (the size a build uses), the mask's end is passed
+    given = text.replace("__global__", "// cudalint: param mask_width=200\n__global__")
+    assert [d.line for d in _run(tmp_path, given).diagnostics if d.code == "CL201"] == [6]
