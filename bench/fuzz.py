@@ -43,6 +43,7 @@ TIME_LIMIT_S = 10
 MEMORY_LIMIT = 1 << 30
 GOOD = ROOT / "samples" / "vecadd_bad.cu"      # three CL202 findings that must survive every case
 FORMATS = ["json", "concise", "sarif", "junit", "github", "full", "json-lines"]
+EXPLAIN_FORMATS = ["text", "markdown", "html", "json"]
 REALCODE = Path("/tmp/realcode")
 
 # Hostile pieces, each a reproducer of a crash, hang or blow-up this harness once found.
@@ -73,6 +74,128 @@ PREAMBLES = [
     "#include \"{self}\"\n" * 30,
     "#if 99999999999999999999999 << 99999\n#endif\n",
 ]
+
+
+# ---- generators for the classes of robustness findings ----------------------------------------
+# Each makes a source whose size is small and whose work, unbounded, is not: every one stands for a
+# class (an expansion, a lookup, a copy), with its size drawn at random around the budgets.
+def _doubling_if(rng):
+    n = rng.randint(8, 30)
+    lines = ["#define A0 1"] + [f"#define A{i} (A{i - 1}{rng.choice('+*|')}A{i - 1})" for i in range(1, n + 1)]
+    return "\n".join(lines) + f"\n#if A{n}\n#define TAKEN 1\n#elif A{n - 1}\n#endif\n"
+
+
+def _macro_substitution(rng):
+    uses = rng.choice([10, 1000, 10000])
+    arg = "+".join("1" for _ in range(rng.choice([100, 5000, 20000])))
+    body = " ".join(rng.choice(["x", "#x", "x##x", "(x)"]) for _ in range(uses))
+    return (f"#define BIG {arg}\n#define M(x) {body}\n"
+            "__global__ void k(float* a) {\n  a[threadIdx.x + M(BIG)] = 1.0f;\n}\n")
+
+
+def _inline_fanout(rng):
+    depth, width = rng.randint(3, 6), rng.randint(4, 12)
+    out = ["__device__ void f0(float* a, int i) { a[i * 2] = a[i + 1] + 1.0f; }"]
+    for d in range(1, depth + 1):
+        calls = "".join(f"  f{d - 1}(a, i + {j});\n" for j in range(width))
+        out.append(f"__device__ void f{d}(float* a, int i) {{\n  a[i * 3] = 0.0f;\n{calls}}}")
+    out.append(f"__global__ void k(float* a) {{ f{depth}(a, threadIdx.x); }}\n"
+               "void run(float* a) { k<<<4, 256>>>(a); }")
+    return "\n".join(out) + "\n"
+
+
+def _many_includes(rng):
+    n = rng.choice([10, 500, 2000])
+    return "".join(f'#include "missing_{i}.h"\n' for i in range(n)) + \
+        "".join(f'#if __has_include("hx_{i}.h")\n#endif\n' for i in range(n))
+
+
+def _local_constants(rng):
+    name = rng.choice(["stride", "step", "count"])
+    init = rng.choice(["__shfl_down_sync(0xffffffff, v, 16)", "ids[threadIdx.x]", "v * 2", "blockDim.x"])
+    return (f"__device__ int {name};\n__device__ int helper(const int* ids, int v) {{\n"
+            f"  const int {name} = {init};\n  return v + {name};\n}}\n"
+            f"__global__ void fill(const int* ids, float* a, int n) {{\n"
+            f"  if (threadIdx.x == 0) {{ {name} += 1; return; }}\n"
+            f"  for (int i = threadIdx.x; i < n; i += {name}) a[i] = 0.0f;\n}}\n")
+
+
+def _annotation(rng):
+    dims = ",".join(str(rng.choice([0, -1, 1, 32, 99999999999999999999])) for _ in range(rng.randint(0, 4)))
+    what = rng.choice(["grid", "block"])
+    return f"// cudalint: launch {what}=({dims}) block=(256)\n"
+
+
+SOURCE_CLASSES = [_doubling_if, _macro_substitution, _inline_fanout, _many_includes, _local_constants]
+
+
+def class_source(data: bytes, rng: random.Random) -> bytes:
+    """A corpus file with one generated hostile piece (or its line endings made CR-only)."""
+    kind = rng.randrange(len(SOURCE_CLASSES) + 2)
+    if kind == len(SOURCE_CLASSES):
+        return data.replace(b"\r\n", b"\n").replace(b"\n", b"\r")          # CR-only line endings
+    if kind == len(SOURCE_CLASSES) + 1:
+        lines = data.split(b"\n")
+        at = next((i for i, ln in enumerate(lines) if b"__global__" in ln), 0)
+        lines.insert(at, _annotation(rng).encode().rstrip(b"\n"))
+        return b"\n".join(lines)
+    return SOURCE_CLASSES[kind](rng).encode() + b"\n" + data
+
+
+_NAMES = ["\x1b[31mred\x1b[0m", "u\ufffe\uffff", "a\nb", "[click](https:\\\\e.example)", "\u202egnp", "sp ace",
+          "::error file=x.cu,line=1::x", "a" * 200]
+_GITIGNORE = ["!", "\\", "[z-a]", "[", "*a" * 12 + "*b", "**/**/**/x", "/", "\\ ", "#x", "!*.cu", "*.cu", "a/**/b/",
+              "[[:alpha:]]*", "[!", "\\[", "***", "a\\"]
+_CONFIGS = [
+    "select = [\n", "selct = ['CL1']\n", 'include-dirs = [' + ",".join(f'"d{i}"' for i in range(20000)) + ']\n',
+    "define = { X = \"\\u001b]0;PWN\\u0007\\n\" }\n", "extend = 'missing.toml'\n", "extend = '.cudalint.toml'\n",
+    "[launch]\nk = { grid = [0], block = [0] }\n", "exclude = ['*']\n", "params = { N = 99999999999999999999 }\n",
+    "\xff\xfe", "a = " + "[" * 5000 + "]" * 5000 + "\n",
+]
+
+
+def hostile_tree(d: str, rng: random.Random, name: str, src: Path) -> None:
+    """Around the mutant in its folder: ignore files and configurations git and TOML accept or
+    not, files that are not files, hostile names, and context files that launch a known kernel."""
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(7)
+        try:
+            if kind == 0:
+                os.makedirs(os.path.join(d, ".git"), exist_ok=True)
+                Path(d, ".gitignore").write_text("\n".join(rng.sample(_GITIGNORE, rng.randint(1, 5))) + "\n")
+            elif kind == 1:
+                cfg = rng.choice(_CONFIGS)
+                target = rng.choice([".cudalint.toml", "pyproject.toml", "sub/pyproject.toml", "sub/.cudalint.toml"])
+                if target.endswith("pyproject.toml") and rng.random() < 0.5:
+                    cfg = "[tool.cudalint]\n" + cfg if not cfg.startswith("[") else cfg.replace("[", "[tool.cudalint.", 1)
+                os.makedirs(os.path.join(d, os.path.dirname(target)), exist_ok=True)
+                Path(d, target).write_bytes(cfg.encode("utf-8", "surrogateescape"))
+                if rng.random() < 0.2:
+                    os.chmod(os.path.join(d, target), 0)
+            elif kind == 2:
+                special = rng.choice(["/proc/kmsg", "/dev/zero", "/dev/null", "fifo", "dangling", "loop"])
+                link = os.path.join(d, f"special_{rng.randrange(99)}.cu")
+                if special == "fifo":
+                    os.mkfifo(link)
+                elif special == "dangling":
+                    os.symlink(os.path.join(d, "nowhere.cu"), link)
+                elif special == "loop":
+                    os.symlink(link, link)
+                else:
+                    os.symlink(special, link)
+            elif kind == 3:
+                raw = rng.choice(_NAMES).encode("utf-8") if rng.random() < 0.7 else b"bad\xff\xfe"
+                Path(os.fsdecode(os.path.join(os.fsencode(d), raw + b".cu"))).write_bytes(src.read_bytes()[:4000])
+            elif kind == 4:       # a context file: launches the good file's kernel, under a doubling #if
+                os.makedirs(os.path.join(d, "third_party"), exist_ok=True)
+                Path(d, "third_party", "hostile.cu").write_text(
+                    _doubling_if(rng) + "void launch(float* p) { vecadd<<<1, 256>>>(p, p, p, 256); }\n")
+            elif kind == 5:
+                Path(d, "helpers.cuh").write_text(_inline_fanout(rng))
+            else:
+                os.makedirs(os.path.join(d, "deep", *["x"] * rng.randint(1, 30)), exist_ok=True)
+        except OSError:
+            pass
 
 
 def mutate(data: bytes, rng: random.Random, name: str) -> bytes:
@@ -124,6 +247,7 @@ class Outcome:
     stdout: bytes
     stderr: bytes
     problems: list[str] = field(default_factory=list)
+    command: str = "check"
 
 
 def _run_child(args: list[str], out_path: str, err_path: str) -> None:
@@ -199,6 +323,8 @@ def check(o: Outcome, good_path: str, expected: set[tuple[int, str]]) -> list[st
     if text is None:
         problems.append("output is not UTF-8")
         return problems
+    if o.command != "check":
+        return problems + _check_other(o, text)
     try:
         if o.fmt in ("json", "sarif"):
             doc = json.loads(text)
@@ -225,6 +351,22 @@ def check(o: Outcome, good_path: str, expected: set[tuple[int, str]]) -> list[st
     return problems
 
 
+def _check_other(o: Outcome, text: str) -> list[str]:
+    """explain and config --show: a well-formed page, no control character, no link out of it."""
+    import re
+    problems = []
+    if o.fmt == "json" and o.command == "explain":
+        try:
+            json.loads(text) if text else None
+        except ValueError:
+            problems.append("malformed explain json")
+    elif any(ord(c) < 32 and c not in "\n\t" or 0x7f <= ord(c) <= 0x9f for c in text):
+        problems.append(f"control character in {o.command} output")
+    if o.fmt == "html" and re.search(r'<a href="(?!#)', text):
+        problems.append("a link out of the explain page")
+    return problems
+
+
 def _utf8(b: bytes) -> bool:
     try:
         b.decode("utf-8")
@@ -238,8 +380,10 @@ def corpus(dirs: list[Path]) -> list[Path]:
 
 
 def fuzz(n: int, seed: int = 0, jobs: int = 2, dirs: list[Path] | None = None, keep: Path | None = None,
-         report=print) -> tuple[Counter, list[Outcome], list[float]]:
-    """Run `n` cases; return (counts, failing outcomes, seconds of each case)."""
+         report=print, classes: bool = True) -> tuple[Counter, list[Outcome], list[float]]:
+    """Run `n` cases; return (counts, failing outcomes, seconds of each case). With `classes`, half
+    the cases are generated for a class of robustness findings (class_source), a quarter lint a
+    hostile tree around the mutant (hostile_tree), and some run explain or config --show."""
     dirs = dirs or [ROOT / "samples"] + ([REALCODE] if REALCODE.is_dir() else [])
     files = corpus(dirs)
     rng = random.Random(seed)
@@ -260,24 +404,23 @@ def fuzz(n: int, seed: int = 0, jobs: int = 2, dirs: list[Path] | None = None, k
     with tempfile.TemporaryDirectory(prefix="cudalint-fuzz-") as tmp:
         good = os.path.join(tmp, "good.cu")
         Path(good).write_bytes(GOOD.read_bytes())
-        plans = []
-        for i in range(n):
-            src = rng.choice(files)
-            name = f"case{i:05d}{src.suffix}"
-            plans.append((i, src, name, mutate(src.read_bytes(), rng, name), FORMATS[i % len(FORMATS)]))
+        plans = make_plans(n, rng, files, classes)
         queue = list(plans)
         running: dict[int, tuple] = {}
         # Cases run `jobs` at a time, each in a folder of its own (a mutant may include itself by name).
         while queue or running:
             while queue and len(running) < jobs:
-                i, src, name, data, fmt = queue.pop(0)
+                i, src, name, data, fmt, tree, command = queue.pop(0)
                 d = os.path.join(tmp, f"d{i}")
                 os.mkdir(d)
                 Path(d, name).write_bytes(data)
-                running[_spawn(i, name, d, good, fmt)] = (i, src, name, data, fmt, d)
+                if tree:
+                    hostile_tree(d, random.Random(seed * 1_000_003 + i), name, src)
+                running[_spawn(i, name, d, good, fmt, tree, command)] = (i, src, name, data, fmt, d, command)
             pid, status = os.wait()
-            i, src, name, data, fmt, d = running.pop(pid)
-            o = Outcome(f"{src.relative_to(src.anchor)} #{i}", fmt, None, 0.0, b"", b"")
+            i, src, name, data, fmt, d, command = running.pop(pid)
+            o = Outcome(f"{src.relative_to(src.anchor)} #{i}" + (f" ({command})" if command != "check" else ""),
+                        fmt, None, 0.0, b"", b"", command=command)
             try:
                 result = json.loads(Path(d, "result.json").read_text())
                 o.code, o.seconds = result["code"], result["seconds"]
@@ -303,14 +446,53 @@ def fuzz(n: int, seed: int = 0, jobs: int = 2, dirs: list[Path] | None = None, k
                 if keep is not None:
                     keep.mkdir(parents=True, exist_ok=True)
                     (keep / f"{i:05d}_{src.name}").write_bytes(data)
+        for i, *_ in plans:
+            _unlock(os.path.join(tmp, f"d{i}"))
     return counts, failures, times
 
 
-def _spawn(i, name, d, good, fmt) -> int:
+def make_plans(n: int, rng: random.Random, files: list[Path], classes: bool = True) -> list[tuple]:
+    """The cases: (index, source, name, data, format, hostile tree, command)."""
+    plans = []
+    for i in range(n):
+        src = rng.choice(files)
+        name = f"case{i:05d}{src.suffix}"
+        kind = rng.random()
+        data = src.read_bytes()
+        data = mutate(data, rng, name) if kind < 0.5 or not classes else class_source(data, rng)
+        tree = classes and kind >= 0.75
+        command = "check"
+        if classes and rng.random() < 0.12:
+            command = rng.choice(["explain", "explain", "config"])
+        fmt = rng.choice(EXPLAIN_FORMATS) if command == "explain" else FORMATS[i % len(FORMATS)]
+        plans.append((i, src, name, data, fmt, tree, command))
+    return plans
+
+
+def _unlock(d: str) -> None:
+    """Modes a case took away, given back, so that its folder can be removed."""
+    for root, dirs, files in os.walk(d):
+        for f in files + dirs:
+            p = os.path.join(root, f)
+            if not os.path.islink(p):
+                try:
+                    os.chmod(p, 0o755)
+                except OSError:
+                    pass
+
+
+def _spawn(i, name, d, good, fmt, tree=False, command="check") -> int:
     """A supervisor process per case: it forks the child, enforces the time limit, writes result.json."""
     pid = os.fork()
     if pid == 0:
-        code, seconds, _, _ = run_case([good, os.path.join(d, name), "--format", fmt, "-j", "1"], d)
+        target = d if tree else os.path.join(d, name)
+        if command == "explain":
+            args = ["explain", os.path.join(d, name), "--format", fmt]
+        elif command == "config":
+            args = ["config", "--show", target]
+        else:
+            args = [good, target, "--format", fmt, "-j", "1"]
+        code, seconds, _, _ = run_case(args, d)
         Path(d, "result.json").write_text(json.dumps({"code": code, "seconds": seconds}))
         os._exit(0)
     return pid

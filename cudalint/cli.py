@@ -6,6 +6,7 @@ internal error (one line on stderr, no traceback).
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import sys
@@ -206,6 +207,8 @@ def _config(argv: list[str]) -> int:
     if not args.show:
         raise _Usage("usage: cudalint config --show [PATH] [options]")
     from .config import ConfigError, show
+    if sys.stdout is None:
+        raise _Usage("standard output is closed: nowhere to write the configuration")
     try:
         sys.stdout.write(show(_resolver(args), (args.paths or ["."])[0]))
     except ConfigError as exc:
@@ -234,8 +237,11 @@ def _statistics(result, fmt: str) -> str:
     from collections import Counter
     counts = Counter((d.code, d.name, d.category) for d in result.diagnostics)
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))
-    if fmt in ("json", "json-lines"):
-        return json.dumps([{"code": c, "name": n, "category": k, "count": x} for (c, n, k), x in rows], indent=2) + "\n"
+    items = [{"code": c, "name": n, "category": k, "count": x} for (c, n, k), x in rows]
+    if fmt == "json-lines":         # one object a line, as the format's name says
+        return "".join(json.dumps(x) + "\n" for x in items)
+    if fmt == "json":
+        return json.dumps(items, indent=2) + "\n"
     return "".join(f"{x:>5}  {c}  {n:<28} [{k}]\n" for (c, n, k), x in rows)
 
 
@@ -316,7 +322,7 @@ def check(argv: list[str]) -> int:
                                 if streamed else None,
                                 tables=bool(fmt == "full" or args.fix or args.diff or args.confirm))
             if not result.files and any(os.path.isdir(p) for p in args.paths):   # named files: force-exclude
-                print(f"cudalint: warning: {_nothing_found(args.paths, cfg)}", file=sys.stderr)
+                print(printable(f"cudalint: warning: {_nothing_found(args.paths, cfg)}"), file=sys.stderr)
         _warn_unknown_launches(args, result)
         if args.write_baseline:
             n = write_baseline(result, args.write_baseline)
@@ -327,9 +333,9 @@ def check(argv: list[str]) -> int:
             _, stale = filter_baseline(result, args.baseline)
             for s in stale:
                 n = f" ({s['count']} findings)" if s["count"] > 1 else ""
-                print(f"cudalint: {args.baseline}: stale entry{n}: {s['code']} in {s['path']}"
-                      f"{' kernel `' + s['kernel'] + '`' if s.get('kernel') else ''} at `{s['source']}` is no longer "
-                      f"found (--write-baseline {args.baseline} drops it)", file=sys.stderr)
+                print(printable(f"cudalint: {args.baseline}: stale entry{n}: {s['code']} in {s['path']}"
+                                f"{' kernel `' + s['kernel'] + '`' if s.get('kernel') else ''} at `{s['source']}` is "
+                                f"no longer found (--write-baseline {args.baseline} drops it)"), file=sys.stderr)
     except (UsageError, ConfigError, BaselineError) as exc:
         raise _Usage(str(exc)) from None
     if args.confirm:
@@ -347,7 +353,10 @@ def check(argv: list[str]) -> int:
             raise _Usage(str(exc)) from None
     for e in result.errors:                 # one line each; the other files' findings still follow
         print(f"cudalint: {printable(e.message)}", file=sys.stderr)
+    for w in result.warnings:
+        print(f"cudalint: {printable(w)}", file=sys.stderr)
     fixes = None
+    unwritten = []
     if args.fix or args.diff or (fmt == "full" and not args.statistics):
         from . import fix
         stdin = args.paths == ["-"]
@@ -359,7 +368,10 @@ def check(argv: list[str]) -> int:
             sys.stdout.write(fixes.diff(args.unsafe_fixes))
             return _diff_summary(fixes, args.unsafe_fixes)
         if args.fix:
-            fixed = fix.write(fixes, args.unsafe_fixes)
+            unwritten: list[str] = []
+            fixed = fix.write(fixes, args.unsafe_fixes, args.paths, unwritten)
+            for line in unwritten:
+                print(f"cudalint: {printable(line)}", file=sys.stderr)
             if fixed:
                 before = sum(1 for d in result.diagnostics if d.path in fixed)
                 result = lint_paths(args.paths, cfg)
@@ -373,7 +385,7 @@ def check(argv: list[str]) -> int:
     levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
     failing = [d for d in result.diagnostics if d.severity in levels]
     exit_code = EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN
-    if result.errors:
+    if result.errors or (args.fix and fixes is not None and unwritten):
         exit_code = EXIT_ERROR      # a file went unchecked: the run cannot pass, nor read as "findings only"
     if result.streamed:
         text = ""
@@ -540,6 +552,15 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         _say("cudalint: out of memory")
         code = EXIT_ERROR
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_ERRNOS and not debug:
+            from .lint import exception_line
+            _say(f"cudalint: internal error: {exception_line(exc)}")
+        elif debug:
+            raise
+        else:   # an output that cannot be written (a full disk): the system's fault, said as such
+            _say(f"cudalint: cannot write {exc.filename or 'the output'}: {exc.strerror or exc}")
+        code = EXIT_ERROR
     except Exception as exc:  # internal error: one line, no traceback
         if debug:
             raise
@@ -547,6 +568,9 @@ def main(argv: list[str] | None = None) -> int:
         _say(f"cudalint: internal error: {exception_line(exc)}")
         code = EXIT_ERROR
     return code
+
+
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS}
 
 
 def _say(line: str) -> None:

@@ -271,6 +271,8 @@ def _read(path: Path) -> tuple[dict, str, tuple[str, ...]] | None:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     try:
         doc = tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError(f"{path}: cannot read: nested deeper than cudalint follows") from None
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         line = m.group(1) if m else text.count("\n") + 1      # "at end of document"
@@ -311,7 +313,7 @@ def load(path: str | os.PathLike, _seen: tuple = ()) -> Layer:
         layer = Layer(dict(under.values), {k: f"{o} (extended by {path})" if o != DEFAULT else o
                                            for k, o in under.origins.items()})
     if "include-dirs" in values:
-        values["include-dirs"] = [str((path.parent / d).resolve()) for d in values["include-dirs"]]
+        values["include-dirs"] = [os.path.normpath(os.path.join(path.parent, d)) for d in values["include-dirs"]]
     _overlay(layer, values, str(path))
     return layer
 
@@ -332,12 +334,14 @@ def _overlay(layer: Layer, values: dict, origin: str) -> None:
 
 
 def find_config(directory: str) -> Path | None:
-    """The closest configuration file at or above `directory`."""
+    """The closest configuration file at or above `directory` that can be used. One that cannot (not
+    readable, not valid) is said once (inputs.skipped) and passed over, as if it were not there: the
+    files below it are linted under the next one up, and the run cannot pass."""
     folder = os.path.realpath(directory)
     while True:
         got = _IN_FOLDER.get(folder, False)
         if got is False:
-            got = _IN_FOLDER[folder] = _config_in(folder)
+            got = _IN_FOLDER[folder] = _usable(_config_in(folder))
         if got is not None:
             return got
         parent = os.path.dirname(folder)
@@ -349,10 +353,37 @@ def find_config(directory: str) -> Path | None:
 # folder -> the configuration file in it (not above), for one run: the files of a repository share
 # the folders above them, which are looked at once (clear_found empties it when a run starts)
 _IN_FOLDER: dict[str, Path | None] = {}
+_LOADED: dict[Path, Layer] = {}          # the files find_config found, read once per run
 
 
-def clear_found() -> None:
+def clear_found(loaded: bool = False) -> None:
+    """Configuration files are looked for again (and, with `loaded`, read again)."""
     _IN_FOLDER.clear()
+    if loaded:
+        _LOADED.clear()
+
+
+def _usable(p: Path | None) -> Path | None:
+    if p is None or p in _LOADED:
+        return p
+    try:
+        _LOADED[p] = load(p)
+    except ConfigError as exc:
+        from .inputs import skipped
+        skipped(str(p), f"{exc} (this configuration is not applied)", error=True)
+        return None
+    except (RecursionError, MemoryError):
+        from .inputs import skipped
+        skipped(str(p), f"cannot read {p}: nested deeper than cudalint follows (this configuration is not applied)",
+                error=True)
+        return None
+    return p
+
+
+def loaded(p: Path) -> Layer:
+    """The settings of a file find_config returned (or of --config's)."""
+    got = _LOADED.get(p)
+    return got if got is not None else load(p)
 
 
 def _config_in(folder: str) -> Path | None:
@@ -368,15 +399,18 @@ def _config_in(folder: str) -> Path | None:
 
 
 def _has_table(p: Path) -> bool:
-    from .inputs import InputError, read_regular
+    from .inputs import InputError, read_regular, skipped
     try:
         text = read_regular(p, MAX_CONFIG_BYTES, binary_check=False).decode("utf-8", errors="replace")
-    except InputError:
+    except InputError as exc:
+        # it may hold a [tool.cudalint] table: said, not silently passed over
+        skipped(str(p), f"warning: {exc}: its [tool.cudalint] table, if it has one, is not applied")
         return False
     try:
         tool = tomllib.loads(text).get("tool", {})
-    except tomllib.TOMLDecodeError:
-        # Broken TOML that mentions cudalint is meant for it: reported (by load), not skipped.
+    except (tomllib.TOMLDecodeError, RecursionError, MemoryError):
+        # Broken TOML that mentions cudalint is meant for it: reported (by load), not skipped; a file
+        # nested too deeply for the reader and that never names cudalint is another tool's.
         return re.search(r"\bcudalint\b", text) is not None
     return isinstance(tool, dict) and "cudalint" in tool
 
@@ -393,7 +427,7 @@ class Resolver:
         self._layers: dict[Path | None, Layer] = {}
         self._configs: dict[Path | None, object] = {}
         self._of_path: dict[str, Path | None] = {}      # asked for every kernel and every finding
-        clear_found()           # configuration files are looked for again by every run
+        clear_found(loaded=True)    # configuration files are looked for and read again by every run
 
     def config_path(self, path: str) -> Path | None:
         if self.config_file is not None:
@@ -413,7 +447,7 @@ class Resolver:
             layer = Layer({k: d for k, (_, d) in KEYS.items() if d is not None},
                           {k: DEFAULT for k, (_, d) in KEYS.items() if d is not None})
             if cfg_path is not None:
-                file_layer = load(cfg_path)           # already merged along its `extend` chain
+                file_layer = loaded(cfg_path)           # already merged along its `extend` chain
                 layer.values.update(file_layer.values)
                 layer.origins.update(file_layer.origins)
             cli = dict(self.cli)
@@ -467,8 +501,13 @@ def show(resolver: Resolver, path: str) -> str:
                 rows.append((f"{key}.{_toml_key(k)}", _toml(x), layer.origins.get(f"{key}.{k}", DEFAULT)))
         else:
             rows.append((key, _toml(v), layer.origins.get(key, DEFAULT)))
-    width = max(len(f"{k} = {v}") for k, v, _ in rows)
+    from .inputs import take_skipped
+    from .report import printable
     head = [f"# configuration of {path}", f"# config file: {cfg_path or 'none (defaults)'}"]
+    head += [f"# not applied: {m.removeprefix('warning: ')}" for _, _, m in take_skipped()]
+    rows = [tuple(printable(x) for x in row) for row in rows]
+    head = [printable(x) for x in head]
+    width = max(len(f"{k} = {v}") for k, v, _ in rows)
     return "\n".join(head + [f"{k} = {v}".ljust(width) + f"   # {o}" for k, v, o in rows]) + "\n"
 
 

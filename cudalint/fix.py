@@ -48,8 +48,14 @@ class FixPlan:
         for path in self.fixes(unsafe):
             old, new = self.texts[path], self.rewritten(path, unsafe)
             out.extend(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                            f"a/{os.path.normpath(path)}", f"b/{os.path.normpath(path)}"))
+                                            f"a/{_header(path)}", f"b/{_header(path)}"))
         return "".join(x if x.endswith("\n") else x + "\n\\ No newline at end of file\n" for x in out)
+
+
+def _header(path: str) -> str:
+    """A file name in a diff header: escaped, as every text from the linted tree is printed."""
+    from .report import printable
+    return printable(os.path.normpath(path))
 
 
 def apply(text: str, edits) -> str:
@@ -199,20 +205,8 @@ def plan(result, cfg, texts: dict[str, str] | None = None) -> FixPlan:
         before = {_key(d) for d in result.diagnostics if d.path == path and d.severity in ("warning", "error")}
         kernels = [k for f in result.files if f["path"] == path for k in f["kernels"]]
         kept: list[Fix] = []
-        for fix in sorted(proposals, key=lambda f: not f.safe):
-            edited = {e.line: e for f in kept for e in f.edits}
-            if any(e.line in edited and edited[e.line] != e for e in fix.edits):
-                continue               # two fixes rewrite one line differently
-            new_text = apply(text, [*edited.values(), *fix.edits])
-            after = relint.lint(path, new_text, kernels)
-            if after is None:
-                continue
-            now = {_key(d) for d in after if d.severity in ("warning", "error")}
-            # lines a fix removes move the findings below them up
-            removed = sorted(e.line for f in [*kept, fix] for e in f.edits if e.new is None)
-            gone = {_moved(_key(d), removed) for f in [*kept, fix] for d in f.targets}
-            if now <= {_moved(k, removed) for k in before} and not (now & gone):
-                kept.append(fix)
+        for safe in (True, False):      # the safe fixes proved on their own, the unsafe ones on top of them
+            kept = _prove(relint, path, text, kernels, before, kept, [f for f in proposals if f.safe == safe])
         if kept:
             out.accepted[path] = kept
             out.texts[path] = text
@@ -222,11 +216,105 @@ def plan(result, cfg, texts: dict[str, str] | None = None) -> FixPlan:
     return out
 
 
-def write(plan_: FixPlan, unsafe: bool) -> dict[str, int]:
-    """Write the fixed files; return how many fixes each got."""
+MAX_PROOF_ROUNDS = 3     # relints of one file for one kind of fix, past the first; then one fix at a time
+MAX_SINGLE_PROOFS = 8    # fixes then proved one by one (the rest are not offered)
+
+
+def _prove(relint, path: str, text: str, kernels: list[str], before: set, kept: list[Fix],
+           candidates: list[Fix]) -> list[Fix]:
+    """`kept` and the candidates the proof accepts on top of them. The candidates are applied
+    together and the file linted once: a fix stands when its findings are gone and its kernel
+    gained none; the others are dropped and the rest proved again. A file of 160 kernels with a fix
+    each is linted two or three times, not 160 (each a lint of the whole file)."""
+    edited = {e.line: e for f in kept for e in f.edits}
+    chosen = []
+    for fix in candidates:
+        if any(e.line in edited and edited[e.line] != e for e in fix.edits):
+            continue               # two fixes rewrite one line differently
+        chosen.append(fix)
+        edited.update({e.line: e for e in fix.edits})
+    for _ in range(MAX_PROOF_ROUNDS):
+        if not chosen:
+            return kept
+        after = relint.lint(path, apply(text, [e for f in [*kept, *chosen] for e in f.edits]), kernels)
+        if after is None:
+            break
+        # lines a fix removes move the findings below them up
+        removed = sorted(e.line for f in [*kept, *chosen] for e in f.edits if e.new is None)
+        moved_before = {_moved(k, removed) for k in before}
+        now = [d for d in after if d.severity in ("warning", "error")]
+        new = [d for d in now if _key(d) not in moved_before]
+        fixed = {d.kernel for f in chosen for d in f.targets}
+        if any(d.kernel is None or d.kernel not in fixed for d in new):
+            break                  # a finding no fixed kernel owns: which fix made it is not known
+        left = {_key(d) for d in now}
+        worse = {d.kernel for d in new}
+        good = [f for f in chosen if not any(_moved(_key(d), removed) in left for d in f.targets)
+                and not any(d.kernel in worse for d in f.targets)]
+        if len(good) == len(chosen):
+            return [*kept, *chosen]
+        chosen = good
+    # one at a time, as a last resort, for a few
+    for fix in chosen[:MAX_SINGLE_PROOFS]:
+        after = relint.lint(path, apply(text, [e for f in [*kept, fix] for e in f.edits]), kernels)
+        if after is None:
+            continue
+        now = {_key(d) for d in after if d.severity in ("warning", "error")}
+        removed = sorted(e.line for f in [*kept, fix] for e in f.edits if e.new is None)
+        gone = {_moved(_key(d), removed) for f in [*kept, fix] for d in f.targets}
+        if now <= {_moved(k, removed) for k in before} and not (now & gone):
+            kept = [*kept, fix]
+    return kept
+
+
+def write(plan_: FixPlan, unsafe: bool, roots=None, problems: list | None = None) -> dict[str, int]:
+    """Write the fixed files; return how many fixes each got. A file is replaced whole (a temporary
+    file beside it, then renamed over it: a full disk leaves it as it was), and never through a
+    link to a file outside the linted tree (`roots`: the paths given; default the current folder).
+    What cannot be written is said in `problems` (one line each) and left unchanged."""
+    inside = _tree_roots(roots)
     done = {}
     for path, fixes in plan_.fixes(unsafe).items():
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(plan_.rewritten(path, unsafe))
+        real = os.path.realpath(path)
+        if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in inside):
+            if problems is not None:
+                problems.append(f"not fixing {path}: it links to {real}, outside the linted files' folders")
+            continue
+        try:
+            _replace(real, plan_.rewritten(path, unsafe))
+        except OSError as exc:
+            if problems is not None:
+                problems.append(f"cannot write {path}: {exc.strerror or exc}; the file is unchanged")
+            continue
         done[path] = len(fixes)
     return done
+
+
+def _tree_roots(roots) -> list[str]:
+    """The real folders a fix may write in: each folder given, and the folder of each file given."""
+    out = []
+    for r in roots or [os.curdir]:
+        a = os.path.abspath(r)
+        out.append(os.path.realpath(a if os.path.isdir(a) else os.path.dirname(a)))
+    return out
+
+
+def _replace(path: str, text: str) -> None:
+    """`path`'s content made `text` by a rename of a temporary file written beside it (same mode)."""
+    import tempfile
+    folder = os.path.dirname(path)
+    mode = os.stat(path).st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".cudalint")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

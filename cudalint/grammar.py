@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import sys
 import tempfile
@@ -40,34 +41,67 @@ def cache_dir() -> Path:
 def _cached_parser(name: str) -> Lark:
     """The LALR tables of a grammar take longer to build (tens of ms) than a small file takes to
     lint, so the built parser is kept on disk, named by what it is built from (grammar, options,
-    lark and Python versions). It is a pickle: it is read only from a folder and file of this user
-    that nobody else may write, and written whole (a run reading it meanwhile sees the old one or
-    none). Any failure means building it, as without a cache."""
+    lark and Python versions). The cache is JSON, never a pickle: a cache folder may be restored
+    from elsewhere (a CI cache shared across pull requests), and reading it must not be able to run
+    anything. It is read only from a folder and file of this user that nobody else may write, and
+    written whole (a run reading it meanwhile sees the old one or none). Any failure (unreadable,
+    truncated, not what lark saved) means building it, as without a cache."""
     import lark as lark_module
     text = (GRAMMAR_DIR / name).read_text()
     what = "\0".join([text, repr(sorted(_OPTIONS.items())), lark_module.__version__, sys.version])
-    path = cache_dir() / f"{name}-{hashlib.sha256(what.encode()).hexdigest()[:20]}.pickle"
+    path = cache_dir() / f"{name}-{hashlib.sha256(what.encode()).hexdigest()[:20]}.json"
     try:
         if _private(path.parent) and _private(path):
             with open(path, "rb") as f:
-                return Lark.load(f)
+                return Lark.load(_untagged(json.loads(f.read(MAX_CACHE_BYTES))))
     except Exception:        # unreadable, truncated, from another lark: built again below
         pass
     parser = Lark(text, **_OPTIONS)
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if _private(path.parent):
+            from lark.grammar import Rule
+            from lark.lexer import TerminalDef
+            data, memo = parser.memo_serialize([TerminalDef, Rule])
+            blob = json.dumps(_tagged({"data": data, "memo": memo}), separators=(",", ":")).encode()
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as f:
-                    parser.save(f)
+                    f.write(blob)
                 os.replace(tmp, path)
             finally:
                 if os.path.exists(tmp):
                     os.unlink(tmp)
-    except OSError:          # a read-only home, a full disk: no cache, nothing else changes
+    except (OSError, TypeError, ValueError):    # a read-only home, a full disk, a value JSON cannot hold
         pass
     return parser
+
+
+MAX_CACHE_BYTES = 16 << 20
+
+
+def _tagged(x):
+    """lark's saved parser (dicts with str or int keys, lists, tuples, scalars) as JSON that keeps
+    those types: a tuple is {"t": [...]}, a dict {"d": [[key, value], ...]}."""
+    if isinstance(x, dict):
+        return {"d": [[_tagged(k), _tagged(v)] for k, v in x.items()]}
+    if isinstance(x, tuple):
+        return {"t": [_tagged(v) for v in x]}
+    if isinstance(x, list):
+        return [_tagged(v) for v in x]
+    if x is None or isinstance(x, (str, int, float, bool)):
+        return x
+    raise TypeError(f"cannot keep a {type(x).__name__} in the parser cache")
+
+
+def _untagged(x):
+    if isinstance(x, dict):
+        if "t" in x:
+            return tuple(_untagged(v) for v in x["t"])
+        return {_untagged(k): _untagged(v) for k, v in x["d"]}
+    if isinstance(x, list):
+        return [_untagged(v) for v in x]
+    return x
 
 
 def _private(path: Path) -> bool:

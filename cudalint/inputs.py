@@ -8,6 +8,7 @@ configuration, baselines, ignore files) comes through here.
 from __future__ import annotations
 
 import os
+import re
 import stat
 
 MAX_SOURCE_BYTES = 32 << 20    # 400x the largest real-world .cu file measured (77 kB); generated tables run to MBs
@@ -55,9 +56,13 @@ def read_stream(f, name: str, limit: int = MAX_SOURCE_BYTES, binary_check: bool 
     """At most `limit` bytes of an open binary stream (standard input); the first block is checked
     for NUL bytes before the rest is read."""
     head = f.read(HEAD_BYTES)
+    if head is None:        # a non-blocking read with nothing to give (/proc/kmsg): it never ends
+        raise InputError(f"cannot read {name}: no data without waiting (not a plain file)")
     if binary_check and b"\x00" in head:
         raise InputError(f"cannot read {name}: binary file (contains NUL bytes)")
     rest = f.read(limit + 1 - len(head)) if len(head) == HEAD_BYTES else b""
+    if rest is None:
+        raise InputError(f"cannot read {name}: no data without waiting (not a plain file)")
     data = head + (rest or b"")
     if len(data) > limit:
         raise InputError(f"cannot read {name}: file too large (more than {_mib(limit)})")
@@ -72,3 +77,45 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a special file"
+
+
+# Files a run reads to decide how to read the others (configuration, ignore files) that could not be
+# used: one line each, said once per run, and the run goes on without them.
+_SKIPPED: dict[str, tuple[bool, str]] = {}      # path -> (an error: the run cannot pass, line)
+
+
+_QUIET = [0]
+
+
+def skipped(path: str, message: str, error: bool = False) -> None:
+    """Record that `path` was not used, and why (`message` names it)."""
+    if _QUIET[0]:
+        return
+    got = _SKIPPED.get(path)
+    if got is None or (error and not got[0]):
+        _SKIPPED[path] = (error, message)
+
+
+def take_skipped() -> list[tuple[str, bool, str]]:
+    """The files skipped since the last call: (path, error, message)."""
+    out = [(p, e, m) for p, (e, m) in _SKIPPED.items()]
+    _SKIPPED.clear()
+    return out
+
+
+class quiet_skips:
+    """While scanning files that are only context to the linted ones: what they could not use is
+    theirs, not the run's."""
+
+    def __enter__(self):
+        _QUIET[0] += 1
+
+    def __exit__(self, *exc):
+        _QUIET[0] -= 1
+
+
+def compiler_lines(text: str) -> str:
+    """Line endings as the compiler reads them: a lone CR (old Mac files) ends a line too, so a `//`
+    comment ends there and not at the end of the file. Each CR becomes a LF in place: offsets and
+    line numbers stay the compiler's."""
+    return re.sub(r"\r(?!\n)", "\n", text) if "\r" in text else text

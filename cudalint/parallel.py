@@ -2,45 +2,70 @@
 in item order, so a parallel run prints exactly what a serial one does.
 
 Forking (not spawning) is the point: the children inherit everything the parent has read and
-built, so nothing is pickled on the way in and nothing is parsed twice."""
+built, so nothing is pickled on the way in and nothing is parsed twice.
+
+A worker may die (the kernel's OOM killer, a signal): the items it had taken and not sent back are
+given to `lost`, the others' results stand. Workers die with their parent (PR_SET_PDEATHSIG, and a
+look at the parent between items), and hold no end of a pipe but their own writing end, so none is
+ever left blocked writing to a pipe nobody reads."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import threading
 
 
 def available() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def fork_map(fn, items: list, jobs: int) -> list:
+def fork_map(fn, items: list, jobs: int, lost=None) -> list:
+    """[fn(x) for x in items]; `lost(item, reason)` stands for the result of an item whose worker
+    died before sending it (without `lost`, that is a RuntimeError)."""
     ctx = multiprocessing.get_context("fork")
     counter = ctx.Value("i", 0)          # the next item to take: slow items do not hold up the rest
+    owner = ctx.Array("i", [-1] * len(items), lock=False)   # which worker took each item
     workers = []
+    done: dict = {}
+    parent = os.getpid()
     try:
         # SIGINT stays blocked while forking, so no child can take a Ctrl-C before it ignores it
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            for _ in range(min(jobs, len(items)) - 1):
+            for w in range(min(jobs, len(items)) - 1):
                 recv, send = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_worker, args=(fn, items, counter, send), daemon=True)
+                others = [r for _, r in workers] + [recv]
+                proc = ctx.Process(target=_worker, args=(fn, items, counter, owner, w + 1, send, others, parent),
+                                   daemon=True)
                 proc.start()
                 send.close()
                 workers.append((proc, recv))
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        done = _take(fn, items, counter)
+        # readers start once every worker is forked: no child inherits a thread's half-held lock
+        readers = []
         for proc, recv in workers:
-            try:
-                status, payload = recv.recv()
-            except EOFError:
-                proc.join()
-                raise RuntimeError(f"a worker process ended without its results (exit code {proc.exitcode})") \
-                    from None
-            if status == "error":
-                raise RuntimeError(payload)
-            done.update(payload)
+            got: dict = {}
+            reader = threading.Thread(target=_drain, args=(recv, got), daemon=True)
+            reader.start()
+            readers.append((reader, got))
+        done.update(_take(fn, items, counter, owner, 0))
+        why = {}
+        for w, ((proc, recv), (reader, got)) in enumerate(zip(workers, readers), 1):
+            reader.join()
             proc.join()
+            if "error" in got:
+                raise RuntimeError(got["error"])
+            done.update(got["items"])
+            if not got.get("finished"):
+                why[w] = _death(proc.exitcode)
+        for i in range(len(items)):
+            if i not in done:           # taken by a worker that died before sending it
+                reason = why.get(owner[i]) or next(iter(why.values()), "its process ended")
+                if lost is None:
+                    raise RuntimeError(f"a worker process ended without its results ({reason})")
+                done[i] = lost(items[i], reason)
         return [done[i] for i in range(len(items))]
     finally:
         for proc, recv in workers:
@@ -49,26 +74,76 @@ def fork_map(fn, items: list, jobs: int) -> list:
                 proc.terminate()
 
 
-def _take(fn, items, counter) -> dict:
+def _death(code) -> str:
+    if code is not None and code < 0:
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        extra = " (the system's out-of-memory killer sends it)" if -code == signal.SIGKILL else ""
+        return f"its process was killed by {name}{extra}"
+    return f"its process ended (exit code {code})"
+
+
+def _drain(conn, got: dict) -> None:
+    """A worker's results as they come (so it never waits on a full pipe), until it says it is done."""
+    got["items"] = {}
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg[0] == "item":
+            got["items"][msg[1]] = msg[2]
+        elif msg[0] == "done":
+            got["finished"] = True
+            return
+        else:
+            got["error"] = msg[1]
+            return
+
+
+def _take(fn, items, counter, owner, me: int, send=None, parent: int | None = None) -> dict:
     out = {}
     while True:
+        if parent is not None and os.getppid() != parent:
+            os._exit(1)               # the parent is gone: nobody reads what this would find
         with counter.get_lock():
             i = counter.value
             counter.value += 1
+            if i < len(items):
+                owner[i] = me
         if i >= len(items):
             return out
         out[i] = fn(items[i])
+        if send is not None:
+            send.send(("item", i, out.pop(i)))
 
 
-def _worker(fn, items, counter, conn) -> None:
+def _die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies (nothing elsewhere: the between-items
+    look at the parent still ends it)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)        # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _worker(fn, items, counter, owner, me, conn, inherited, parent) -> None:
+    _die_with_parent()
+    if os.getppid() != parent:       # the parent died before the request took effect
+        os._exit(1)
+    for r in inherited:              # the reading ends of the pipes: only the parent reads them
+        r.close()
     # Ctrl-C reaches the whole process group: the parent reports it once and ends the workers, which
     # must not print a traceback each.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    # Results go back in one message at the end, so a busy parent never stalls a worker on a full pipe.
     try:
-        result = ("ok", _take(fn, items, counter))
+        _take(fn, items, counter, owner, me, conn, parent)
+        conn.send(("done",))
     except BaseException as exc:
-        result = ("error", f"{type(exc).__name__}: {exc}")
-    conn.send(result)
+        try:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        except OSError:
+            pass
     conn.close()

@@ -178,9 +178,11 @@ def test_config_show_names_the_origin_of_every_value(tmp_path):
 def test_bad_configuration_is_one_line_naming_file_line_and_key(tmp_path, config, line, needle):
     project(tmp_path, config)
     code, out, err = cudalint(tmp_path, ".")
-    assert code == 2 and out == ""
+    assert code == 2        # the run cannot pass...
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert err.startswith(f"cudalint: {tmp_path / 'pyproject.toml'}:{line}: ") and needle in err, err
+    assert "not applied" in err
+    assert "vecadd.cu:7:" in out      # ...but the files are still linted, as if the file were not there
 
 
 def test_extend_cycle_is_an_error(tmp_path):

@@ -201,6 +201,7 @@ def test_a_file_that_includes_itself_stops_at_the_text_budget_and_says_so(tmp_pa
     is its include depth, which such a file reaches only after thousands of readings)."""
     from cudalint import preprocess
     monkeypatch.setattr(preprocess, "MAX_UNIT_BYTES", 1 << 20)
+    monkeypatch.setattr(preprocess, "MAX_SAME_HEADER", 10_000)      # the text budget is the one tested here
     big = "#define WIDE_%d (" + " + ".join(["x"] * 400) + ")\n"
     body = "".join(big % i for i in range(20))            # about 32 KB
     path = tmp_path / "self.cu"

@@ -202,7 +202,7 @@ def parses(text):
 
 def test_a_parser_read_from_the_cache_parses_as_one_built(fresh_cache):
     built = parses("a[(i + 1) * n] = *(p + 2)")
-    assert list(fresh_cache.glob("index.lark-*.pickle"))
+    assert list(fresh_cache.glob("index.lark-*.json"))
     _parser.cache_clear()
     assert parses("a[(i + 1) * n] = *(p + 2)") == built
 
@@ -210,11 +210,11 @@ def test_a_parser_read_from_the_cache_parses_as_one_built(fresh_cache):
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="file ownership")
 def test_a_cache_file_others_may_write_or_a_broken_one_is_not_read(fresh_cache):
     parses("x")
-    (cache,) = fresh_cache.glob("index.lark-*.pickle")
-    cache.write_bytes(b"not a pickle")
+    (cache,) = fresh_cache.glob("index.lark-*.json")
+    cache.write_bytes(b"not JSON")
     _parser.cache_clear()
     assert parses("x + 1")                        # rebuilt, and written again whole
-    assert cache.read_bytes() != b"not a pickle"
+    assert cache.read_bytes() != b"not JSON"
     os.chmod(cache, 0o666)
     _parser.cache_clear()
     from cudalint.index import parse

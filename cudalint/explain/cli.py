@@ -76,6 +76,8 @@ def run(argv: list[str]) -> int:
                 raise _args._Usage("no kernel with a body in " + ", ".join(args.paths))
     except UsageError as exc:
         raise _args._Usage(str(exc)) from None
+    if args.output is None and sys.stdout is None:
+        raise _args._Usage("standard output is closed: nowhere to write the explanation (use -o FILE)")
     out_stream = sys.stdout if args.output is None else None
     text = render_as(ex, args.format, color=out_stream is not None and use_color(out_stream))
     if args.output is None:
@@ -90,6 +92,8 @@ def run(argv: list[str]) -> int:
 
 
 def render_as(ex, fmt: str, color: bool = False) -> str:
+    from ..report import printable_data
+    ex = printable_data(ex)         # names, snippets and paths come from the linted tree
     if fmt == "json":
         import json
         return json.dumps(ex.to_dict(), indent=2) + "\n"

@@ -3,6 +3,8 @@ exists (the seed's top-down use). Names defined with -D are constants, `--iter N
 loop counter 0..COUNT-1; any other name stays a symbol and is reported as such."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..index import ir
@@ -47,10 +49,15 @@ def explain_expr(text: str, defines: dict[str, str], block: tuple[int, int, int]
     for n, count in iters.items():
         ranges[n] = count
     names = sorted(ranges)
-    total = int(np.prod([ranges[n] for n in names])) if names else 1
+    total = math.prod(ranges[n] for n in names)        # Python's integers: numpy's product wraps past 2^63
+    if total > MAX_POINTS and 2 ** len(names) > MAX_POINTS:
+        raise UsageError(f"--expr has {len(names)} coordinates to evaluate over, more than cudalint evaluates "
+                         f"together ({MAX_POINTS.bit_length() - 1})")
+    picks = 5 if 5 ** len(names) <= MAX_POINTS else 2
     for i, n in enumerate(names):
-        if total > MAX_POINTS:   # keep each coordinate's extremes and middle (never build the whole range)
-            vals = np.unique(np.array([0, 1, ranges[n] // 2, ranges[n] - 2, ranges[n] - 1]).clip(0, ranges[n] - 1))
+        if total > MAX_POINTS:   # keep each coordinate's extremes (and middle) (never build the whole range)
+            pick = [0, 1, ranges[n] // 2, ranges[n] - 2, ranges[n] - 1] if picks == 5 else [0, ranges[n] - 1]
+            vals = np.unique(np.array(pick, dtype=np.int64).clip(0, ranges[n] - 1))
         else:
             vals = np.arange(ranges[n], dtype=np.int64)
         shape = [1] * len(names)

@@ -12,11 +12,13 @@ _MD = None
 
 
 def _markdown():
-    """CommonMark (markdown-it-py) without raw HTML; plain text gets the glossary's links."""
+    """CommonMark (markdown-it-py) without raw HTML and without links or images (what it renders
+    holds names and code from the linted tree: `[Fix](https:e.co)` stays text); plain text gets the
+    glossary's links."""
     global _MD
     if _MD is None:
         from markdown_it import MarkdownIt
-        _MD = MarkdownIt("commonmark", {"html": False})
+        _MD = MarkdownIt("commonmark", {"html": False}).disable(["link", "image", "autolink"])
         _MD.add_render_rule("text", lambda self, tokens, i, options, env: link(escape(tokens[i].content)))
     return _MD
 

@@ -28,7 +28,8 @@ class DefUse:
             case ir.Call(fn=fn, args=args) if _is_barrier(fn):
                 self.barrier(fn, args, stmt, node)
                 return
-            case ir.Call(fn=fn, args=args, targs=targs) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH:
+            case ir.Call(fn=fn, args=args, targs=targs) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH \
+                    and self.may_inline(self.functions[fn], node):
                 self.inline(self.functions[fn], args, stmt, targs)
                 return
         self.rvalue(e, stmt, node)

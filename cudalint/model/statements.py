@@ -242,6 +242,8 @@ class Statements:
                 merged[k] = Ptr(a.array, ir.Cond(cond, a.offset, b.offset), a.view, a.view_size)
             else:
                 merged[k] = a if a is not None else b
+            if merged[k] is None:       # set only in a branch that leaves: unknown after, as before the `if`
+                del merged[k]
         self.env = merged
         if leaves_then and leaves_else:
             return leaves_then

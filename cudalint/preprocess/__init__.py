@@ -16,12 +16,13 @@ needs the original positions, which a preprocessor's output no longer has.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
 
 from .macros import Macro, MacroTable, parse_define
-from .condition import ConditionError, Conditions
+from .condition import ConditionBudget, ConditionError, Conditions
 
 # nvcc's device pass for an sm_90 (H100) target; -D overrides any of them
 PREDEFINED = {
@@ -36,6 +37,12 @@ MAX_INCLUSIONS = 2000       # headers read for one unit: a file that includes it
 # not after 2,000 readings (900 MB, minutes)
 MAX_UNIT_BYTES = 32 << 20
 MAX_READINGS = 8            # readings of one header kept for the units after (a header read alike)
+# readings of one header in one unit: an X-macro header is read once per table; a file that includes
+# itself 30 times without a guard would be read until the inclusion budget is spent (2,000 readings)
+MAX_SAME_HEADER = 32
+# files looked for to resolve `#include`s and `__has_include`s in one unit: a configuration of 40,000
+# include directories and a file of 2,000 missing includes would make 80 million
+MAX_INCLUDE_PROBES = 20_000
 
 _DIRECTIVE = re.compile(r"^\s*#\s*([A-Za-z_]\w*)?(.*)$", re.DOTALL)
 _CONDITIONALS = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"}
@@ -81,7 +88,8 @@ def read_header(path: str) -> str:
         data = read_regular(path, MAX_HEADER_BYTES)
     except InputError as exc:
         raise OSError(str(exc).split(": ", 1)[-1]) from None
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    from ..inputs import compiler_lines
+    return compiler_lines(data.decode("utf-8", errors="replace").removeprefix("\ufeff"))
 
 
 class Preprocessor:
@@ -92,6 +100,7 @@ class Preprocessor:
         self.include_dirs = tuple(str(d) for d in include_dirs)
         self.reader = reader
         self._cond = Conditions()
+        self._found: dict = {}        # (name, angled, folder) -> path or None, for every unit
         # Headers already read, by key: what each reading depended on and what it did (see _Reading)
         self._readings: dict[str, list[_Reading]] = {}
 
@@ -105,6 +114,9 @@ class Preprocessor:
         self._changes: list[str] = []
         self._inclusions = 0
         self._unit_bytes = 0
+        self._probes = 0
+        self._spent: set = set()                 # (view, why) said once
+        self._times: dict[str, int] = {}         # key -> readings of that header in this unit
         self._recording: list[_Reading] = []     # the headers being read, outermost first
         self._open: list[str] = []               # folders of the files being read, outermost first
         self._done: list[_Reading] = []          # kept once the unit is read through
@@ -249,7 +261,12 @@ class Preprocessor:
         self._read_condition(rest)
         here = os.path.dirname(path)
         try:
-            return self._cond.evaluate(rest, lambda name, angled: self._resolve(name, angled, here) is not None)
+            return self._cond.evaluate(rest, lambda name, angled: self._resolve(name, angled, here, view, line)
+                                       is not None)
+        except ConditionBudget as exc:
+            view.problems.append(Problem(line, 1, f"`#if {_short(rest)}` is not evaluated: {exc}; taken as false",
+                                         "info", "CL901"))
+            return False
         except ConditionError as exc:
             view.problems.append(Problem(line, 1, f"cannot evaluate `#if {_short(rest)}` ({exc}): taken as false"))
             return False
@@ -287,7 +304,19 @@ class Preprocessor:
         if mq is None:
             return      # `#include MACRO`: not followed
         name, angled = mq.group(1) or mq.group(2), mq.group(2) is not None
-        found = self._resolve(name, angled, os.path.dirname(path))
+        if self._inclusions >= MAX_INCLUSIONS or self._unit_bytes >= MAX_UNIT_BYTES:
+            # the unit's budget is spent: the includes after it cost nothing, and are said once
+            for r in self._recording:
+                r.limited = True
+            if id(view) not in self._spent:       # said once in each file's view
+                self._spent.add(id(view))
+                why = f"past the {MAX_INCLUSIONS} inclusions cudalint follows in one unit" \
+                    if self._inclusions >= MAX_INCLUSIONS else \
+                    f"past the {MAX_UNIT_BYTES >> 20} MB of text cudalint reads for one unit"
+                view.problems.append(Problem(line, 1, f"`#include \"{name}\"` and the includes after it are {why}: "
+                                                      f"not followed", "info", "CL901"))
+            return
+        found = self._resolve(name, angled, os.path.dirname(path), view, line)
         if found is None:
             if not angled and not _system_header(name):
                 view.problems.append(Problem(line, 1, f"`#include \"{name}\"` not found: its macros and helpers are "
@@ -301,6 +330,17 @@ class Preprocessor:
             r.depth = max(r.depth, depth - r.at)
         if key in self._once:
             return
+        times = self._times.get(key, 0)
+        if times >= MAX_SAME_HEADER:
+            for r in self._recording:
+                r.limited = True
+            if (id(view), key) not in self._spent:      # said once in each file's view
+                self._spent.add((id(view), key))
+                view.problems.append(Problem(line, 1, f"`#include \"{name}\"` is not followed: it is read "
+                                                      f"{MAX_SAME_HEADER} times in this unit already (no include "
+                                                      f"guard stops it)", "info", "CL901"))
+            return
+        self._times[key] = times + 1
         if depth >= MAX_INCLUDE_DEPTH or self._inclusions >= MAX_INCLUSIONS or self._unit_bytes >= MAX_UNIT_BYTES:
             for r in self._recording:
                 r.limited = True
@@ -392,25 +432,52 @@ class Preprocessor:
             return True
         return False
 
-    def _resolve(self, name: str, angled: bool, here: str) -> str | None:
-        if os.path.isabs(name):
-            return name if os.path.isfile(name) else None
-        for d in ([] if angled else [here]) + list(self.include_dirs):
-            p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
-            if os.path.isfile(p):
-                return p
-        if angled:
-            return None
+    def _resolve(self, name: str, angled: bool, here: str, view: FileView | None = None,
+                 line: int = 0) -> str | None:
+        key = (name, angled, here)
+        got = self._found.get(key, _UNSET)
+        if got is _UNSET:
+            if os.path.isabs(name):
+                got = name if os.path.isfile(name) else None
+            else:
+                got = None
+                for d in (self.include_dirs if angled else itertools.chain((here,), self.include_dirs)):
+                    if not self._probe(name, view, line):
+                        return None     # not remembered: another unit may look further
+                    p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
+                    if os.path.isfile(p):
+                        got = p
+                        break
+            self._found[key] = got
+        if got is not None or angled or os.path.isabs(name):
+            return got
         # the folders of the files that include this one, innermost first: a header next to the file
         # the unit compiles (its build's -I), as MSVC's rule for quoted includes finds it
         for d in reversed(self._open[:-1]):
+            if not self._probe(name, view, line):
+                return None
             p = os.path.normpath(os.path.join(d, name)) if d else os.path.normpath(name)
             if os.path.isfile(p):
                 return p
+        if not self._probe(name, view, line, PROJECT_LEVELS * 2):
+            return None
         return _project_header(name, here)
+
+    def _probe(self, name: str, view: FileView | None, line: int, n: int = 1) -> bool:
+        """Whether `n` more files may be looked for in this unit; past the budget, said once."""
+        if self._probes >= MAX_INCLUDE_PROBES:
+            if self._probes == MAX_INCLUDE_PROBES and view is not None:
+                self._probes += 1       # said once a unit
+                view.problems.append(Problem(line, 1, f"`{name}` and the includes after it are not looked for: "
+                                                      f"past the {MAX_INCLUDE_PROBES:,} files cudalint looks "
+                                                      f"for in one unit", "info", "CL901"))
+            return False
+        self._probes += n
+        return True
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_UNSET = object()
 PROJECT_LEVELS = 6          # folders above a file searched for the headers its project's build names with -I
 
 

@@ -4,16 +4,27 @@ effect at the directive. An identifier that is not a macro is 0, as in C."""
 from __future__ import annotations
 
 import re
+import time
 
 _HAS = re.compile(r"__has_include(?:_next)?\s*\(\s*(?:\"([^\"]*)\"|<([^>]*)>)\s*\)")
 _HAS_OTHER = re.compile(r"__has_(?:builtin|attribute|cpp_attribute|feature|extension)\s*\(\s*[^)]*\)")
 
 
 MAX_KEPT_DEFINITIONS = 20_000
+# Budgets of macro expansion in conditions: tokens handled for one `#if` and for a whole unit, and
+# seconds for one `#if`. Real code's largest conditions expand to a few hundred tokens; twenty
+# self-doubling macros make a 1 KB file's `#if` expand to 2^20.
+MAX_CONDITION_TOKENS = 200_000
+MAX_UNIT_CONDITION_TOKENS = 2_000_000
+MAX_CONDITION_SECONDS = 2.0
 
 
 class ConditionError(Exception):
     """The condition cannot be evaluated (a syntax error, a division by zero)."""
+
+
+class ConditionBudget(ConditionError):
+    """The condition's expansion goes past a budget: the message names the limit."""
 
 
 def _engine_class():
@@ -25,6 +36,28 @@ def _engine_class():
         def __init__(self):
             super().__init__()
             self.errors: list[str] = []
+            self.budget = 0           # tokens left for this condition
+            self.deadline = 0.0
+
+        def expand_macros(self, tokens, expanding_from=[]):      # noqa: B006 (pcpp's signature)
+            self._spend(len(tokens))
+            out = super().expand_macros(tokens, expanding_from)
+            self._spend(len(out))
+            return out
+
+        def macro_expand_args(self, macro, args):
+            out = super().macro_expand_args(macro, args)
+            self._spend(len(out))
+            return out
+
+        def _spend(self, n: int) -> None:
+            self.budget -= n
+            if self.budget < 0:
+                raise ConditionBudget("its macros expand past the "
+                                      f"{MAX_CONDITION_TOKENS:,} tokens cudalint evaluates in one condition")
+            if time.monotonic() > self.deadline:
+                raise ConditionBudget(f"its macros take longer than the {MAX_CONDITION_SECONDS:g} s cudalint "
+                                      f"gives one condition")
 
         def on_unknown_macro_in_expr(self, ident):
             return 0
@@ -51,9 +84,11 @@ class Conditions:
         # define's whole cost, and a header read in many units (or a file that includes itself)
         # defines the same text again and again; pcpp reads a macro without changing it once made
         self._made: dict[str, object] = {}
+        self.unit_left = MAX_UNIT_CONDITION_TOKENS
 
     def reset(self) -> None:
         self.engine.macros = dict(self._start)
+        self.unit_left = MAX_UNIT_CONDITION_TOKENS
 
     def snapshot(self) -> dict:
         return dict(self.engine.macros)
@@ -93,10 +128,25 @@ class Conditions:
         if not text.strip():
             raise ConditionError("empty condition")
         self.engine.errors = []
+        if self.unit_left <= 0:
+            raise ConditionBudget(f"the unit's conditions already expanded {MAX_UNIT_CONDITION_TOKENS:,} tokens, "
+                                  f"all cudalint evaluates in one unit")
+        engine = self.engine
+        engine.budget = start = min(MAX_CONDITION_TOKENS, self.unit_left)
+        engine.deadline = time.monotonic() + MAX_CONDITION_SECONDS
         try:
-            value, _ = self.engine.evalexpr(self.engine.tokenize(text))
+            value, _ = engine.evalexpr(engine.tokenize(text))
+        except ConditionBudget:
+            if start < MAX_CONDITION_TOKENS and engine.budget < 0:
+                raise ConditionBudget(f"the unit's conditions expand past the {MAX_UNIT_CONDITION_TOKENS:,} "
+                                      f"tokens cudalint evaluates in one unit") from None
+            raise
+        except RecursionError:
+            raise ConditionBudget("its macros nest deeper than cudalint follows") from None
         except Exception as exc:     # pcpp raises its own parser errors on malformed input
             raise ConditionError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        finally:
+            self.unit_left = max(0, self.unit_left - (start - engine.budget))
         if self.engine.errors:
             raise ConditionError(_short_error(self.engine.errors[0]))
         return bool(value)

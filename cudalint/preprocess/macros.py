@@ -167,6 +167,7 @@ def _split_args(tokens: list[str], start: int) -> tuple[list[list[str]], int] | 
 # macro (a 200,000-term body, or one that doubles at every level) would otherwise take seconds and
 # hundreds of MB before the parser refuses it.
 MAX_EXPANSION_TOKENS = 20_000
+MAX_EXPANSION_CHARS = 64 * MAX_EXPANSION_TOKENS
 
 
 def _expand(tokens: list[str], table: MacroTable, hidden: frozenset, budget: list[int]) -> list[str]:
@@ -228,8 +229,13 @@ def _substitute(m: Macro, args: list[list[str]]) -> list[str]:
         binding["__VA_ARGS__"] = va
     body = tokenize(m.body)
     out: list[str] = []
+    chars = 0       # of the pieces `#` and `##` make: one token each, of any length
     k = 0
     while k < len(body):
+        # checked while it is built: 10,000 uses of a parameter given a 20,000-token argument would
+        # make 200 million tokens before a check after it
+        if len(out) > MAX_EXPANSION_TOKENS or chars > MAX_EXPANSION_CHARS:
+            raise MacroError(f"macro expansion longer than {MAX_EXPANSION_TOKENS} tokens")
         t = body[k]
         if t == "#" and k + 1 < len(body):
             nxt = k + 1
@@ -237,6 +243,7 @@ def _substitute(m: Macro, args: list[list[str]]) -> list[str]:
                 nxt += 1
             if nxt < len(body) and body[nxt] in binding:
                 out.append('"' + "".join(binding[body[nxt]]).strip() + '"')
+                chars += len(out[-1])
                 k = nxt + 1
                 continue
         if t == "##":
@@ -249,6 +256,7 @@ def _substitute(m: Macro, args: list[list[str]]) -> list[str]:
                 nxt = body[k]
                 piece = "".join(binding[nxt]) if nxt in binding else nxt
                 out[-1:] = [(out[-1] if out else "") + piece]
+                chars += len(piece)
                 k += 1
             continue
         if t in binding:

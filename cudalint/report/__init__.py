@@ -32,10 +32,11 @@ def render(fmt: str, result, opts: RenderOptions | None = None) -> str:
 
 
 # C0 controls but tab (ESC sequences rewrite a terminal; XML 1.0 allows none of them), DEL and C1,
-# line and paragraph separators, bidirectional overrides ("trojan source"), and lone surrogates
-# (the bytes of a name or text that is not UTF-8, kept by surrogateescape).
+# line and paragraph separators, bidirectional overrides ("trojan source"), lone surrogates
+# (the bytes of a name or text that is not UTF-8, kept by surrogateescape), and the noncharacters
+# U+FFFE and U+FFFF, which XML 1.0 does not allow either.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                          "\ud800-\udfff]")
+                          "\ud800-\udfff\ufffe\uffff]")
 
 
 def _escape(m: re.Match) -> str:
@@ -45,26 +46,44 @@ def _escape(m: re.Match) -> str:
     return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
 
 
-def printable(text: str) -> str:
+_UNPRINTABLE_BUT_NEWLINE = re.compile(_UNPRINTABLE.pattern.replace("\x0a-\x1f", "\x0b-\x1f"))
+
+
+def printable(text: str, lines: bool = False) -> str:
     """`text` with every control character written as an escape (`\\x1b`): one line, safe on a
-    terminal, legal in XML, encodable as UTF-8."""
-    return _UNPRINTABLE.sub(_escape, text) if isinstance(text, str) else text
+    terminal, legal in XML, encodable as UTF-8. With `lines`, newlines are kept (a page of text)."""
+    if not isinstance(text, str):
+        return text
+    return (_UNPRINTABLE_BUT_NEWLINE if lines else _UNPRINTABLE).sub(_escape, text)
 
 
-def _printable_value(v):
+def _printable_value(v, lines: bool = False):
     if isinstance(v, str):
-        return printable(v)
+        return printable(v, lines)
     if isinstance(v, dict):
-        return {printable(k) if isinstance(k, str) else k: _printable_value(x) for k, x in v.items()}
+        return {printable(k, lines) if isinstance(k, str) else k: _printable_value(x, lines) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return type(v)(_printable_value(x) for x in v)
+        return type(v)(_printable_value(x, lines) for x in v)
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return dataclasses.replace(v, **{f.name: _printable_value(getattr(v, f.name), lines)
+                                         for f in dataclasses.fields(v) if f.init})
     return v
+
+
+def printable_data(v):
+    """A copy of a value made of strings, lists, dicts and dataclasses (explain's Explanation) with
+    every string escaped as `printable` does, newlines kept (a rule's text is paragraphs)."""
+    return _printable_value(v, lines=True)
 
 
 def printable_result(result):
     """A copy of `result` that every format can print as it is: the text of paths, messages and
     source lines comes from the linted tree, so from strangers."""
     out = copy.copy(result)
+    # a name that is not printable as it is (bytes that are not UTF-8, a control character) is printed
+    # escaped; the formats that must name the file itself (SARIF URIs, JSON's `uri`) read it here
+    out.raw_paths = {e: p for p in {*(d.path for d in result.diagnostics), *(f["path"] for f in result.files)}
+                     if (e := printable(p)) != p}
     out.diagnostics = [_printable_diagnostic(d) for d in result.diagnostics]
     out.files = [_printable_value(f) for f in result.files]
     out.lines = _EscapedLines(result.lines)
@@ -134,6 +153,18 @@ def _printable_diagnostic(d):
     if all(v == getattr(d, k) for k, v in fields.items()):
         return d
     return dataclasses.replace(d, **fields)
+
+
+def raw_path(result, path: str) -> str:
+    """The file name itself of a path as printed (printable_result escaped it)."""
+    return getattr(result, "raw_paths", {}).get(path, path)
+
+
+def path_uri(path: str) -> str:
+    """A relative or absolute file name as a URI reference: its bytes, percent-encoded (a name that
+    is not UTF-8 keeps its own bytes)."""
+    from urllib.parse import quote
+    return quote(os.fsencode(path))
 
 
 def source_line(result, path: str, line: int) -> str | None:

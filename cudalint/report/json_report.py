@@ -7,9 +7,12 @@ from .. import __version__
 
 
 def render(result, opts=None) -> str:
+    from . import path_uri, raw_path
+    files = [f if raw_path(result, f["path"]) == f["path"] else {**f, "uri": path_uri(raw_path(result, f["path"]))}
+             for f in result.files]      # a name printed escaped: `uri` is the file's own bytes, percent-encoded
     doc = {
         "version": __version__,
-        "files": result.files,
+        "files": files,
         "diagnostics": [d.to_json() for d in result.diagnostics],
     }
     if getattr(result, "hidden", None):

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from urllib.parse import quote
 
 from .. import __version__
 from ..rules import ALL
-from . import repo_root, ruledoc, source_line
+from . import path_uri, printable, raw_path, repo_root, ruledoc, source_line
 from .fingerprint import finding_key
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -40,13 +39,18 @@ def _utf16(text: str | None, byte_column: int) -> int:
     return len(head.encode("utf-16-le")) // 2 + 1
 
 
-def _artifact(path: str, root: str) -> tuple[str, dict]:
-    """The path relative to the repository root, and its artifactLocation (absolute outside it)."""
+def _artifact(path: str, root: str, result=None) -> tuple[str, dict]:
+    """The path relative to the repository root, and its artifactLocation (absolute outside it):
+    the URI of the file itself, even when its name is printed escaped."""
+    raw = raw_path(result, path)
+    if raw != path:
+        rel, artifact = _artifact(raw, root)
+        return printable(rel), artifact
     abspath = os.path.abspath(path)
     rel = os.path.relpath(abspath, root).replace(os.sep, "/")
     if rel.startswith("../"):
         return rel, {"uri": Path(abspath).as_uri()}
-    return rel, {"uri": quote(rel), "uriBaseId": "%SRCROOT%"}
+    return rel, {"uri": path_uri(rel), "uriBaseId": "%SRCROOT%"}
 
 
 def _notifications(result, root: str) -> list[dict]:
@@ -56,7 +60,7 @@ def _notifications(result, root: str) -> list[dict]:
         if f.get("status", "ok") != "ok":
             out.append({"level": "warning", "message": {"text": f"{f['path']}: {f['status']}; the regions that did "
                                                                 f"parse were analysed (CL900 says where)"},
-                        "locations": [{"physicalLocation": {"artifactLocation": _artifact(f["path"], root)[1]}}]})
+                        "locations": [{"physicalLocation": {"artifactLocation": _artifact(f["path"], root, result)[1]}}]})
     for d in result.diagnostics:
         if d.code == "CL901" and d.message.startswith(("kernel `", "cudalint could not analyse kernel")):
             out.append({"level": "warning" if d.message.startswith("kernel `") else "error",
@@ -69,7 +73,7 @@ def render(result, opts) -> str:
     index = {r.CODE: i for i, r in enumerate(ALL)}
     results = []
     for d in result.diagnostics:
-        rel, artifact = _artifact(d.path, root)
+        rel, artifact = _artifact(d.path, root, result)
         first = source_line(result, d.path, d.line)
         start = _utf16(first, d.column)
         region = {"startLine": d.line, "startColumn": start}

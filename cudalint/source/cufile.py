@@ -185,9 +185,12 @@ class SourceFile:
         namespace and struct scope (`scope` is the enclosing `ns::` / `Struct::` prefix). The walk has
         its own stack: 1,000 nested parentheses or braces must not hit Python's recursion limit;
         children are pushed in reverse so that they are visited in source order."""
-        stack = [(node, host, scope)]
+        # `local`: inside a function's body, where a `const` is that function's own and not a constant
+        # of the file (a helper's `const int stride = __shfl_down_sync(...)` is no value of `stride`
+        # elsewhere): only file, namespace and struct scope make constant tables
+        stack = [(node, host, scope, False)]
         while stack:
-            node, host, scope = stack.pop()
+            node, host, scope, local = stack.pop()
             t = node.type
             if t == "comment":
                 if self._annotated:
@@ -199,16 +202,17 @@ class SourceFile:
                     self.functions.append(fn)
                     inner = fn if not (fn.is_kernel or fn.is_device) else None
                     if fn.body is not None:
-                        stack.extend(zip(reversed(fn.body.named_children), repeat(inner), repeat(scope)))
+                        stack.extend(zip(reversed(fn.body.named_children), repeat(inner), repeat(scope),
+                                         repeat(True)))
                 continue
-            if host is None and t in ("declaration", "field_declaration"):
+            if not local and host is None and t in ("declaration", "field_declaration"):
                 if t == "declaration" and _MEMORY_SPACE.search(node.text):
                     self._variable(node, scope)
                 self._constant(node, scope)
                 continue
-            if host is None and t == "enum_specifier":
+            if not local and host is None and t == "enum_specifier":
                 self._enum(node, scope)
-            if host is None and t in ("type_definition", "alias_declaration"):
+            if not local and host is None and t in ("type_definition", "alias_declaration"):
                 self._typedef(node)
             if t == "namespace_definition":
                 name = node.child_by_field_name("name")
@@ -226,7 +230,7 @@ class SourceFile:
             # what the walk looks for are named nodes (tokens, the anonymous ones, have no children)
             kids = node.named_children
             if kids:
-                stack.extend(zip(reversed(kids), repeat(host), repeat(scope)))
+                stack.extend(zip(reversed(kids), repeat(host), repeat(scope), repeat(local)))
 
     def _constant(self, node, scope: str) -> None:
         """`const int TILE = 32;`, `constexpr`, `static constexpr` members: integer values like `#define`s.
@@ -494,7 +498,7 @@ class SourceFile:
                     ann.params[str(item.children[0])] = _annotation_int(item.children[1])
         except ValueError as exc:
             self.annotation_errors.append(ParseProblem(line, node.start_point[1] + 1, line,
-                                                       f"cannot read annotation: {exc}"))
+                                                       f"cannot read annotation: {exc}", "warning"))
             return
         self.annotations[line] = ann
 
@@ -619,7 +623,12 @@ def _annotation_int(token) -> int:
 
 
 def _dims(item) -> tuple[int, ...]:
+    """A grid or block written in an annotation, checked as --launch checks its own: 1 to 3
+    positive sizes (a zero-size launch runs no thread, and would hide every finding)."""
     dims = [_annotation_int(t) for t in item.children[0].children]
+    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
+        raise ValueError(f"{item.data}=({','.join(map(str, dims))}): dimensions must be 1 to 3 positive integers "
+                         f"(the annotation is not applied)")
     return tuple(dims + [1] * (3 - len(dims)))[:3]
 
 
@@ -692,7 +701,8 @@ def decode_source(path: str, data: bytes) -> tuple[str, ParseProblem | None]:
         line = data[:exc.start].count(b"\n") + 1
         problem = ParseProblem(line, 1, line, f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset "
                                               f"{exc.start}); read with replacement characters")
-    return text.removeprefix("\ufeff"), problem
+    from ..inputs import compiler_lines
+    return compiler_lines(text.removeprefix("\ufeff")), problem
 
 
 def source_from_bytes(path: str, data: bytes, defines=None, include_dirs=()) -> SourceFile:
