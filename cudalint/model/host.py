@@ -233,6 +233,11 @@ class HostScope:
                         self.env[name] = args[0] if len(args) == 1 else unknown(name)
                 else:
                     v = self.value(self._parse(node_text(value)))
+                    if isinstance(v, ir.Sym) and v.kind == "unknown":
+                        # `const int threads = state.get_int64("Threads");`: a value the host code does
+                        # not let cudalint compute is open, under the variable's own name
+                        self.forget(name)
+                        continue
                     if tname == "dim3" and not isinstance(v, tuple):
                         v = ("dim3", [v])
                     self.env[name] = v
