@@ -12,6 +12,7 @@ whole layout unknown: a size cudalint made up never becomes an address.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -214,9 +215,9 @@ class TypeTable:
         t = self.resolve(name, bindings)
         if t.endswith("*"):
             return Layout(t, 8, 8)
-        got = builtin_layout(t)
+        got = _builtin(t)
         if got is not None:
-            return Layout(t, *got, _vector_members(t, *got))
+            return got
         key = (t, tuple(sorted((bindings or {}).items())))
         if key in self._layouts:
             return self._layouts[key]
@@ -338,6 +339,12 @@ class TypeTable:
             offset += m.offset
             lay = self.layout(m.type, bindings) if not m.type.endswith("*") else None
         return Member(m.name, m.type, offset, m.size, m.align, m.count, m.dims) if m is not None else None
+
+
+@functools.lru_cache(maxsize=512)
+def _builtin(t: str) -> Layout | None:
+    got = builtin_layout(t)
+    return Layout(t, *got, _vector_members(t, *got)) if got is not None else None
 
 
 def _vector_members(t: str, size: int, align: int) -> tuple[Member, ...]:
