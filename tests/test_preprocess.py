@@ -231,3 +231,12 @@ def test_a_definition_made_again_from_the_same_text_gives_the_same_answers():
     assert c.evaluate("F(2, 3) == 22", lambda *a: False)
     c.define("F", ("1",), "7")                                 # and refused again, not taken from the kept ones
     assert c.evaluate("F(2, 3) == 22", lambda *a: False)
+
+
+def test_true_in_a_condition_is_one_as_nvcc_reads_cpp(tmp_path):
+    # `#define MAXIMIZE true` then `#if MAXIMIZE`: C reads an unknown name as 0, C++ (nvcc) reads
+    # `true` as 1, so the kernel inside is compiled and linted
+    from cudalint.lint import Config, lint_paths
+    f = tmp_path / "k.cu"
+    f.write_text("#define FLAG true\n#if FLAG\n__global__ void k(float* a) { a[threadIdx.x * 2] = 1; }\n#endif\n")
+    assert [d.code for d in lint_paths([str(f)], Config()).diagnostics] == ["CL101"]

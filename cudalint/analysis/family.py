@@ -390,14 +390,22 @@ SEARCH = 4096       # how far past a trial value the first one the host's checks
 
 def allowed(checks: list[ir.Expr], name: str, value: int, given: dict[str, int]) -> int:
     """`value`, or the first value after it that the host's checks on `name` alone allow
-    (`assert(n % 256 == 0)`: 1000 becomes 1024): a trial is a value the program may run."""
+    (`assert(n % 256 == 0)`: 1000 becomes 1024): a trial is a value the program may run. The
+    candidates are evaluated at once, as one column."""
     mine = [c for c in checks if {s.name for s in ir.symbols(c)} <= {name, *given}]
     if not mine:
         return value
-    for v in range(value, value + SEARCH):
-        if holds(mine, {**given, name: v}):
-            return v
-    return value
+    cands = np.arange(value, value + SEARCH, dtype=np.int64)
+    ok = np.ones(SEARCH, dtype=bool)
+    ev = Evaluator({**{k: np.int64(v) for k, v in given.items()}, name: cands})
+    for c in mine:
+        try:
+            with np.errstate(all="ignore"):
+                ok &= np.broadcast_to(np.asarray(ev.value(c)) != 0, ok.shape)
+        except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
+            continue        # a check that cannot be evaluated is taken as true
+    hits = np.flatnonzero(ok)
+    return int(cands[hits[0]]) if hits.size else value
 
 
 def holds(checks: list[ir.Expr], env: dict[str, int]) -> bool:

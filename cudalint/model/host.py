@@ -79,10 +79,21 @@ def lookup_constant(constants: dict, name: str):
     c = constants.get(name)
     if c is not None or not constants:
         return c
-    tail = name.split("::")[-1]
-    hits = [v for k, v in constants.items() if k.split("::")[-1] == tail and
-            (k.endswith("::" + name) if "::" in name else True)]
+    tails = _TAILS.get(id(constants))
+    if tails is None or tails[0] is not constants or tails[1] != len(constants):
+        index: dict[str, list[str]] = {}
+        for k in constants:
+            index.setdefault(k.split("::")[-1], []).append(k)
+        if len(_TAILS) >= 256:       # tables of runs past: dropped
+            _TAILS.clear()
+        tails = _TAILS[id(constants)] = (constants, len(constants), index)
+    hits = [constants[k] for k in tails[2].get(name.split("::")[-1], ())
+            if (k.endswith("::" + name) if "::" in name else True)]
     return hits[0] if len(hits) == 1 else None
+
+
+# the constants of a unit by the last part of their names, for each constants table asked (kept with it)
+_TAILS: dict[int, tuple] = {}
 
 
 class HostScope:
@@ -222,6 +233,11 @@ class HostScope:
                         self.env[name] = args[0] if len(args) == 1 else unknown(name)
                 else:
                     v = self.value(self._parse(node_text(value)))
+                    if isinstance(v, ir.Sym) and v.kind == "unknown":
+                        # `const int threads = state.get_int64("Threads");`: a value the host code does
+                        # not let cudalint compute is open, under the variable's own name
+                        self.forget(name)
+                        continue
                     if tname == "dim3" and not isinstance(v, tuple):
                         v = ("dim3", [v])
                     self.env[name] = v

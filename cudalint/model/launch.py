@@ -14,12 +14,12 @@ import re
 from dataclasses import dataclass, replace
 
 from ..index import ir
-from ..index.parse import ExprSyntaxError, parse_expr
+from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
                    variadic_pack)
-from .host import CEIL_DIV, lookup_constant  # noqa: F401 (model/build.py and older callers import them from here)
+from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
 from .pointers import pointer_launch
 from .table import LaunchConfig
 
@@ -289,6 +289,8 @@ class HostResolver(HostScope):
                 bytes_ = self._new_bytes(right)
                 if bytes_ is not None:
                     self.allocations[node_text(left)] = bytes_
+            return
+        if b"Malloc" not in e.text:
             return
         for call in _walk_types(e, ("call_expression",)):
             fn = call.child_by_field_name("function")
@@ -643,6 +645,8 @@ def call_contexts(fn: FunctionDef, project, budget: Budget, depth: int = 0,
 
 
 def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing) -> list[CallContext]:
+    """Each call read once, in the caller's own names (a walk of the caller every call in it shares);
+    then, for each call of the caller, that call's values put in the caller's parameters."""
     out: list[CallContext] = []
     pack = variadic_pack(fn)
     for caller, call, args in _calls(fn, project):
@@ -650,41 +654,56 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
             continue
         if passing is not None and not (len(args) > passing[0] and _names(args[passing[0]], passing[1])):
             continue
-        outer = call_contexts(caller, project, budget, depth + 1) or [CallContext({}, {}, "", caller.name)]
+        if budget.steps <= 0:
+            return out
         line = call.start_point[0] + 1
-        for ctx in outer:
-            if budget.steps <= 0:
-                return out
-            site = LaunchSite(fn.name, [], [], args, caller, line, caller.file, call)
-            r = HostResolver(site, None, project.constants_for(caller.file), project, bindings=ctx.values,
-                             budget=budget, depth=depth + 1)
-            values, allocs = {}, {}
-            named = list(zip([q.name for q in fn.params], args, [q.pointers for q in fn.params]))
-            if pack is not None:      # `args...`: each element by its place
-                named += [(f"{pack}__{i}", a, True) for i, a in enumerate(args[len(fn.params):])]
-            for name, a, pointer in named:
-                try:
-                    values[name] = r.value(r._parse(a))
-                except (ExprSyntaxError, MacroError, OutOfBudget):
-                    values[name] = unknown(name)
-                if pointer:
-                    base = r.pointer_base(a)
-                    got = r.allocations.get(base) if base is not None else None
-                    if got is None and base in ctx.allocations:
-                        got = ctx.allocations[base]
-                    if got is not None:
-                        allocs[name] = got
-            for p in fn.params[len(args):]:
-                default = p.node.child_by_field_name("default_value") if p.node is not None else None
-                try:
-                    values[p.name] = r.value(r._parse(node_text(default))) if default is not None else unknown(p.name)
-                except (ExprSyntaxError, MacroError, OutOfBudget):
-                    values[p.name] = unknown(p.name)
-            checks = tuple(c for c, _ in r.checks) + tuple(ctx.checks)
-            out.append(CallContext(values, allocs, f"{caller.file.path}:{line}", fn.name, checks))
+        site = LaunchSite(fn.name, [], [], args, caller, line, caller.file, call)
+        r = HostResolver(site, None, project.constants_for(caller.file), project, budget=budget, depth=depth + 1)
+        values, allocs, bases = {}, {}, {}
+        named = list(zip([q.name for q in fn.params], args, [q.pointers for q in fn.params]))
+        if pack is not None:      # `args...`: each element by its place
+            named += [(f"{pack}__{i}", a, True) for i, a in enumerate(args[len(fn.params):])]
+        for name, a, pointer in named:
+            try:
+                values[name] = r.value(r._parse(a))
+            except (ExprSyntaxError, MacroError, OutOfBudget):
+                values[name] = unknown(name)
+            if pointer:
+                bases[name] = base = r.pointer_base(a)
+                if base is not None and base in r.allocations:
+                    allocs[name] = r.allocations[base]
+        for p in fn.params[len(args):]:
+            default = p.node.child_by_field_name("default_value") if p.node is not None else None
+            try:
+                values[p.name] = r.value(r._parse(node_text(default))) if default is not None else unknown(p.name)
+            except (ExprSyntaxError, MacroError, OutOfBudget):
+                values[p.name] = unknown(p.name)
+        checks = tuple(c for c, _ in r.checks)
+        outer = call_contexts(caller, project, budget, depth + 1) if caller.params else []
+        for ctx in outer or [None]:
+            if ctx is None:
+                out.append(CallContext(values, allocs, f"{caller.file.path}:{line}", fn.name, checks))
+            else:
+                sub = {ir.Sym(k, "param"): v for k, v in ctx.values.items() if isinstance(v, ir.Expr)}
+                put = (lambda v: _put(v, sub))
+                more = {k: _put(ctx.allocations[b], {}) for k, b in bases.items()
+                        if k not in allocs and b in ctx.allocations}
+                out.append(CallContext({k: put(v) for k, v in values.items()},
+                                       {**{k: put(v) for k, v in allocs.items()}, **more},
+                                       f"{caller.file.path}:{line}", fn.name,
+                                       tuple(put(c) for c in checks) + tuple(ctx.checks)))
             if len(out) >= MAX_CALLS:
                 return out
     return out
+
+
+def _put(v, sub: dict):
+    """A value (an expression, or a dim3's edges) with a call's values in the caller's parameters."""
+    if not sub:
+        return v
+    if isinstance(v, tuple):
+        return (v[0], [substitute(x, sub) if isinstance(x, ir.Expr) else x for x in v[1]])
+    return substitute(v, sub) if isinstance(v, ir.Expr) else v
 
 
 def _computed(dims, kernel: FunctionDef) -> bool:
@@ -729,16 +748,11 @@ class _SiteValues:
         passing = (site.through, kernel.name) if site.through is not None else None
         self.contexts = call_contexts(site.host, project, budget, passing=passing) \
             if passing is not None or _needs_callers(site, kernel, self.base) else []
-        self.readers: list[tuple[HostResolver, CallContext | None]] = [(self.base, None)]
-        if self.contexts:
-            self.readers = []
-            for ctx in self.contexts:
-                try:
-                    self.readers.append((HostResolver(site, kernel, constants, project, bindings=ctx.values,
-                                                      budget=budget), ctx))
-                except OutOfBudget:
-                    continue
-            self.readers = self.readers or [(self.base, None)]
+        # each call's values, read off the launch as the host function reads it without a kernel's
+        # names (a walk every kernel launched there shares), the call's values put in its parameters
+        self.raw = HostResolver(site, None, constants, project, budget=budget) if self.contexts else self.base
+        self.readers: list[tuple[HostResolver, CallContext | None]] = \
+            [(self.raw, ctx) for ctx in self.contexts] or [(self.base, None)]
 
     def config(self, kernel: FunctionDef) -> tuple[LaunchConfig, CallContext | None, list]:
         """The configuration of the launch: as its own host function gives it, else as the calls of that
@@ -746,28 +760,47 @@ class _SiteValues:
         cfg = launch_from_site(self.site, kernel, self.base)
         if _computed(cfg.grid, kernel) and _computed(cfg.block, kernel) or not self.contexts:
             return cfg, None, []
-        direct = {n for n in self.base.param_names}
         got = []
         for ctx in self.contexts:
-            bound = {k: v for k, v in ctx.values.items() if k not in direct}
-            r = HostResolver(self.site, kernel, self.base.constants, self.base.project, bindings=bound,
-                             budget=self.base.budget)
-            c = launch_from_site(self.site, kernel, r)
+            c = LaunchConfig(self._dims(ctx, 0), self._dims(ctx, 1), cfg.smem, cfg.origin)
             if _computed(c.grid, kernel) and _computed(c.block, kernel):
-                got.append((c, ctx, r))
+                got.append((c, ctx))
         if not got:
             return cfg, None, []
         return got[0][0], got[0][1], got
 
+    def _dims(self, ctx: CallContext, index: int):
+        """A grid or block as one call of the host function gives it: the launch's own reading, with
+        the call's values in the parameters the launch does not pass straight to the kernel."""
+        if len(self.site.config) <= index:
+            return None
+        text = self.site.config[index].strip()
+        v = ctx.values.get(text)
+        if isinstance(v, tuple):            # `dim3 grid` given by the call
+            dims = _num3(v[1])
+        else:
+            dims = self.base.dims(text, block=index == 1)
+            if dims is None:
+                return None
+            sub = {ir.Sym(k, "param"): x for k, x in ctx.values.items()
+                   if isinstance(x, ir.Expr) and k not in self.base.param_names}
+            dims = tuple(substitute(d, sub) for d in dims)
+        if index == 1 and any(ir.of_type(d, ir.Cond) for d in dims):
+            return None
+        return dims
+
     def argument(self, index: int, kernel: FunctionDef) -> list:
         """The value each reading of the launch gives the kernel's argument `index`: numbers, or None (open)."""
         out = []
+        try:
+            raw = self.raw.value(self.raw._parse(self.site.args[index]))
+        except (ExprSyntaxError, MacroError, OutOfBudget):
+            return [None]
         for r, ctx in self.readers:
-            try:
-                v = fold(r.value(r._parse(self.site.args[index])))
-            except (ExprSyntaxError, MacroError, OutOfBudget):
-                v = None
-            out.append(v)
+            v = raw
+            if ctx is not None and isinstance(v, ir.Expr):
+                v = substitute(v, {ir.Sym(k, "param"): x for k, x in ctx.values.items() if isinstance(x, ir.Expr)})
+            out.append(fold(v))
         return out
 
 
@@ -862,11 +895,12 @@ def _extents(kernel: FunctionDef, readings: list[_SiteValues]) -> dict[str, ir.E
             if len(s.site.args) <= i:
                 sizes.append(None)
                 continue
-            for r, ctx in s.readers:
-                base = r.pointer_base(s.site.args[i])
-                got = r.allocations.get(base) if base is not None else None
+            base = s.base.pointer_base(s.site.args[i])
+            local = s.base.allocations.get(base) if base is not None else None
+            for _, ctx in s.readers:
+                got = local
                 if got is None and ctx is not None and base in ctx.allocations:
-                    got = _in_kernel_terms(ctx.allocations[base], ctx, r)
+                    got = _in_kernel_terms(ctx.allocations[base], ctx, s.base)
                 sizes.append(got)
         if sizes and all(_over_params(x, kernel) for x in sizes) and len(set(sizes)) == 1:
             n = fold(sizes[0])
@@ -880,7 +914,7 @@ def _in_kernel_terms(e, ctx: CallContext, r: HostResolver):
     mapping = {}
     for host_name, kernel_name in r.param_names.items():
         v = ctx.values.get(host_name)
-        if isinstance(v, ir.Expr):
+        if isinstance(v, ir.Expr) and ir.symbols(v) and not is_open(v):    # a number stays a number
             mapping[v] = ir.Sym(kernel_name, "param")
     return substitute(e, mapping) if mapping and isinstance(e, ir.Expr) else e
 
@@ -927,7 +961,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         site_cfg, ctx, shapes = readings[0].config(kernel)
         if ctx is not None:
             site_cfg.origin = f"{site.file.path}:{site.line} (called at {ctx.where})"
-            distinct = {(tuple(map(str, c.grid)), tuple(map(str, c.block))) for c, _, _ in shapes}
+            distinct = {(tuple(map(str, c.grid)), tuple(map(str, c.block))) for c, _ in shapes}
             if len(distinct) > 1:
                 assumptions.append(f"`{ctx.wrapper}` is called with {len(distinct)} launch shapes; analysed "
                                    f"with the one of the call at {ctx.where}")

@@ -1,6 +1,7 @@
 """`#if` / `#elif` conditions, evaluated by pcpp's C99 preprocessor-expression evaluator (64-bit
 intmax arithmetic, `defined`, function-like macros, character constants), with the macros in
-effect at the directive. An identifier that is not a macro is 0, as in C."""
+effect at the directive. An identifier that is not a macro is 0, as in C, but `true` (C++, as nvcc
+compiles .cu files) is 1."""
 from __future__ import annotations
 
 import re
@@ -60,7 +61,9 @@ def _engine_class():
                                       f"gives one condition")
 
         def on_unknown_macro_in_expr(self, ident):
-            return 0
+            # nvcc compiles .cu files as C++, where `true` in a condition is 1 (C reads it as 0)
+            name = getattr(ident, "value", ident)
+            return 1 if name == "true" else 0
 
         def on_unknown_macro_in_defined_expr(self, tok):
             return False
