@@ -17,6 +17,8 @@ import re
 import shlex
 from dataclasses import dataclass, field, replace
 
+from ..inputs import InputError, read_regular
+
 MAX_TREE_FILES = 50_000
 MAX_HEADERS = 2_000
 # files looked for while finding a project's header directories: 40,000 include directories and a file
@@ -74,12 +76,9 @@ class CompileDatabase:
     def __init__(self, path: str):
         self.path = path
         self.entries: dict[str, BuildFlags] = {}
-        try:
-            if os.path.getsize(path) > MAX_DB_BYTES:
-                return
-            with open(path, encoding="utf-8", errors="replace") as f:
-                data = json.load(f)
-        except (OSError, ValueError):
+        try:        # a regular file of bounded size, and JSON of bounded depth (a stranger's tree)
+            data = json.loads(read_regular(path, MAX_DB_BYTES, binary_check=False).decode("utf-8", errors="replace"))
+        except (InputError, ValueError, RecursionError):
             return
         if not isinstance(data, list):
             return
@@ -174,10 +173,9 @@ class BuildPaths:
         while queue and budget > 0 and probes[0] > 0:
             p = queue.pop(0)
             budget -= 1
-            try:
-                with open(p, "rb") as f:
-                    text = f.read(HEADER_BYTES).decode("utf-8", errors="replace")
-            except OSError:
+            try:        # a regular file only: a FIFO or /proc/kmsg never blocks the run (inputs.py)
+                text = read_regular(p, HEADER_BYTES, binary_check=False).decode("utf-8", errors="replace")
+            except InputError:
                 continue
             here = os.path.dirname(p)
             for quoted, angled in dict.fromkeys(_INCLUDE.findall(text)):
