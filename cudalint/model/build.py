@@ -221,6 +221,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         last = self._last_statement
         if last is not None and last[0] is stmt:
             return last[1]
+        if stmt is None:        # read outside any statement (a file variable in a loop's step)
+            return ""
         text = _short(node_text(stmt), 120)
         self._last_statement = (stmt, text)
         return text

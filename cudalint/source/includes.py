@@ -17,8 +17,13 @@ import re
 import shlex
 from dataclasses import dataclass, field, replace
 
+from ..inputs import InputError, read_regular
+
 MAX_TREE_FILES = 50_000
 MAX_HEADERS = 2_000
+# files looked for while finding a project's header directories: 40,000 include directories and a file
+# of 2,000 missing includes would make 80 million
+MAX_PROBES = 20_000
 MAX_DB_BYTES = 64 << 20
 MAX_UP = 3                         # directories above an including file searched for its header
 MAX_DB_UP = 8                      # directories above a file searched for compile_commands.json
@@ -71,12 +76,9 @@ class CompileDatabase:
     def __init__(self, path: str):
         self.path = path
         self.entries: dict[str, BuildFlags] = {}
-        try:
-            if os.path.getsize(path) > MAX_DB_BYTES:
-                return
-            with open(path, encoding="utf-8", errors="replace") as f:
-                data = json.load(f)
-        except (OSError, ValueError):
+        try:        # a regular file of bounded size, and JSON of bounded depth (a stranger's tree)
+            data = json.loads(read_regular(path, MAX_DB_BYTES, binary_check=False).decode("utf-8", errors="replace"))
+        except (InputError, ValueError, RecursionError):
             return
         if not isinstance(data, list):
             return
@@ -167,20 +169,22 @@ class BuildPaths:
         queue = list(self._by_root.get(root, ()))
         seen = set(os.path.realpath(p) for p in queue)
         budget = MAX_HEADERS
-        while queue and budget > 0:
+        probes = [MAX_PROBES]
+        while queue and budget > 0 and probes[0] > 0:
             p = queue.pop(0)
             budget -= 1
-            try:
-                with open(p, "rb") as f:
-                    text = f.read(HEADER_BYTES).decode("utf-8", errors="replace")
-            except OSError:
+            try:        # a regular file only: a FIFO or /proc/kmsg never blocks the run (inputs.py)
+                text = read_regular(p, HEADER_BYTES, binary_check=False).decode("utf-8", errors="replace")
+            except InputError:
                 continue
             here = os.path.dirname(p)
             for quoted, angled in dict.fromkeys(_INCLUDE.findall(text)):
                 name = quoted or angled
                 if os.path.isabs(name):
                     continue
-                hit = _resolve(name, [here, *dirs, *found] if quoted else [*dirs, *found])
+                hit = _resolve(name, [here, *dirs, *found] if quoted else [*dirs, *found], probes)
+                if probes[0] <= 0:
+                    break
                 if hit is None:
                     d = self._unique_dir(root, name, here)
                     if d is not None:
@@ -236,8 +240,12 @@ class BuildPaths:
         return replace(cfg, resolve=resolve)
 
 
-def _resolve(name: str, dirs) -> str | None:
+def _resolve(name: str, dirs, probes: list[int] | None = None) -> str | None:
     for d in dirs:
+        if probes is not None:
+            probes[0] -= 1
+            if probes[0] < 0:
+                return None
         p = os.path.normpath(os.path.join(d, name))
         if os.path.isfile(p):
             return p
