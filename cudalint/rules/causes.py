@@ -21,6 +21,9 @@ def merge_root_causes(diags: list[Diagnostic], enabled=lambda d: True) -> list[D
     at = {}
     for h in heads:
         at.setdefault((h.path, h.line, h.column, h.array), []).append(h)
+        # the cause's finding is one of the kind it explains, whether or not that rule's finding
+        # at this access was made (or folded into a neighbour's): a suppression of it covers this one
+        h.subsumes.extend(c for c in BY_CODE[h.code].SUBSUMES if c not in h.subsumes)
     out = []
     for d in diags:
         here = [h for h in at.get((d.path, d.line, d.column, d.array), ()) if d.code in BY_CODE[h.code].SUBSUMES]
