@@ -21,6 +21,9 @@ def merge_root_causes(diags: list[Diagnostic], enabled=lambda d: True) -> list[D
     at = {}
     for h in heads:
         at.setdefault((h.path, h.line, h.column, h.array), []).append(h)
+        # the cause's finding is one of the kind it explains, whether or not that rule's finding
+        # at this access was made (or folded into a neighbour's): a suppression of it covers this one
+        h.subsumes.extend(c for c in BY_CODE[h.code].SUBSUMES if c not in h.subsumes)
     out = []
     for d in diags:
         here = [h for h in at.get((d.path, d.line, d.column, d.array), ()) if d.code in BY_CODE[h.code].SUBSUMES]
@@ -39,7 +42,7 @@ def merge_root_causes(diags: list[Diagnostic], enabled=lambda d: True) -> list[D
                 d.facts["same_cause_as"] = {"code": same.code, "line": same.line, "column": same.column,
                                             "names": sorted(n for n, _ in same.cause & d.cause)}
                 d.metrics["same_cause_as"] = {"code": same.code, "line": same.line, "column": same.column}
-                d.message = BY_CODE[d.code].message(d)
+                d.message = _rendered(d, BY_CODE)
         out.append(d)
     return out
 
@@ -57,5 +60,13 @@ def _point_to_first(diags: list[Diagnostic], rules) -> list[Diagnostic]:
         if head is not d and "same_cause_as" not in d.facts:
             d.facts["same_cause_as"] = {"code": head.code, "line": head.line, "column": head.column}
             d.metrics["same_cause_as"] = dict(d.facts["same_cause_as"])
-            d.message = rules[d.code].message(d)
+            d.message = _rendered(d, rules)
     return diags
+
+
+def _rendered(d: Diagnostic, rules) -> str:
+    """The rule's message from the finding's facts, with the words the engine added after the rule
+    on where its values come from (`metrics["values"]`)."""
+    text = rules[d.code].message(d)
+    values = d.metrics.get("values")
+    return text + (f" ({'; '.join(values)})" if values else "")

@@ -26,10 +26,11 @@ NAME = "overlapping-store"
 CATEGORY = "stride"
 SEVERITY = "error"
 EXAMPLE_KERNEL = """
-__global__ void example(float* out, float v) {
+__global__ void example(float* out, const float* in) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];   // each thread's own value
 $CODE
 }
-void run(float* out) { example<<<4, 256>>>(out, 1.0f); }
+void run(float* out, const float* in) { example<<<4, 256>>>(out, in); }
 """
 
 
