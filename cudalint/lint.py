@@ -738,9 +738,10 @@ def _say_values(diags: list[Diagnostic], table, family) -> list[Diagnostic]:
         for n in names:
             how = launch.provenance.get(n, "")
             if n in launch.params and how and not how.startswith("the launch at"):
-                words.append(f"{n} = {launch.params[n]}: {how}")
-            elif n in family.sizes and family.roles.get(n) == "size":
-                words.append(f"{n} not given")
+                said = f"{n} = {launch.params[n]}" in d.message
+                words.append(f"{n}: {how}" if said else f"{n} = {launch.params[n]}: {how}")
+            elif n in family.sizes and family.roles.get(n) == "size" and not re.search(rf"\b{re.escape(n)}\b", d.message):
+                words.append(f"{n} not given")     # (a message that writes it as a name says so already)
         if words:
             d.message += f" ({'; '.join(words)})"
             d.metrics = {**d.metrics, "values": words}

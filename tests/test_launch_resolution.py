@@ -86,7 +86,7 @@ void launch(float *o, int n, int threads) {
     assert any("block size `threads` not given: checked with threads = 256, 128, 1024" in a
                for a in diags[0].assumptions)
     # no guard, and nothing makes n a multiple of the block the program picks: the condition says so
-    assert diags[1].severity == "warning" and "when n % threads != 0" in diags[1].message
+    assert diags[1].severity == "warning" and "whenever n % threads != 0" in diags[1].message
 
 
 def test_launch_inside_a_block_size_branch_uses_that_size(tmp_path):

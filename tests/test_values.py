@@ -73,7 +73,7 @@ void run(const float* a, float* c, int n) {
 def test_a_missing_tail_guard_over_an_open_size_is_a_warning_with_its_condition(tmp_path):
     got = [d for d in lint(tmp_path, NOGUARD) if d.code == "CL202"]
     assert len(got) == 2 and all(d.severity == "warning" for d in got)
-    assert all("when n % 256 != 0" in d.message and d.metrics["condition"] == "n % 256 != 0" for d in got)
+    assert all("whenever n % 256 != 0" in d.message and d.metrics["condition"] == "n % 256 != 0" for d in got)
     assert not any(re.search(r"\b10\d\d\b", d.message) for d in got)     # no size cudalint tried
 
 
@@ -104,7 +104,7 @@ void run(float* out, const float* inp, int N, int C) {
 def test_the_grid_rounds_rows_of_warps_by_the_block_s_y_edge(tmp_path):
     # one row per warp: the grid is ceil(N / blockDim.y), and `idx > N` lets row N through
     got = [d for d in lint(tmp_path, ROWS_OF_WARPS) if d.code == "CL202"]
-    assert got and all("when N % 8 != 0" in d.message for d in got)
+    assert got and all("whenever N % 8 != 0" in d.message for d in got)
     fixed = lint(tmp_path, ROWS_OF_WARPS.replace("idx > N", "idx >= N"))
     assert not [d for d in fixed if d.code == "CL202"]
 
@@ -143,7 +143,7 @@ def test_each_range_pattern_has_a_pair_whose_bad_half_states_a_condition(name):
     bad = [d for d in lint_paths([str(SAMPLES / f"{name}_bad.cu")], Config()).diagnostics if d.code == "CL202"]
     good = [d for d in lint_paths([str(SAMPLES / f"{name}_good.cu")], Config()).diagnostics if d.code == "CL202"]
     assert bad and not good
-    assert all(re.search(r"when \w+ % \d+ != 0", d.message) for d in bad)
+    assert all(re.search(r"whenever \w+ % \d+ != 0", d.message) for d in bad)
 
 
 def test_a_neighbour_read_before_the_edge_check_leaves_the_allocation_the_host_passes():
@@ -151,7 +151,7 @@ def test_a_neighbour_read_before_the_edge_check_leaves_the_allocation_the_host_p
     good = lint_paths([str(SAMPLES / "neighbour_read_good.cu")], Config()).diagnostics
     got = [d for d in bad if d.code == "CL201"]
     assert len(got) == 1 and got[0].line == 6 and got[0].severity == "error"
-    assert "below 0" in got[0].message and "allocation of n * 4 bytes" in got[0].message
+    assert "below 0" in got[0].message and "n * 4 bytes allocated" in got[0].message
     assert not [d for d in good if d.code == "CL201"]
 
 

@@ -163,7 +163,7 @@ def _allocation_range(ctx: Context, acc, me):
             any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for c in conds for n in c.walk()):
         return      # a guard cudalint cannot evaluate is taken as running: no range over it is sure
     made = invented(sim, [acc.index, *acc.guards])
-    where = f"the allocation of {size_text} bytes the launch passes as `{acc.array.name}`"
+    where = f"`{acc.array.name}` ({size_text} bytes allocated)"
     metrics = {"extent": extent, "allocation": size_text}
     if r.lo < 0:
         point = _where(r.at_min, acc.terms)

@@ -51,8 +51,8 @@ def message(d) -> str:
     """The finding's text, from its facts (the one place it is written)."""
     f, m = d.facts, d.metrics
     if "condition" in m:     # a size the program does not give: the condition, never this trial's figures
-        text = (f"{d.access} of `{f['text']}` runs past {f['extent_text']} when {m['condition']}: no guard "
-                f"or host check stops the threads the grid adds; add `{m['guard']}`")
+        # "whenever": nothing in the program (a guard, a host check, its sizes) rules the condition out
+        text = f"{d.access} of `{f['text']}` runs past {f['extent_text']} whenever {m['condition']}; add `{m['guard']}`"
     else:
         text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
                 f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
