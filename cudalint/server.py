@@ -40,6 +40,7 @@ class Linted:
     source: object = None                   # the buffer's SourceFile (None: not linted)
     alone: bool = False
     problem: str = ""                       # why the buffer could not be linted, for the user
+    cfg_problem: bool = False               # `problem` is a configuration file passed over
     context: list[str] | None = None        # the project's files read with it (context_paths)
     excluded: bool = False                  # the configuration excludes the file: nothing to say
 
@@ -58,11 +59,25 @@ def lint_buffer(path: str, text: str, alone: bool = False, context: list[str] | 
     from .preprocess import file_key
     file_key.cache_clear()          # links may have changed since the last lint, as between two runs
     text = text.removeprefix("\ufeff")
+    from .config import clear_found
+    from .inputs import take_skipped
+    clear_found(loaded=True)        # an edited configuration file is read again, as a new run reads it
+    take_skipped()
     try:
         cfg = Resolver({}).run_config()
         fcfg = cfg.for_file(path)
     except ConfigError as exc:
         return Linted(path, text, None, problem=str(exc))
+    # a configuration file that cannot be used is passed over, as `check` does, and said in the editor
+    skipped = "; ".join(m for _, error, m in take_skipped() if error)
+    linted = _lint_with(path, text, cfg, fcfg, alone, context)
+    if skipped and not linted.problem:
+        linted.problem, linted.cfg_problem = skipped, True
+    return linted
+
+
+def _lint_with(path: str, text: str, cfg, fcfg, alone: bool, context) -> Linted:
+    from .lint import UsageError, lint_sources
     if fcfg.excluded(path):         # as `--force-exclude` does: the editor opens what the project excludes
         return Linted(path, text, cfg, alone=alone, excluded=True)
     if context is None:
@@ -290,8 +305,9 @@ def to_lsp(linted: Linted, pos: _Positions) -> list:
     from lsprotocol import types
     out = [lsp_diagnostic(d, pos) for d in linted.diagnostics]
     if linted.problem:      # a broken configuration, a file nested too deep: say why nothing is linted
+        code = "config" if linted.cfg is None or linted.cfg_problem else None
         out.append(types.Diagnostic(pos.span(1, 1, 1, 1), f"cudalint: {linted.problem}", types.DiagnosticSeverity.Error,
-                                    "config" if linted.cfg is None else None, source="cudalint"))
+                                    code, source="cudalint"))
     return out
 
 
