@@ -6,7 +6,6 @@ import functools
 import itertools
 import os
 import re
-import stat
 import warnings
 from dataclasses import dataclass, field
 from typing import Callable

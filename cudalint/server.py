@@ -55,7 +55,6 @@ def lint_buffer(path: str, text: str, alone: bool = False, context: list[str] | 
     files that include the file or launch its kernels, when known (else found: finding them reads
     every CUDA file of the project, longer than linting a kernel file)."""
     from .config import ConfigError, Resolver
-    from .lint import UsageError, lint_sources
     from .preprocess import file_key
     file_key.cache_clear()          # links may have changed since the last lint, as between two runs
     text = text.removeprefix("\ufeff")

@@ -181,7 +181,7 @@ def _allocation_range(ctx: Context, acc, me):
             metrics["rests_on"] = unrelated
             return
         point = _where(r.at_max, acc.terms)
-        figure = (f" past its end" if made else
+        figure = (" past its end" if made else
                   f" {max_check(sim, acc, acc.index, acc.terms, r.at_max, r.hi)} > {extent - 1}")
         msg = f"index of `{short(written(acc))}` reaches{figure}, out of {where}, at {point}"
         if not made:
