@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .diagnostic import Diagnostic
 from .edits import Edit, _kernel_lines, pad_declaration
+from .engine import Workspace
 
 
 @dataclass
@@ -110,33 +111,16 @@ def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
 
 # ---- proof -------------------------------------------------------------------------------------
 class _Relinter:
-    """Lints a file again with new text, together with the files of the run that launch its kernels."""
+    """Lints a file again with new text, in its project as the engine reads it (with the files of
+    the run that launch its kernels)."""
 
-    def __init__(self, result, cfg):
-        self.result, self.cfg = result, cfg
-        self._related: dict[str, list] = {}
-
-    def related(self, path: str, kernels: list[str]):
-        from .lint import read_file
-        if path not in self._related:
-            out = []
-            for other, lines in self.result.lines.items():
-                text = "\n".join(lines)
-                if other != path and any(re.search(rf"\b{re.escape(k)}\b", text) for k in kernels):
-                    try:
-                        out.append(read_file(other, self.cfg))
-                    except Exception:  # an unreadable neighbour: the proof goes without it
-                        continue
-            self._related[path] = out
-        return self._related[path]
+    def __init__(self, result, workspace: Workspace):
+        self.result, self.workspace = result, workspace
 
     def lint(self, path: str, text: str, kernels: list[str]) -> list[Diagnostic] | None:
-        from .lint import UsageError, lint_sources, read_file
-        try:
-            src = read_file(path, self.cfg, text.encode("utf-8"))
-        except UsageError:
-            return None
-        return [d for d in lint_sources([src, *self.related(path, kernels)], self.cfg).diagnostics if d.path == path]
+        also = [other for other, lines in self.result.lines.items()
+                if other != path and any(re.search(rf"\b{re.escape(k)}\b", "\n".join(lines)) for k in kernels)]
+        return self.workspace.relint(path, text, also)
 
 
 def _key(d: Diagnostic):
@@ -145,14 +129,17 @@ def _key(d: Diagnostic):
 
 def plan(result, cfg) -> FixPlan:
     """Propose a fix for every finding that has one, and keep those the proof accepts: greedily per
-    file, safe fixes first, each checked on top of the ones already kept."""
+    file, safe fixes first, each checked on top of the ones already kept. `cfg`: the Workspace the
+    findings were made in (or its Config)."""
     from .lint import UsageError, read_file
+    workspace = cfg if isinstance(cfg, Workspace) else Workspace(cfg)
+    cfg = workspace.cfg
     out = FixPlan()
     by_path: dict[str, list[Diagnostic]] = {}
     for d in result.diagnostics:
         if d.code in ("CL102", "CL301", "CL401") and d.severity in ("warning", "error"):
             by_path.setdefault(d.path, []).append(d)
-    relint = _Relinter(result, cfg)
+    relint = _Relinter(result, workspace)
     for path, diags in by_path.items():
         if path == "-" or not os.path.isfile(path):
             continue
