@@ -71,7 +71,7 @@ def entry_point_findings(path: str) -> dict[str, set[Finding]]:
     explain: set[Finding] = set()
     if code == 0:
         for k in json.loads(text)["kernels"]:
-            explain |= {(k["path"], f["line"], f["column"], f["code"], f["severity"])
+            explain |= {(f.get("path") or k["path"], f["line"], f["column"], f["code"], f["severity"])
                         for f in k["findings"] if f["code"] != "CL901"}
     return {"check": check, "stdin": stdin, "engine": engine, "explain": explain, "check, in kernels": in_kernels}
 

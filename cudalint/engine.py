@@ -10,7 +10,7 @@ read through it, so a file gets one verdict however it is asked.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 from .config import Config
 from .diagnostic import Diagnostic
@@ -47,14 +47,15 @@ class Workspace:
         return lint_paths([name], self.cfg, overlay={**self.buffers, file_key(name): data})
 
     def findings(self, path: str) -> list[Diagnostic]:
-        """The findings of one file, as `cudalint check PATH` prints them."""
-        return [d for d in self.check([path], tables=False).diagnostics if d.path == path]
+        """The findings of one file, as `cudalint check PATH` prints them (those of the helpers it
+        inlines from other files included)."""
+        return self.check([path], tables=False).diagnostics
 
     def model(self, path: str) -> list:
         """The two-tree tables of the kernels of one file."""
         return [t for t in self.check([path]).tables if t.path == path]
 
-    def relint(self, path: str, text: str, also: list[str] = ()) -> list[Diagnostic] | None:
+    def relint(self, path: str, text: str, also: Sequence[str] = ()) -> list[Diagnostic] | None:
         """The findings `path` would have with `text` as its content (a proposed rewrite), read in
         its project as `check` reads it; `also`: files of the run read with it (those that launch its
         kernels where no project is found). None when the text cannot be read."""

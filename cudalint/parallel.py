@@ -50,7 +50,7 @@ def fork_map(fn, items: list, jobs: int) -> list:
 
 
 def _take(fn, items, counter) -> dict:
-    out = {}
+    out: dict = {}
     while True:
         with counter.get_lock():
             i = counter.value

@@ -51,7 +51,7 @@ class KernelExplainer:
     # ---- values ------------------------------------------------------------------------------
     def _constants(self) -> dict[str, ir.Expr]:
         """Object-like macros with an integer value, by name (TILE_SIZE -> 32)."""
-        out = {}
+        out: dict[str, ir.Expr] = {}
         macros = getattr(self.src, "macros", None)
         if macros is None:
             return out
@@ -446,7 +446,8 @@ class KernelExplainer:
         if rewrites and self.verify is not None:
             rewrites, note = self._verified(d, rewrites)
         return Finding(d.code, d.name, d.category, d.severity, d.line, d.column, d.message,
-                       _section(doc, "Why is this bad?"), _section(doc, "Use instead"), rewrites, note)
+                       _section(doc, "Why is this bad?"), _section(doc, "Use instead"), rewrites, note,
+                       d.path if d.path and d.path != self.table.path else "")
 
     def _verified(self, d: Diagnostic, rewrites: list[Rewrite]) -> tuple[list[Rewrite], str]:
         """A rewrite is offered only when linting the rewritten file removes the finding and adds none."""

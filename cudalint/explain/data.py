@@ -105,6 +105,11 @@ class Finding:
     fix: str                   # the rule's "Use instead" section
     rewrites: list[Rewrite] = field(default_factory=list)
     rewrite_note: str = ""     # why no rewrite is offered, when one was tried and rejected
+    path: str = ""             # the file it is in, where not the kernel's (a helper's header)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.path else f"line {self.line}"
 
 
 @dataclass

@@ -52,9 +52,15 @@ def explain_result(result: Result, workspace: Workspace, kernel: str | None = No
         others = [p for p in by_path if p != path]
         return workspace.relint(path, "\n".join(lines) + "\n", others)
 
+    named: dict[str, int] = {}
+    for t in result.tables:
+        named[t.kernel] = named.get(t.kernel, 0) + 1
+    paths = {(t.kernel, t.path) for t in result.tables}
     for t in tables:
+        # a kernel's findings: in its file, and in the helpers' files it inlines where no other
+        # kernel of that name was linted in them
         diags = [d for d in result.diagnostics if d.kernel == t.kernel and d.code != "CL900"
-                 and (d.path == t.path or d.path in ("", None))]
+                 and (d.path in (t.path, "", None) or (named[t.kernel] == 1 or (t.kernel, d.path) not in paths))]
         params = workspace.cfg.for_file(t.path).params
         out.kernels.append(explain_table(t, params, by_path.get(t.path), diags, line, verify))
     return out

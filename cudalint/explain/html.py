@@ -236,7 +236,7 @@ class HtmlWriter:
     def finding(self, f: Finding) -> None:
         self._close("der")
         parts = [f'<div class="finding {escape(f.severity)}"><b>{escape(f.code)} {escape(f.name)}</b> '
-                 f'[{escape(f.category)}, {escape(f.severity)}] line {f.line}<div>{md_inline(f.message)}</div>']
+                 f'[{escape(f.category)}, {escape(f.severity)}] {escape(f.where)}<div>{md_inline(f.message)}</div>']
         if f.why:
             parts.append(f'<div class="why"><i>Why is this bad?</i> {md_block(f.why)}</div>')
         if f.rewrite_note:

@@ -156,7 +156,7 @@ def _kernel(k: KernelView, w) -> None:
         w.para("No loops: every thread makes each access once.")
 
     w.heading(2, "3. Indexes by phase, with max checks and warp pictures")
-    attached = set()
+    attached: set[tuple[int, str]] = set()
     for phase in ("load", "compute", "store"):
         ders, accs = k.phases.get(phase, []), k.accesses.get(phase, [])
         if not ders and not accs:

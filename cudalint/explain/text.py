@@ -91,7 +91,7 @@ class TextWriter:
     def finding(self, f: Finding) -> None:
         sev = "red" if f.severity == "error" else "yellow"
         self.line()
-        self.line("    " + self.c(f"{f.code} {f.name}", sev, "bold") + f" [{f.category}, {f.severity}] line {f.line}")
+        self.line("    " + self.c(f"{f.code} {f.name}", sev, "bold") + f" [{f.category}, {f.severity}] {f.where}")
         self.line(f"      {f.message}")
         if f.why:
             self.line("      Why is this bad?")
@@ -172,7 +172,7 @@ class MarkdownWriter(TextWriter):
         self.line()
 
     def finding(self, f: Finding) -> None:
-        self.line(f"> **{f.code} {f.name}** [{f.category}, {f.severity}] line {f.line}: {f.message}")
+        self.line(f"> **{f.code} {f.name}** [{f.category}, {f.severity}] {f.where}: {f.message}")
         self.line(">")
         if f.why:
             self.line("> *Why is this bad?* " + " ".join(f.why.split()))
