@@ -151,7 +151,14 @@ class KernelExplainer:
             launch, sizes, assumptions = "not simulated", {}, list(t.assumptions)
         notes = [f"line {n.line}: {n.message}" for n in t.notes]
         return KernelView(t.kernel, t.path, t.line, launch, bool(sim and sim.launch_known), sizes, assumptions,
-                          self._tree(accesses), self._iterators(), phases, views, findings, notes)
+                          self._tree(accesses), self._iterators(), phases, views, findings, notes, self._source())
+
+    def _source(self) -> list[tuple[int, str]]:
+        """The kernel's lines as its file has them, numbered (the page shows them beside the table)."""
+        lines = getattr(self.src, "lines", None)
+        if not lines or self.src.path != self.table.path:
+            return []
+        return [(n, lines[n - 1]) for n in _kernel_lines(self.src, self.table.kernel, self.table) if n <= len(lines)]
 
     # ---- two-tree table ----------------------------------------------------------------------
     def _tree(self, accesses: list[Access]) -> list[TreeRow]:

@@ -149,6 +149,7 @@ class KernelView:
     accesses: dict[str, list[AccessView]]    # load / compute / store -> accesses
     findings: list[Finding]
     notes: list[str] = field(default_factory=list)
+    source: list[tuple[int, str]] = field(default_factory=list)   # the kernel's lines, numbered
 
 
 @dataclass

@@ -88,6 +88,9 @@ class TextWriter:
         bad = w.units > max(w.ideal, 1) * (2 if w.space == "global" else 1)
         self.line("        " + self.c(warp_summary(w), "red" if bad else "green"))
 
+    def beside_source(self, lines: list[tuple[int, str]]) -> None:
+        """The kernel's source beside what was just written: a page shows it; a terminal has the file."""
+
     def finding(self, f: Finding) -> None:
         sev = "red" if f.severity == "error" else "yellow"
         self.line()
