@@ -464,3 +464,34 @@ def test_html_page_lists_the_kernel_source_beside_the_table():
     assert "<table>" in beside and '<pre class="src">' in beside
     assert "__global__" in beside and "tile[threadIdx.x][threadIdx.y + j]" in beside
     assert "rendered" not in html and "render-check" not in html
+
+
+def _term_levels(ex) -> set[str]:
+    return {r.level for k in ex.kernels for ders in k.phases.values() for d in ders for r in d.terms} | \
+        {r.level for k in ex.kernels for accs in k.accesses.values() for a in accs for dv in a.dims
+         for r in dv.terms}
+
+
+def test_levels_name_only_memory_the_kernel_has():
+    """A naive matmul has no shared memory: its threadIdx terms address global memory, not a
+    Shared level the two-tree table shows empty; a tiled kernel's still land in Shared."""
+    naive = _term_levels(explain("matmul_naive_bad.cu"))
+    assert "Block -> Global" in naive and not any("Shared" in lv for lv in naive)
+    tiled = _term_levels(explain("matmul_tiled_good.cu"))
+    assert "Block -> Shared" in tiled
+
+
+def test_const_int_tile_reads_as_its_define(tmp_path):
+    """`const int TILE_DIM = 32;` is the same fact as `#define TILE_DIM 32`: the same strides, levels
+    and max checks (the model resolved the constant; explain shows its value, not a symbol)."""
+    text = (SAMPLES / "transpose_good.cu").read_text()
+    const = tmp_path / "transpose_const.cu"
+    const.write_text(text.replace("#define TILE_DIM 32", "const int TILE_DIM = 32;")
+                     .replace("#define BLOCK_ROWS 8", "const int BLOCK_ROWS = 8;"))
+
+    def rows(ex):
+        (k,) = ex.kernels
+        return [(r.coord, r.stride_value, r.level, r.max_coord) for d in k.phases["load"] for r in d.terms]
+    defined = rows(explain("transpose_good.cu"))
+    assert ("blockIdx.x", 32, "Grid -> Global", 63) in defined
+    assert rows(explain_paths([str(const)], Config())) == defined

@@ -64,6 +64,9 @@ class KernelExplainer:
                 continue
             if all(isinstance(n, (ir.Num, ir.Bin, ir.Un)) for n in e.walk()):
                 out[name] = e
+        for name, e in self.table.constants.items():   # `const int TILE_DIM = 32;`, as the model read it
+            if name not in out and all(isinstance(n, (ir.Num, ir.Bin, ir.Un)) for n in e.walk()):
+                out[name] = e
         for name, value in self.table.template_bindings.items():   # sgemm<64, 64, 8, 8>: BM = 64
             e = parse_written(value)
             if e is not None and all(isinstance(n, (ir.Num, ir.Bin, ir.Un)) for n in e.walk()):
@@ -106,7 +109,12 @@ class KernelExplainer:
                 locals_[name] = self.table.def_values[d]
         return Scope(locals_, iters, dict(self.constants), set(self.table.params),
                      getattr(self.src, "macros", None),
-                     slide={it.trip.name for it in self.table.iterators if it.kind == "SLIDE"})
+                     slide={it.trip.name for it in self.table.iterators if it.kind == "SLIDE"},
+                     memory=self._memory())
+
+    def _memory(self) -> frozenset[str]:
+        """The memory levels the kernel has (the table's memory tree): Global and Register always."""
+        return frozenset({"Global", "Register", *(a.level for a in self.table.arrays.values())})
 
     def _loop_def(self, d: str):
         name, _, line = d.rpartition("@")
@@ -217,7 +225,8 @@ class KernelExplainer:
                 trips = self.sim.trip_count(it)
                 formula = self._bound_formula(it, header)
             note = "grid-stride" if it.grid_stride else ""
-            out.append(IteratorRow(it.var, it.line, it.kind, iterator_levels(it), header, formula, trips, note))
+            out.append(IteratorRow(it.var, it.line, it.kind, iterator_levels(it, self._memory()), header, formula,
+                                   trips, note))
         return out
 
     def _loop_header(self, it) -> str:

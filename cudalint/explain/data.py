@@ -33,7 +33,7 @@ class TermRow:
     coord: str                 # the coordinate as written: blockIdx.y, tileId, sCol, flatIdx % TILE_SIZE
     stride: str                # as written: TILE_SIZE, K, 1
     stride_value: int | None
-    level: str                 # "Grid -> Global", "Block -> Shared", "Register", "Shared index", "offset"
+    level: str                 # "Grid -> Global", "Block -> Shared" ("Block -> Global" without shared memory), "Shared index", "offset"
     max_coord: int | None = None
 
 

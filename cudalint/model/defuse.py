@@ -194,7 +194,10 @@ class DefUse:
         finally:
             self.src, self.line = saved
             self._resolving.discard(name)
-        return value if isinstance(value, ir.Expr) and not _opaque(value) else None
+        if not isinstance(value, ir.Expr) or _opaque(value):
+            return None
+        self.table.constants.setdefault(name, value)     # what explain shows `TILE_DIM` stands for
+        return value
 
     def _rvalues(self, exprs, stmt, node) -> list:
         """rvalue of each expression in turn (a loop: a comprehension in the callers would make cells

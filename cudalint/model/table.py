@@ -222,6 +222,7 @@ class TwoTreeTable:
     def_values: dict[str, ir.Expr] = field(default_factory=dict)  # def id -> its value, resolved
     merges: dict = field(default_factory=dict)                    # Access -> vector.Merge (shared requests nvcc fuses)
     possible_merges: dict = field(default_factory=dict)           # Access -> vector.Merge nvcc may or may not make
+    constants: dict[str, ir.Expr] = field(default_factory=dict)   # file-scope constants the kernel reads -> value
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}
