@@ -7,6 +7,7 @@ import re
 import numpy as np
 
 from ..analysis.banks import count_wavefronts
+from ..analysis.coalescing import warp_sectors
 from ..analysis.simulate import SECTOR, WARP, AnalysisLimit, Simulation
 from ..diagnostic import Diagnostic
 from ..edits import _kernel_lines, pad_declaration
@@ -387,7 +388,13 @@ class KernelExplainer:
                 if moves and full is not None:
                     limit_text += (f"; `{a.array.name}` itself is moved by " + ", ".join(
                         f"`{t}` (line {ln})" for ln, t in moves) + f": the element index reaches {full[1]}")
-            whole = ev.extremes(resolved if resolved is not None else substitute(symbolize(e, scope, {}), values))
+            # the range CL201 judges (every thread, the loops' extremes, the guards), where the
+            # simulation keeps one (arrays with a declared extent); else the index's own extremes
+            ranges = res.ranges if res is not None and not res.error else []
+            kept = ranges[k] if per_dim and len(ranges) == len(subs) else \
+                ranges[0] if not per_dim and len(subs) == 1 and len(ranges) == 1 else None
+            whole = (kept.lo, kept.hi) if kept is not None else \
+                ev.extremes(resolved if resolved is not None else substitute(symbolize(e, scope, {}), values))
             dims.append(DimView(text, rows, max_check(rows, whole, limit, limit_text)))
         warp = self._warp(a) if self.sim is not None and res is not None and not res.error else None
         codes = [d.code for d in self.diags if d.line == a.line and (d.array in (None, a.array.name))]
@@ -416,8 +423,7 @@ class KernelExplainer:
         except Exception:  # the index needs a value the simulation does not have
             return None
         es, width = a.array.elem_size, a.width
-        lanes, units = [], set()
-        words: dict[int, set[int]] = {}
+        lanes = []
         addrs = set()
         for ln in range(WARP):
             tid = (int(tids["threadIdx.x"][ln]), int(tids["threadIdx.y"][ln]), int(tids["threadIdx.z"][ln]))
@@ -427,24 +433,19 @@ class KernelExplainer:
             idx = int(index[ln])
             addr = idx * es
             addrs.add(addr)
-            if a.space == "global":
-                unit = addr // SECTOR
-                for s in range(addr // SECTOR, (addr + width - 1) // SECTOR + 1):
-                    units.add(s)
-            else:
-                unit = (addr // 4) % BANKS
-                for w in range(addr // 4, (addr + width - 1) // 4 + 1):
-                    words.setdefault(w % BANKS, set()).add(w)
+            unit = addr // SECTOR if a.space == "global" else (addr // 4) % BANKS    # the lane's first
             lanes.append(Lane(ln, tid, idx, addr, unit))
         if not addrs:
             return None
+        lane_addr = np.array([[ln.address if ln.address is not None else 0 for ln in lanes]], dtype=np.int64)
+        lane_mask = np.array([[ln.address is not None for ln in lanes]])
         if a.space == "global":
-            n_units = len(units)
-            ideal = math.ceil(len(addrs) * width / SECTOR)
+            # the count CL101 makes of each request (analysis.coalescing.warp_sectors)
+            sectors, distinct = warp_sectors(lane_addr, lane_mask, width)
+            n_units = int(sectors[0])
+            ideal = math.ceil(int(distinct[0]) * width / SECTOR)
         else:
             # the same count CL401 makes: phases for 8/16-byte accesses, broadcast of one word
-            lane_addr = np.array([[ln.address if ln.address is not None else 0 for ln in lanes]], dtype=np.int64)
-            lane_mask = np.array([[ln.address is not None for ln in lanes]])
             wf = count_wavefronts(lane_addr, lane_mask, width, a.kind)
             n_units, ideal = int(wf.wavefronts[0]), int(wf.ideal[0])
         avg = avg_ideal = None
