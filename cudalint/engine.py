@@ -14,7 +14,9 @@ from typing import Callable, Sequence
 
 from .config import Config
 from .diagnostic import Diagnostic
-from .lint import Result, lint_paths, lint_stdin, read_project, context_paths
+from .analysis.family import derive
+from .analysis.simulate import Simulation
+from .lint import Result, context_paths, lint_paths, lint_stdin, program_combinations, read_project
 from .preprocess import file_key
 from .source.cufile import SourceFile
 
@@ -68,6 +70,15 @@ class Workspace:
         if result.errors:
             return None
         return [d for d in result.diagnostics if d.path == path]
+
+    def simulation(self, table) -> Simulation:
+        """The simulation whose figures `check`'s messages quote: the first combination of the values
+        the program passes, the first trial of the values it does not give, under the file's
+        `--param`s. Explain and fix read the same one. (Raises AnalysisLimit as Simulation does.)"""
+        given = self.cfg.for_file(table.path).params
+        params = {**program_combinations(table.launch, given)[0], **given}
+        family = derive(table, {**table.launch.params, **params})
+        return Simulation(table, params, family.primary, family)
 
     def read(self, paths: list[str]) -> tuple[list[SourceFile], list[SourceFile]]:
         """The files parsed as `check` parses them (their units and context), for what runs them

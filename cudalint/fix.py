@@ -73,7 +73,7 @@ def _access(table, d: Diagnostic):
 
 
 def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
-    """The rewrite that should remove `d`, not yet proved."""
+    """The rewrite that should remove `d`, not yet proved (`cfg`: the Workspace, or its Config)."""
     table = _table(result, d)
     if table is None or d.code not in ("CL102", "CL301", "CL401"):
         return None
@@ -91,7 +91,7 @@ def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
     from .analysis.simulate import AnalysisLimit, Simulation
     from .explain.build import KernelExplainer
     try:
-        sim = Simulation(table, cfg.for_file(d.path).params)
+        sim = cfg.simulation(table) if isinstance(cfg, Workspace) else Simulation(table, cfg.for_file(d.path).params)
     except AnalysisLimit:
         return None
     rewrites = KernelExplainer(table, sim, src, [d])._rewrites(d)
@@ -151,7 +151,7 @@ def plan(result, cfg) -> FixPlan:
             continue
         proposals: list[Fix] = []
         for d in diags:
-            fix = propose(result, cfg, d, src)
+            fix = propose(result, workspace, d, src)
             if fix is None:
                 continue
             same = next((f for f in proposals if f.edits == fix.edits), None)

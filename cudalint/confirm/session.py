@@ -6,7 +6,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..analysis.simulate import AnalysisLimit, Simulation
+from ..analysis.simulate import AnalysisLimit
 from ..diagnostic import Diagnostic
 from ..engine import Workspace
 from ..lint import UsageError
@@ -69,7 +69,7 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
             try:
                 if fn is None:
                     raise NotRunnable("kernel not found again in its file")
-                sim = Simulation(table, cfg.for_file(table.path).params)
+                sim = workspace.simulation(table)     # the values check's findings were made with
                 job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
                            host_values, typedefs)
             except (NotRunnable, AnalysisLimit) as exc:

@@ -550,9 +550,11 @@ def _section(doc: str, title: str) -> str:
     return m.group(1).strip() if m else ""
 
 
-def explain_table(table, params, source, diags, only_line=None, verify=None) -> KernelView:
+def explain_table(table, params, source, diags, only_line=None, verify=None, simulate=None) -> KernelView:
+    """`simulate`: table -> the Simulation check's findings were made with (the engine's), else one
+    under `params`."""
     try:
-        sim, why = Simulation(table, params), ""
+        sim, why = (simulate(table) if simulate is not None else Simulation(table, params)), ""
     except AnalysisLimit as exc:
         sim, why = None, str(exc)
     view = KernelExplainer(table, sim, source, diags, only_line, verify).build()

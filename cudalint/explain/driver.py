@@ -62,5 +62,5 @@ def explain_result(result: Result, workspace: Workspace, kernel: str | None = No
         diags = [d for d in result.diagnostics if d.kernel == t.kernel and d.code != "CL900"
                  and (d.path in (t.path, "", None) or (named[t.kernel] == 1 or (t.kernel, d.path) not in paths))]
         params = workspace.cfg.for_file(t.path).params
-        out.kernels.append(explain_table(t, params, by_path.get(t.path), diags, line, verify))
+        out.kernels.append(explain_table(t, params, by_path.get(t.path), diags, line, verify, workspace.simulation))
     return out
