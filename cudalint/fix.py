@@ -116,11 +116,16 @@ class _Relinter:
 
     def __init__(self, result, workspace: Workspace):
         self.result, self.workspace = result, workspace
+        self._related: dict[str, list[str]] = {}
+
+    def related(self, path: str, kernels: list[str]) -> list[str]:
+        if path not in self._related:
+            self._related[path] = [other for other, lines in self.result.lines.items() if other != path and
+                                   any(re.search(rf"\b{re.escape(k)}\b", "\n".join(lines)) for k in kernels)]
+        return self._related[path]
 
     def lint(self, path: str, text: str, kernels: list[str]) -> list[Diagnostic] | None:
-        also = [other for other, lines in self.result.lines.items()
-                if other != path and any(re.search(rf"\b{re.escape(k)}\b", "\n".join(lines)) for k in kernels)]
-        return self.workspace.relint(path, text, also)
+        return self.workspace.relint(path, text, self.related(path, kernels))
 
 
 def _key(d: Diagnostic):

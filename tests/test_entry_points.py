@@ -45,3 +45,21 @@ def test_launch_from_configuration_file(tmp_path, monkeypatch):
     code, text = _main(["explain", "--format", "json", "scale.cu"])
     (kernel,) = json.loads(text)["kernels"]
     assert kernel["launch_known"] and kernel["launch"].startswith("grid (4, 1, 1) x block (128, 1, 1)")
+
+
+def test_unsaved_buffer_stands_for_its_file(monkeypatch):
+    """An editor's unsaved text is what the engine reads for the file, in the file's translation
+    unit (the launch still comes from the runner that includes it); closed, the file is read again."""
+    from cudalint.config import Resolver
+    from cudalint.engine import Workspace
+    monkeypatch.chdir(ROOT)
+    path = "samples/headers/saxpy_kernel.cuh"
+    ws = Workspace(Resolver({}, jobs=1).run_config())
+    text = (ROOT / path).read_text()
+    guarded = text.replace("y[i] = a * x[i] + y[i];", "if (i < n) y[i] = a * x[i] + y[i];")
+    assert guarded != text
+    ws.open_buffer(path, guarded)
+    assert ws.findings(path) == []
+    assert [t.launch.known for t in ws.model(path)] == [True]
+    ws.close_buffer(path)
+    assert [d.code for d in ws.findings(path)] == ["CL202"] * 3
