@@ -72,7 +72,8 @@ def read_baseline(file: str) -> tuple[Counter, dict[str, dict]]:
         raise BaselineError(f"cannot read baseline {file}: not JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("version") != FORMAT_VERSION or not isinstance(doc.get("findings"), list):
         raise BaselineError(f"cannot read baseline {file}: not a cudalint baseline (version {FORMAT_VERSION})")
-    counts, info = Counter(), {}
+    counts: Counter = Counter()
+    info: dict = {}
     for item in doc["findings"]:
         try:
             key = str(item["key"])

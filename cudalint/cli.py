@@ -292,7 +292,8 @@ def check(argv: list[str]) -> int:
     from .baseline import BaselineError, filter_baseline, write_baseline
     from .config import ConfigError
     from .inputs import InputError, read_stream
-    from .lint import Result, UsageError, lint_paths, lint_stdin
+    from .engine import Workspace
+    from .lint import Result, UsageError
     from .report import RenderOptions, printable, render
     to_terminal = args.output is None and sys.stdout.isatty()
     stdin_text = None
@@ -303,6 +304,7 @@ def check(argv: list[str]) -> int:
                                                 args.write_baseline or args.confirm)
     try:
         cfg = _resolver(args).run_config()
+        workspace = Workspace(cfg)
         if args.paths == ["-"]:
             name = args.stdin_filename or "-"
             fcfg = cfg.for_file(name)
@@ -316,9 +318,9 @@ def check(argv: list[str]) -> int:
                 except InputError as exc:
                     raise _Usage(str(exc)) from None
                 stdin_text = data.decode("utf-8", "surrogateescape")
-                result = lint_stdin(name, data, cfg)
+                result = workspace.check_text(name, data)
         else:
-            result = lint_paths(args.paths, cfg, on_part=_printer(args, fmt, _color(args, to_terminal))
+            result = workspace.check(args.paths, on_part=_printer(args, fmt, _color(args, to_terminal))
                                 if streamed else None,
                                 tables=bool(fmt == "full" or args.fix or args.diff or args.confirm))
             if not result.files and any(os.path.isdir(p) for p in args.paths):   # named files: force-exclude
@@ -347,7 +349,7 @@ def check(argv: list[str]) -> int:
                 raise _Usage(f"bad --smem value `{item}`: give KERNEL=BYTES, e.g. --smem reduce0=4096")
             smem[name.strip()] = int(value)
         try:
-            for r in confirm_result(result, cfg, args.confirm, args.confirm_timeout, smem):
+            for r in confirm_result(result, workspace, args.confirm, args.confirm_timeout, smem):
                 print(r.line(), file=sys.stderr)
         except ConfirmUnavailable as exc:
             raise _Usage(str(exc)) from None
@@ -360,7 +362,7 @@ def check(argv: list[str]) -> int:
     if args.fix or args.diff or (fmt == "full" and not args.statistics):
         from . import fix
         stdin = args.paths == ["-"]
-        fixes = fix.plan(result, cfg, {args.stdin_filename or "-": stdin_text} if stdin and stdin_text is not None
+        fixes = fix.plan(result, workspace, {args.stdin_filename or "-": stdin_text} if stdin and stdin_text is not None
                          else None)
         if stdin and args.fix and not args.diff:
             return _fix_stdin(args, fixes, result, cfg, stdin_text, fmt)
@@ -374,14 +376,14 @@ def check(argv: list[str]) -> int:
                 print(f"cudalint: {printable(line)}", file=sys.stderr)
             if fixed:
                 before = sum(1 for d in result.diagnostics if d.path in fixed)
-                result = lint_paths(args.paths, cfg)
+                result = workspace.check(args.paths)
                 if args.baseline:
                     filter_baseline(result, args.baseline)
                 n, fewer = sum(fixed.values()), before - sum(1 for d in result.diagnostics if d.path in fixed)
                 print(f"cudalint: applied {n} fix{'es' if n != 1 else ''} in {len(fixed)} "
                       f"file{'s' if len(fixed) != 1 else ''}: {fewer} finding{'s' if fewer != 1 else ''} fewer",
                       file=sys.stderr)
-                fixes = fix.plan(result, cfg) if fmt == "full" else None
+                fixes = fix.plan(result, workspace) if fmt == "full" else None
     levels = ("warning", "error") if args.fail_on == "warning" else ("error",)
     failing = [d for d in result.diagnostics if d.severity in levels]
     exit_code = EXIT_FINDINGS if failing and not args.exit_zero else EXIT_CLEAN

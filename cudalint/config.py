@@ -186,7 +186,7 @@ def _string(v, where, key):
 
 
 # key -> (reader, default); a dotted key lives in a sub-table (`[tool.cudalint.coalescing]`).
-KEYS = {
+KEYS: dict[str, tuple[Callable, object]] = {
     "extend": (_string, None),
     "select": (_selectors, ["ALL"]),
     "extend-select": (_selectors, []),

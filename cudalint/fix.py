@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .diagnostic import Diagnostic
 from .edits import Edit, _kernel_lines, pad_declaration
+from .engine import Workspace
 
 
 @dataclass
@@ -78,7 +79,7 @@ def _access(table, d: Diagnostic):
 
 
 def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
-    """The rewrite that should remove `d`, not yet proved."""
+    """The rewrite that should remove `d`, not yet proved (`cfg`: the Workspace, or its Config)."""
     if d.code == "CL910":
         from .rules.cl910_unused_suppression import removal
         old = src.lines[d.line - 1] if 0 < d.line <= len(src.lines) else None
@@ -103,7 +104,7 @@ def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
     from .analysis.simulate import AnalysisLimit, Simulation
     from .explain.build import KernelExplainer
     try:
-        sim = Simulation(table, cfg.for_file(d.path).params)
+        sim = cfg.simulation(table) if isinstance(cfg, Workspace) else Simulation(table, cfg.for_file(d.path).params)
     except AnalysisLimit:
         return None
     rewrites = KernelExplainer(table, sim, src, [d])._rewrites(d)
@@ -123,33 +124,21 @@ def propose(result, cfg, d: Diagnostic, src) -> Fix | None:
 
 # ---- proof -------------------------------------------------------------------------------------
 class _Relinter:
-    """Lints a file again with new text, together with the files of the run that launch its kernels."""
+    """Lints a file again with new text, in its project as the engine reads it (with the files of
+    the run that launch its kernels)."""
 
-    def __init__(self, result, cfg):
-        self.result, self.cfg = result, cfg
-        self._related: dict[str, list] = {}
+    def __init__(self, result, workspace: Workspace):
+        self.result, self.workspace = result, workspace
+        self._related: dict[str, list[str]] = {}
 
-    def related(self, path: str, kernels: list[str]):
-        from .lint import read_file
+    def related(self, path: str, kernels: list[str]) -> list[str]:
         if path not in self._related:
-            out = []
-            for other, lines in self.result.lines.items():
-                text = "\n".join(lines)
-                if other != path and any(re.search(rf"\b{re.escape(k)}\b", text) for k in kernels):
-                    try:
-                        out.append(read_file(other, self.cfg))
-                    except Exception:  # an unreadable neighbour: the proof goes without it
-                        continue
-            self._related[path] = out
+            self._related[path] = [other for other, lines in self.result.lines.items() if other != path and
+                                   any(re.search(rf"\b{re.escape(k)}\b", "\n".join(lines)) for k in kernels)]
         return self._related[path]
 
     def lint(self, path: str, text: str, kernels: list[str]) -> list[Diagnostic] | None:
-        from .lint import UsageError, lint_sources, read_file
-        try:
-            src = read_file(path, self.cfg, text.encode("utf-8"))
-        except UsageError:
-            return None
-        return [d for d in lint_sources([src, *self.related(path, kernels)], self.cfg).diagnostics if d.path == path]
+        return self.workspace.relint(path, text, self.related(path, kernels))
 
 
 def _key(d: Diagnostic):
@@ -167,16 +156,19 @@ FIXABLE = ("CL102", "CL301", "CL401", "CL910")
 
 def plan(result, cfg, texts: dict[str, str] | None = None) -> FixPlan:
     """Propose a fix for every finding that has one, and keep those the proof accepts: greedily per
-    file, safe fixes first, each checked on top of the ones already kept. `texts`: the text of
-    files that are not on disk as linted (standard input, under its `--stdin-filename`)."""
+    file, safe fixes first, each checked on top of the ones already kept. `cfg`: the Workspace the
+    findings were made in (or its Config). `texts`: the text of files that are not on disk as linted
+    (standard input, under its `--stdin-filename`)."""
     texts = texts or {}
     from .lint import UsageError, read_file
+    workspace = cfg if isinstance(cfg, Workspace) else Workspace(cfg)
+    cfg = workspace.cfg
     out = FixPlan()
     by_path: dict[str, list[Diagnostic]] = {}
     for d in result.diagnostics:
         if d.code in FIXABLE and d.severity in ("warning", "error"):
             by_path.setdefault(d.path, []).append(d)
-    relint = _Relinter(result, cfg)
+    relint = _Relinter(result, workspace)
     for path, diags in by_path.items():
         if path not in texts and (path == "-" or not os.path.isfile(path)):
             continue
@@ -192,7 +184,7 @@ def plan(result, cfg, texts: dict[str, str] | None = None) -> FixPlan:
             continue
         proposals: list[Fix] = []
         for d in diags:
-            fix = propose(result, cfg, d, src)
+            fix = propose(result, workspace, d, src)
             if fix is None:
                 continue
             same = next((f for f in proposals if f.edits == fix.edits), None)

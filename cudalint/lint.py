@@ -8,7 +8,7 @@ import os
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 from .config import Config
 from .diagnostic import Diagnostic
@@ -37,6 +37,7 @@ class Result:
     errors: list = field(default_factory=list)      # FileError: files that could not be read or analysed
     warnings: list = field(default_factory=list)    # lines on files passed over (an unreadable pyproject.toml)
     streamed: bool = False                          # already printed part by part (lint_paths's on_part)
+    sources: list = field(default_factory=list)     # the linted files as read, kept with the tables
 
 
 class _GitIgnore:
@@ -216,8 +217,13 @@ def _read_isolated(path: str, cfg: Config, errors: list[FileError], data: bytes 
     return None
 
 
-def _read_bytes(path: str) -> bytes:
-    """A file's bytes: regular files of reasonable size only (inputs.py says why)."""
+def _read_bytes(path: str, overlay: Mapping[str, bytes] | None = None) -> bytes:
+    """A file's bytes: the unsaved buffer an `overlay` holds for it (keyed by file_key), else the
+    file's, regular files of reasonable size only (inputs.py says why)."""
+    if overlay:
+        from .preprocess import file_key
+        if (held := overlay.get(file_key(path))) is not None:
+            return held
     from .inputs import InputError, read_regular
     try:
         return read_regular(path)
@@ -266,7 +272,7 @@ def _with_build(cfg: Config, files: list[str]) -> Config:
     return with_build(cfg, files, project_root)
 
 
-def context_paths(paths: list[str], cfg: Config) -> list[str]:
+def context_paths(paths: list[str], cfg: Config, overlay: Mapping[str, bytes] | None = None) -> list[str]:
     """The project's other .cu/.cuh files a linted file depends on, read but not reported: the files
     that include it (directly or through other headers: its translation units, whose macros it is
     compiled with) and the files that launch a kernel it defines. A header linted alone, with its
@@ -292,13 +298,13 @@ def context_paths(paths: list[str], cfg: Config) -> list[str]:
     texts = {}
     for c in candidates:
         try:
-            texts[c] = decode_source(c, _read_bytes(c))[0]
+            texts[c] = decode_source(c, _read_bytes(c, overlay))[0]
         except SourceError:
             continue
     kernels = set()
     for p in paths:
         try:
-            kernels |= set(_KERNEL_NAME.findall(decode_source(p, _read_bytes(p))[0]))
+            kernels |= set(_KERNEL_NAME.findall(decode_source(p, _read_bytes(p, overlay))[0]))
         except SourceError:
             continue
     relevant: set[str] = set()
@@ -322,8 +328,8 @@ def context_paths(paths: list[str], cfg: Config) -> list[str]:
     return [c for c in candidates if c in relevant]
 
 
-def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors: list | None = None
-                 ) -> tuple[list[SourceFile], list[SourceFile]]:
+def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors: list | None = None,
+                 overlay: Mapping[str, bytes] | None = None) -> tuple[list[SourceFile], list[SourceFile]]:
     """The files to lint, each parsed once as its translation unit compiles it, and the files read
     for what they give the linted ones (the local headers they include, the `context` files that
     include or launch them): their helpers, constants and launches.
@@ -331,13 +337,14 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
     A linted file that another file of the run includes (a kernel header, a `.cu` included by its
     runner) is read in that file's unit, with the macros in effect at its `#include`; the others
     are units of their own. With `errors`, a file that cannot be read or parsed is recorded there
-    (a FileError) and the others are still read; without, it raises UsageError."""
+    (a FileError) and the others are still read; without, it raises UsageError. `overlay`: unsaved
+    buffers (by file_key) read instead of their files, wherever they are read from."""
     from .preprocess import Preprocessor, file_key
     cfg = _with_build(cfg, [*paths, *context])
     texts: dict[str, tuple[str, object]] = {}
     for p in paths:
         try:
-            texts[p] = decode_source(p, _read_bytes(p))
+            texts[p] = decode_source(p, _read_bytes(p, overlay))
         except SourceError as exc:
             if errors is None:
                 raise UsageError(str(exc)) from None
@@ -345,7 +352,7 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
     paths = [p for p in paths if p in texts]
     for p in context:
         try:
-            texts[p] = decode_source(p, _read_bytes(p))
+            texts[p] = decode_source(p, _read_bytes(p, overlay))
         except SourceError:
             continue
     everything = list(texts)
@@ -368,7 +375,8 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
             fcfg = cfg.for_file(p)
             dkey = (tuple(sorted(fcfg.defines.items())), tuple(fcfg.include_dirs))
             if dkey not in preprocessors:
-                preprocessors[dkey] = Preprocessor(_defines(fcfg).macros.values(), fcfg.include_dirs)
+                preprocessors[dkey] = Preprocessor(_defines(fcfg).macros.values(), fcfg.include_dirs,
+                                                   _header_reader(overlay))
             try:
                 unit = preprocessors[dkey].unit(p, texts[p][0])
             except (RecursionError, MemoryError) as exc:
@@ -404,20 +412,39 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
     return sources, read
 
 
+def _header_reader(overlay: Mapping[str, bytes] | None):
+    """How the preprocessor reads an included header: from its unsaved buffer where there is one."""
+    from .preprocess import file_key, read_header
+    if not overlay:
+        return read_header
+
+    def read(path: str) -> str:
+        held = overlay.get(file_key(path))
+        return read_header(path) if held is None else held.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return read
+
+
 # A run over more files than this reports them in groups of this many, as each group is done, when
 # the caller can print a part (`on_part`): a run killed at a CI time limit still shows what it found.
 STREAM_FILES = 500
 
 
 def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] | None = None,
-               tables: bool = True) -> Result:
+               tables: bool = True, overlay: Mapping[str, bytes] | None = None,
+               context: list[str] | None = None) -> Result:
     """`tables`: keep each kernel's two-tree table in the result (the full format, fixes and
     confirm mode read them; the line formats need only the findings, and a parallel run saves
-    sending them between processes)."""
+    sending them between processes). `overlay`: unsaved buffers by file_key, read instead of their
+    files (a path named that has one is linted even where no file is); `context`: the context
+    files, where the caller knows them already (else they are looked for)."""
     _new_run()
+    from .preprocess import file_key
     errors: list[FileError] = []
-    files = collect_paths(paths, cfg, errors)
-    sources, read = read_project(files, cfg, context_paths(files, cfg), errors)
+    buffered = [p for p in paths if overlay and file_key(p) in overlay]
+    files = buffered + collect_paths([p for p in paths if p not in buffered], cfg, errors)
+    if context is None:
+        context = context_paths(files, cfg, overlay)
+    sources, read = read_project(files, cfg, context, errors, overlay)
     if on_part is None or len(sources) <= STREAM_FILES:
         return _with_errors(lint_sources(sources, read, cfg, tables=tables), errors, files)
     sources.sort(key=lambda s: s.path)          # the order the whole report would sort them in
@@ -435,6 +462,12 @@ def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] 
 
 
 def lint_stdin(name: str, data: bytes, cfg: Config) -> Result:
+    """Standard input named `name` (--stdin-filename): read as that file would be, in its project
+    (its translation units, the files that launch its kernels, its configuration), the text given
+    standing for the file's. Unnamed (`-`), it is a translation unit of its own."""
+    if name != "-":
+        from .preprocess import file_key
+        return lint_paths([name], cfg, overlay={file_key(name): data})
     _new_run()
     errors: list[FileError] = []
     src = _read_isolated(name, cfg, errors, data)
@@ -521,7 +554,8 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
             shown.append(d)
         else:
             hidden[d.code] = hidden.get(d.code, 0) + 1
-    return Result(shown, file_info, kept_tables, {src.path: src.lines for src in sources}, hidden)
+    return Result(shown, file_info, kept_tables, {src.path: src.lines for src in sources}, hidden,
+                  sources=list(sources) if tables else [])
 
 
 # Analysis time grows with a kernel's size (about 2.5 ms a statement); the largest of 512 real kernels

@@ -101,7 +101,7 @@ def _drain(conn, got: dict) -> None:
 
 
 def _take(fn, items, counter, owner, me: int, send=None, parent: int | None = None) -> dict:
-    out = {}
+    out: dict = {}
     while True:
         if parent is not None and os.getppid() != parent:
             os._exit(1)               # the parent is gone: nobody reads what this would find

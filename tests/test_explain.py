@@ -316,6 +316,25 @@ def test_every_sample_explains_in_every_format(path):
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
+# Run in the page by the browser test: measures every SVG box and label after layout and writes the
+# counts into a marker element (the page itself carries no script).
+CHECK_SCRIPT = """
+(function(){var n=0,rs=document.querySelectorAll('svg rect');
+for(var i=0;i<rs.length;i++){var b=rs[i].getBBox();if(b.width>0&&b.height>0)n++;}
+var overlaps=0,outside=0,svgs=document.querySelectorAll('svg');
+for(var s=0;s<svgs.length;s++){var box=svgs[s].getBoundingClientRect(),ts=svgs[s].querySelectorAll('text'),r=[];
+for(var t=0;t<ts.length;t++){var b=ts[t].getBoundingClientRect();r.push(b);
+if(b.left<box.left-0.5||b.right>box.right+0.5||b.top<box.top-0.5||b.bottom>box.bottom+0.5)outside++;}
+for(var a=0;a<r.length;a++)for(var c=a+1;c<r.length;c++){
+var w=Math.min(r[a].right,r[c].right)-Math.max(r[a].left,r[c].left),h=Math.min(r[a].bottom,r[c].bottom)-Math.max(r[a].top,r[c].top);
+if(w>0.5&&h>0.5)overlaps++;}}
+var m=document.createElement('p');m.id='render-check';m.className='note';
+m.setAttribute('data-overlaps',overlaps);m.setAttribute('data-outside',outside);
+m.setAttribute('data-svg',document.querySelectorAll('svg').length);m.setAttribute('data-rects',n);
+m.textContent='rendered '+document.querySelectorAll('svg').length+' pictures, '+n+' boxes';
+document.body.appendChild(m);})();
+"""
+
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium); "
                                              "the HTML page is not checked in a browser")
@@ -325,6 +344,8 @@ def test_html_page_renders_in_headless_chromium(tmp_path):
     assert code == 0, err
     html = page.read_text()
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+    assert "<script" not in html        # the page is for people: the measuring script is the test's
+    page.write_text(html.replace("</body>", f"<script>{CHECK_SCRIPT}</script>\n</body>"))
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
 
@@ -357,7 +378,9 @@ def test_wide_sector_labels_never_overlap_in_chromium(tmp_path):
     # measuring script counts 23 overlapping labels on the page as it was drawn before)
     page = tmp_path / "naive.html"
     assert cli("samples/matmul_naive_bad.cu", "--param", "K=100000", "--format", "html", "-o", str(page))[0] == 0
-    assert 'transform="rotate(-90' in page.read_text()
+    html = page.read_text()
+    assert 'transform="rotate(-90' in html
+    page.write_text(html.replace("</body>", f"<script>{CHECK_SCRIPT}</script>\n</body>"))
     dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                           f"--user-data-dir={tmp_path / 'p'}", "--dump-dom", page.as_uri()],
                          capture_output=True, text=True, timeout=120)
@@ -430,3 +453,45 @@ def test_explain_says_the_same_whatever_the_hash_seed(tmp_path):
     assert len(outs) == 1
     notes = [n for n in outs.pop().split('"') if "changes across iterations of this loop" in n]
     assert len(notes) >= 3
+
+
+def test_html_page_lists_the_kernel_source_beside_the_table():
+    """A learner reads the table against the code it came from; the page ends with the glossary,
+    not with a line for cudalint's own checks."""
+    code, html, err = cli("samples/transpose_good.cu", "--format", "html")
+    assert code == 0, err
+    beside = html.split('<div class="beside">', 1)[1].split('</pre></div>', 1)[0]
+    assert "<table>" in beside and '<pre class="src">' in beside
+    assert "__global__" in beside and "tile[threadIdx.x][threadIdx.y + j]" in beside
+    assert "rendered" not in html and "render-check" not in html
+
+
+def _term_levels(ex) -> set[str]:
+    return {r.level for k in ex.kernels for ders in k.phases.values() for d in ders for r in d.terms} | \
+        {r.level for k in ex.kernels for accs in k.accesses.values() for a in accs for dv in a.dims
+         for r in dv.terms}
+
+
+def test_levels_name_only_memory_the_kernel_has():
+    """A naive matmul has no shared memory: its threadIdx terms address global memory, not a
+    Shared level the two-tree table shows empty; a tiled kernel's still land in Shared."""
+    naive = _term_levels(explain("matmul_naive_bad.cu"))
+    assert "Block -> Global" in naive and not any("Shared" in lv for lv in naive)
+    tiled = _term_levels(explain("matmul_tiled_good.cu"))
+    assert "Block -> Shared" in tiled
+
+
+def test_const_int_tile_reads_as_its_define(tmp_path):
+    """`const int TILE_DIM = 32;` is the same fact as `#define TILE_DIM 32`: the same strides, levels
+    and max checks (the model resolved the constant; explain shows its value, not a symbol)."""
+    text = (SAMPLES / "transpose_good.cu").read_text()
+    const = tmp_path / "transpose_const.cu"
+    const.write_text(text.replace("#define TILE_DIM 32", "const int TILE_DIM = 32;")
+                     .replace("#define BLOCK_ROWS 8", "const int BLOCK_ROWS = 8;"))
+
+    def rows(ex):
+        (k,) = ex.kernels
+        return [(r.coord, r.stride_value, r.level, r.max_coord) for d in k.phases["load"] for r in d.terms]
+    defined = rows(explain("transpose_good.cu"))
+    assert ("blockIdx.x", 32, "Grid -> Global", 63) in defined
+    assert rows(explain_paths([str(const)], Config())) == defined

@@ -6,9 +6,10 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ..analysis.simulate import AnalysisLimit, Simulation
+from ..analysis.simulate import AnalysisLimit
 from ..diagnostic import Diagnostic
-from ..lint import UsageError, read_project
+from ..engine import Workspace
+from ..lint import UsageError
 from ..preprocess import file_key
 from ..rules import BY_CODE
 from ..source.cufile import SourceError, SourceFile
@@ -31,7 +32,10 @@ class UnitWork:
 
 def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[KernelRun], list[UnitWork], Project | None]:
     """Per translation unit, the instrumented copy and the jobs; kernels that cannot run get their
-    reason. Nothing here touches the GPU."""
+    reason. Nothing here touches the GPU. `cfg`: the Workspace the findings were made in (or its
+    Config): the units compiled are those it read them in."""
+    workspace = cfg if isinstance(cfg, Workspace) else Workspace(cfg)
+    cfg = workspace.cfg
     runs: list[KernelRun] = []
     work: list[UnitWork] = []
     paths = [f["path"] for f in result.files]
@@ -41,7 +45,7 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
         return [KernelRun(t.path, t.kernel, False, "confirm mode runs files, not standard input")
                 for t in result.tables], work, None
     try:
-        sources, context = read_project(paths, cfg)
+        sources, context = workspace.read(paths)
     except (SourceError, UsageError) as exc:
         return [KernelRun(t.path, t.kernel, False, str(exc)) for t in result.tables], work, None
     project = Project(sources, context)
@@ -65,7 +69,7 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
             try:
                 if fn is None:
                     raise NotRunnable("kernel not found again in its file")
-                sim = Simulation(table, cfg.for_file(table.path).params)
+                sim = workspace.simulation(table)     # the values check's findings were made with
                 job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
                            host_values, typedefs)
             except (NotRunnable, AnalysisLimit) as exc:
@@ -76,7 +80,9 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
 
 
 def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] | None = None) -> list[KernelRun]:
-    runs, work, project = prepare(result, cfg, smem)
+    workspace = cfg if isinstance(cfg, Workspace) else Workspace(cfg)
+    cfg = workspace.cfg
+    runs, work, project = prepare(result, workspace, smem)
     found: list[Diagnostic] = []
     for item in work:
         if not item.pending:

@@ -7,6 +7,7 @@ import re
 import numpy as np
 
 from ..analysis.banks import count_wavefronts
+from ..analysis.coalescing import warp_sectors
 from ..analysis.simulate import SECTOR, WARP, AnalysisLimit, Simulation
 from ..diagnostic import Diagnostic
 from ..edits import _kernel_lines, pad_declaration
@@ -51,7 +52,7 @@ class KernelExplainer:
     # ---- values ------------------------------------------------------------------------------
     def _constants(self) -> dict[str, ir.Expr]:
         """Object-like macros with an integer value, by name (TILE_SIZE -> 32)."""
-        out = {}
+        out: dict[str, ir.Expr] = {}
         macros = getattr(self.src, "macros", None)
         if macros is None:
             return out
@@ -63,6 +64,9 @@ class KernelExplainer:
             except Exception:  # a macro body that is not an expression (a statement, a type)
                 continue
             if all(isinstance(n, (ir.Num, ir.Bin, ir.Un)) for n in e.walk()):
+                out[name] = e
+        for name, e in self.table.constants.items():   # `const int TILE_DIM = 32;`, as the model read it
+            if name not in out and all(isinstance(n, (ir.Num, ir.Bin, ir.Un)) for n in e.walk()):
                 out[name] = e
         for name, value in self.table.template_bindings.items():   # sgemm<64, 64, 8, 8>: BM = 64
             e = parse_written(value)
@@ -106,7 +110,12 @@ class KernelExplainer:
                 locals_[name] = self.table.def_values[d]
         return Scope(locals_, iters, dict(self.constants), set(self.table.params),
                      getattr(self.src, "macros", None),
-                     slide={it.trip.name for it in self.table.iterators if it.kind == "SLIDE"})
+                     slide={it.trip.name for it in self.table.iterators if it.kind == "SLIDE"},
+                     memory=self._memory())
+
+    def _memory(self) -> frozenset[str]:
+        """The memory levels the kernel has (the table's memory tree): Global and Register always."""
+        return frozenset({"Global", "Register", *(a.level for a in self.table.arrays.values())})
 
     def _loop_def(self, d: str):
         name, _, line = d.rpartition("@")
@@ -151,7 +160,14 @@ class KernelExplainer:
             launch, sizes, assumptions = "not simulated", {}, list(t.assumptions)
         notes = [f"line {n.line}: {n.message}" for n in t.notes]
         return KernelView(t.kernel, t.path, t.line, launch, bool(sim and sim.launch_known), sizes, assumptions,
-                          self._tree(accesses), self._iterators(), phases, views, findings, notes)
+                          self._tree(accesses), self._iterators(), phases, views, findings, notes, self._source())
+
+    def _source(self) -> list[tuple[int, str]]:
+        """The kernel's lines as its file has them, numbered (the page shows them beside the table)."""
+        lines = getattr(self.src, "lines", None)
+        if not lines or self.src.path != self.table.path:
+            return []
+        return [(n, lines[n - 1]) for n in _kernel_lines(self.src, self.table.kernel, self.table) if n <= len(lines)]
 
     # ---- two-tree table ----------------------------------------------------------------------
     def _tree(self, accesses: list[Access]) -> list[TreeRow]:
@@ -210,7 +226,8 @@ class KernelExplainer:
                 trips = self.sim.trip_count(it)
                 formula = self._bound_formula(it, header)
             note = "grid-stride" if it.grid_stride else ""
-            out.append(IteratorRow(it.var, it.line, it.kind, iterator_levels(it), header, formula, trips, note))
+            out.append(IteratorRow(it.var, it.line, it.kind, iterator_levels(it, self._memory()), header, formula,
+                                   trips, note))
         return out
 
     def _loop_header(self, it) -> str:
@@ -371,7 +388,13 @@ class KernelExplainer:
                 if moves and full is not None:
                     limit_text += (f"; `{a.array.name}` itself is moved by " + ", ".join(
                         f"`{t}` (line {ln})" for ln, t in moves) + f": the element index reaches {full[1]}")
-            whole = ev.extremes(resolved if resolved is not None else substitute(symbolize(e, scope, {}), values))
+            # the range CL201 judges (every thread, the loops' extremes, the guards), where the
+            # simulation keeps one (arrays with a declared extent); else the index's own extremes
+            ranges = res.ranges if res is not None and not res.error else []
+            kept = ranges[k] if per_dim and len(ranges) == len(subs) else \
+                ranges[0] if not per_dim and len(subs) == 1 and len(ranges) == 1 else None
+            whole = (kept.lo, kept.hi) if kept is not None else \
+                ev.extremes(resolved if resolved is not None else substitute(symbolize(e, scope, {}), values))
             dims.append(DimView(text, rows, max_check(rows, whole, limit, limit_text)))
         warp = self._warp(a) if self.sim is not None and res is not None and not res.error else None
         codes = [d.code for d in self.diags if d.line == a.line and (d.array in (None, a.array.name))]
@@ -400,8 +423,7 @@ class KernelExplainer:
         except Exception:  # the index needs a value the simulation does not have
             return None
         es, width = a.array.elem_size, a.width
-        lanes, units = [], set()
-        words: dict[int, set[int]] = {}
+        lanes = []
         addrs = set()
         for ln in range(WARP):
             tid = (int(tids["threadIdx.x"][ln]), int(tids["threadIdx.y"][ln]), int(tids["threadIdx.z"][ln]))
@@ -411,24 +433,19 @@ class KernelExplainer:
             idx = int(index[ln])
             addr = int(a.byte_address(idx))
             addrs.add(addr)
-            if a.space == "global":
-                unit = addr // SECTOR
-                for s in range(addr // SECTOR, (addr + width - 1) // SECTOR + 1):
-                    units.add(s)
-            else:
-                unit = (addr // 4) % BANKS
-                for w in range(addr // 4, (addr + width - 1) // 4 + 1):
-                    words.setdefault(w % BANKS, set()).add(w)
+            unit = addr // SECTOR if a.space == "global" else (addr // 4) % BANKS    # the lane's first
             lanes.append(Lane(ln, tid, idx, addr, unit))
         if not addrs:
             return None
+        lane_addr = np.array([[ln.address if ln.address is not None else 0 for ln in lanes]], dtype=np.int64)
+        lane_mask = np.array([[ln.address is not None for ln in lanes]])
         if a.space == "global":
-            n_units = len(units)
-            ideal = math.ceil(len(addrs) * width / SECTOR)
+            # the count CL101 makes of each request (analysis.coalescing.warp_sectors)
+            sectors, distinct = warp_sectors(lane_addr, lane_mask, width)
+            n_units = int(sectors[0])
+            ideal = math.ceil(int(distinct[0]) * width / SECTOR)
         else:
             # the same count CL401 makes: phases for 8/16-byte accesses, broadcast of one word
-            lane_addr = np.array([[ln.address if ln.address is not None else 0 for ln in lanes]], dtype=np.int64)
-            lane_mask = np.array([[ln.address is not None for ln in lanes]])
             wf = count_wavefronts(lane_addr, lane_mask, width, a.kind)
             n_units, ideal = int(wf.wavefronts[0]), int(wf.ideal[0])
         avg = avg_ideal = None
@@ -446,7 +463,8 @@ class KernelExplainer:
         if rewrites and self.verify is not None:
             rewrites, note = self._verified(d, rewrites)
         return Finding(d.code, d.name, d.category, d.severity, d.line, d.column, d.message,
-                       _section(doc, "Why is this bad?"), _section(doc, "Use instead"), rewrites, note)
+                       _section(doc, "Why is this bad?"), _section(doc, "Use instead"), rewrites, note,
+                       d.path if d.path and d.path != self.table.path else "")
 
     def _verified(self, d: Diagnostic, rewrites: list[Rewrite]) -> tuple[list[Rewrite], str]:
         """A rewrite is offered only when linting the rewritten file removes the finding and adds none."""
@@ -532,9 +550,11 @@ def _section(doc: str, title: str) -> str:
     return m.group(1).strip() if m else ""
 
 
-def explain_table(table, params, source, diags, only_line=None, verify=None) -> KernelView:
+def explain_table(table, params, source, diags, only_line=None, verify=None, simulate=None) -> KernelView:
+    """`simulate`: table -> the Simulation check's findings were made with (the engine's), else one
+    under `params`."""
     try:
-        sim, why = Simulation(table, params), ""
+        sim, why = (simulate(table) if simulate is not None else Simulation(table, params)), ""
     except AnalysisLimit as exc:
         sim, why = None, str(exc)
     view = KernelExplainer(table, sim, source, diags, only_line, verify).build()

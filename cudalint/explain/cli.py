@@ -44,12 +44,31 @@ def _dims(text: str, what: str, default: tuple[int, int, int]) -> tuple[int, int
     return tuple(v + [1] * (3 - len(v)))
 
 
+def _config(args, defines: dict[str, str]):
+    """The files' own configuration (`.cudalint.toml`, `[tool.cudalint]`) under the command line's,
+    as `cudalint check` reads it; a learner sees every note."""
+    import os
+    from ..config import Resolver
+    cli: dict = {"show-limits": True}
+    if defines:
+        cli["define"] = defines
+    if args.param:
+        cli["params"] = {k: _args._int(v, "--param") for k, v in (_args._kv(p, "--param") for p in args.param)}
+    if args.launch:
+        cli["launch"] = dict(_args._launch(x) for x in args.launch)
+    if args.include_dirs:
+        cli["include-dirs"] = [os.path.abspath(d) for d in args.include_dirs]
+    return Resolver(cli, None, jobs=1, debug=args.debug).run_config()
+
+
 def use_color(stream) -> bool:
     return _args.want_color("auto", stream.isatty())
 
 
 def run(argv: list[str]) -> int:
-    from ..lint import Config, UsageError
+    from ..config import ConfigError
+    from ..engine import Workspace
+    from ..lint import UsageError
     from .data import Explanation
     args = _parser().parse_args(argv)
     defines = dict(_args._kv(d, "-D") for d in args.defines)
@@ -67,14 +86,10 @@ def run(argv: list[str]) -> int:
             if not args.paths:
                 raise _args._Usage("no input: give a .cu file (or --expr \"...\")")
             from .driver import explain_paths
-            cfg = Config(defines=defines,
-                         params={k: _args._int(v, "--param") for k, v in (_args._kv(p, "--param") for p in args.param)},
-                         launches=dict(_args._launch(x) for x in args.launch),
-                         include_dirs=tuple(args.include_dirs), debug=args.debug)
-            ex = explain_paths(args.paths, cfg, args.kernel, args.line)
+            ex = explain_paths(args.paths, Workspace(_config(args, defines)), args.kernel, args.line)
             if not ex.kernels:
                 raise _args._Usage("no kernel with a body in " + ", ".join(args.paths))
-    except UsageError as exc:
+    except (UsageError, ConfigError) as exc:
         raise _args._Usage(str(exc)) from None
     if args.output is None and sys.stdout is None:
         raise _args._Usage("standard output is closed: nowhere to write the explanation (use -o FILE)")

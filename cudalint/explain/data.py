@@ -33,7 +33,7 @@ class TermRow:
     coord: str                 # the coordinate as written: blockIdx.y, tileId, sCol, flatIdx % TILE_SIZE
     stride: str                # as written: TILE_SIZE, K, 1
     stride_value: int | None
-    level: str                 # "Grid -> Global", "Block -> Shared", "Register", "Shared index", "offset"
+    level: str                 # "Grid -> Global", "Block -> Shared" ("Block -> Global" without shared memory), "Shared index", "offset"
     max_coord: int | None = None
 
 
@@ -105,6 +105,11 @@ class Finding:
     fix: str                   # the rule's "Use instead" section
     rewrites: list[Rewrite] = field(default_factory=list)
     rewrite_note: str = ""     # why no rewrite is offered, when one was tried and rejected
+    path: str = ""             # the file it is in, where not the kernel's (a helper's header)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.path else f"line {self.line}"
 
 
 @dataclass
@@ -144,6 +149,7 @@ class KernelView:
     accesses: dict[str, list[AccessView]]    # load / compute / store -> accesses
     findings: list[Finding]
     notes: list[str] = field(default_factory=list)
+    source: list[tuple[int, str]] = field(default_factory=list)   # the kernel's lines, numbered
 
 
 @dataclass

@@ -1,30 +1,34 @@
-"""Explain files: lint them (the same model and findings `cudalint check` sees), then build the
-explain data of each kernel."""
+"""Explain files: read and lint them through the engine (the same models and findings `cudalint
+check` sees, with the same configuration files and translation units), then build the explain
+data of each kernel from them."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ..lint import Config, UsageError, _defines, collect_paths, lint_sources
-from ..source.cufile import SourceError, read_source, source_from_bytes
+from ..engine import Workspace
+from ..lint import Config, Result, UsageError
 from .build import explain_table
 from .data import Explanation
 
 
-def explain_paths(paths: list[str], cfg: Config, kernel: str | None = None, line: int | None = None) -> Explanation:
-    defines = _defines(cfg)
-    sources = []
-    for p in collect_paths(paths):
-        try:
-            sources.append(read_source(p, defines, cfg.include_dirs))
-        except SourceError as exc:
-            raise UsageError(str(exc)) from None
-    return explain_sources(sources, cfg, kernel, line)
+def explain_paths(paths: list[str], cfg: Config | Workspace, kernel: str | None = None,
+                  line: int | None = None) -> Explanation:
+    workspace = cfg if isinstance(cfg, Workspace) else Workspace(_for_learners(cfg))
+    result = workspace.check(paths, tables=True)
+    if result.errors:
+        raise UsageError(result.errors[0].message)
+    return explain_result(result, workspace, kernel, line)
 
 
-def explain_sources(sources, cfg: Config, kernel: str | None = None, line: int | None = None) -> Explanation:
-    cfg = replace(cfg, show_limits=True) if cfg.resolve is None else cfg   # a learner sees every note
-    result = lint_sources(sources, cfg)
-    by_path = {s.path: s for s in sources}
+def _for_learners(cfg: Config) -> Config:
+    """A learner sees every note (a Config resolved from files says so in its command-line layer)."""
+    return replace(cfg, show_limits=True) if cfg.resolve is None else cfg
+
+
+def explain_result(result: Result, workspace: Workspace, kernel: str | None = None,
+                   line: int | None = None) -> Explanation:
+    """The explanation of a lint result's kernels: rendered from its models and findings."""
+    by_path = {s.path: s for s in result.sources}
     out = Explanation()
     out.problems = [f"{d.path}:{d.line}: {d.message}" for d in result.diagnostics if d.code == "CL900"]
     tables = [t for t in result.tables if kernel is None or t.kernel == kernel]
@@ -36,26 +40,27 @@ def explain_sources(sources, cfg: Config, kernel: str | None = None, line: int |
                   or any(d.rpartition("@")[2] == str(line) for d in t.def_values)]
         if not tables:
             raise UsageError(f"no array access or index definition on line {line}")
+
     def verify(path: str, new_lines: dict[int, str]):
-        """Lint the files again with some lines of one of them replaced (a proposed rewrite)."""
+        """The findings of a file with some of its lines replaced (a proposed rewrite)."""
         src = by_path.get(path)
         if src is None:
             return None
         lines = list(src.lines)
         for n, text in new_lines.items():
             lines[n - 1] = text
-        try:
-            changed = source_from_bytes(path, ("\n".join(lines) + "\n").encode("utf-8"), _defines(cfg),
-                                        cfg.include_dirs)
-        except SourceError:
-            return None
-        # the file itself and the files that launch its kernels: what its findings depend on
-        names = {k.name for k in src.kernels}
-        others = [s for s in sources if s.path != path and any(site.kernel in names for site in s.launches)]
-        return lint_sources([changed, *others], cfg).diagnostics
+        others = [p for p in by_path if p != path]
+        return workspace.relint(path, "\n".join(lines) + "\n", others)
 
+    named: dict[str, int] = {}
+    for t in result.tables:
+        named[t.kernel] = named.get(t.kernel, 0) + 1
+    paths = {(t.kernel, t.path) for t in result.tables}
     for t in tables:
+        # a kernel's findings: in its file, and in the helpers' files it inlines where no other
+        # kernel of that name was linted in them
         diags = [d for d in result.diagnostics if d.kernel == t.kernel and d.code != "CL900"
-                 and (d.path == t.path or d.path in ("", None))]
-        out.kernels.append(explain_table(t, cfg.params, by_path.get(t.path), diags, line, verify))
+                 and (d.path in (t.path, "", None) or (named[t.kernel] == 1 or (t.kernel, d.path) not in paths))]
+        params = workspace.cfg.for_file(t.path).params
+        out.kernels.append(explain_table(t, params, by_path.get(t.path), diags, line, verify, workspace.simulation))
     return out

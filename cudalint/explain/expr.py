@@ -77,7 +77,7 @@ def explain_expr(text: str, defines: dict[str, str], block: tuple[int, int, int]
                            f"for a loop counter)")
 
     limit, limit_text = None, ""
-    grid_terms = [r for r in rows if r.level == "Grid -> Global"]
+    grid_terms = [r for r in rows if r.level.startswith("Grid -> ")]
     if extent is not None:
         limit, limit_text = extent - 1, f"--extent {extent}"
     elif len(grid_terms) == 1 and grid_terms[0].coord.startswith("blockIdx.") and grid_terms[0].stride_value:

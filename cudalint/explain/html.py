@@ -57,25 +57,10 @@ svg text{font:10px ui-monospace,Menlo,Consolas,monospace}
 a.term{color:inherit;text-decoration:underline dotted #567}
 dl.glossary dt{font-weight:600;margin-top:10px}dl.glossary dd{margin-left:18px}
 .finding pre,.finding p{margin:4px 0}
+.beside{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+pre.src{margin:6px 0;padding:8px;background:#f6f8fa;border:1px solid #ddd;font:12px ui-monospace,Menlo,Consolas,monospace;overflow-x:auto;max-width:100%}
+pre.src .ln{color:#999;user-select:none}
 """
-
-CHECK_SCRIPT = """
-(function(){var n=0,rs=document.querySelectorAll('svg rect');
-for(var i=0;i<rs.length;i++){var b=rs[i].getBBox();if(b.width>0&&b.height>0)n++;}
-var overlaps=0,outside=0,svgs=document.querySelectorAll('svg');
-for(var s=0;s<svgs.length;s++){var box=svgs[s].getBoundingClientRect(),ts=svgs[s].querySelectorAll('text'),r=[];
-for(var t=0;t<ts.length;t++){var b=ts[t].getBoundingClientRect();r.push(b);
-if(b.left<box.left-0.5||b.right>box.right+0.5||b.top<box.top-0.5||b.bottom>box.bottom+0.5)outside++;}
-for(var a=0;a<r.length;a++)for(var c=a+1;c<r.length;c++){
-var w=Math.min(r[a].right,r[c].right)-Math.max(r[a].left,r[c].left),h=Math.min(r[a].bottom,r[c].bottom)-Math.max(r[a].top,r[c].top);
-if(w>0.5&&h>0.5)overlaps++;}}
-var m=document.createElement('p');m.id='render-check';m.className='note';
-m.setAttribute('data-overlaps',overlaps);m.setAttribute('data-outside',outside);
-m.setAttribute('data-svg',document.querySelectorAll('svg').length);m.setAttribute('data-rects',n);
-m.textContent='rendered '+document.querySelectorAll('svg').length+' pictures, '+n+' boxes';
-document.body.appendChild(m);})();
-"""
-
 
 def _color(i: int, n: int) -> str:
     return f"hsl({(i * 360 // max(n, 1) + (i % 2) * 37) % 360},65%,{52 if i % 3 else 42}%)"
@@ -177,7 +162,7 @@ class HtmlWriter:
         return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
                 f'<meta name="viewport" content="width=device-width, initial-scale=1">'
                 f'<title>{escape(self.title)}</title><style>{CSS}</style></head>\n<body>\n{body}\n{_glossary()}\n'
-                f'<script>{CHECK_SCRIPT}</script>\n</body></html>\n')
+                f'</body></html>\n')
 
     def heading(self, level: int, text: str) -> None:
         self._close("der", "acc")
@@ -200,6 +185,14 @@ class HtmlWriter:
         h = "".join(cell("th", x) for x in headers)
         body = "".join("<tr>" + "".join(cell("td", x) for x in r) + "</tr>" for r in rows)
         self.out.append(f"<table><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>")
+
+    def beside_source(self, lines: list[tuple[int, str]]) -> None:
+        """The kernel's numbered source listing beside the element just written (the table)."""
+        if not lines or not self.out:
+            return
+        width = len(str(lines[-1][0]))
+        listing = "\n".join(f'<span class="ln">{n:>{width}}</span> {escape(text)}' for n, text in lines)
+        self.out[-1] = f'<div class="beside">{self.out[-1]}<pre class="src">{listing}</pre></div>'
 
     def derivation(self, written: str, pattern: str, line: int | None, terms) -> None:
         tag = f'<span class="tag">{link(escape(pattern))}</span>' if pattern else ""
@@ -238,7 +231,7 @@ class HtmlWriter:
     def finding(self, f: Finding) -> None:
         self._close("der")
         parts = [f'<div class="finding {escape(f.severity)}"><b>{escape(f.code)} {escape(f.name)}</b> '
-                 f'[{escape(f.category)}, {escape(f.severity)}] line {f.line}<div>{md_inline(f.message)}</div>']
+                 f'[{escape(f.category)}, {escape(f.severity)}] {escape(f.where)}<div>{md_inline(f.message)}</div>']
         if f.why:
             parts.append(f'<div class="why"><i>Why is this bad?</i> {md_block(f.why)}</div>')
         if f.rewrite_note:

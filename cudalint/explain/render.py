@@ -140,6 +140,7 @@ def _kernel(k: KernelView, w) -> None:
     w.table(["Level", "Size", "Index", "|", "Index", "Size", "Level"],
             [(r.exec_level, r.exec_size, r.exec_index, "|", ", ".join(r.mem_index) or "-", r.mem_size, r.mem_level)
              for r in k.table])
+    w.beside_source(k.source)
 
     w.heading(2, "2. Iterators")
     if k.iterators:
@@ -156,7 +157,7 @@ def _kernel(k: KernelView, w) -> None:
         w.para("No loops: every thread makes each access once.")
 
     w.heading(2, "3. Indexes by phase, with max checks and warp pictures")
-    attached = set()
+    attached: set[tuple[int, str]] = set()
     for phase in ("load", "compute", "store"):
         ders, accs = k.phases.get(phase, []), k.accesses.get(phase, [])
         if not ders and not accs:

@@ -14,7 +14,7 @@ from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..index.printer import to_c
-from ..index.terms import Term, decompose, has_coord
+from ..index.terms import PAIRED_MEMORY, Term, decompose, has_coord, level_of, memory_beside
 from ..model.table import SLIDE, Iterator
 from .data import MaxCheck, TermRow
 
@@ -54,6 +54,7 @@ class Scope:
     macros: object = None                                          # MacroTable, for function-like macros
     symbols: set[str] = field(default_factory=set)                 # names nobody defines (filled in)
     slide: set[str] = field(default_factory=set)                   # trip counters of SLIDE iterators
+    memory: frozenset[str] | None = None                           # the kernel's memory levels (None: all)
 
 
 def symbolize(e: ir.Expr, scope: Scope, values: dict[str, ir.Expr]) -> ir.Expr:
@@ -88,48 +89,88 @@ def symbolize(e: ir.Expr, scope: Scope, values: dict[str, ir.Expr]) -> ir.Expr:
     return map_expr(e, f)
 
 
-LEVEL_RANK = {"Grid -> Global": 0, "Global index": 0, "Block -> Shared": 1, "Shared index": 1,
-              "Thread -> Register": 2, "Register index": 2, "symbol": 3, "offset": 5}
+# Rows read Grid before Block before Thread (then symbols, then offsets)
+LEVEL_RANK = {"Grid": 0, "Block": 1, "Thread": 2, "symbol": 3, "offset": 5}
 
 
-def coord_level(coord: ir.Expr, scope: Scope, values: dict[str, ir.Expr]) -> str:
-    """Where a term sits in the two-tree table: the execution level that drives it, or the memory
-    level a named index variable addresses."""
+def term_label(level: str, scope: Scope) -> str:
+    """A term driven by an execution level: `Block -> Shared` (`Block -> Global` in a kernel with
+    no shared memory)."""
+    return f"{level} -> {memory_beside(level, scope.memory)}"
+
+
+def index_label(level: str, scope: Scope) -> str:
+    """A named index variable, by the execution level that drives it: the memory it indexes."""
+    return f"{memory_beside(level, scope.memory)} index"
+
+
+def level_rank(label: str) -> int:
+    """Where a row's label sits in reading order, whatever memory level it names."""
+    if label in LEVEL_RANK:
+        return LEVEL_RANK[label]
+    if " -> " in label:
+        return LEVEL_RANK.get(label.split(" -> ")[0], 4)
+    if label.endswith(" index"):
+        memory = label[:-len(" index")]
+        return next((LEVEL_RANK[e] for e, m in PAIRED_MEMORY.items() if m == memory), 4)
+    return 4
+
+
+def coord_execution(coord: ir.Expr, scope: Scope, values: dict[str, ir.Expr]) -> tuple[str, str]:
+    """The execution level that drives a term (index.terms.level_of's, with iterators placed by
+    their kind) and how it is read: ("Block", "term"), ("Block", "index") for a named index
+    variable, ("symbol", "") or ("offset", "")."""
     syms = [s for s in coord.walk() if isinstance(s, ir.Sym)]
     if isinstance(coord, ir.Sym):
-        if coord.kind == "block":
-            return "Grid -> Global"
-        if coord.kind == "thread":
-            return "Block -> Shared"
+        if coord.kind in ("block", "thread"):
+            return level_of(coord), "term"
         if coord.ctype == SYMBOL:
-            return "symbol"
+            return "symbol", ""
         if coord.name in scope.iterators and coord.ctype != LOCAL:
-            return iterator_levels(scope.iterators[coord.name])
+            return iterator_level(scope.iterators[coord.name]), "term"
         if coord.ctype == LOCAL:
             v = values.get(coord.name)
             inner = [s for s in v.walk() if isinstance(s, ir.Sym)] if v is not None else []
             kinds = {s.kind for s in inner}
             if "block" in kinds or any(s.kind == "iter" and s.name in scope.slide for s in inner):
-                return "Global index"
+                return "Grid", "index"
             if "thread" in kinds:
-                return "Shared index"
-            return "Register index"
+                return "Block", "index"
+            return "Thread", "index"
         if coord.kind == "unknown":
-            return "symbol"
+            return "symbol", ""
     kinds = {s.kind for s in syms}
     if "block" in kinds or any(s.kind == "iter" and s.name in scope.slide for s in syms):
-        return "Grid -> Global"
+        return "Grid", "term"
     if "thread" in kinds or any(s.ctype == LOCAL for s in syms):
-        return "Shared index"
+        return "Block", "index"
     if "iter" in kinds:
-        return "Register index"
-    return "symbol" if "unknown" in kinds else "offset"
+        return "Thread", "index"
+    return ("symbol", "") if "unknown" in kinds else ("offset", "")
 
 
-def iterator_levels(it: Iterator) -> str:
+def coord_level(coord: ir.Expr, scope: Scope, values: dict[str, ir.Expr]) -> str:
+    """Where a term sits in the two-tree table: the execution level that drives it and the memory
+    level it addresses, or the memory level a named index variable indexes."""
+    level, how = coord_execution(coord, scope, values)
+    if how == "term":
+        return term_label(level, scope)
+    if how == "index":
+        return index_label(level, scope)
+    return level
+
+
+def iterator_level(it: Iterator) -> str:
+    """A loop's execution level: SLIDE moves the grid's tile along global memory; an AREA loop is
+    the block's where it moves a global offset, else the thread's."""
     if it.kind == SLIDE:
-        return "Grid -> Global"
-    return "Block -> Shared" if it.moves_global else "Thread -> Register"
+        return "Grid"
+    return "Block" if it.moves_global else "Thread"
+
+
+def iterator_levels(it: Iterator, memory: frozenset[str] | None = None) -> str:
+    level = iterator_level(it)
+    return f"{level} -> {memory_beside(level, memory)}"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -188,7 +229,7 @@ def term_rows(written: ir.Expr, scope: Scope, ev: Evaluated) -> tuple[list[Term]
             mx = ext[1] if stride_v >= 0 else ext[0]
         rows.append(TermRow(coord_text, to_c(t.stride), stride_v, level, mx))
     # The two-tree table's reading order: Grid before Block before Register, larger stride first.
-    order = sorted(range(len(rows)), key=lambda i: (LEVEL_RANK.get(rows[i].level, 4),
+    order = sorted(range(len(rows)), key=lambda i: (level_rank(rows[i].level),
                                                     -abs(rows[i].stride_value or 0)))
     return [terms[i] for i in order], [rows[i] for i in order], values
 
@@ -248,7 +289,8 @@ def pattern_of(name: str, written: ir.Expr, rows: list[TermRow], block: tuple[in
 def four_questions(rows: list[TermRow]) -> list[str]:
     """The seed's four questions, answered for `index = execution_index x stride + next_level_index`."""
     coords = [r for r in rows if r.level != "offset"]
-    if len(coords) != 2 or coords[0].level not in ("Grid -> Global", "Block -> Shared") or coords[1].stride_value != 1:
+    if len(coords) != 2 or coords[0].level.split(" -> ")[0] not in ("Grid", "Block") or " -> " not in coords[0].level \
+            or coords[1].stride_value != 1:
         return []
     top, below = coords
     level = top.level.split(" -> ")[1]

@@ -88,10 +88,13 @@ class TextWriter:
         bad = w.units > max(w.ideal, 1) * (2 if w.space == "global" else 1)
         self.line("        " + self.c(warp_summary(w), "red" if bad else "green"))
 
+    def beside_source(self, lines: list[tuple[int, str]]) -> None:
+        """The kernel's source beside what was just written: a page shows it; a terminal has the file."""
+
     def finding(self, f: Finding) -> None:
         sev = "red" if f.severity == "error" else "yellow"
         self.line()
-        self.line("    " + self.c(f"{f.code} {f.name}", sev, "bold") + f" [{f.category}, {f.severity}] line {f.line}")
+        self.line("    " + self.c(f"{f.code} {f.name}", sev, "bold") + f" [{f.category}, {f.severity}] {f.where}")
         self.line(f"      {f.message}")
         if f.why:
             self.line("      Why is this bad?")
@@ -172,7 +175,7 @@ class MarkdownWriter(TextWriter):
         self.line()
 
     def finding(self, f: Finding) -> None:
-        self.line(f"> **{f.code} {f.name}** [{f.category}, {f.severity}] line {f.line}: {f.message}")
+        self.line(f"> **{f.code} {f.name}** [{f.category}, {f.severity}] {f.where}: {f.message}")
         self.line(">")
         if f.why:
             self.line("> *Why is this bad?* " + " ".join(f.why.split()))

@@ -158,6 +158,21 @@ def _decompose(e: ir.Expr) -> list[Term]:
     return sorted(terms, key=order)
 
 
+# The two trees side by side: each execution level addresses the memory level beside it.
+EXECUTION_LEVELS = ("Grid", "Block", "Thread")
+PAIRED_MEMORY = {"Grid": "Global", "Block": "Shared", "Thread": "Register"}
+
+
+def memory_beside(level: str, present: frozenset[str] | None = None) -> str:
+    """The memory level an execution level's term addresses: the one beside it in the table, or,
+    where the kernel has no such level (no `__shared__` array), the closest one above that it has."""
+    memory = PAIRED_MEMORY[level]
+    if present is None or memory in present or memory == "Register":
+        return memory
+    above = [PAIRED_MEMORY[x] for x in EXECUTION_LEVELS[:EXECUTION_LEVELS.index(level)]]
+    return next((m for m in reversed(above) if m in present), "Global")
+
+
 def level_of(coord: ir.Expr) -> str:
     """Execution level a coordinate belongs to in the two-tree table."""
     kinds = {n.kind for n in ir.symbols(coord) if n.kind in COORD_KINDS}

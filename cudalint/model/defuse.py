@@ -220,7 +220,10 @@ class DefUse:
         finally:
             self.src, self.line = saved
             self._resolving.discard(name)
-        return value if isinstance(value, ir.Expr) and not _opaque(value) else None
+        if not isinstance(value, ir.Expr) or _opaque(value):
+            return None
+        self.table.constants.setdefault(name, value)     # what explain shows `TILE_DIM` stands for
+        return value
 
     def _member_constant(self, name: str):
         """`x128::size` where `using x128 = Packed128<floatX>;` and Packed128's `static constexpr size_t

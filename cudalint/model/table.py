@@ -233,6 +233,7 @@ class TwoTreeTable:
     merges: dict = field(default_factory=dict)                    # Access -> vector.Merge (shared requests nvcc fuses)
     possible_merges: dict = field(default_factory=dict)           # Access -> vector.Merge nvcc may or may not make
     types: object = None                                          # index.types.TypeTable of the kernel's unit
+    constants: dict[str, ir.Expr] = field(default_factory=dict)   # file-scope constants the kernel reads -> value
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

@@ -23,7 +23,7 @@ class Options:
 @dataclass
 class Context:
     table: TwoTreeTable
-    sim: Simulation | None
+    sim: Simulation           # rules run on a simulated kernel only
     options: Options
     # ids of the accesses whose findings are asked for (None: all): a family trial re-checks only
     # the findings its first trial made

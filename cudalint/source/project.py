@@ -10,6 +10,7 @@ kernel uses are those of its own units.
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from .cufile import Constant, FunctionDef, LaunchSite, SourceFile, node_text
 from .types import unit_types
@@ -24,7 +25,7 @@ class Project:
     """The files of one run: those linted, and those read only as context (headers they include,
     files that include them), each parsed once."""
 
-    def __init__(self, sources: list[SourceFile], context: list[SourceFile] = ()):
+    def __init__(self, sources: list[SourceFile], context: Sequence[SourceFile] = ()):
         self.sources = sources
         self.files: dict[str, SourceFile] = {}
         for src in [*sources, *context]:
