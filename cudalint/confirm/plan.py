@@ -60,6 +60,7 @@ class Job:
     notes: list[str] = field(default_factory=list)
     smem_origin: str = ""
     invented: list[str] = field(default_factory=list)   # values cudalint chose, as `N=1000`
+    values: list[str] = field(default_factory=list)     # the program's values it runs with, and whence
 
     @property
     def whole_grid(self) -> bool:
@@ -136,7 +137,8 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
             arr = table.arrays.get(p.name)
             if arr is None:
                 raise NotRunnable(f"pointer parameter `{p.name}` of `{fn.name}` is not modelled")
-            n, origin = sizes.get(p.name, (DEFAULT_BUFFER_ELEMENTS, "no index of it is followed; default size"))
+            n, origin = allocated(table, sim, p.name, arr.elem_size, bindings) or \
+                sizes.get(p.name, (DEFAULT_BUFFER_ELEMENTS, "no index of it is followed; default size"))
             dtype = _DTYPES.get(arr.elem_type)
             if dtype is None:   # vector and struct element types travel as raw bytes
                 args.append(Arg(p.name, "buffer", "uint8", n * arr.elem_size, arr.elem_size, origin=origin))
@@ -156,7 +158,8 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
             raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` is a reference, which confirm mode cannot pass")
         if p.name in table.params:
             value = sim.param(p.name)
-            origin = "default" if p.name in sim.defaulted_params else "given"
+            origin = "default" if p.name in sim.defaulted_params else \
+                table.launch.provenance.get(p.name) or "given"
         else:
             value, origin = 1.0 if dtype.startswith("float") else 1, "data value"
         args.append(Arg(p.name, "scalar", dtype, value=value, origin=origin))
@@ -167,7 +170,55 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
     job = Job(fn.name, name_expression(fn, table, host_templates, host_values), grid, tuple(int(b) for b in sim.block),
               smem, sampled_blocks(grid), args, nsites, notes=notes, smem_origin=smem_origin)
     job.invented = invented_values(sim)
+    job.values = program_values(table, sim, args)
     return job
+
+
+def program_values(table, sim: Simulation, args: list[Arg]) -> list[str]:
+    """The integer values of the run that the program (or the user) gives, each with where it comes
+    from: `n=4096 (every launch passes 4096)`."""
+    out = []
+    for a in args:
+        if a.kind == "scalar" and a.origin not in ("default", "data value") and a.name in table.launch.values:
+            out.append(f"{a.name}={a.value} ({a.origin})")
+    if sim.launch_known and table.launch.provenance.get("blockDim"):
+        out.append("blockDim=(" + ", ".join(map(str, sim.block)) + f") ({table.launch.provenance['blockDim']})")
+    if sim.grid_known and table.launch.provenance.get("gridDim"):
+        out.append("gridDim=(" + ", ".join(map(str, sim.grid)) + f") ({table.launch.provenance['gridDim']})")
+    return out
+
+
+def allocated(table, sim: Simulation, name: str, elem_size: int, bindings: dict | None = None) -> tuple[int, str] | None:
+    """Elements of the allocation the launch passes to pointer `name` (LaunchConfig.extents, in
+    bytes), at the run's values; None where the program gives none or it cannot be computed."""
+    ext = table.launch.extents.get(name)
+    if ext is None or elem_size <= 0:
+        return None
+    env = _sizes_env(ext, table, sim, bindings)
+    try:
+        nbytes = int(Evaluator(env).value(ext))
+    except (Unknown, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if nbytes <= 0:
+        return None
+    return -(-nbytes // elem_size), f"the allocation the program passes ({nbytes} bytes)"
+
+
+def _sizes_env(e, table, sim: Simulation, bindings: dict | None = None) -> dict:
+    """The values of an expression's `sizeof(T)` and kernel parameters for one run."""
+    env = {}
+    for s in e.walk():
+        if not isinstance(s, ir.Sym):
+            continue
+        m = _SIZEOF.match(s.name)
+        if m is not None:
+            t = (bindings or table.template_bindings).get(m.group(1), m.group(1))
+            size = (table.types or BUILTINS).size(t)
+            if size is not None:
+                env[s.name] = size
+        elif s.kind == "param":
+            env[s.name] = sim.param(s.name)
+    return env
 
 
 def invented_values(sim: Simulation) -> list[str]:
@@ -195,18 +246,7 @@ def dynamic_shared(table, sim: Simulation, given: int | None, bindings: dict | N
     if given is not None:
         return given, "--smem"
     if table.launch.smem is not None:
-        env = {}
-        for s in table.launch.smem.walk():
-            if not isinstance(s, ir.Sym):
-                continue
-            m = _SIZEOF.match(s.name)
-            if m is not None:
-                t = (bindings or table.template_bindings).get(m.group(1), m.group(1))
-                size = (table.types or BUILTINS).size(t)
-                if size is not None:
-                    env[s.name] = size
-            elif s.kind == "param":
-                env[s.name] = sim.param(s.name)
+        env = _sizes_env(table.launch.smem, table, sim, bindings)
         try:
             return int(Evaluator(env).value(table.launch.smem)), "launch"
         except (Unknown, TypeError, ValueError, OverflowError):

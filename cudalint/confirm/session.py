@@ -14,6 +14,7 @@ from ..rules import BY_CODE
 from ..source.cufile import SourceError, SourceFile
 from ..source.project import Project
 from . import KernelRun
+from .conditions import condition_runs, program_params, read_sides, side_jobs
 from .compare import confirm_diagnostics, doubts, dynamic_findings, kernel_totals, measure
 from .plan import NotRunnable, plan
 from .runner import CompileFailed, Log, RunError, run_unit
@@ -27,6 +28,7 @@ class UnitWork:
     unit: CompileUnit
     tables: list                                   # every kernel the unit holds (instrumented)
     pending: list = field(default_factory=list)    # (KernelRun, table, Simulation, Job) to run
+    conditions: list = field(default_factory=list)  # ConditionRun: a conditional finding's two runs
 
 
 def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[KernelRun], list[UnitWork], Project | None]:
@@ -65,13 +67,22 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
             try:
                 if fn is None:
                     raise NotRunnable("kernel not found again in its file")
-                sim = Simulation(table, cfg.for_file(table.path).params)
+                params = program_params(table, cfg.for_file(table.path).params)
+                sim = Simulation(table, params)
                 job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
                            host_values, typedefs)
             except (NotRunnable, AnalysisLimit) as exc:
                 run.reason = str(exc)
                 continue
             item.pending.append((run, table, sim, job))
+            conds, _ = condition_runs(result.diagnostics, table, params)
+            for side in (s for c in conds for s in c.sides):
+                try:
+                    side.job = plan(fn, table, side.sim, len(item.unit.sites), (smem or {}).get(table.kernel),
+                                    host_templates, host_values, typedefs)
+                except (NotRunnable, AnalysisLimit) as exc:
+                    side.reason = str(exc)
+            item.conditions.extend(conds)
     return runs, work, project
 
 
@@ -82,7 +93,9 @@ def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] 
         if not item.pending:
             continue
         unit = item.unit
-        done = run_unit(unit.sources, unit.options, [job.to_json() for _, _, _, job in item.pending], timeout)
+        sides = side_jobs(item.conditions)
+        done = run_unit(unit.sources, unit.options, [job.to_json() for _, _, _, job in item.pending] +
+                        [side.job.to_json() for _, side in sides], timeout)
         for k, (run, table, sim, job) in enumerate(item.pending):
             log = done.results.get(k, RunError("not run"))
             if isinstance(log, RunError):
@@ -100,6 +113,11 @@ def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] 
                         run.hardware = hardware_figures(project, item.root, item.tables, job, fcfg, timeout)
                     except RunError as exc:
                         run.reason = f"ncu: {exc}"
+        read_sides(item.conditions, [done.results.get(len(item.pending) + k) for k in range(len(sides))],
+                   unit.sites)
+        for cond in item.conditions:
+            run = next(r for r, t, _, _ in item.pending if t is cond.table)
+            run.conditions.append("condition " + cond.findings[0].measured["summary"])
     result.diagnostics.extend(found)
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return runs
@@ -172,5 +190,6 @@ def _compare(run: KernelRun, result, table, sim, job, unit, log: Log, found: lis
     run.buffers = [f"{a.name}[{a.elements}]" + ("" if a.origin.startswith("largest") else f" ({a.origin})")
                    for a in job.args if a.kind == "buffer"]
     run.invented = list(job.invented)
+    run.values = list(job.values)
     if job.smem:
         run.buffers.append(f"dynamic shared {job.smem} bytes ({job.smem_origin})")
