@@ -19,6 +19,7 @@ from ..source.cufile import FunctionDef, node_text
 ALL_BLOCKS_UP_TO = 64          # grids this small run whole
 DEFAULT_BUFFER_ELEMENTS = 1 << 20
 DEFAULT_CAPACITY = 1 << 22     # log records (40 bytes each)
+STAND_IN = 1000                # an integer member of a struct passed by value, which the kernel reads as data
 
 _DTYPES = {
     "float": "float32", "double": "float64", "half": "float16", "__half": "float16",
@@ -44,6 +45,7 @@ class Arg:
     elem_size: int = 0         # buffer: bytes of the C element type
     value: float | int = 0     # scalar
     origin: str = ""           # where the size or value came from
+    fields: list = field(default_factory=list)   # struct: [name, dtype, offset, count, value] per member
 
 
 @dataclass
@@ -90,8 +92,30 @@ def sampled_blocks(grid: tuple[int, int, int]) -> list[tuple[int, int, int]]:
     return [(x, y, z) for z, y, x in itertools.product(axes[2], axes[1], axes[0])]
 
 
+def deduced_templates(fn: FunctionDef, table, files) -> dict[str, str]:
+    """Type template arguments the launch leaves to deduction (`_add_mat<<<g, b>>>(alpha, src, ...)`
+    in `void cudaF_add_mat(float alpha, const float* src, ...)`): where a kernel parameter is written
+    `T` or `T*` and the launch passes it a parameter of the host function, the host's type is T."""
+    want = {tp.name for tp in fn.template_params if tp.is_type and tp.name not in table.template_bindings}
+    path, _, line = table.launch.origin.rpartition(":")
+    if not want or not line.isdigit():
+        return {}
+    out: dict[str, str] = {}
+    for f in files:
+        for site in f.launches:
+            if site.kernel != fn.name or site.line != int(line) or site.host is None or site.template_args or \
+                    not (f.path == path or f.path.endswith("/" + path) or path.endswith(f.path)):
+                continue
+            host = {hp.name: hp for hp in site.host.params}
+            for kp, text in zip(fn.params, site.args):
+                hp = host.get(text.strip())
+                if kp.type_name in want and hp is not None and hp.pointers == kp.pointers and hp.type_name in _DTYPES:
+                    out.setdefault(kp.type_name, hp.type_name)
+    return out
+
+
 def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = frozenset(),
-                    host_values: dict[str, str] | None = None) -> str:
+                    host_values: dict[str, str] | None = None, deduced: dict[str, str] | None = None) -> str:
     """`ns::sgemm<64, 64, 8>`: the kernel as NVRTC names it, with the launch's template arguments."""
     scope = ""
     node = fn.node.parent
@@ -105,7 +129,7 @@ def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = fro
         return scope + fn.name
     args = []
     for tp in fn.template_params:
-        v = table.template_bindings.get(tp.name) or tp.default
+        v = table.template_bindings.get(tp.name) or (deduced or {}).get(tp.name) or tp.default
         v = (host_values or {}).get(str(v).strip(), v) if v is not None else None
         if v is None:
             raise NotRunnable(f"template argument `{tp.name}` of `{fn.name}` is not known: no launch in the files "
@@ -119,7 +143,7 @@ def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = fro
 
 def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int | None = None,
          host_templates: frozenset[str] = frozenset(), host_values: dict[str, str] | None = None,
-         typedefs: dict[str, str] | None = None) -> Job:
+         typedefs: dict[str, str] | None = None, deduced: dict[str, str] | None = None) -> Job:
     """The run of one kernel. `host_values`: the host template's arguments where the launch sits in a
     host template (`reduce<T>` instantiated `reduce<int>`); `typedefs`: the unit's type names."""
     if not sim.launch_known and not sim.block_chosen:
@@ -128,7 +152,8 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
     if table.launch.grid is None:
         raise NotRunnable(f"the grid of `{fn.name}`'s launch is not known (give `--launch {fn.name}:grid=X,Y,Z:"
                           f"block=X,Y,Z`)")
-    bindings = {k: (host_values or {}).get(str(v).strip(), v) for k, v in table.template_bindings.items()}
+    bindings = {**(deduced or {}),
+                **{k: (host_values or {}).get(str(v).strip(), v) for k, v in table.template_bindings.items()}}
     smem, smem_origin = dynamic_shared(table, sim, smem_given, bindings)
     sizes = logical_sizes(table, sim)
     args, notes = [], []
@@ -151,6 +176,11 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
         t = macro.body.strip() if macro is not None and not macro.params and macro.body.strip() else t
         t = " ".join(w for w in t.split() if w not in ("const", "volatile"))
         dtype = _DTYPES.get(t)
+        if dtype is None and not p.reference:
+            passed = struct_arg(table, p.name, t, bindings) or struct_arg(table, p.name, _bare(p.type_name), bindings)
+            if passed is not None:
+                args.append(passed)
+                continue
         if dtype is None:
             raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` has type `{p.type_name}`, which confirm mode "
                               f"cannot pass (it passes pointers and integer or floating-point scalars)")
@@ -167,11 +197,35 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
         if a.kind == "buffer" and a.origin.startswith("no index"):
             notes.append(f"`{a.name}`: {a.origin} ({a.elements} elements)")
     grid = tuple(int(g) for g in sim.grid)
-    job = Job(fn.name, name_expression(fn, table, host_templates, host_values), grid, tuple(int(b) for b in sim.block),
+    job = Job(fn.name, name_expression(fn, table, host_templates, host_values, deduced), grid, tuple(int(b) for b in sim.block),
               smem, sampled_blocks(grid), args, nsites, notes=notes, smem_origin=smem_origin)
-    job.invented = invented_values(sim)
+    job.invented = invented_values(sim) + [f"{a.name}.{f[0]}={f[4]}" for a in args if a.kind == "struct"
+                                           for f in a.fields]
     job.values = program_values(table, sim, args)
     return job
+
+
+def _bare(t: str) -> str:
+    return " ".join(w for w in t.split() if w not in ("const", "volatile", "struct", "class"))
+
+
+def struct_arg(table, name: str, type_name: str, bindings: dict | None = None) -> Arg | None:
+    """A struct passed by value (`MatrixDim d`) whose members are all integer or floating-point
+    scalars or arrays of them, laid out as the unit's type table lays it out; its members take
+    stand-in values (the kernel reads them as data). None for any other type."""
+    types = table.types
+    layout = types.layout(type_name, bindings) if types is not None else None
+    if layout is None or not layout.members:
+        return None
+    fields = []
+    for m in layout.members:
+        dt = _DTYPES.get(" ".join(w for w in m.type.split() if w not in ("const", "volatile")))
+        if dt is None or "*" in m.type or not m.name:
+            return None
+        value = 1.0 if dt.startswith("float") else 1 if dt == "bool" else STAND_IN
+        fields.append([m.name, dt, m.offset, m.count, value])
+    return Arg(name, "struct", "", elements=layout.size, elem_size=layout.size, origin="stand-in member values",
+               fields=fields)
 
 
 def program_values(table, sim: Simulation, args: list[Arg]) -> list[str]:

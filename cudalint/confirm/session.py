@@ -16,7 +16,7 @@ from ..source.project import Project
 from . import KernelRun
 from .conditions import condition_runs, program_params, read_sides, side_jobs
 from .compare import confirm_diagnostics, doubts, dynamic_findings, kernel_totals, measure
-from .plan import NotRunnable, plan
+from .plan import NotRunnable, deduced_templates, plan
 from .runner import CompileFailed, Log, RunError, run_unit
 from .unit import CompileUnit, build_unit
 
@@ -69,8 +69,9 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
                     raise NotRunnable("kernel not found again in its file")
                 params = program_params(table, cfg.for_file(table.path).params)
                 sim = Simulation(table, params)
+                deduced = deduced_templates(fn, table, files)
                 job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
-                           host_values, typedefs)
+                           host_values, typedefs, deduced)
             except (NotRunnable, AnalysisLimit) as exc:
                 run.reason = str(exc)
                 continue
@@ -79,7 +80,7 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
             for side in (s for c in conds for s in c.sides):
                 try:
                     side.job = plan(fn, table, side.sim, len(item.unit.sites), (smem or {}).get(table.kernel),
-                                    host_templates, host_values, typedefs)
+                                    host_templates, host_values, typedefs, deduced)
                 except (NotRunnable, AnalysisLimit) as exc:
                     side.reason = str(exc)
             item.conditions.extend(conds)
@@ -127,16 +128,43 @@ def host_instantiations(files) -> dict[str, str]:
     """The first value each host template parameter takes in the unit: `template void reduce<int>(...)`
     or a call `runTest<float>(...)` gives `T` of `template <class T> void reduce(...)` / `runTest`."""
     out: dict[str, str] = {}
-    text = "\n".join(f.text for f in files)
+    text = "\n".join([f.text for f in files] + instantiating_macros(files))
     for f in files:
         for fn in f.functions:
             if fn.is_kernel or fn.is_device or not fn.template_params:
                 continue
-            m = re.search(r"\b" + re.escape(fn.name) + r"\s*<\s*([^<>;{}]*?)\s*>\s*\(", text)
+            name = re.escape(fn.name)
+            # `reduce<int>(`, or a member of a class template: `template void ReLULayer<float>::Forward_gpu(`
+            own = {tp.name for tp in fn.template_params}
+            m = next((m for pat in (r"\b" + name + r"\s*<\s*([^<>;{}]*?)\s*>\s*\(",
+                                    r"<\s*([^<>;{}]*?)\s*>\s*::\s*" + name + r"\s*\(")
+                      for m in re.finditer(pat, text)     # not the definition's own `ReLULayer<Dtype>::`
+                      if not {a.strip() for a in m.group(1).split(",")} <= own), None)
             if m is None:
                 continue
             for tp, arg in zip(fn.template_params, m.group(1).split(",")):
                 out.setdefault(tp.name, arg.strip())
+    return out
+
+
+def instantiating_macros(files) -> list[str]:
+    """The expansions of the statement macros at file scope that instantiate templates
+    (`INSTANTIATE_LAYER_GPU_FUNCS(ReLULayer);`), with the macros where each one stands."""
+    out = []
+    for f in files:
+        for i, line in enumerate(f.text.splitlines(), 1):
+            m = re.match(r"([A-Z_][A-Z0-9_]*)\s*\(.*\)\s*;?\s*$", line)
+            if m is None:
+                continue
+            table = f.macros.at(i)
+            if table.get(m.group(1)) is None:
+                continue
+            try:
+                text = table.expand(line.strip())
+            except ValueError:      # MacroError: a budget spent, a bad invocation
+                continue
+            if "template" in text:
+                out.append(text)
     return out
 
 
