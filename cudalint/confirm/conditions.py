@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..analysis.family import holds
+from ..analysis.family import derive, holds
 from ..analysis.simulate import AnalysisLimit, Simulation
 from ..index import ir
 
@@ -81,6 +81,12 @@ def condition_runs(diags, table, params: dict[str, int]) -> tuple[list[Condition
     out: dict[tuple, ConditionRun] = {}
     why: list[str] = []
     checks = [c for c in table.launch.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+    # the other open sizes the grid is rounded from are held at a multiple of every block edge on both
+    # sides, so that only this condition differs between the runs (a 2-D grid over M and N)
+    family = derive(table, params)
+    grid_names = {x.name for g in (table.launch.grid or ()) for x in ir.symbols(g)}
+    others = {n: FAILS[0] for n, role in family.roles.items() if role == "size" and n in grid_names
+              and n not in params}
     for d in diags:
         cond = d.metrics.get("condition") if d.severity != "info" else None
         if not cond or d.kernel != table.kernel:
@@ -96,7 +102,7 @@ def condition_runs(diags, table, params: dict[str, int]) -> tuple[list[Condition
         run = ConditionRun(table, cond, opened, [d])
         for meets, tries in ((True, MEETS), (False, FAILS)):
             for v in tries:
-                values = {n: v for n in opened}
+                values = {**{n: w for n, w in others.items() if n not in opened}, **{n: v for n in opened}}
                 if not holds(checks, {**table.launch.params, **params, **values}):
                     continue
                 past, sim = _past_size(table, {**params, **values}, acc)
