@@ -689,3 +689,60 @@ def test_a_run_uses_the_programs_values_and_allocations_and_says_so(tmp_path):
     assert args["x"].elements == 5016 and "allocation" in args["x"].origin
     assert job.invented == [] and job.grid == (40, 1, 1)
     assert "n=5000 (every launch passes 5000)" in job.values
+
+
+DEDUCED = """#include <cuda_runtime.h>
+typedef struct MatrixDim_ { int rows; int cols; int stride; } MatrixDim;
+template <typename Real>
+__global__ void _scale(Real alpha, Real* dst, MatrixDim d) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < d.cols && j < d.rows) dst[j * d.stride + i] *= alpha;
+}
+void cudaF_scale(dim3 Gr, dim3 Bl, float alpha, float* dst, MatrixDim d) { _scale<<<Gr, Bl>>>(alpha, dst, d); }
+void run(float* dst, MatrixDim d) {
+  dim3 grid(4, 4), block(16, 16);
+  cudaF_scale(grid, block, 2.0f, dst, d);
+}
+"""
+
+
+def test_a_template_argument_the_launch_deduces_and_a_struct_passed_by_value_run(tmp_path):
+    """`_scale<<<Gr, Bl>>>(alpha, dst, d)` in a host function of `float alpha, float* dst` runs
+    `_scale<float>`; `MatrixDim d` travels as a struct of three ints, its members stand-ins, said so."""
+    f = tmp_path / "kernels.cu"
+    f.write_text(DEDUCED)
+    _, runs, work = _prepared(f)
+    assert [r.reason for r in runs] == [""]
+    (_, _, _, job), = work[0].pending
+    assert job.name_expression == "_scale<float>"
+    d = next(a for a in job.args if a.name == "d")
+    assert d.kind == "struct" and [(m[0], m[1], m[2]) for m in d.fields] == \
+        [("rows", "int32", 0), ("cols", "int32", 4), ("stride", "int32", 8)]
+    assert "d.rows=1000" in job.invented
+    from cudalint.confirm.runner import struct_value
+    v = struct_value(d.__dict__)
+    assert v.dtype.itemsize == 12 and v.tobytes() == np.array([1000, 1000, 1000], np.int32).tobytes()
+
+
+INSTANTIATED = """#include <cuda_runtime.h>
+#define INSTANTIATE_GPU(classname) \\\\
+  template void classname<float>::forward(const float* x, float* y, int n); \\\\
+  template void classname<double>::forward(const double* x, double* y, int n)
+template <typename Dtype> struct Relu { void forward(const Dtype* x, Dtype* y, int n); };
+template <typename Dtype>
+__global__ void relu(const Dtype* x, Dtype* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] > 0 ? x[i] : 0;
+}
+template <typename Dtype>
+void Relu<Dtype>::forward(const Dtype* x, Dtype* y, int n) { relu<Dtype><<<(n + 255) / 256, 256>>>(x, y, n); }
+INSTANTIATE_GPU(Relu);
+"""
+
+
+def test_a_kernel_launched_from_a_member_of_a_class_template_a_macro_instantiates_runs(tmp_path):
+    f = tmp_path / "relu.cu"
+    f.write_text(INSTANTIATED)
+    _, runs, work = _prepared(f)
+    assert [r.reason for r in runs] == [""]
+    assert work[0].pending[0][3].name_expression == "relu<float>"

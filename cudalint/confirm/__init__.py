@@ -62,7 +62,8 @@ class KernelRun:
             parts.append("buffers " + ", ".join(self.buffers))
         parts.extend(self.conditions)
         if self.invented:
-            names = [v.split("=")[0] for v in self.invented if not v.startswith(("blockDim", "gridDim"))]
+            names = [v.split("=")[0] for v in self.invented if not v.startswith(("blockDim", "gridDim"))
+                     and "." not in v.split("=")[0]]     # a struct's members: no option gives them
             hint = " ".join(f"--param {n}=VALUE" for n in names[:3]) or f"--launch {self.kernel}:grid=X,Y,Z:block=X,Y,Z"
             parts.append(f"values cudalint chose: {', '.join(self.invented)} (give {hint}); what is measured "
                          f"only under them is info, not a finding")

@@ -97,9 +97,10 @@ def deduced_templates(fn: FunctionDef, table, files) -> dict[str, str]:
     in `void cudaF_add_mat(float alpha, const float* src, ...)`): where a kernel parameter is written
     `T` or `T*` and the launch passes it a parameter of the host function, the host's type is T."""
     want = {tp.name for tp in fn.template_params if tp.is_type and tp.name not in table.template_bindings}
-    path, _, line = table.launch.origin.rpartition(":")
-    if not want or not line.isdigit():
+    m = re.match(r"(.+?):(\d+)(?:\s|$)", table.launch.origin)     # `x.cu:8 (called at x.cu:11)`
+    if not want or m is None:
         return {}
+    path, line = m.group(1), m.group(2)
     out: dict[str, str] = {}
     for f in files:
         for site in f.launches:
