@@ -624,3 +624,125 @@ def test_nsight_compute_csv_to_figures():
             '"0","matmul","l1tex__t_requests_pipe_lsu_mem_global_op_st.sum","","100"\n')
     assert figures(parse_csv(text)) == {"load_sectors_per_request": 16.5, "store_sectors_per_request": 32.0}
     assert parse_csv("==ERROR== no kernels were profiled\n") == {}
+
+
+NOGUARD = """#include <cuda_runtime.h>
+__global__ void add_noguard(const float* a, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c[i] = 2.0f * a[i];
+}
+void add(const float* a, float* c, int n) {
+  add_noguard<<<(n + 255) / 256, 256>>>(a, c, n);
+}
+"""
+
+
+def test_a_conditional_finding_is_planned_at_values_on_both_sides_of_its_condition(tmp_path):
+    f = tmp_path / "noguard.cu"
+    f.write_text(NOGUARD)
+    _, runs, work = _prepared(f)
+    (cond,) = work[0].conditions
+    assert cond.condition == "n % 256 != 0" and {d.array for d in cond.findings} == {"a", "c"}
+    meets, fails = cond.sides
+    assert (meets.meets, meets.values) == (True, {"n": 1000})
+    assert (fails.meets, fails.values) == (False, {"n": 1024})
+    # each side's job passes its n and sizes the buffers for the threads inside it
+    for side in cond.sides:
+        args = {a.name: a for a in side.job.args}
+        assert args["n"].value == side.values["n"] and args["c"].elements == side.values["n"]
+
+
+def test_the_verdict_of_a_condition_needs_the_first_side_out_of_range_and_not_the_second(tmp_path):
+    from cudalint.confirm.conditions import verdict
+    f = tmp_path / "noguard.cu"
+    f.write_text(NOGUARD)
+    _, _, work = _prepared(f)
+    cond = work[0].conditions[0]
+    ids = {s.array.name: s.id for s in work[0].unit.sites if s.array is not None}
+    meets, fails = cond.sides
+    for a_fails, confirmed in ((0, True), (3, False)):
+        meets.ran = fails.ran = True
+        meets.measures = {ids["a"]: SiteMeasure(ids["a"], requests=8, out_of_range=24, min_index=1000, max_index=1023)}
+        fails.measures = {ids["a"]: SiteMeasure(ids["a"], requests=8, out_of_range=a_fails, min_index=1024,
+                                                max_index=1026)}
+        verdict(cond, work[0].unit.sites)
+        d = next(d for d in cond.findings if d.array == "a")
+        assert d.confirmed is confirmed
+        assert d.measured["meets"]["out_of_range"] == 24 and d.measured["fails"]["out_of_range"] == a_fails
+        c = next(d for d in cond.findings if d.array == "c")
+        assert c.confirmed is False       # nothing out of range measured at its own access
+
+
+def test_a_run_uses_the_programs_values_and_allocations_and_says_so(tmp_path):
+    f = tmp_path / "prog.cu"
+    f.write_text("#include <cuda_runtime.h>\n"
+                 "__global__ void scale(float* x, int n, int inc) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  if (i < n) x[i * inc] *= 2.0f;\n}\n"
+                 "int main() {\n  int n = 5000;\n  float* x;\n"
+                 "  cudaMalloc(&x, (n + 16) * sizeof(float));\n"
+                 "  scale<<<(n + 127) / 128, 128>>>(x, n, 1);\n  return 0;\n}\n")
+    _, _, work = _prepared(f)
+    (_, _, _, job), = work[0].pending
+    args = {a.name: a for a in job.args}
+    assert (args["n"].value, args["inc"].value) == (5000, 1)
+    assert args["x"].elements == 5016 and "allocation" in args["x"].origin
+    assert job.invented == [] and job.grid == (40, 1, 1)
+    assert "n=5000 (every launch passes 5000)" in job.values
+
+
+DEDUCED = """#include <cuda_runtime.h>
+typedef struct MatrixDim_ { int rows; int cols; int stride; } MatrixDim;
+template <typename Real>
+__global__ void _scale(Real alpha, Real* dst, MatrixDim d) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < d.cols && j < d.rows) dst[j * d.stride + i] *= alpha;
+}
+void cudaF_scale(dim3 Gr, dim3 Bl, float alpha, float* dst, MatrixDim d) { _scale<<<Gr, Bl>>>(alpha, dst, d); }
+void run(float* dst, MatrixDim d) {
+  dim3 grid(4, 4), block(16, 16);
+  cudaF_scale(grid, block, 2.0f, dst, d);
+}
+"""
+
+
+def test_a_template_argument_the_launch_deduces_and_a_struct_passed_by_value_run(tmp_path):
+    """`_scale<<<Gr, Bl>>>(alpha, dst, d)` in a host function of `float alpha, float* dst` runs
+    `_scale<float>`; `MatrixDim d` travels as a struct of three ints, its members stand-ins, said so."""
+    f = tmp_path / "kernels.cu"
+    f.write_text(DEDUCED)
+    _, runs, work = _prepared(f)
+    assert [r.reason for r in runs] == [""]
+    (_, _, _, job), = work[0].pending
+    assert job.name_expression == "_scale<float>"
+    d = next(a for a in job.args if a.name == "d")
+    assert d.kind == "struct" and [(m[0], m[1], m[2]) for m in d.fields] == \
+        [("rows", "int32", 0), ("cols", "int32", 4), ("stride", "int32", 8)]
+    assert "d.rows=1000" in job.invented
+    from cudalint.confirm.runner import struct_value
+    v = struct_value(d.__dict__)
+    assert v.dtype.itemsize == 12 and v.tobytes() == np.array([1000, 1000, 1000], np.int32).tobytes()
+
+
+INSTANTIATED = """#include <cuda_runtime.h>
+#define INSTANTIATE_GPU(classname) \\\\
+  template void classname<float>::forward(const float* x, float* y, int n); \\\\
+  template void classname<double>::forward(const double* x, double* y, int n)
+template <typename Dtype> struct Relu { void forward(const Dtype* x, Dtype* y, int n); };
+template <typename Dtype>
+__global__ void relu(const Dtype* x, Dtype* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] > 0 ? x[i] : 0;
+}
+template <typename Dtype>
+void Relu<Dtype>::forward(const Dtype* x, Dtype* y, int n) { relu<Dtype><<<(n + 255) / 256, 256>>>(x, y, n); }
+INSTANTIATE_GPU(Relu);
+"""
+
+
+def test_a_kernel_launched_from_a_member_of_a_class_template_a_macro_instantiates_runs(tmp_path):
+    f = tmp_path / "relu.cu"
+    f.write_text(INSTANTIATED)
+    _, runs, work = _prepared(f)
+    assert [r.reason for r in runs] == [""]
+    assert work[0].pending[0][3].name_expression == "relu<float>"

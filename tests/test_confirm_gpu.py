@@ -219,3 +219,89 @@ def test_findings_measured_through_random_indexes_are_not_warnings(tmp_path):
     assert runs[0].ran and runs[0].out_of_range > 0
     dynamic = [d for d in res.diagnostics if d.source == "dynamic"]
     assert dynamic and all(d.severity == "info" and "random data" in d.message for d in dynamic)
+
+
+NOGUARD = """#include <cuda_runtime.h>
+__global__ void add_noguard(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c[i] = a[i] + b[i];
+}
+void add(const float* a, const float* b, float* c, int n) {
+  add_noguard<<<(n + 255) / 256, 256>>>(a, b, c, n);
+}
+"""
+
+
+def test_a_missing_guard_is_confirmed_at_a_size_that_meets_its_condition_and_not_at_one_that_does_not(tmp_path):
+    f = tmp_path / "noguard.cu"
+    f.write_text(NOGUARD)
+    res, runs = _confirm([f])
+    found = [d for d in res.diagnostics if d.code == "CL202" and d.source == "static"]
+    assert {d.array for d in found} == {"a", "b", "c"}
+    for d in found:
+        assert d.metrics["condition"] == "n % 256 != 0"
+        meets, fails = d.measured["meets"], d.measured["fails"]
+        assert meets["values"]["n"] % 256 != 0 and fails["values"]["n"] % 256 == 0
+        assert meets["out_of_range"] > 0 and meets["min_index"] >= meets["values"]["n"]
+        assert fails["out_of_range"] == 0
+        assert d.confirmed is True
+    assert "condition n % 256 != 0: at n = 1000:" in runs[0].line()
+
+
+SHIFT = """#include <cuda_runtime.h>
+__global__ void shift(const float* a, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  c[i] = a[i + 1];
+}
+void run(int n) {
+  float *a, *c;
+  cudaMalloc(&a, n * sizeof(float));
+  cudaMalloc(&c, n * sizeof(float));
+  shift<<<(n + 255) / 256, 256>>>(a, c, n);
+}
+"""
+
+
+def test_an_access_out_of_its_allocation_at_every_size_does_not_confirm_the_tail_condition(tmp_path):
+    """`a[i + 1]` reads a[n] also when n is a multiple of the block: its out-of-range reads are not
+    the rounded-up grid's, so the condition is not what the run shows for it; `c[i]`'s is."""
+    f = tmp_path / "shift.cu"
+    f.write_text(SHIFT)
+    res, runs = _confirm([f])
+    cond = {d.array: d for d in res.diagnostics if d.code == "CL202" and "condition" in d.metrics}
+    assert cond["c"].confirmed is True
+    assert cond["a"].confirmed is False
+    assert cond["a"].measured["fails"]["out_of_range"] > 0
+    assert cond["a"].measured["fails"]["max_index"] == cond["a"].measured["fails"]["values"]["n"]
+    assert "buffers a[1000] (the allocation the program passes (4000 bytes))" in runs[0].line()
+
+
+SHORT = """#include <cuda_runtime.h>
+__global__ void scale(float* x, int n, int inc) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i * inc] *= 2.0f;
+}
+int main() {
+  int n = 5000;
+  float* x;
+  cudaMalloc(&x, (n - 1) * sizeof(float));
+  scale<<<(n + 127) / 128, 128>>>(x, n, 1);
+  return 0;
+}
+"""
+
+
+def test_the_run_uses_the_programs_values_and_the_allocation_it_passes(tmp_path):
+    """n = 5000 and inc = 1 come from the launch, the buffer from cudaMalloc: one element short,
+    which only a run at the program's allocation can show."""
+    f = tmp_path / "short.cu"
+    f.write_text(SHORT)
+    res, runs = _confirm([f])
+    run = runs[0]
+    assert run.ran and run.invented == []
+    line = run.line()
+    assert "n=5000 (every launch passes 5000)" in line and "inc=1 (every launch passes 1)" in line
+    assert "x[4999] (the allocation the program passes (19996 bytes))" in line
+    assert run.blocks == "all 40 blocks"
+    d = next(d for d in res.diagnostics if d.code == "CL201" and d.array == "x")
+    assert d.confirmed is True and d.measured["max_index"] == 4999

@@ -36,6 +36,8 @@ class KernelRun:
     sites: list = field(default_factory=list)       # (Site, SiteMeasure) of each access that ran
     backend: str = ""             # nvrtc | nvcc
     invented: list[str] = field(default_factory=list)   # values cudalint chose for the run
+    values: list[str] = field(default_factory=list)     # the program's values it ran with, and whence
+    conditions: list[str] = field(default_factory=list)  # each condition's two runs, in a few words
     unit_s: float = 0.0           # the whole unit: compile (once) and every kernel's run
     unit_kernels: int = 0
 
@@ -54,10 +56,14 @@ class KernelRun:
             parts.append("ncu: " + ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in self.hardware.items()))
         elif self.reason:
             parts.append(self.reason)
+        if self.values:
+            parts.append("the program's values: " + ", ".join(self.values))
         if self.buffers:
             parts.append("buffers " + ", ".join(self.buffers))
+        parts.extend(self.conditions)
         if self.invented:
-            names = [v.split("=")[0] for v in self.invented if not v.startswith(("blockDim", "gridDim"))]
+            names = [v.split("=")[0] for v in self.invented if not v.startswith(("blockDim", "gridDim"))
+                     and "." not in v.split("=")[0]]     # a struct's members: no option gives them
             hint = " ".join(f"--param {n}=VALUE" for n in names[:3]) or f"--launch {self.kernel}:grid=X,Y,Z:block=X,Y,Z"
             parts.append(f"values cudalint chose: {', '.join(self.invented)} (give {hint}); what is measured "
                          f"only under them is info, not a finding")

@@ -348,9 +348,7 @@ def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measu
     for d in diags:
         if d.code not in CONFIRMERS or not _of(d, table):
             continue
-        hits = [s for s in sites if any(_same(d, a, table) for a in s.accesses)] or \
-            [s for s in sites if s.line == d.line and s.path == d.path and
-             any(a in table.accesses for a in s.accesses) and (s.array is None or s.array.name == d.array)]
+        hits = sites_of(d, table, sites)
         ms = [measures[s.id] for s in hits if s.id in measures]
         if not hits:
             continue
@@ -368,6 +366,13 @@ def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measu
             continue
         d.confirmed, summary = verdict
         d.measured = {**m.metrics(), "summary": summary}
+
+
+def sites_of(d: Diagnostic, table, sites: list[Site]) -> list[Site]:
+    """The instrumented sites a finding speaks of: its access, else the accesses of its line."""
+    return [s for s in sites if any(_same(d, a, table) for a in s.accesses)] or \
+        [s for s in sites if s.line == d.line and s.path == d.path and
+         any(a in table.accesses for a in s.accesses) and (s.array is None or s.array.name == d.array)]
 
 
 def _merged(sites: list[Site], table) -> str | None:

@@ -129,6 +129,10 @@ def instrument_file(src: SourceFile, accesses: list, barriers: list, first_id: i
         wide = max(a.width for a in accs)
         if not c.pointer_arg and wide > accs[0].array.elem_size:
             site.width = wide
+        elif not c.pointer_arg and 0 < wide < accs[0].array.elem_size and len({a.width for a in accs}) == 1:
+            # one member of a struct element (`p[i].weight`): the log has the element's address and the
+            # member's bytes, so a warp's sectors count the member, not the whole struct
+            site.width = wide
         out.sites.append(site)
         depth = _depth(node)
         check = f"__CL_CHECK_{site.id}__"
@@ -297,6 +301,13 @@ def _barriers(src: SourceFile, bodies, barriers: list, out: FileEdits) -> None:
         elif b.collective:
             depth = _depth(node)        # a value the code uses: the epoch after it, the value kept
             out.edits.append(Edit(node.start_byte, (1, depth), "__cl_warp_after("))
+            out.edits.append(Edit(node.end_byte, (0, -depth), ")"))
+        elif b.scope in ("block", "warp") and node.parent is not None and \
+                node.parent.type not in ("expression_statement", "comma_expression"):
+            # a barrier whose value the code uses (`float sum = BlockReduce(temp).Sum(v)`): kept
+            depth = _depth(node)
+            helper = "__cl_epoch_kept(" if b.scope == "block" else "__cl_warp_after("
+            out.edits.append(Edit(node.start_byte, (1, depth), helper))
             out.edits.append(Edit(node.end_byte, (0, -depth), ")"))
         elif b.scope in ("block", "warp"):
             depth = _depth(node)

@@ -105,6 +105,13 @@ __device__ __forceinline__ int __cl_epoch_after(int v) {
   return v;
 }
 
+// a block-wide call whose value the code uses (a CUB block reduction): the epoch after it, the value kept
+template <class T>
+__device__ __forceinline__ T __cl_epoch_kept(T v) {
+  __cl_epoch();
+  return v;
+}
+
 __device__ __forceinline__ unsigned __cl_total_smem() {
   unsigned v;
   asm volatile("mov.u32 %0, %%total_smem_size;" : "=r"(v));

@@ -19,6 +19,7 @@ from ..source.cufile import FunctionDef, node_text
 ALL_BLOCKS_UP_TO = 64          # grids this small run whole
 DEFAULT_BUFFER_ELEMENTS = 1 << 20
 DEFAULT_CAPACITY = 1 << 22     # log records (40 bytes each)
+STAND_IN = 1000                # an integer member of a struct passed by value, which the kernel reads as data
 
 _DTYPES = {
     "float": "float32", "double": "float64", "half": "float16", "__half": "float16",
@@ -44,6 +45,7 @@ class Arg:
     elem_size: int = 0         # buffer: bytes of the C element type
     value: float | int = 0     # scalar
     origin: str = ""           # where the size or value came from
+    fields: list = field(default_factory=list)   # struct: [name, dtype, offset, count, value] per member
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Job:
     notes: list[str] = field(default_factory=list)
     smem_origin: str = ""
     invented: list[str] = field(default_factory=list)   # values cudalint chose, as `N=1000`
+    values: list[str] = field(default_factory=list)     # the program's values it runs with, and whence
 
     @property
     def whole_grid(self) -> bool:
@@ -89,8 +92,31 @@ def sampled_blocks(grid: tuple[int, int, int]) -> list[tuple[int, int, int]]:
     return [(x, y, z) for z, y, x in itertools.product(axes[2], axes[1], axes[0])]
 
 
+def deduced_templates(fn: FunctionDef, table, files) -> dict[str, str]:
+    """Type template arguments the launch leaves to deduction (`_add_mat<<<g, b>>>(alpha, src, ...)`
+    in `void cudaF_add_mat(float alpha, const float* src, ...)`): where a kernel parameter is written
+    `T` or `T*` and the launch passes it a parameter of the host function, the host's type is T."""
+    want = {tp.name for tp in fn.template_params if tp.is_type and tp.name not in table.template_bindings}
+    m = re.match(r"(.+?):(\d+)(?:\s|$)", table.launch.origin)     # `x.cu:8 (called at x.cu:11)`
+    if not want or m is None:
+        return {}
+    path, line = m.group(1), m.group(2)
+    out: dict[str, str] = {}
+    for f in files:
+        for site in f.launches:
+            if site.kernel != fn.name or site.line != int(line) or site.host is None or site.template_args or \
+                    not (f.path == path or f.path.endswith("/" + path) or path.endswith(f.path)):
+                continue
+            host = {hp.name: hp for hp in site.host.params}
+            for kp, text in zip(fn.params, site.args):
+                hp = host.get(text.strip())
+                if kp.type_name in want and hp is not None and hp.pointers == kp.pointers and hp.type_name in _DTYPES:
+                    out.setdefault(kp.type_name, hp.type_name)
+    return out
+
+
 def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = frozenset(),
-                    host_values: dict[str, str] | None = None) -> str:
+                    host_values: dict[str, str] | None = None, deduced: dict[str, str] | None = None) -> str:
     """`ns::sgemm<64, 64, 8>`: the kernel as NVRTC names it, with the launch's template arguments."""
     scope = ""
     node = fn.node.parent
@@ -104,7 +130,7 @@ def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = fro
         return scope + fn.name
     args = []
     for tp in fn.template_params:
-        v = table.template_bindings.get(tp.name) or tp.default
+        v = table.template_bindings.get(tp.name) or (deduced or {}).get(tp.name) or tp.default
         v = (host_values or {}).get(str(v).strip(), v) if v is not None else None
         if v is None:
             raise NotRunnable(f"template argument `{tp.name}` of `{fn.name}` is not known: no launch in the files "
@@ -118,7 +144,7 @@ def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = fro
 
 def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int | None = None,
          host_templates: frozenset[str] = frozenset(), host_values: dict[str, str] | None = None,
-         typedefs: dict[str, str] | None = None) -> Job:
+         typedefs: dict[str, str] | None = None, deduced: dict[str, str] | None = None) -> Job:
     """The run of one kernel. `host_values`: the host template's arguments where the launch sits in a
     host template (`reduce<T>` instantiated `reduce<int>`); `typedefs`: the unit's type names."""
     if not sim.launch_known and not sim.block_chosen:
@@ -127,7 +153,8 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
     if table.launch.grid is None:
         raise NotRunnable(f"the grid of `{fn.name}`'s launch is not known (give `--launch {fn.name}:grid=X,Y,Z:"
                           f"block=X,Y,Z`)")
-    bindings = {k: (host_values or {}).get(str(v).strip(), v) for k, v in table.template_bindings.items()}
+    bindings = {**(deduced or {}),
+                **{k: (host_values or {}).get(str(v).strip(), v) for k, v in table.template_bindings.items()}}
     smem, smem_origin = dynamic_shared(table, sim, smem_given, bindings)
     sizes = logical_sizes(table, sim)
     args, notes = [], []
@@ -136,7 +163,8 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
             arr = table.arrays.get(p.name)
             if arr is None:
                 raise NotRunnable(f"pointer parameter `{p.name}` of `{fn.name}` is not modelled")
-            n, origin = sizes.get(p.name, (DEFAULT_BUFFER_ELEMENTS, "no index of it is followed; default size"))
+            n, origin = allocated(table, sim, p.name, arr.elem_size, bindings) or \
+                sizes.get(p.name, (DEFAULT_BUFFER_ELEMENTS, "no index of it is followed; default size"))
             dtype = _DTYPES.get(arr.elem_type)
             if dtype is None:   # vector and struct element types travel as raw bytes
                 args.append(Arg(p.name, "buffer", "uint8", n * arr.elem_size, arr.elem_size, origin=origin))
@@ -149,6 +177,11 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
         t = macro.body.strip() if macro is not None and not macro.params and macro.body.strip() else t
         t = " ".join(w for w in t.split() if w not in ("const", "volatile"))
         dtype = _DTYPES.get(t)
+        if dtype is None and not p.reference:
+            passed = struct_arg(table, p.name, t, bindings) or struct_arg(table, p.name, _bare(p.type_name), bindings)
+            if passed is not None:
+                args.append(passed)
+                continue
         if dtype is None:
             raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` has type `{p.type_name}`, which confirm mode "
                               f"cannot pass (it passes pointers and integer or floating-point scalars)")
@@ -156,7 +189,8 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
             raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` is a reference, which confirm mode cannot pass")
         if p.name in table.params:
             value = sim.param(p.name)
-            origin = "default" if p.name in sim.defaulted_params else "given"
+            origin = "default" if p.name in sim.defaulted_params else \
+                table.launch.provenance.get(p.name) or "given"
         else:
             value, origin = 1.0 if dtype.startswith("float") else 1, "data value"
         args.append(Arg(p.name, "scalar", dtype, value=value, origin=origin))
@@ -164,10 +198,82 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
         if a.kind == "buffer" and a.origin.startswith("no index"):
             notes.append(f"`{a.name}`: {a.origin} ({a.elements} elements)")
     grid = tuple(int(g) for g in sim.grid)
-    job = Job(fn.name, name_expression(fn, table, host_templates, host_values), grid, tuple(int(b) for b in sim.block),
+    job = Job(fn.name, name_expression(fn, table, host_templates, host_values, deduced), grid, tuple(int(b) for b in sim.block),
               smem, sampled_blocks(grid), args, nsites, notes=notes, smem_origin=smem_origin)
-    job.invented = invented_values(sim)
+    job.invented = invented_values(sim) + [f"{a.name}.{f[0]}={f[4]}" for a in args if a.kind == "struct"
+                                           for f in a.fields]
+    job.values = program_values(table, sim, args)
     return job
+
+
+def _bare(t: str) -> str:
+    return " ".join(w for w in t.split() if w not in ("const", "volatile", "struct", "class"))
+
+
+def struct_arg(table, name: str, type_name: str, bindings: dict | None = None) -> Arg | None:
+    """A struct passed by value (`MatrixDim d`) whose members are all integer or floating-point
+    scalars or arrays of them, laid out as the unit's type table lays it out; its members take
+    stand-in values (the kernel reads them as data). None for any other type."""
+    types = table.types
+    layout = types.layout(type_name, bindings) if types is not None else None
+    if layout is None or not layout.members:
+        return None
+    fields = []
+    for m in layout.members:
+        dt = _DTYPES.get(" ".join(w for w in m.type.split() if w not in ("const", "volatile")))
+        if dt is None or "*" in m.type or not m.name:
+            return None
+        value = 1.0 if dt.startswith("float") else 1 if dt == "bool" else STAND_IN
+        fields.append([m.name, dt, m.offset, m.count, value])
+    return Arg(name, "struct", "", elements=layout.size, elem_size=layout.size, origin="stand-in member values",
+               fields=fields)
+
+
+def program_values(table, sim: Simulation, args: list[Arg]) -> list[str]:
+    """The integer values of the run that the program (or the user) gives, each with where it comes
+    from: `n=4096 (every launch passes 4096)`."""
+    out = []
+    for a in args:
+        if a.kind == "scalar" and a.origin not in ("default", "data value") and a.name in table.launch.values:
+            out.append(f"{a.name}={a.value} ({a.origin})")
+    if sim.launch_known and table.launch.provenance.get("blockDim"):
+        out.append("blockDim=(" + ", ".join(map(str, sim.block)) + f") ({table.launch.provenance['blockDim']})")
+    if sim.grid_known and table.launch.provenance.get("gridDim"):
+        out.append("gridDim=(" + ", ".join(map(str, sim.grid)) + f") ({table.launch.provenance['gridDim']})")
+    return out
+
+
+def allocated(table, sim: Simulation, name: str, elem_size: int, bindings: dict | None = None) -> tuple[int, str] | None:
+    """Elements of the allocation the launch passes to pointer `name` (LaunchConfig.extents, in
+    bytes), at the run's values; None where the program gives none or it cannot be computed."""
+    ext = table.launch.extents.get(name)
+    if ext is None or elem_size <= 0:
+        return None
+    env = _sizes_env(ext, table, sim, bindings)
+    try:
+        nbytes = int(Evaluator(env).value(ext))
+    except (Unknown, TypeError, ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if nbytes <= 0:
+        return None
+    return -(-nbytes // elem_size), f"the allocation the program passes ({nbytes} bytes)"
+
+
+def _sizes_env(e, table, sim: Simulation, bindings: dict | None = None) -> dict:
+    """The values of an expression's `sizeof(T)` and kernel parameters for one run."""
+    env = {}
+    for s in e.walk():
+        if not isinstance(s, ir.Sym):
+            continue
+        m = _SIZEOF.match(s.name)
+        if m is not None:
+            t = (bindings or table.template_bindings).get(m.group(1), m.group(1))
+            size = (table.types or BUILTINS).size(t)
+            if size is not None:
+                env[s.name] = size
+        elif s.kind == "param":
+            env[s.name] = sim.param(s.name)
+    return env
 
 
 def invented_values(sim: Simulation) -> list[str]:
@@ -195,18 +301,7 @@ def dynamic_shared(table, sim: Simulation, given: int | None, bindings: dict | N
     if given is not None:
         return given, "--smem"
     if table.launch.smem is not None:
-        env = {}
-        for s in table.launch.smem.walk():
-            if not isinstance(s, ir.Sym):
-                continue
-            m = _SIZEOF.match(s.name)
-            if m is not None:
-                t = (bindings or table.template_bindings).get(m.group(1), m.group(1))
-                size = (table.types or BUILTINS).size(t)
-                if size is not None:
-                    env[s.name] = size
-            elif s.kind == "param":
-                env[s.name] = sim.param(s.name)
+        env = _sizes_env(table.launch.smem, table, sim, bindings)
         try:
             return int(Evaluator(env).value(table.launch.smem)), "launch"
         except (Unknown, TypeError, ValueError, OverflowError):

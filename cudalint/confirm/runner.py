@@ -484,6 +484,9 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
         if a["kind"] == "scalar":
             args.append(np.dtype(a["dtype"]).type(a["value"]))
             continue
+        if a["kind"] == "struct":      # a struct by value: a one-element structured array, laid out as the C struct
+            args.append(struct_value(a))
+            continue
         buf = _random(cp, max(int(a["elements"]), 1), np.dtype(a["dtype"]))
         buffers.append(buf)
         args.append(buf)
@@ -529,6 +532,18 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
     (d / f"meta_{k}.json").write_text(json.dumps({"asked": asked, "out_of_range": oor, "run_s": run_s}))
     del log, counters, requests, buffers, args
     cp.get_default_memory_pool().free_all_blocks()
+
+
+def struct_value(a: dict) -> np.ndarray:
+    """A struct argument as CuPy passes one: a one-element array of a dtype with the members' offsets."""
+    fields = a["fields"]
+    dt = np.dtype({"names": [f[0] for f in fields],
+                   "formats": [(f[1], (f[3],)) if f[3] > 1 else f[1] for f in fields],
+                   "offsets": [f[2] for f in fields], "itemsize": int(a["elements"])})
+    v = np.zeros(1, dtype=dt)
+    for f in fields:
+        v[f[0]] = f[4]
+    return v
 
 
 def _random(cp, n: int, dt: np.dtype):

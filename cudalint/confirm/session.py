@@ -15,8 +15,9 @@ from ..rules import BY_CODE
 from ..source.cufile import SourceError, SourceFile
 from ..source.project import Project
 from . import KernelRun
+from .conditions import condition_runs, program_params, read_sides, side_jobs
 from .compare import confirm_diagnostics, doubts, dynamic_findings, kernel_totals, measure
-from .plan import NotRunnable, plan
+from .plan import NotRunnable, deduced_templates, plan
 from .runner import CompileFailed, Log, RunError, run_unit
 from .unit import CompileUnit, build_unit
 
@@ -28,6 +29,7 @@ class UnitWork:
     unit: CompileUnit
     tables: list                                   # every kernel the unit holds (instrumented)
     pending: list = field(default_factory=list)    # (KernelRun, table, Simulation, Job) to run
+    conditions: list = field(default_factory=list)  # ConditionRun: a conditional finding's two runs
 
 
 def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[KernelRun], list[UnitWork], Project | None]:
@@ -70,12 +72,22 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
                 if fn is None:
                     raise NotRunnable("kernel not found again in its file")
                 sim = workspace.simulation(table)     # the values check's findings were made with
+                params = program_params(table, cfg.for_file(table.path).params)
+                deduced = deduced_templates(fn, table, files)
                 job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
-                           host_values, typedefs)
+                           host_values, typedefs, deduced)
             except (NotRunnable, AnalysisLimit) as exc:
                 run.reason = str(exc)
                 continue
             item.pending.append((run, table, sim, job))
+            conds, _ = condition_runs(result.diagnostics, table, params)
+            for side in (s for c in conds for s in c.sides):
+                try:
+                    side.job = plan(fn, table, side.sim, len(item.unit.sites), (smem or {}).get(table.kernel),
+                                    host_templates, host_values, typedefs, deduced)
+                except (NotRunnable, AnalysisLimit) as exc:
+                    side.reason = str(exc)
+            item.conditions.extend(conds)
     return runs, work, project
 
 
@@ -88,7 +100,9 @@ def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] 
         if not item.pending:
             continue
         unit = item.unit
-        done = run_unit(unit.sources, unit.options, [job.to_json() for _, _, _, job in item.pending], timeout)
+        sides = side_jobs(item.conditions)
+        done = run_unit(unit.sources, unit.options, [job.to_json() for _, _, _, job in item.pending] +
+                        [side.job.to_json() for _, side in sides], timeout)
         for k, (run, table, sim, job) in enumerate(item.pending):
             log = done.results.get(k, RunError("not run"))
             if isinstance(log, RunError):
@@ -106,6 +120,11 @@ def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] 
                         run.hardware = hardware_figures(project, item.root, item.tables, job, fcfg, timeout)
                     except RunError as exc:
                         run.reason = f"ncu: {exc}"
+        read_sides(item.conditions, [done.results.get(len(item.pending) + k) for k in range(len(sides))],
+                   unit.sites)
+        for cond in item.conditions:
+            run = next(r for r, t, _, _ in item.pending if t is cond.table)
+            run.conditions.append("condition " + cond.findings[0].measured["summary"])
     result.diagnostics.extend(found)
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return runs
@@ -115,16 +134,43 @@ def host_instantiations(files) -> dict[str, str]:
     """The first value each host template parameter takes in the unit: `template void reduce<int>(...)`
     or a call `runTest<float>(...)` gives `T` of `template <class T> void reduce(...)` / `runTest`."""
     out: dict[str, str] = {}
-    text = "\n".join(f.text for f in files)
+    text = "\n".join([f.text for f in files] + instantiating_macros(files))
     for f in files:
         for fn in f.functions:
             if fn.is_kernel or fn.is_device or not fn.template_params:
                 continue
-            m = re.search(r"\b" + re.escape(fn.name) + r"\s*<\s*([^<>;{}]*?)\s*>\s*\(", text)
+            name = re.escape(fn.name)
+            # `reduce<int>(`, or a member of a class template: `template void ReLULayer<float>::Forward_gpu(`
+            own = {tp.name for tp in fn.template_params}
+            m = next((m for pat in (r"\b" + name + r"\s*<\s*([^<>;{}]*?)\s*>\s*\(",
+                                    r"<\s*([^<>;{}]*?)\s*>\s*::\s*" + name + r"\s*\(")
+                      for m in re.finditer(pat, text)     # not the definition's own `ReLULayer<Dtype>::`
+                      if not {a.strip() for a in m.group(1).split(",")} <= own), None)
             if m is None:
                 continue
             for tp, arg in zip(fn.template_params, m.group(1).split(",")):
                 out.setdefault(tp.name, arg.strip())
+    return out
+
+
+def instantiating_macros(files) -> list[str]:
+    """The expansions of the statement macros at file scope that instantiate templates
+    (`INSTANTIATE_LAYER_GPU_FUNCS(ReLULayer);`), with the macros where each one stands."""
+    out = []
+    for f in files:
+        for i, line in enumerate(f.text.splitlines(), 1):
+            m = re.match(r"([A-Z_][A-Z0-9_]*)\s*\(.*\)\s*;?\s*$", line)
+            if m is None:
+                continue
+            table = f.macros.at(i)
+            if table.get(m.group(1)) is None:
+                continue
+            try:
+                text = table.expand(line.strip())
+            except ValueError:      # MacroError: a budget spent, a bad invocation
+                continue
+            if "template" in text:
+                out.append(text)
     return out
 
 
@@ -178,5 +224,6 @@ def _compare(run: KernelRun, result, table, sim, job, unit, log: Log, found: lis
     run.buffers = [f"{a.name}[{a.elements}]" + ("" if a.origin.startswith("largest") else f" ({a.origin})")
                    for a in job.args if a.kind == "buffer"]
     run.invented = list(job.invented)
+    run.values = list(job.values)
     if job.smem:
         run.buffers.append(f"dynamic shared {job.smem} bytes ({job.smem_origin})")
