@@ -717,23 +717,18 @@ def _condition_trial(table, family, fcfg: Config, block=None, params: dict | Non
     Not needed where the first trial's sizes are already no multiple of the block's edges (`block`:
     the first trial's): its rounded-up grid showed the threads past the edge."""
     from dataclasses import replace
+    from .analysis.family import grid_sizes, holds, param_checks
     from .analysis.simulate import AnalysisLimit, Simulation
-    from .index import ir
     from .rules import cl202_unguarded
 
-    grid = table.launch.grid
-    if grid is None:
-        return []
-    names = {s.name for g in grid for s in ir.symbols(g)}
-    sized = [n for n, role in family.roles.items() if role == "size" and n in names]
+    sized = grid_sizes(table, family)
     if not sized:
         return []
     if block is not None and not any(family.sizes[n][0] % b == 0 for n in sized for b in block if b > 1):
         return []
     # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows; a size the host's
     # checks keep a multiple of something (`assert(n % 256 == 0)`) keeps its value
-    from .analysis.family import holds
-    checks = [c for c in table.launch.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+    checks = param_checks(table.launch)
     base = dict(family.primary.sizes)
     odd_values = {}
     for n in sized:
@@ -754,21 +749,29 @@ def _condition_trial(table, family, fcfg: Config, block=None, params: dict | Non
 MAX_PROGRAM_RUNS = 4
 
 
+def _stride_names(acc) -> list:
+    """The symbols of the strides of an access's index terms (its offset aside), in order, once."""
+    from .index import ir
+    seen: dict = {}
+    for t in acc.terms:
+        if not t.is_offset:
+            for s in ir.symbols(t.stride):
+                seen.setdefault(s.name, s)
+    return list(seen.values())
+
+
 def _say_values(diags: list[Diagnostic], table, family) -> list[Diagnostic]:
     """Each warning says, in a few words, where the values its strides are made of come from: the
     host code (`incx = 64: every call of `scal` passes 64`), or nowhere (`K not given`). Values
     written in the kernel or its launch line need no words."""
-    from .index import ir
     at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
     launch = table.launch
     for d in diags:
         acc = at.get((d.path, d.line, d.column, d.access))
         if acc is None or d.severity == "info" or "condition" in d.metrics or "when" in d.metrics:
             continue
-        names = list(dict.fromkeys(s.name for t in acc.terms if not t.is_offset for s in ir.symbols(t.stride)
-                                   if s.kind == "param"))
         words = []
-        for n in names:
+        for n in (x.name for x in _stride_names(acc) if x.kind == "param"):
             how = launch.provenance.get(n, "")
             if n in launch.params and how and not how.startswith("the launch at"):
                 said = f"{n} = {launch.params[n]}" in d.message
@@ -834,7 +837,7 @@ def _uncertain(d: Diagnostic, trials, family, acc=None) -> Diagnostic:
     parts = []
     names = list(family.sizes)
     if acc is not None:
-        strides = {s.name for t in acc.terms if not t.is_offset for s in ir.symbols(t.stride)}
+        strides = {s.name for s in _stride_names(acc)}
         read = {s.name for e in (acc.index, *acc.guards) for s in ir.symbols(e)}
         names = [n for n in names if n in strides] or [n for n in names if n in read] or names
     for name in names:

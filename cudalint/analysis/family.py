@@ -378,11 +378,22 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> tuple[dict[str, tuple[
     out = {n: values[roles[n]] for n in sorted(names)}
     for n, d in product_degrees(exprs, {n for n, r in roles.items() if r == "size"}).items():
         out[n] = sizes_for_degree(d)
-    checks = [c for c in lc.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+    checks = param_checks(lc)
     if checks:
         for n in names:
             out[n] = tuple(allowed(checks, n, v, given) for v in out[n])
     return out, roles
+
+
+def param_checks(launch) -> list[ir.Expr]:
+    """The host's checks that read the kernel's parameters alone: those a trial's values can meet."""
+    return [c for c in launch.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+
+
+def grid_sizes(table: TwoTreeTable, family: Family) -> list[str]:
+    """The sizes the program does not give that its launch's grid is computed from."""
+    names = {s.name for g in (table.launch.grid or ()) for s in ir.symbols(g)}
+    return [n for n, role in family.roles.items() if role == "size" and n in names]
 
 
 SEARCH = 4096       # how far past a trial value the first one the host's checks allow is looked for

@@ -119,7 +119,7 @@ class RangeAnalysis:
                 ext = self._extents[key]
                 if ext is None:
                     continue
-                text, extent = ext
+                size, extent = ext
                 edge = self.block[t_i]
                 gcoord = np.asarray(env[f"blockIdx.{axis}"]) * edge + self.tid[f"threadIdx.{taxis}"][None, :]
                 over = np.broadcast_to(gcoord >= extent, shape)
@@ -139,7 +139,7 @@ class RangeAnalysis:
                 beyond = bad & (flat > limit) & (flat >= extent)
                 if beyond.any():
                     i, t = np.unravel_index(np.argmax(np.where(beyond, flat, _I64_MIN)), shape)
-                    res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), text, extent,
+                    res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), size, extent,
                                         self.grid[axis_i] * edge, taxis)
                     return
 
@@ -158,7 +158,7 @@ class RangeAnalysis:
             return None
         return _most_common(d)
 
-    def _grid_extent(self, g: ir.Expr, axis_i: int, edge: int | None = None) -> tuple[str, int] | None:
+    def _grid_extent(self, g: ir.Expr, axis_i: int, edge: int | None = None) -> tuple[ir.Expr, int] | None:
         """The problem size a grid dimension was computed from: X with ceil(X / edge) == gridDim
         and X < gridDim * edge (edge: the block edge that counts along the axis, its own by default),
         among the grid expression's pieces and the kernel's int parameters (so `(n + 255) / 256` and a
@@ -178,7 +178,7 @@ class RangeAnalysis:
                 continue
             if -(-v // block) == grid and v < grid * block:
                 if best is None or v > best[1]:
-                    best = (str(sub), v)
+                    best = (sub, v)
         return best
 
     def _within(self, acc: Access, mode: str, of: str) -> np.ndarray | None:

@@ -54,10 +54,14 @@ class Excess:
     axis: str
     coordinate: dict[str, int]
     index: int
-    extent_text: str
+    extent_expr: object        # the size the grid was rounded from, as the launch writes it (ir.Expr)
     extent: int
     covered: int
     thread_axis: str = ""      # the threadIdx axis that counts along `axis` within a block (`axis` if empty)
+
+    @property
+    def extent_text(self) -> str:
+        return str(self.extent_expr)
 
 
 @dataclass

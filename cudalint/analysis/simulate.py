@@ -79,7 +79,7 @@ class Simulation(Instances, TripCounts, CoalescingAnalysis, RangeAnalysis, Overl
         self._expr_params: dict[int, tuple[dict, ir.Expr]] = {}
         self._blocks: dict[str, list] = {}
         self._base: dict | None = None
-        self._extents: dict[tuple[int, int], tuple[str, int] | None] = {}   # (grid axis, thread axis)
+        self._extents: dict[tuple[int, int], tuple[ir.Expr, int] | None] = {}   # (grid axis, thread axis)
         self._spans: dict[int, tuple] = {}
         # the rules whose findings are asked for (None: all of them; a later trial asks for those
         # still standing): a result leaves out what none of them reads

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..analysis.family import derive, holds
+from ..analysis.family import derive, grid_sizes, holds, param_checks
 from ..analysis.simulate import AnalysisLimit, Simulation
-from ..index import ir
 
 # values tried for the open sizes, in order: ones that are no multiple of a block edge (an odd one
 # among them), and multiples of every power-of-two edge up to 1024
@@ -80,13 +79,11 @@ def condition_runs(diags, table, params: dict[str, int]) -> tuple[list[Condition
     for each condition whose sides could not be found, why."""
     out: dict[tuple, ConditionRun] = {}
     why: list[str] = []
-    checks = [c for c in table.launch.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+    checks = param_checks(table.launch)
     # the other open sizes the grid is rounded from are held at a multiple of every block edge on both
     # sides, so that only this condition differs between the runs (a 2-D grid over M and N)
     family = derive(table, params)
-    grid_names = {x.name for g in (table.launch.grid or ()) for x in ir.symbols(g)}
-    others = {n: FAILS[0] for n, role in family.roles.items() if role == "size" and n in grid_names
-              and n not in params}
+    others = {n: FAILS[0] for n in grid_sizes(table, family) if n not in params}
     for d in diags:
         cond = d.metrics.get("condition") if d.severity != "info" else None
         if not cond or d.kernel != table.kernel:

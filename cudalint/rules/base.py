@@ -90,6 +90,22 @@ def open_names(sim, e: ir.Expr) -> list[str]:
             and x.name not in sim.table.launch.params]
 
 
+KNOWN_KINDS = frozenset(("thread", "block", "blockdim", "griddim", "iter", "param"))
+
+
+def conditions(acc) -> list:
+    """The guards an access runs under and the conditions of the loops around it."""
+    return list(acc.guards) + [it.cond for it in acc.loops if it.cond is not None]
+
+
+def opaque(e) -> bool:
+    """The expression reads a value loaded or computed out of cudalint's sight (a subscript, a
+    dereference, a member, a name of no kind the simulation evaluates): the simulation takes a
+    guard made of it as running, so no range judged under it is sure."""
+    return any(x.kind not in KNOWN_KINDS for x in ir.symbols(e)) or \
+        any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for n in e.walk())
+
+
 def invented(sim, exprs) -> list[str]:
     """The values in `exprs` that this trial made up: sizes the program does not give, and the grid
     dimensions of a launch cudalint assumed (its block shapes are the family's trials, each one that

@@ -73,7 +73,7 @@ def x_stride_text(sim, acc, sx: int) -> str:
     """threadIdx.x's stride in elements: the number, or the program's expression for it where it holds
     a value the program does not give (`N`, not 1000)."""
     for t in acc.terms:
-        if t.coord == ir.Sym("threadIdx.x", "thread", "unsigned") or str(t.coord) == "threadIdx.x":
+        if isinstance(t.coord, ir.Sym) and t.coord.name == "threadIdx.x":
             v = sim._scalar(t.stride)
             if v == sx:
                 return scaled_text(sim, t.stride, sx) or str(sx)

@@ -24,8 +24,7 @@ acc += As[k][sharedCol];
 import sys
 
 from ..index import ir
-from .base import Context, fmt_point, invented, short, written
-from .cl202_unguarded import KNOWN_KINDS
+from .base import Context, conditions, fmt_point, invented, opaque, short, written
 
 CODE = "CL201"
 NAME = "index-out-of-range"
@@ -158,9 +157,7 @@ def _allocation_range(ctx: Context, acc, me):
         return
     extent, size_text = res.allocation
     r = res.ranges[0]
-    conds = list(acc.guards) + [it.cond for it in acc.loops if it.cond is not None]
-    if any(x.kind not in KNOWN_KINDS for c in conds for x in ir.symbols(c)) or \
-            any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for c in conds for n in c.walk()):
+    if any(opaque(c) for c in conditions(acc)):
         return      # a guard cudalint cannot evaluate is taken as running: no range over it is sure
     made = invented(sim, [acc.index, *acc.guards])
     where = f"`{acc.array.name}` ({size_text} bytes allocated)"

@@ -19,11 +19,10 @@ int i = blockIdx.x * blockDim.x + threadIdx.x;
 if (i < n) c[i] = a[i] + b[i];
 ```
 """
-import re
 import sys
 
 from ..index import ir
-from .base import Context, fmt_thread, short, written
+from .base import Context, conditions, fmt_thread, opaque, short, written
 
 CODE = "CL202"
 NAME = "unguarded-global-access"
@@ -78,8 +77,8 @@ def open_sizes(sim, ex) -> list[str] | None:
     """The names of the problem size the grid was rounded from that the program does not give:
     the finding then holds for the sizes that are not a multiple of the block, not for one size.
     None where no condition can be stated over them."""
-    names = re.findall(r"[A-Za-z_]\w*", ex.extent_text)
-    opened = [n for n in dict.fromkeys(names) if n in sim.family.sizes]
+    names = [x.name for x in ir.symbols(ex.extent_expr) if x.kind == "param"]
+    opened = [n for n in names if n in sim.family.sizes]
     if any(sim.family.roles.get(n) != "size" for n in opened):
         return None     # a shift count or a mask's power of two: not a size the grid rounds up
     if any(n not in sim.table.params for n in opened):
@@ -91,7 +90,8 @@ def open_sizes(sim, ex) -> list[str] | None:
 
 def condition(sim, ex) -> str:
     """When the grid adds threads past the size: `n % 256 != 0` (ceil-div rounds up by the block)."""
-    text = ex.extent_text if re.fullmatch(r"[\w.]+", ex.extent_text) else f"({ex.extent_text})"
+    bare = isinstance(ex.extent_expr, (ir.Sym, ir.Num, ir.Name, ir.Member))
+    text = ex.extent_text if bare else f"({ex.extent_text})"
     k = "xyz".index(ex.thread_axis or ex.axis)
     lc = sim.table.launch
     if sim.block_chosen and lc.block is not None and not isinstance(lc.block[k], ir.Num):
@@ -100,23 +100,13 @@ def condition(sim, ex) -> str:
     return f"{text} % {sim.block[k]} != 0"
 
 
-KNOWN_KINDS = frozenset(("thread", "block", "blockdim", "griddim", "iter", "param"))
-
-
 def data_guarded(acc, ex) -> bool:
     """A guard or loop condition over the access's thread coordinate along the rounded axis that
     compares it with a value loaded or computed out of cudalint's sight (`f < desc.num_frames`): the
     kernel does bound those threads, by a value no size tells, so no condition over sizes holds."""
     axis = f"threadIdx.{ex.thread_axis or ex.axis}"
-    conds = list(acc.guards) + [it.cond for it in acc.loops if it.cond is not None]
-    for g in conds:
-        syms = ir.symbols(g)
-        if not any(x.name == axis or (x.kind == "iter") for x in syms):
-            continue
-        if any(x.kind not in KNOWN_KINDS for x in syms) or \
-                any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for n in g.walk()):
-            return True
-    return False
+    return any(opaque(g) for g in conditions(acc)
+               if any(x.name == axis or x.kind == "iter" for x in ir.symbols(g)))
 
 
 def check(ctx: Context):
