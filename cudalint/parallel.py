@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 
@@ -58,6 +59,8 @@ def fork_map(fn, items: list, jobs: int, lost=None) -> list:
             if "error" in got:
                 raise RuntimeError(got["error"])
             done.update(got["items"])
+            for i in got.get("unsent", ()):
+                done[i] = fn(items[i])
             if not got.get("finished"):
                 why[w] = _death(proc.exitcode)
         for i in range(len(items)):
@@ -92,6 +95,8 @@ def _drain(conn, got: dict) -> None:
             return
         if msg[0] == "item":
             got["items"][msg[1]] = msg[2]
+        elif msg[0] == "unsent":
+            got.setdefault("unsent", []).append(msg[1])
         elif msg[0] == "done":
             got["finished"] = True
             return
@@ -114,7 +119,10 @@ def _take(fn, items, counter, owner, me: int, send=None, parent: int | None = No
             return out
         out[i] = fn(items[i])
         if send is not None:
-            send.send(("item", i, out.pop(i)))
+            try:    # a result is pickled whole before anything is written: the pipe stays whole
+                send.send(("item", i, out.pop(i)))
+            except (TypeError, AttributeError, pickle.PicklingError):
+                send.send(("unsent", i))      # holds what does not pickle: the parent works it out
 
 
 def _die_with_parent() -> None:

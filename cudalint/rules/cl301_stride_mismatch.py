@@ -153,10 +153,26 @@ def _level(c: ir.Sym) -> int:
 
 def _group_key(sim, names: frozenset[str]):
     """Terms are compared within one group of problem sizes, by value: `i * height` and
-    `threadIdx.y * width` share a radix when width == height (given, or as a trial sets them)."""
-    if names and all(n in sim.params for n in names):
+    `threadIdx.y * width` share a radix when the program gives width == height (values a trial
+    sets are not the program's: two sizes it leaves open are two radices)."""
+    if names and all(n in sim.params and not _tried(sim, n) for n in names):
         return ("value", int(math.prod(sim.params[n] for n in names)))
     return names
+
+
+def _tried(sim, name: str) -> bool:
+    """A size the program does not give, set by the trial: equal trial values are no shared radix."""
+    return name in sim.family.sizes and name not in sim.table.launch.params
+
+
+def _other_open_radix(sim, t, terms, copies) -> bool:
+    """The mismatch found in `t`'s group of sizes would vanish if another size the program leaves
+    open were equal to them (`odata[x + y * width + i * height]`: a gap in the rows of `width` that
+    the `height` steps fill when the matrix is square): it holds for some values only."""
+    key = _group_key(sim, _params_in(t.stride))
+    others = {_group_key(sim, _params_in(x.stride)) for x in terms if not x.is_offset}
+    others |= {k for c in (copies or ()) for k in c}
+    return any(isinstance(k, frozenset) and k and k != key and all(_tried(sim, n) for n in k) for k in others)
 
 
 def _offset_parts(sim, e: ir.Expr | None) -> dict | None:
@@ -249,8 +265,12 @@ def _group_mismatch(sim, acc, key, ts, offsets):
         run = _coord_max(sim, t.coord, acc, running_only=True) if t.coord.kind == "thread" else m
         if c is None or m is None or c <= 0:
             break
+        if m == 0:
+            continue    # a coordinate that takes one value (`threadIdx.x` of a (1, 256) block) is no level
         rows.append((c, m, t, m if run is None else run))
     else:
+        if len({_level(r[2].coord) for r in rows}) < 2:
+            return None
         rows.sort(key=lambda r: (r[0], _level(r[2].coord)))
         starts = sorted({o.get(key, 0) for o in offsets}) if offsets else [0]
         c0, m0, _, r0 = rows[0]
@@ -485,7 +505,7 @@ def check(ctx: Context):
                 together, copies = [(acc, [{}])], [{}]
             kept = _unrolled(sim, acc, terms)[0] if own is not None else terms
             found = radix_mismatch(sim, acc, kept, copies)
-            if not found:
+            if not found or _other_open_radix(sim, found[1], kept, copies):
                 continue
             kind, t, below, c, span, holes, joint = found
             others = [a for a, _ in together if a is not acc] if joint else []

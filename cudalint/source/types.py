@@ -392,7 +392,17 @@ def unit_types(files, constants: dict | None = None, fold=None) -> TypeTable:
     table = TypeTable(structs, typedefs)
 
     if fold is not None:        # index/types.py's constant_value: extents written as expressions
-        def value_of(text: str, sd: StructDef, bindings: dict[str, str]) -> int | None:
-            return fold(text, sd.file, sd.line, constants, table, bindings)
-        table.value_of = value_of
+        table.value_of = _Fold(fold, constants, table)
     return table
+
+
+class _Fold:
+    """`value_of` of a unit's TypeTable: an object, not a closure, so that a table a worker process
+    built pickles on its way back (`--format full` and explain read the tables)."""
+    __slots__ = ("fold", "constants", "table")
+
+    def __init__(self, fold, constants: dict, table: TypeTable):
+        self.fold, self.constants, self.table = fold, constants, table
+
+    def __call__(self, text: str, sd: StructDef, bindings: dict[str, str]) -> int | None:
+        return self.fold(text, sd.file, sd.line, self.constants, self.table, bindings)
