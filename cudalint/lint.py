@@ -696,13 +696,55 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
         elif not any(len(t) + idle[k] == n for k, t in holds.items()):
             break                           # nothing holds for every trial any more
     out = list(notes) + list(conditional.values())
+    standing = [k for k in first if len(holds[k]) + idle[k] == len(family.trials)]
+    apart = _apart_trial(table, family, params, fcfg, [first[k] for k in standing if k[0] in _MEETINGS], at)
     for k, d in first.items():
-        if len(holds[k]) + idle[k] == len(family.trials):
+        if len(holds[k]) + idle[k] == len(family.trials) and k not in apart:
             out.append(d)
+        elif k in apart and fcfg.show_uncertain:
+            out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
         elif fcfg.show_uncertain:
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
     out.extend(_uncertain(d, trials, family, at.get(k[1:])) for k, (d, trials) in others.items())
     return out
+
+
+# findings of two threads meeting at one element: equal trial values of two sizes make them meet
+_MEETINGS = frozenset({"CL302", "CL501"})
+
+
+def _apart_trial(table, family, params, fcfg: Config, found: list[Diagnostic], at: dict) -> set:
+    """The keys of `found` (two threads at one element) that do not hold once the sizes the program
+    leaves open take distinct values: `dst[y * s1 + z * s3]` meets itself only where s1 == s3, which
+    a trial's equal values make so and the program need not. Each trial is tried again with its
+    sizes apart (its 1s kept: a free value at 1 is a case of its own)."""
+    from .analysis.family import Trial
+    from .analysis.simulate import AnalysisLimit, Simulation
+    given = set(table.launch.params) | set(params)
+    gone: set = set()
+    keys = {(d.code, d.path, d.line, d.column, d.access) for d in found}
+    for base in family.trials:
+        if not keys - gone:
+            break
+        sizes, moved = dict(base.sizes), 0
+        for n in sorted(sizes):
+            if n not in given and sizes[n] >= 2:
+                sizes[n] += 64 * moved      # distinct, and as divisible by powers of two as before
+                moved += 1
+        if moved < 2:
+            continue
+        try:
+            sim = Simulation(table, params, Trial(base.block, tuple(sizes.items())), family)
+        except AnalysisLimit:
+            continue
+        sim.wanted = _MEETINGS
+        got = {(d.code, d.path, d.line, d.column, d.access) for d in _check(table, sim, fcfg, set(_MEETINGS))
+               if d.severity != "info"}
+        for k in keys - gone - got:
+            acc = at.get(k[1:])
+            if acc is not None and sim.executed(acc):
+                gone.add(k)
+    return gone
 
 
 def _conditional(d: Diagnostic) -> bool:

@@ -468,3 +468,31 @@ def test_a_header_two_directories_could_give_is_not_guessed(tmp_path, monkeypatc
                      "src/transpose.cu": '#include "index.h"\n#define TILE 32\n' + UNCOALESCED})
     diags = lint_root(tmp_path, monkeypatch)
     assert any("`#include \"index.h\"` not found" in d.message for d in diags)
+
+
+CLASS_MEMBERS = """
+struct traits_a { static constexpr int qk = 256; static constexpr int qr = 4; };
+namespace cfg { constexpr int TILE = 32; }
+template <int qk, int qr>
+__global__ void dequant(const float* x, float* y, int k) {
+  const int i = 2 * (blockIdx.x * blockDim.x + threadIdx.x) + cfg::TILE * 0;
+  if (i >= k) return;
+  y[i - i % qk + (i % qk) / qr] = x[i];
+}
+template <int qk, int qr>
+void dequant_cuda(const float* x, float* y, int k) {
+  dequant<qk, qr><<<(k + 511) / 512, 256>>>(x, y, k);
+}
+"""
+
+
+def test_a_class_member_is_no_constant_of_the_same_bare_name(tmp_path):
+    """`qr` passed through a host template's own parameter is open: the `static constexpr qr` of a
+    struct elsewhere in the unit is reached only through its class."""
+    f = tmp_path / "dequant.cu"
+    f.write_text(CLASS_MEMBERS)
+    res = lint_paths([str(f)], Config(jobs=1))
+    (table,) = res.tables
+    assert table.template_bindings.get("qr") != "4"
+    assert "qr" in table.params and "qk" in table.params
+    assert not [d for d in res.diagnostics if d.code == "CL302"]

@@ -524,6 +524,17 @@ def _moves(coord: ir.Expr) -> bool:
     return any(isinstance(n, (ir.Subscript, ir.Deref)) for n in coord.walk())
 
 
+def _selects(n: ir.Bin) -> bool:
+    """`qr == 1`, `mode != 2`: a value tested against one non-zero constant picks a variant of the
+    code; it bounds nothing, so it is no problem size (`n == 0`, an empty problem, still is)."""
+    if n.op not in ("==", "!="):
+        return False
+    for a, b in ((n.left, n.right), (n.right, n.left)):
+        if isinstance(a, ir.Sym) and isinstance(b, ir.Num) and b.value != 0:
+            return True
+    return False
+
+
 def open_roles(exprs: list[ir.Expr], grid: list[ir.Expr], names: set[str]) -> dict[str, str]:
     """What each value the program does not give is to the kernel, read from where it stands:
     - `shift`: a shift count (`1 << log2N`); `mask`: masked with (`i & (n - 1)`: a power of two);
@@ -544,7 +555,7 @@ def open_roles(exprs: list[ir.Expr], grid: list[ir.Expr], names: set[str]) -> di
                         masks |= {s.name for s in ir.symbols(side.left) if s.kind == "param"}
             if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
                 shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
-            if n.op in COMPARE_OPS:
+            if n.op in COMPARE_OPS and not _selects(n):
                 sizes |= {x.name for x in ir.symbols(n) if x.kind == "param"}
             if n.op in ("&&", "||"):
                 tested |= {x.name for x in (n.left, n.right) if isinstance(x, ir.Sym) and x.kind == "param"}

@@ -88,6 +88,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
     def _bind_template(self) -> None:
         for tp in self.fn.template_params:
             val = self.template_values.get(tp.name, tp.default)
+            if isinstance(val, str) and val.strip() == tp.name and not tp.is_type:
+                val = None      # passed through a host template's own parameter of that name: open
             if tp.is_type:
                 self.types[tp.name] = val or ""
                 if val:
@@ -106,6 +108,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                 self.env[tp.name] = self.rvalue(self._parse(val), None, None)
             except (Unfollowable, ExprSyntaxError, MacroError):
                 self.env[tp.name] = ir.Sym(tp.name, "param")
+                self.table.params[tp.name] = "int"      # a value the program gives out of sight: open
 
     def _unit_type_names(self, fn: FunctionDef) -> set[str]:
         """The unit's typedef and struct names the kernel's text names: `(Real)x` is a cast."""

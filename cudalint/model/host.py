@@ -88,8 +88,17 @@ def lookup_constant(constants: dict, name: str):
             _TAILS.clear()
         tails = _TAILS[id(constants)] = (constants, len(constants), index)
     hits = [constants[k] for k in tails[2].get(name.split("::")[-1], ())
-            if (k.endswith("::" + name) if "::" in name else True)]
+            if (k.endswith("::" + name) if "::" in name else not _class_member(k, constants[k]))]
     return hits[0] if len(hits) == 1 else None
+
+
+def _class_member(key: str, const) -> bool:
+    """`traits::qk` where `traits` is a struct or class: a member is named through its class (or
+    inside it), never by its bare name as a namespace's constant is."""
+    if "::" not in key:
+        return False
+    owner = key.rsplit("::", 1)[0]
+    return owner in getattr(getattr(const, "file", None), "structs", {})
 
 
 # the constants of a unit by the last part of their names, for each constants table asked (kept with it)

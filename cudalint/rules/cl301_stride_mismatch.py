@@ -175,6 +175,21 @@ def _other_open_radix(sim, t, terms, copies) -> bool:
     return any(isinstance(k, frozenset) and k and k != key and all(_tried(sim, n) for n in k) for k in others)
 
 
+def _open_grid(sim, below) -> list[str]:
+    """`gridDim.x = nrows / 2` for each block coordinate below whose grid extent is computed from
+    sizes the program leaves open (the span then holds a trial's value)."""
+    grid = sim.table.launch.grid
+    out = []
+    for b in below:
+        if b.coord.kind == "block" and grid is not None and sim.grid_known:
+            axis = "xyz".index(b.coord.name[-1])
+            if invented(sim, [grid[axis]]):
+                text = f"gridDim.{b.coord.name[-1]} = {short(str(grid[axis]), 32)}"
+                if text not in out:
+                    out.append(text)
+    return out
+
+
 def _offset_parts(sim, e: ir.Expr | None) -> dict | None:
     """{group key: offset in units of that group's sizes}, or None for an offset that mixes
     sizes (`width + 1`) and so has no place in one radix."""
@@ -511,10 +526,18 @@ def check(ctx: Context):
             others = [a for a, _ in together if a is not acc] if joint else []
             reported.update(id(a) for a in others)   # one finding for the accesses that fill the stride together
             below_txt = " + ".join(f"`{short(str(b), 32)}`" for b in below)
+            grid_open = _open_grid(sim, below)
+            # a span over a grid computed from sizes the program leaves open is no figure to quote
+            span_txt = f"the whole grid ({', '.join(grid_open)})" if grid_open else str(span)
             head = (f"{_term_words(t)} of `{short(written(acc), 40)}` steps {c} but {below_txt} below "
-                    f"span{'s' if len(below) == 1 else ''} {span}")
-            metrics = {"stride": c, "expected_stride": span}
-            if kind == "gap" and joint:
+                    f"span{'s' if len(below) == 1 else ''} {span_txt}")
+            metrics = {"stride": c, "expected_stride": span} if not grid_open else {"stride": c}
+            if grid_open and kind == "overlap":
+                who = "iterations" if internal(t.coord.name) else f"{t.coord.name.split('.')[0]} values"
+                msg = f"{head}: neighbouring {who} overlap"
+            elif grid_open:
+                msg = f"{head}: it leaves elements between its steps unwritten"
+            elif kind == "gap" and joint:
                 with_txt = ", ".join(f"`{short(written(a), 40)}` (line {a.line})" for a in others)
                 msg = f"{head}; with {with_txt}, {holes} of every {c} elements are still skipped"
                 metrics = {"stride": c, "skipped": holes, "accesses": 1 + len(others)}

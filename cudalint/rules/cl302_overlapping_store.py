@@ -19,7 +19,7 @@ out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 import sys
 
 from ..index import ir
-from .base import Context, fmt_thread, short, written
+from .base import Context, fmt_thread, invented, short, written
 
 CODE = "CL302"
 NAME = "overlapping-store"
@@ -59,9 +59,13 @@ def check(ctx: Context):
             continue
         a, b = ov.threads
         keep = {k for k in a if k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1}
-        msg = (f"{fmt_thread(a, keep)} and {fmt_thread(b, keep).removeprefix('thread ')} both store to element "
-               f"{ov.element} through `{short(written(acc))}` ({ov.writers} writers in one step)")
-        d = ctx.diagnostic(me, acc, msg, metrics={"element": ov.element, "writers": ov.writers},
+        # the element's number holds a size the program does not give: it is no figure to quote
+        made = invented(sim, [acc.index])
+        where = "one element" if made else f"element {ov.element}"
+        msg = (f"{fmt_thread(a, keep)} and {fmt_thread(b, keep).removeprefix('thread ')} both store to {where} "
+               f"through `{short(written(acc))}` ({ov.writers} writers in one step)")
+        metrics = {"writers": ov.writers} if made else {"element": ov.element, "writers": ov.writers}
+        d = ctx.diagnostic(me, acc, msg, metrics=metrics,
                            assumptions=ctx.assumptions_for(acc))
         d.facts = {"thread_free": not any(s.kind == "thread" for s in ir.symbols(acc.index)),
                    "axes": sorted(k for k in keep)}
