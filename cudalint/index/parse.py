@@ -518,7 +518,10 @@ def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
     got = _PARSED.get(key)
     if got is None:
         try:
-            got = _parse_expr(text, type_names)
+            try:
+                got = _parse_expr(text, type_names)
+            except ExprSyntaxError:
+                got = _parse_shadowing(text, type_names)
         except ExprSyntaxError as exc:
             # kept as a message alone: its traceback and the lark error it replaced hold frames,
             # and through them every caller's locals (a kernel's table and simulation), for as
@@ -529,6 +532,52 @@ def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
         _PARSED[key] = got
     if isinstance(got, ExprSyntaxError):
         raise ExprSyntaxError(str(got))
+    return got
+
+
+# type names that are no keywords of C++: a kernel may name a variable so (`int half = dim / 2;`)
+_SHADOWABLE = re.compile(r"\b(?:__)?(?:half2?|nv_bfloat162?|size_t|ssize_t|ptrdiff_t|u?int(?:8|16|32|64)_t)\b")
+
+
+def _parse_shadowing(text: str, type_names: frozenset[str]) -> ir.Expr:
+    """An expression that reads only once a type name in it is read as a variable's name: where
+    `j >= half` does not parse with `half` the type, `half` is a variable of that name."""
+    failed = None
+    for word in sorted(set(_SHADOWABLE.findall(text))):
+        alias = word + "__shadowed"
+        try:
+            got = _parse_expr(re.sub(r"\b" + re.escape(word) + r"\b", alias, text), type_names)
+        except ExprSyntaxError as exc:
+            failed = failed or exc
+            continue
+        return _renamed(got, alias, word, {})
+    raise ExprSyntaxError(str(failed)) if failed else _first_error(text, type_names)
+
+
+def _first_error(text: str, type_names: frozenset[str]) -> ExprSyntaxError:
+    try:
+        _parse_expr(text, type_names)
+    except ExprSyntaxError as exc:
+        return exc
+    return ExprSyntaxError("cannot read")
+
+
+def _renamed(e, alias: str, word: str, done: dict):
+    """`e` with the name `alias` read back as `word` (nodes are shared: each is rebuilt once)."""
+    if not isinstance(e, ir.Expr):
+        if isinstance(e, tuple):
+            return tuple(_renamed(x, alias, word, done) for x in e)
+        return e
+    got = done.get(id(e))
+    if got is not None:
+        return got
+    if isinstance(e, ir.Name):
+        got = ir.Name(word) if e.name == alias else e
+    else:
+        got = object.__new__(type(e))
+        got.__dict__.update({k: _renamed(v, alias, word, done) for k, v in e.__dict__.items()
+                             if not k.startswith("_")})
+    done[id(e)] = got
     return got
 
 

@@ -8,7 +8,7 @@ import functools
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
-from ..source.cufile import node_text
+from ..source.cufile import condition_of, node_text
 from .table import AREA, Iterator, SLIDE, short_text as _short
 from .symbols import Ptr, Unfollowable, _data, _scale
 
@@ -56,7 +56,7 @@ class Loops:
     def while_statement(self, node) -> None:
         cond_node = node.child_by_field_name("condition")
         if cond_node is not None and cond_node.type in ("parenthesized_expression", "condition_clause"):
-            cond_node = cond_node.named_children[-1] if cond_node.named_children else None
+            cond_node = condition_of(cond_node)
         body = node.child_by_field_name("body")
         self._loop(node, None, None, cond_node, body, "while")
 

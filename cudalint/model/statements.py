@@ -7,7 +7,7 @@ import re
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
-from ..source.cufile import node_text
+from ..source.cufile import condition_of, node_text
 from .table import Exit, short_text as _short
 from .symbols import Ptr, Unfollowable
 
@@ -65,11 +65,21 @@ class Statements:
                 self.note(node, f"statement of kind `{t}` is not followed by the model")
         except Unfollowable as exc:
             self.note(node, str(exc))
+            self._unread_exit(node)
         except (ExprSyntaxError, MacroError) as exc:
             self.note(node, f"cannot read `{_short(node_text(node))}`: {exc}")
+            self._unread_exit(node)
         except RecursionError:
             self.note(node, "expression nested too deeply")
+            self._unread_exit(node)
         return None
+
+    def _unread_exit(self, node) -> None:
+        """A statement not read that may leave (`if (j >= half) return;`): what follows runs under a
+        condition cudalint does not know, never as if nothing guarded it."""
+        kind = _exit_kind(node)
+        if kind is not None:
+            self._exit_guard(ir.Sym(f"unread@{node.start_point[0] + 1}", "unknown"), node, kind)
 
     def _local_type(self, node) -> None:
         """`typedef cub::BlockReduce<float, 256> BlockReduce;`, `using real = float;` in a kernel: a type
@@ -138,7 +148,7 @@ class Statements:
 
     def switch_statement(self, node) -> None:
         cond_node = node.child_by_field_name("condition")
-        inner = cond_node.named_children[-1] if cond_node is not None and cond_node.named_children else None
+        inner = condition_of(cond_node)
         cond = self.condition(inner, node)
         body = node.child_by_field_name("body")
         for case in body.named_children if body is not None else ():
@@ -201,7 +211,7 @@ class Statements:
 
     def if_statement(self, node) -> str | None:
         cond_node = node.child_by_field_name("condition")
-        cond_inner = cond_node.named_children[-1] if cond_node is not None and cond_node.named_children else cond_node
+        cond_inner = condition_of(cond_node) if cond_node is not None and cond_node.named_children else cond_node
         cond = self.condition(cond_inner, node)
         then = node.child_by_field_name("consequence")
         other = node.child_by_field_name("alternative")
@@ -268,6 +278,36 @@ class Statements:
         expr, exact = self._parse_node(node)
         val = self.rvalue(expr, stmt, node if exact else None)
         return val if isinstance(val, ir.Expr) else ir.Num(1)
+
+
+def _exit_kind(node) -> str | None:
+    """`return`, `continue` or `break` where the statement may take one out of the code after it
+    (a `break`/`continue` of a loop or switch inside it does not)."""
+    if node.type in ("for_statement", "while_statement", "do_statement", "for_range_loop", "switch_statement",
+                     "declaration", "expression_statement"):
+        return "return" if node.type not in ("declaration", "expression_statement") and \
+            _has(node, "return_statement", False) else None
+    if node.type == "return_statement":
+        return "return"
+    if _has(node, "return_statement", False):
+        return "return"
+    for kind in ("continue", "break"):
+        if _has(node, f"{kind}_statement", True):
+            return kind
+    return None
+
+
+def _has(node, kind: str, stop_at_loops: bool) -> bool:
+    stack = list(node.named_children)
+    while stack:
+        n = stack.pop()
+        if n.type == kind:
+            return True
+        if n.type == "lambda_expression" or (stop_at_loops and n.type in (
+                "for_statement", "while_statement", "do_statement", "for_range_loop", "switch_statement")):
+            continue
+        stack.extend(n.named_children)
+    return False
 
 
 _TEMPLATE_TYPE_DECLARATION = re.compile(

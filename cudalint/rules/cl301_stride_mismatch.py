@@ -175,6 +175,17 @@ def _other_open_radix(sim, t, terms, copies) -> bool:
     return any(isinstance(k, frozenset) and k and k != key and all(_tried(sim, n) for n in k) for k in others)
 
 
+def _one_value(sim, coord: ir.Sym) -> bool:
+    """The coordinate takes one value in every launch the program makes: a thread index along a
+    block edge of 1, a block index along a grid edge of 1 the program gives (not a trial's)."""
+    if coord.kind == "thread":
+        return True
+    grid = sim.table.launch.grid
+    if coord.kind != "block" or grid is None or not sim.grid_known:
+        return False
+    return not invented(sim, [grid["xyz".index(coord.name[-1])]])
+
+
 def _open_grid(sim, below) -> list[str]:
     """`gridDim.x = nrows / 2` for each block coordinate below whose grid extent is computed from
     sizes the program leaves open (the span then holds a trial's value)."""
@@ -280,7 +291,7 @@ def _group_mismatch(sim, acc, key, ts, offsets):
         run = _coord_max(sim, t.coord, acc, running_only=True) if t.coord.kind == "thread" else m
         if c is None or m is None or c <= 0:
             break
-        if m == 0:
+        if m == 0 and _one_value(sim, t.coord):
             continue    # a coordinate that takes one value (`threadIdx.x` of a (1, 256) block) is no level
         rows.append((c, m, t, m if run is None else run))
     else:

@@ -27,6 +27,15 @@ def _parser():
     return Parser(Language(tree_sitter_cuda.language()))
 
 
+def condition_of(clause):
+    """The condition a `( ... )` clause holds: its last named child that is no comment
+    (`if (cj == n - 2 /* two per thread */)`)."""
+    if clause is None:
+        return None
+    kids = [c for c in clause.named_children if c.type != "comment"]
+    return kids[-1] if kids else None
+
+
 def node_text(node) -> str:
     return node.text.decode("utf-8", errors="replace")
 
