@@ -10,13 +10,19 @@ from ..preprocess.macros import MacroError
 from ..source.cufile import FunctionDef, node_text
 from . import uniform
 from .table import Barrier, short_text as _short
-from .symbols import Ptr, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
+from .symbols import Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
 
 
 # Syntax nodes of `__device__` helper bodies inlined into one kernel, all calls together. Depth alone
 # does not bound them: helpers five deep, each calling the next ten times, are 100,000 copies from
 # 1.2 KB. The largest real kernel measured inlines a few thousand.
 MAX_INLINED_NODES = 20_000
+
+
+def _default_argument(p) -> str | None:
+    """The text of a parameter's default argument (`int lanes = 1`), or None."""
+    node = p.node.child_by_field_name("default_value") if getattr(p, "node", None) is not None else None
+    return node_text(node) if node is not None else None
 
 
 class Calls:
@@ -64,6 +70,19 @@ class Calls:
         vals = [None if p.name in aliases else self.rvalue(a, stmt, None) for p, a in zip(fn.params, args)]
         for a in args[len(fn.params):]:
             self.rvalue(a, stmt, None)
+        # parameters the call leaves out take their default arguments (`lanes = 1`, `share = false`)
+        defaults = [_default_argument(p) for p in fn.params[len(args):]]
+        if defaults and all(d is not None for d in defaults):
+            args = list(args)
+            for d in defaults:
+                try:
+                    e = self._parse(d)
+                    vals.append(self.rvalue(e, stmt, None))
+                except (Unfollowable, ExprSyntaxError, MacroError):
+                    e = None
+                    vals.append(None)
+                args.append(e)
+                scopes.append(self._scope(e) if e is not None else uniform.THREAD)
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
                  dict(self.shared_scalars), set(self.volatile), self.walk_root)
