@@ -63,3 +63,25 @@ def test_an_early_exit_not_read_still_guards_what_follows(tmp_path):
     """)
     assert [d.code for d in res.diagnostics if d.code != "CL901"] == []
     assert any(d.code == "CL901" and "cannot read" in d.message for d in res.diagnostics)
+
+
+def test_macros_used_as_statements_are_no_parse_errors(tmp_path):
+    res = lint(tmp_path, """\
+        #define LOCALS const int ne0 = 4; const int ne1 = 8;
+        #define CALL_K(kern, T) kern<T><<<1, 32>>>(p);
+        #define DISPATCH(name, ...) { __VA_ARGS__ }
+        template <typename T> __global__ void k(T* p) { p[threadIdx.x] = 0; }
+        void host(float* p, int mode) {
+            LOCALS
+            int nr0 = ne0 / 2;
+            if (mode == 1) {
+                CALL_K(k, float)
+            } else {
+                DISPATCH("k", using T = float; k<T><<<1, 32>>>(p););
+            }
+        }
+        void broken(float* p) { p[0] = (1 + ; }
+    """)
+    parse = [d for d in res.diagnostics if d.code == "CL900"]
+    assert [d.line for d in parse] == [14]
+    assert [f["status"] for f in res.files] == ["parse-errors"]

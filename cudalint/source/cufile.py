@@ -522,16 +522,60 @@ class SourceFile:
                     break
                 line -= 1
 
+    def _macro_statement(self, node) -> bool:
+        return _macro_statement_of(self, node)
+
     def _collect_errors(self, node) -> None:
         stack = [node]      # iterative: an error can sit under any depth of nesting
         while stack and len(self.problems) < 20:
             node = stack.pop()
+            if (node.type == "ERROR" or node.is_missing) and self._macro_statement(node):
+                continue        # `CALL_KERNEL(k, float)` with no `;`: a statement its macro's expansion completes
             if node.type == "ERROR" or node.is_missing:
                 what = f"missing `{node.type}`" if node.is_missing else f"cannot parse `{_snippet(node_text(node))}`"
                 self.problems.append(ParseProblem(node.start_point[0] + 1, node.start_point[1] + 1,
                                                   node.end_point[0] + 1, what))
             elif node.has_error:
                 stack.extend(reversed(node.children))
+
+
+_MACRO_HEAD = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\(|$)")
+
+
+def _macro_named(table, node) -> bool:
+    if node is None:
+        return False
+    m = _MACRO_HEAD.match(node_text(node))
+    return m is not None and table.get(m.group(1)) is not None
+
+
+def _macro_statement_of(self, node) -> bool:
+    """A parse error that is a macro used as a statement the way C code uses one: a call of a macro
+    the unit defines with no `;` after it (its expansion ends the statement), or an object-like
+    macro standing alone on its line (`GGML_TENSOR_LOCALS` that declares variables): tree-sitter
+    reads the text before expansion, the compiler after."""
+    table = self.macros.at(node.start_point[0] + 1)
+    if node.is_missing:
+        p = node.parent
+        kids = p.named_children if p is not None else []
+        return p is not None and p.type == "expression_statement" and bool(kids) and \
+            kids[0].type == "call_expression" and _macro_named(table, kids[0].child_by_field_name("function"))
+    if _macro_named(table, node):
+        return True
+    p = node.parent
+    if p is not None and p.type == "declaration" and _macro_named(table, p.child_by_field_name("type")):
+        return True
+    # inside the arguments of a macro's call: a macro takes statements and declarations as its
+    # arguments (`DISPATCH(type, "name", using T = float; kernel<T><<<g, b>>>(...);)`)
+    up, depth = p, 0
+    while up is not None and depth < 8 and up.type not in ("function_definition", "translation_unit"):
+        if up.type == "call_expression" and _macro_named(table, up.child_by_field_name("function")):
+            return True
+        if up.type in ("declaration", "ERROR") and up.named_children and \
+                _macro_named(table, up.named_children[0]) and up.named_children[0].type != "primitive_type":
+            return True
+        up, depth = up.parent, depth + 1
+    return False
 
 
 def _missing_headers_once(problems: list[ParseProblem]) -> list[ParseProblem]:
