@@ -56,13 +56,26 @@ def test_an_early_exit_not_read_still_guards_what_follows(tmp_path):
     res = lint(tmp_path, """\
         __global__ void scale(float* out, const float* in, int n) {
           int i = blockIdx.x * blockDim.x + threadIdx.x;
-          if ([&] { return i >= n; }()) return;
+          if (({ int t = i; t >= n; })) return;
           out[i] = 2.f * in[i];
         }
         void run(float* out, const float* in, int n) { scale<<<(n + 255) / 256, 256>>>(out, in, n); }
     """)
     assert [d.code for d in res.diagnostics if d.code != "CL901"] == []
     assert any(d.code == "CL901" and "cannot read" in d.message for d in res.diagnostics)
+
+
+def test_a_guard_made_of_a_call_not_followed_may_be_the_bound(tmp_path):
+    res = lint(tmp_path, """\
+        __global__ void scale(float* out, const float* in, int n) {
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+          if ([&] { return i >= n; }()) return;
+          out[i] = 2.f * in[i];
+        }
+        void run(float* out, const float* in, int n) { scale<<<(n + 255) / 256, 256>>>(out, in, n); }
+    """)
+    assert [d.code for d in res.diagnostics if d.code != "CL901"] == []
+    assert not any("cannot read" in d.message for d in res.diagnostics)
 
 
 def test_macros_used_as_statements_are_no_parse_errors(tmp_path):
@@ -85,3 +98,15 @@ def test_macros_used_as_statements_are_no_parse_errors(tmp_path):
     parse = [d for d in res.diagnostics if d.code == "CL900"]
     assert [d.line for d in parse] == [14]
     assert [f["status"] for f in res.files] == ["parse-errors"]
+
+
+def test_expressions_of_library_code_read():
+    """Global-namespace calls, lambdas passed to collectives, members of class-template instances
+    and names of several scopes: read, the parts cudalint does not follow as opaque values."""
+    for text, read in [("::exp(-p)", "exp(-p)"),
+                       ("Reduce(s, [](float a, float b) { return a + b; })", "Reduce(s, __lambda)"),
+                       ("std::is_same<T, half2>::value", "is_same::value"),
+                       ("Packed128<float>::size * 2", "Packed128::size * 2"),
+                       ("cuda::std::max(a, b)", "std::max(a, b)"),
+                       ("a[i] + b[j]", "a[i] + b[j]")]:
+        assert str(parse_expr(text)) == read

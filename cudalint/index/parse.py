@@ -581,8 +581,95 @@ def _renamed(e, alias: str, word: str, done: dict):
     return got
 
 
+# `::exp(x)`: a name of the global namespace is that name (blanked, so that spans stay where they are)
+_GLOBAL_SCOPE = re.compile(r"(?<![\w)\]>:])::(?=\s*[A-Za-z_])")
+
+
+def _lambdas_blanked(text: str) -> str:
+    """`Reduce(v, [](float a, float b) { return a + b; })`: a lambda is a value cudalint does not
+    follow, read as the name `__lambda` (its span blanked around it, so that spans stay where they are)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        j = text.find("[", i)
+        if j < 0:
+            break
+        before = text[:j].rstrip()
+        if before and before[-1] not in "(,=?:{" and not before.endswith("return"):
+            out.append(text[i:j + 1])       # a subscript
+            i = j + 1
+            continue
+        end = _lambda_end(text, j)
+        if end is None:
+            out.append(text[i:j + 1])
+            i = j + 1
+            continue
+        out.append(text[i:j])
+        width = end - j
+        out.append("__lambda".ljust(width) if width >= 8 else "__lambda")
+        i = end
+    out.append(text[i:])
+    return "".join(out)
+
+
+def _lambda_end(text: str, j: int) -> int | None:
+    """The end of the lambda starting at `text[j] == '['`: captures, parameters, then a braced body."""
+    k = _balanced(text, j, "[", "]")
+    if k is None:
+        return None
+    rest = text[k:].lstrip()
+    k = len(text) - len(rest)
+    if rest.startswith("("):
+        k = _balanced(text, k, "(", ")")
+        if k is None:
+            return None
+    brace = text.find("{", k)
+    if brace < 0 or not re.fullmatch(r"[\s\w:<>&*,\->]*", text[k:brace]):
+        return None
+    return _balanced(text, brace, "{", "}")
+
+
+def _balanced(text: str, start: int, open_: str, close: str) -> int | None:
+    depth = 0
+    for k in range(start, len(text)):
+        c = text[k]
+        if c == open_:
+            depth += 1
+        elif c == close:
+            depth -= 1
+            if depth == 0:
+                return k + 1
+    return None
+
+
+# `std::is_same<T, half2>::value`, `Packed128<float>::size`: a member of a class template's
+# instance, read as the member of the template (`Packed128::size`), padded to the text's width
+_TEMPLATE_MEMBER = re.compile(r"\b([A-Za-z_][\w:]*)\s*<((?:[^<>;()]|<[^<>;()]*>)*)>\s*::\s*([A-Za-z_]\w*)")
+
+
+def _template_member(m) -> str:
+    name = f"{m.group(1)}::{m.group(3)}"
+    return name + " " * (len(m.group(0)) - len(name))
+
+
+# `cuda::std::max`, `std::is_same::value`: a name of several scopes is read by its last two parts
+# (as the unit's constants are looked up: `Traits::qk`), padded to the text's width
+_NESTED_NAME = re.compile(r"\b((?:[A-Za-z_]\w*::)+)((?:[A-Za-z_]\w*::)[A-Za-z_]\w*)")
+
+
+def _nested_name(m) -> str:
+    return m.group(2) + " " * len(m.group(1))
+
+
 def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
     text = strip_comments(text)
+    if "::" in text:
+        text = _GLOBAL_SCOPE.sub("  ", text)
+    if "[" in text and "{" in text:
+        text = _lambdas_blanked(text)
+    if ">::" in text or "> ::" in text:
+        text = _TEMPLATE_MEMBER.sub(_template_member, text)
+    if text.count("::") > 1:
+        text = _NESTED_NAME.sub(_nested_name, text)
     src = text
     if type_names:
         # Only casts and cast-like template arguments are renamed, so spans stay exact elsewhere.
