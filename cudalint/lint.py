@@ -713,38 +713,72 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
 _MEETINGS = frozenset({"CL302", "CL501"})
 
 
+# sizes two threads' meeting is asked again at: each open size takes one of these, a different one
+# from the others where it can (realistic widths, heads, rows: none a multiple of all the others)
+_SPREAD = (24, 40, 96, 56, 160, 72, 320, 48, 112, 192, 80, 640)
+
+
 def _apart_trial(table, family, params, fcfg: Config, found: list[Diagnostic], at: dict) -> set:
-    """The keys of `found` (two threads at one element) that do not hold once the sizes the program
-    leaves open take distinct values: `dst[y * s1 + z * s3]` meets itself only where s1 == s3, which
-    a trial's equal values make so and the program need not. Each trial is tried again with its
-    sizes apart (its 1s kept: a free value at 1 is a case of its own)."""
+    """The keys of `found` (two threads at one element) that do not hold for other values of the
+    sizes the program leaves open: `dst[y * s1 + z * s3]` meets itself only where s1 == s3, and
+    `hidden / heads` is 1 where a trial sets both to 1000; neither is the program's. Each trial is
+    tried again with its sizes apart (its 1s kept: a free value at 1 is a case of its own), and
+    with the open sizes spread over realistic, unequal values."""
     from .analysis.family import Trial
     from .analysis.simulate import AnalysisLimit, Simulation
-    given = set(table.launch.params) | set(params)
+    # the block's edges are the family's own choices among the shapes the program may launch
+    given = set(table.launch.params) | set(params) | set(family.block_names)
     gone: set = set()
     keys = {(d.code, d.path, d.line, d.column, d.access) for d in found}
+    if family.blocks:       # a block cudalint chose, and a stride that is a ratio of open sizes
+        for k in keys:
+            acc = at.get(k[1:])
+            if acc is not None and _open_ratio(acc.index, given):
+                gone.add(k)
+    variants = []
     for base in family.trials:
-        if not keys - gone:
-            break
         sizes, moved = dict(base.sizes), 0
         for n in sorted(sizes):
             if n not in given and sizes[n] >= 2:
                 sizes[n] += 64 * moved      # distinct, and as divisible by powers of two as before
                 moved += 1
-        if moved < 2:
-            continue
+        if moved >= 2:
+            variants.append(Trial(base.block, tuple(sizes.items())))
+    for shift in (0, 5):
+        base = family.primary
+        names = [n for n in sorted(dict(base.sizes)) if n not in given and dict(base.sizes)[n] >= 2]
+        if names:
+            spread = {n: _SPREAD[(i + shift) % len(_SPREAD)] for i, n in enumerate(names)}
+            variants.append(Trial(base.block, tuple((n, spread.get(n, v)) for n, v in base.sizes)))
+    for trial in variants:
+        if not keys - gone:
+            break
         try:
-            sim = Simulation(table, params, Trial(base.block, tuple(sizes.items())), family)
-        except AnalysisLimit:
+            sim = Simulation(table, params, trial, family)
+        except (AnalysisLimit, ZeroDivisionError, ValueError, OverflowError):
             continue
         sim.wanted = _MEETINGS
-        got = {(d.code, d.path, d.line, d.column, d.access) for d in _check(table, sim, fcfg, set(_MEETINGS))
-               if d.severity != "info"}
+        try:
+            got = {(d.code, d.path, d.line, d.column, d.access) for d in _check(table, sim, fcfg, set(_MEETINGS))
+                   if d.severity != "info"}
+        except AnalysisLimit:
+            continue
         for k in keys - gone - got:
             acc = at.get(k[1:])
             if acc is not None and sim.executed(acc):
                 gone.add(k)
     return gone
+
+
+def _open_ratio(e, given: set) -> bool:
+    """`hidden_dim / heads`: a quotient of two values the program leaves open, which takes any
+    value (1 included) whatever the trials set them to."""
+    from .index import ir
+
+    def open_in(x):
+        return any(s.kind == "param" and s.name not in given for s in ir.symbols(x))
+    return any(isinstance(n, ir.Bin) and n.op in ("/", "%") and open_in(n.left) and open_in(n.right)
+               for n in e.walk())
 
 
 def _conditional(d: Diagnostic) -> bool:

@@ -178,3 +178,20 @@ void use(const float* m, float* col, int rows) {
     assert len(got) == 1 and got[0].severity == "warning"
     assert "when incx = 64" in got[0].message and "lanes 256 B apart" in got[0].message
     assert not [d for d in lint(tmp_path, src.replace("m, 64, col", "m, 1, col")) if d.code == "CL101"]
+
+
+def test_threads_meeting_only_at_a_trials_ratio_of_open_sizes_are_no_error(tmp_path):
+    """`hidden / heads` is 1 where a trial sets both sizes alike: two threads meeting there do not
+    meet for the program's sizes, which it does not give: no CL302 error."""
+    f = tmp_path / "heads.cu"
+    f.write_text("""
+__global__ void split_heads(float* out, const float* in, int heads, int hidden) {
+  int head_dim = hidden / heads;
+  int d = threadIdx.x, h = threadIdx.y;
+  out[blockIdx.x * hidden + h * head_dim + d] = in[blockIdx.x * hidden + d * heads + h];
+}
+""")
+    res = lint_paths([str(f)], Config(jobs=1))
+    assert not [d for d in res.diagnostics if d.code == "CL302" and d.severity == "error"]
+    shown = lint_paths([str(f)], Config(jobs=1, show_uncertain=True))
+    assert [d.code for d in shown.diagnostics if d.code == "CL302"] == ["CL302"]
