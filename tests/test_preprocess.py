@@ -240,3 +240,18 @@ def test_true_in_a_condition_is_one_as_nvcc_reads_cpp(tmp_path):
     f = tmp_path / "k.cu"
     f.write_text("#define FLAG true\n#if FLAG\n__global__ void k(float* a) { a[threadIdx.x * 2] = 1; }\n#endif\n")
     assert [d.code for d in lint_paths([str(f)], Config()).diagnostics] == ["CL101"]
+
+
+def test_alternative_tokens_in_a_condition_are_read(tmp_path):
+    f = tmp_path / "alt.cu"
+    f.write_text(textwrap.dedent("""\
+        #define WAVE 64
+        #if defined(__HIP_PLATFORM_AMD__) and WAVE == 64
+        __global__ void amd_only(float* a) { a[threadIdx.x] = 1; }
+        #elif not defined(NO_CUDA) and (WAVE == 64 or WAVE == 32)
+        __global__ void cuda_path(float* a) { a[threadIdx.x] = 2; }
+        #endif
+    """))
+    res = lint_paths([str(f)], Config(show_limits=True))
+    assert [t.kernel for t in res.tables] == ["cuda_path"]
+    assert not [d for d in res.diagnostics if d.code == "CL900"]

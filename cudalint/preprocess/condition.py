@@ -20,6 +20,11 @@ MAX_UNIT_CONDITION_TOKENS = 2_000_000
 MAX_CONDITION_SECONDS = 2.0
 
 
+_ALTERNATIVES = {"and": "&&", "or": "||", "not": "!", "bitand": "&", "bitor": "|", "xor": "^", "compl": "~",
+                 "not_eq": "!="}
+_ALTERNATIVE = re.compile(r"\b(?:and|or|not|bitand|bitor|xor|compl|not_eq)\b")
+
+
 class ConditionError(Exception):
     """The condition cannot be evaluated (a syntax error, a division by zero)."""
 
@@ -128,6 +133,9 @@ class Conditions:
         """Truth of a condition's text; `has_include(name, angled)` answers `__has_include`."""
         text = _HAS.sub(lambda m: "1" if has_include(m.group(1) or m.group(2), m.group(2) is not None) else "0", text)
         text = _HAS_OTHER.sub("0", text)
+        if "and" in text or "or" in text or "not" in text:
+            # C++'s alternative tokens (`#if defined(X) and Y == 64`), spelled as the evaluator reads them
+            text = _ALTERNATIVE.sub(lambda m: _ALTERNATIVES[m.group(0)], text)
         if not text.strip():
             raise ConditionError("empty condition")
         self.engine.errors = []
