@@ -724,6 +724,8 @@ def _apart_trial(table, family, params, fcfg: Config, found: list[Diagnostic], a
     `hidden / heads` is 1 where a trial sets both to 1000; neither is the program's. Each trial is
     tried again with its sizes apart (its 1s kept: a free value at 1 is a case of its own), and
     with the open sizes spread over realistic, unequal values."""
+    if not found:
+        return set()
     from .analysis.family import Trial
     from .analysis.simulate import AnalysisLimit, Simulation
     # the block's edges are the family's own choices among the shapes the program may launch
