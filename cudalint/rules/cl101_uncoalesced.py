@@ -127,14 +127,38 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
         said = scaled_text(sim, t.stride, lane_bytes, lane_bytes // v)
         if said is not None:
             return said
-        if not invented(sim, [t.coord, t.stride]):
+        if not invented(sim, [t.stride, *_lane_factors(t.coord)]):
             return str(lane_bytes)
-    if invented(sim, [e for t in moving for e in (t.coord, t.stride)]):
+    if invented(sim, [e for t in moving for e in (t.stride, *_lane_factors(t.coord))]):
         return None
     return str(lane_bytes)
 
 
 _LANE_AXES = frozenset(("threadIdx.x", "threadIdx.y"))
+
+
+def _moves(e) -> bool:
+    return any(s.name in _LANE_AXES for s in ir.symbols(e))
+
+
+def _lane_factors(e) -> list:
+    """The parts of a coordinate that set how far it moves from one lane to the next: what
+    multiplies, shifts or divides the lane's own part; a sum's parts that do not move with the lanes
+    (the block's offset, a grid-stride loop's iterations) do not, nor does a modulus, which only
+    says where the lanes wrap (`i % K` moves by one from lane to lane, whatever K is)."""
+    if not _moves(e):
+        return []
+    if isinstance(e, ir.Bin) and e.op in ("+", "-"):
+        return _lane_factors(e.left) + _lane_factors(e.right)
+    if isinstance(e, ir.Bin) and e.op in ("*", "<<"):
+        return [x for side in (e.left, e.right) for x in (_lane_factors(side) if _moves(side) else [side])]
+    if isinstance(e, ir.Bin) and e.op == "%":
+        return _lane_factors(e.left)
+    if isinstance(e, ir.Cast):
+        return _lane_factors(e.expr)
+    if isinstance(e, ir.Sym):
+        return []
+    return [e]
 
 
 def check(ctx: Context):
