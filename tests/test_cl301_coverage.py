@@ -242,3 +242,30 @@ def test_halo_loops_and_the_main_loop_fill_the_block_stride_together(tmp_path):
     # the right halo alone does not fill the stride: reported, naming nothing it fills it with
     lone = src.replace("for (int i = HALO; i < HALO + STEPS; i++) s[", "for (int i = HALO; i < HALO + 2; i++) s[")
     assert [d.line for d in cl301(tmp_path, lone)] == [9]
+
+
+RECORD = """\
+    __global__ void k(const int *src, int *idx, int n) {{
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {{
+        {fill}
+        int s = 0;
+        for (int j = 0; j < 4; ++j) s += idx[i * 9 + j];
+        idx[i * 9 + 4] = s;
+      }}
+    }}
+    void run(const int *src, int *idx, int n) {{ k<<<1, 256>>>(src, idx, n); }}
+"""
+
+
+def test_a_partial_reread_of_a_record_the_thread_s_loops_fill_skips_nothing(tmp_path):
+    src = RECORD.format(fill="for (int j = 0; j < 9; ++j) idx[i * 9 + j] = src[i + j * n];")
+    assert cl301(tmp_path, src) == []
+
+
+def test_a_record_no_loop_fills_keeps_its_hole_and_says_how_many(tmp_path):
+    src = RECORD.format(fill="for (int j = 0; j < 8; ++j) idx[i * 9 + j] = src[i + j * n];")
+    found = cl301(tmp_path, src)
+    assert found, "slot 8 of every record is never written or read"
+    for d in found:
+        assert "1 of every 9 elements are skipped" in d.message or "5 of every 9" in d.message
+        assert "with ," not in d.message

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..index.evaluate import Evaluator, Unknown, raise_free_bound
 from ..model.table import Access
-from .results import AccessResult, Coalescing, SECTOR, WARP, _I64_MAX, _most_common
+from .results import AccessResult, Coalescing, SECTOR, WARP, _I64_MAX, _most_common, _most_common_share
 
 
 def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -86,10 +86,11 @@ class CoalescingAnalysis:
         ideal = np.ceil(uniq_addr * acc.width / SECTOR)
         # most common byte distance between adjacent active lanes
         d = np.diff(addr, axis=1).ravel() if everywhere else np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
-        stride = None
+        stride, even = None, True
         if d.size:
-            stride = _most_common(d)
-        res.coalescing = Coalescing(float(sectors.mean()), float(ideal.mean()), int(len(sectors)), stride)
+            stride, share = _most_common_share(d)
+            even = share >= 0.5
+        res.coalescing = Coalescing(float(sectors.mean()), float(ideal.mean()), int(len(sectors)), stride, even)
         return vals[0]
 
     def _strides(self, acc: Access, res: AccessResult, index=None) -> None:

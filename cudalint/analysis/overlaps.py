@@ -33,9 +33,10 @@ def _no_repeat(values: np.ndarray, mask: np.ndarray) -> bool:
 
 
 def _overlap_moot(acc: Access) -> bool:
-    """Two threads storing to one element are no finding: they store one value for all (`value_scope`),
-    or bytes of one element, which the index does not tell apart."""
-    return acc.value_scope >= 2 or acc.width < acc.array.elem_size
+    """Two threads storing to one element are no finding: they store one value for all (`value_scope`,
+    or a value that follows no threadIdx axis), or bytes of one element, which the index does not
+    tell apart."""
+    return acc.value_scope >= 2 or acc.value_axes == frozenset() or acc.width < acc.array.elem_size
 
 
 class OverlapAnalysis:
@@ -80,14 +81,32 @@ class OverlapAnalysis:
             reach += step * (n - 1)
         return True
 
+    def _value_keys(self, acc: Access) -> np.ndarray | None:
+        """Per thread of the block, a number that differs between two threads that may store
+        different values: their coordinates on the axes the stored value follows (`value_axes`).
+        Threads equal on those axes store the same value (one function of the same loads), so
+        their stores to one element are duplicates, not a conflict. None: any two may differ."""
+        if acc.value_axes is None:
+            return None
+        key = np.zeros(self.nthreads, dtype=np.int64)
+        scale = 1
+        for i, a in enumerate("xyz"):
+            axis = f"threadIdx.{a}"
+            if axis in acc.value_axes and axis in self.tid:
+                key += np.asarray(self.tid[axis], dtype=np.int64) * scale
+                scale *= self.block[i]
+        return key
+
     def _overlap(self, acc, env, shape, mask, flat, res) -> None:
         """Two threads of a block storing to one element in one step. Threads that store one value
         (the same in the whole block, or in a warp after a warp reduction, when the writers of the
-        element are lanes of one warp) are no finding."""
+        element are lanes of one warp, or threads that differ only on axes the value does not
+        follow) are no finding."""
         if _overlap_moot(acc):
             return
         if _no_repeat(flat, mask):
             return
+        keys = self._value_keys(acc)
         # instances in growing batches (the first mostly decides): sorted by instance, value and
         # thread, the first two neighbours of one instance with one value are the pair an
         # instance-by-instance search finds first
@@ -98,9 +117,14 @@ class OverlapAnalysis:
             if rows.size < 2:
                 continue
             vals = flat[rows + (start - size // 8), lanes]
-            order = np.lexsort((lanes, vals, rows))
+            if keys is None:
+                order = np.lexsort((lanes, vals, rows))
+            else:       # sorted by value key within an element: two keys in one element are neighbours
+                order = np.lexsort((lanes, keys[lanes], vals, rows))
             r, v, ln = rows[order], vals[order], lanes[order]
             same = (r[1:] == r[:-1]) & (v[1:] == v[:-1])
+            if keys is not None:
+                same &= keys[ln[1:]] != keys[ln[:-1]]
             if acc.value_scope == 1:
                 same &= (ln[1:] // WARP) != (ln[:-1] // WARP)
             if same.any():

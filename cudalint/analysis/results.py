@@ -18,11 +18,17 @@ SPAN_LIMIT = 1 << 62
 
 def _most_common(d: np.ndarray) -> int:
     """The most common value (the smallest among ties); mostly there is only one."""
+    return _most_common_share(d)[0]
+
+
+def _most_common_share(d: np.ndarray) -> tuple[int, float]:
+    """The most common value (the smallest among ties) and the share of `d` it makes."""
     lo = d.min()
     if lo == d.max():
-        return int(lo)
+        return int(lo), 1.0
     vals, counts = np.unique(d, return_counts=True)
-    return int(vals[np.argmax(counts)])
+    k = int(np.argmax(counts))
+    return int(vals[k]), float(counts[k]) / d.size
 
 
 class AnalysisLimit(Exception):
@@ -35,6 +41,9 @@ class Coalescing:
     ideal_sectors: float
     requests: int
     lane_stride_bytes: int | None       # distance between adjacent lanes, most common value
+    # whether that distance is the one between most adjacent lanes: where it is not (a packed
+    # triangle's `i*(i+1)/2`, whose gaps grow lane by lane) no one distance describes the lanes
+    lanes_even: bool = True
 
     @property
     def ratio(self) -> float:

@@ -238,6 +238,7 @@ class Accesses:
                          atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(),
                          reaching=reaching,
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
+                         value_axes=self.store_axes if k == "store" and kind == "store" else None,
                          volatile=_base_name(e) in self.volatile, written=e,
                          written_index=written if written is not None else index, member_offset=member_offset)
             self.table.accesses.append(acc)

@@ -67,7 +67,12 @@ class Calls:
         # a `__shared__` scalar passed by reference is the scalar itself in the helper, not a read
         aliases = {p.name: self.shared_scalars[a.name] for p, a in zip(fn.params, args)
                    if p.reference and isinstance(a, ir.Name) and a.name in self.shared_scalars}
-        vals = [None if p.name in aliases else self.rvalue(a, stmt, None) for p, a in zip(fn.params, args)]
+        vals, axes = [], []
+        for p, a in zip(fn.params, args):
+            since = len(self.table.accesses)
+            v = None if p.name in aliases else self.rvalue(a, stmt, None)
+            vals.append(v)
+            axes.append(None if p.name in aliases else self._value_axes(a, since, v))
         for a in args[len(fn.params):]:
             self.rvalue(a, stmt, None)
         # parameters the call leaves out take their default arguments (`lanes = 1`, `share = false`)
@@ -85,13 +90,13 @@ class Calls:
                 scopes.append(self._scope(e) if e is not None else uniform.THREAD)
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
-                 dict(self.shared_scalars), set(self.volatile), self.walk_root)
+                 dict(self.shared_scalars), set(self.volatile), self.walk_root, dict(self.var_axes))
         self.env = dict(self.env)
         self.volatile = self._volatile_in(fn)
         self.types = dict(self.types)
         self.defs = dict(self.defs)
         self._bind_call_template(fn, targs)
-        for p, v, a, sc in zip(fn.params, vals, args, scopes):
+        for p, v, a, sc, ax in zip(fn.params, vals, args, scopes, axes):
             if p.name in aliases:
                 self.shared_scalars[p.name] = aliases[p.name]
                 continue
@@ -99,6 +104,7 @@ class Calls:
             self.env[p.name] = v
             self.types[p.name] = p.type_name
             self.var_scope[p.name] = sc
+            self.var_axes[p.name] = ax
             self._bind_group(p, a)
         self.helper = fn.name
         self.walk_root = fn.body
@@ -112,7 +118,11 @@ class Calls:
             self.depth -= 1
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
              self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
-             self.volatile, self.walk_root) = saved
+             self.volatile, self.walk_root, self.var_axes) = saved
+            for p, a in zip(fn.params, args):      # what the helper wrote through a reference is not followed
+                if p.reference and isinstance(a, ir.Name) and a.name not in self.shared_scalars:
+                    self.var_axes[a.name] = None
+                    self.var_scope[a.name] = uniform.THREAD
 
     def _builtin(self, b: str, f: str) -> ir.Expr:
         return ir.Sym(f"{b}.{f}", _BUILTINS[b], "unsigned")

@@ -79,15 +79,19 @@ class Declarations:
             else:
                 self.env[name] = ir.Sym(name, "unknown", base_type)
             self.types[name] = base_type
+            self.var_axes[name] = frozenset()       # no value yet: what is assigned to it brings its axes
             return
         if value.type == "argument_list" or value.type == "initializer_list":
             # `dim3 b(32, 8)` / `float4 v{...}`: not an index; what its elements read is read
             self._initializer_reads(value, stmt)
             self.env[name] = ir.Sym(name, "unknown", base_type)
+            self.var_axes[name] = None
             return
         expr, exact = self._parse_node(value)
+        since = len(self.table.accesses)
         val = self.rvalue(expr, stmt, value if exact else None)
         self.var_scope[name] = self._scope(expr)      # after the walk: a helper's result scope is known
+        self.var_axes[name] = self._value_axes(expr, since, val)
         if pointers and isinstance(val, Ptr) and base_type not in ("auto",):
             t, size, _ = self._elem_type(base_type)
             if t != val.view and ir.type_size(t):

@@ -39,20 +39,23 @@ class DefUse:
         if target.__class__ is ir.Name and self.variables and target.name not in self.env and \
                 target.name not in self.shared_scalars:
             self.file_variable(target.name)      # a store to a file-scope variable
+        since = len(self.table.accesses)
         if isinstance(target, ir.Name) and target.name in self.shared_scalars:
-            self.rvalue(e.value, stmt, node)
+            got = self.rvalue(e.value, stmt, node)
             scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
             if e.op != "=":
                 self.rvalue(target, stmt, node)
             self.store_scope = scope
+            self.store_axes = self._value_axes(e.value, since, got) if e.op == "=" else None
             try:
                 self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
             finally:
-                self.store_scope = uniform.THREAD
+                self.store_scope, self.store_axes = uniform.THREAD, None
             return
         if isinstance(target, ir.Name):
             name = target.name
             value = self.rvalue(e.value, stmt, node)
+            self._set_axes(name, self._value_axes(e.value, since, value), e.op != "=" or bool(self.guards))
             if e.op == "=":
                 self.var_scope[name] = self._scope(e.value)
             elif uniform.butterfly(e.value):       # `v += __shfl_xor_sync(m, v, o)` over every offset
@@ -73,28 +76,115 @@ class DefUse:
             self._def(name, line, _short(str(e.value)), _names(e.value))
             return
         if isinstance(target, ir.Member):
-            self.rvalue(e.value, stmt, node)
+            got = self.rvalue(e.value, stmt, node)
             scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
+            axes = self._value_axes(e.value, since, got)
             if e.op != "=":
                 self.member_access(target, "load", stmt, node)
             self.store_scope = scope
+            self.store_axes = axes if e.op == "=" else None
             try:
-                if self.member_access(target, "store", stmt, node) is None and \
-                        not isinstance(target.base, ir.Name):
-                    self.rvalue(target.base, stmt, node)      # `f(x).y = v`: what the base reads
+                if self.member_access(target, "store", stmt, node) is None:
+                    root = _root_name(target)
+                    if root is not None:        # a field of a local struct or vector: part of its value
+                        self._set_axes(root, axes, True)
+                    if not isinstance(target.base, ir.Name):
+                        self.rvalue(target.base, stmt, node)      # `f(x).y = v`: what the base reads
             finally:
-                self.store_scope = uniform.THREAD
+                self.store_scope, self.store_axes = uniform.THREAD, None
             return  # else a field of a struct/vector local: not an index
         # store to memory
-        self.rvalue(e.value, stmt, node)
+        got = self.rvalue(e.value, stmt, node)
         scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
+        axes = self._value_axes(e.value, since, got) if e.op == "=" else None
         if e.op != "=":
             self.access(target, "load", stmt, node)
         self.store_scope = scope
+        self.store_axes = axes
         try:
             self.access(target, "store", stmt, node)
         finally:
-            self.store_scope = uniform.THREAD
+            self.store_scope, self.store_axes = uniform.THREAD, None
+
+    # ---- which threads a value follows (CL302: threads that store one value do not conflict) ----
+    def _set_axes(self, name: str, axes: frozenset[str] | None, keep: bool) -> None:
+        """A local takes a value following `axes`; `keep`: it may keep its old one (a compound
+        assignment, or one under a guard, where the threads the guard leaves out keep it), so it
+        follows both, and the guards' axes too."""
+        if keep:
+            old = self.var_axes.get(name, frozenset())
+            more = self._guard_axes()
+            axes = None if axes is None or old is None or more is None else axes | old | more
+        self.var_axes[name] = axes
+
+    def _guard_axes(self) -> frozenset[str] | None:
+        """The threadIdx axes the guards and loop conditions around here read (None: one reads data)."""
+        out: set[str] = set()
+        for g in [*self.guards, *(it.cond for it in self.loops if it.cond is not None)]:
+            got = uniform.thread_axes(g)
+            if got is None:
+                return None
+            out |= got
+        return frozenset(out)
+
+    def _value_axes(self, e: ir.Expr, since: int, value) -> frozenset[str] | None:
+        """The threadIdx axes the value of `e` follows, just walked (`value`: what the walk gave,
+        its accesses recorded from `since` on): those its result names, those of the addresses it
+        loads from (shared or global: one address holds one value for all), of the locals it reads,
+        and of a helper's result. None where it reads a register array, a data-dependent address, a
+        warp collective or a call the model does not follow."""
+        out: set[str] = set()
+        if isinstance(value, ir.Expr):
+            got = uniform.thread_axes(value, data_ok=True)
+            if got is None:
+                return None
+            out |= got
+        for a in self.table.accesses[since:]:
+            if a.kind != "load":
+                continue
+            if a.atomic or a.unresolved or a.space == "local":
+                return None
+            got = uniform.thread_axes(a.index)
+            if got is None:
+                return None
+            out |= got
+        for n in e.walk():
+            cls = n.__class__
+            if cls is ir.Name:
+                got = self._name_axes(n.name)
+            elif cls is ir.Call:
+                got = self._call_axes(n.fn)
+            elif cls is ir.Member and isinstance(n.base, ir.Name) and n.base.name == "threadIdx":
+                got = frozenset((f"threadIdx.{n.field}",))
+            else:
+                continue
+            if got is None:
+                return None
+            out |= got
+        return frozenset(out)
+
+    def _name_axes(self, name: str) -> frozenset[str] | None:
+        if name in self.var_axes:
+            return self.var_axes[name]
+        v = self.env.get(name, _MISSING)
+        if v is _MISSING or v is None:
+            return frozenset()      # a constant, a macro, a file-scope variable: one value for all
+        if isinstance(v, Ptr):
+            return uniform.thread_axes(v.offset)
+        if isinstance(v, ir.Expr):
+            return uniform.thread_axes(v)
+        return None
+
+    def _call_axes(self, fn: str) -> frozenset[str] | None:
+        """A call's own contribution (its arguments are read as names): none for a pure function or
+        a helper whose body was walked with them, the helper's result scope for one with several
+        returns; None for a warp collective, an atomic, or a call the model does not follow."""
+        base = fn.split("::")[-1].rsplit(".", 1)[-1]
+        if fn in self.call_scope:
+            return frozenset() if self.call_scope[fn] == uniform.BLOCK else None
+        if fn in self.functions or base in self.functions:
+            return frozenset()
+        return frozenset() if uniform.pure(base) else None
 
     def _compound(self, cur, op, value):
         if isinstance(cur, Ptr) and isinstance(value, ir.Expr) and op in ("+=", "-="):
@@ -302,3 +392,10 @@ _NOT_CONSTANT = (ir.Subscript, ir.Deref, ir.Assign, ir.AddrOf, ir.Comma)
 
 def _opaque(e: ir.Expr) -> bool:
     return any(s.kind in ("data", "unknown") for s in ir.symbols(e))
+
+
+def _root_name(e: ir.Expr) -> str | None:
+    """The local a member or subscript chain starts from: `v` in `v.x`, `v.a[2].y`."""
+    while isinstance(e, (ir.Member, ir.Subscript)):
+        e = e.base
+    return e.name if isinstance(e, ir.Name) else None

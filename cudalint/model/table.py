@@ -122,6 +122,10 @@ class Access:
     reaching: dict[str, str] = field(default_factory=dict)   # name in the access -> def id reaching it
     seq: int = 0                       # position in program order (barriers share the counter)
     value_scope: int = 0               # a store: 2 the same value in every thread of the block, 1 in a warp
+    # a store: the threadIdx axes its value is a function of (through the addresses it loads from,
+    # the locals it reads, the guards they were set under); None where it reads what the model does
+    # not follow. Two threads equal on these axes store one value.
+    value_axes: frozenset[str] | None = None
     volatile: bool = False             # made through a `volatile` name: never merged with its neighbours
     # the access as parsed, and its index as written (else as resolved): the texts below are printed
     # from them when first read (a message, explain, a fix), not for every access of a run

@@ -71,6 +71,8 @@ def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) ->
             if base in _PURE or base.startswith("__float2") or base.startswith("__int2"):
                 return _lowest(args, known, resolved, calls)
             return THREAD       # a method of a group (`block.thread_rank()`), a call not followed
+        case ir.Subscript(base=ir.Name(name=n)) if _local_array(resolved(n)):
+            return THREAD       # a register array: each thread's own, wherever it reads
         case ir.Subscript(base=b, index=i):
             return min(scope(b, known, resolved, calls), scope(i, known, resolved, calls))
         case ir.Assign(value=v):
@@ -78,6 +80,11 @@ def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) ->
         case ir.Bin() | ir.Un() | ir.Cond() | ir.Cast() | ir.Deref() | ir.AddrOf() | ir.Comma():
             return _lowest(e.children(), known, resolved, calls)
     return THREAD
+
+
+def _local_array(v) -> bool:
+    array = getattr(v, "array", None)
+    return array is not None and array.space == "local"
 
 
 def _lowest(exprs, known, resolved, calls) -> int:
@@ -94,3 +101,39 @@ def _lowest(exprs, known, resolved, calls) -> int:
 def butterfly(e: ir.Expr) -> bool:
     """`v += __shfl_xor_sync(mask, v, offset)`: a step of a butterfly reduction."""
     return any(isinstance(n, ir.Call) and n.fn.split("::")[-1].rsplit(".", 1)[-1] in BUTTERFLY for n in e.walk())
+
+
+_AXES = frozenset(("threadIdx.x", "threadIdx.y", "threadIdx.z"))
+
+
+def thread_axes(e: ir.Expr, data_ok: bool = False) -> frozenset[str] | None:
+    """The threadIdx axes an expression of the model (names resolved) reads; None where it reads
+    a value the model does not follow (`data_ok`: a loaded value is read elsewhere, leave it)."""
+    out = set()
+    for s in ir.symbols(e):
+        if s.kind == "thread":
+            if s.name not in _AXES:
+                return None
+            out.add(s.name)
+        elif s.kind in ("data", "unknown") and not data_ok:
+            return None
+    return frozenset(out)
+
+
+# calls whose result is a function of their arguments alone (besides _PURE): loads the walk
+# records as accesses, conversions, vector makers, arithmetic intrinsics
+_LOADS = {"__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv"}
+_MATH = {"fma", "fmaf", "rsqrt", "exp10f", "expm1f", "log10f", "log1pf", "tanf", "tanh", "atanf", "atan2f",
+         "erff", "sinhf", "coshf", "fmodf", "truncf", "rintf", "lrintf", "llrintf", "copysignf", "hypotf",
+         "cbrtf", "fdividef", "float", "double", "int", "unsigned", "half", "__nv_bfloat16"}
+_PURE_PREFIXES = ("make_", "__float2", "__int2", "__uint2", "__double2", "__half2", "__bfloat162", "__ll2",
+                  "__ull2", "__h", "__f", "__d", "__i", "__u", "__sinf", "__cosf", "__powf", "__exp", "__log")
+_NOT_PURE = ("__shfl", "__ballot", "__activemask", "__any", "__all", "__reduce", "__match", "__syncthreads",
+             "__nanosleep", "__clock", "__globaltimer", "__isGlobal", "__isShared")
+
+
+def pure(base: str) -> bool:
+    """A call whose result is the same wherever its arguments are (the walk reads those)."""
+    if base in _PURE or base in _LOADS or base in _MATH:
+        return True
+    return base.startswith(_PURE_PREFIXES) and not base.startswith(_NOT_PURE)

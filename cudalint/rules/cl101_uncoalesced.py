@@ -27,7 +27,7 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context, figure, internal, scaled_text, short, written
+from .base import Context, figure, internal, invented, scaled_text, short, written
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
@@ -67,8 +67,10 @@ def message(d) -> str:
     why = ""
     if m.get("lane_stride_bytes"):
         why = f"; lanes {m['lane_stride_bytes']} B apart"
-        if f.get("lane_term"):
-            why += f" (`{f['lane_term']}`)"
+    elif f.get("lanes_uneven"):
+        why = "; lanes unevenly apart"
+    if why and f.get("lane_term"):
+        why += f" (`{f['lane_term']}`)"
     text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
             f"ideal {figure(m['ideal_sectors'])}{why}")
     if m.get("record_fields"):
@@ -106,15 +108,57 @@ def help(d) -> str | None:
             f"or load the tile through shared memory and read it from there")
 
 
-def lane_text(sim, term, lane_bytes) -> str:
+def lane_text(sim, acc, lane_bytes) -> str | None:
     """How far apart neighbouring lanes' bytes are: a number, or the program's expression for it
-    where the lanes' stride holds a value the program does not give (`4·ld`)."""
-    if lane_bytes is None or term is None:
-        return str(lane_bytes)
-    v = sim._scalar(term.stride)
-    if not v or lane_bytes % v:
-        return str(lane_bytes)
-    return scaled_text(sim, term.stride, lane_bytes, lane_bytes // v) or str(lane_bytes)
+    where the lanes' stride holds a value the program does not give (`4·ld`); None where the
+    distance is made of such a value and no term of the index writes it (a message never quotes
+    a figure cudalint made up). The term whose stride is the distance itself is tried first: in
+    `(i % K) * M + (i / K) * K * M` adjacent lanes are M elements apart, not K·M."""
+    if lane_bytes is None:
+        return None
+    moving = [t for t in acc.terms if any(s.name in _LANE_AXES for s in ir.symbols(t.coord))]
+    es = acc.array.elem_size
+    fits = []
+    for t in moving:
+        v = sim._scalar(t.stride)
+        if v and lane_bytes % v == 0:
+            fits.append((lane_bytes != v * es, t, v))
+    for _, t, v in sorted(fits, key=lambda f: f[0]):
+        said = scaled_text(sim, t.stride, lane_bytes, lane_bytes // v)
+        if said is not None:
+            return said
+        if not invented(sim, [t.stride, *_lane_factors(t.coord)]):
+            return str(lane_bytes)
+    if invented(sim, [e for t in moving for e in (t.stride, *_lane_factors(t.coord))]):
+        return None
+    return str(lane_bytes)
+
+
+_LANE_AXES = frozenset(("threadIdx.x", "threadIdx.y"))
+
+
+def _moves(e) -> bool:
+    return any(s.name in _LANE_AXES for s in ir.symbols(e))
+
+
+def _lane_factors(e) -> list:
+    """The parts of a coordinate that set how far it moves from one lane to the next: what
+    multiplies, shifts or divides the lane's own part; a sum's parts that do not move with the lanes
+    (the block's offset, a grid-stride loop's iterations) do not, nor does a modulus, which only
+    says where the lanes wrap (`i % K` moves by one from lane to lane, whatever K is)."""
+    if not _moves(e):
+        return []
+    if isinstance(e, ir.Bin) and e.op in ("+", "-"):
+        return _lane_factors(e.left) + _lane_factors(e.right)
+    if isinstance(e, ir.Bin) and e.op in ("*", "<<"):
+        return [x for side in (e.left, e.right) for x in (_lane_factors(side) if _moves(side) else [side])]
+    if isinstance(e, ir.Bin) and e.op == "%":
+        return _lane_factors(e.left)
+    if isinstance(e, ir.Cast):
+        return _lane_factors(e.expr)
+    if isinstance(e, ir.Sym):
+        return []
+    return [e]
 
 
 def check(ctx: Context):
@@ -131,20 +175,22 @@ def check(ctx: Context):
 
         term = lane_term(acc, sim)
         names = lane_names(acc)
-        apart = lane_text(sim, term, c.lane_stride_bytes)
+        apart = lane_text(sim, acc, c.lane_stride_bytes) if c.lanes_even else None
         metrics = {
             "sectors_per_request": round(c.sectors_per_request, 2),
             "ideal_sectors": round(c.ideal_sectors, 2),
             "ratio": round(c.ratio, 2),
             "requests_simulated": c.requests,
             "lane_stride_bytes": c.lane_stride_bytes if apart == str(c.lane_stride_bytes) else apart,
+            **({} if c.lanes_even else {"lanes_uneven": True}),
             "note": "mean 32-byte sectors per warp request of this access over sampled blocks and iterations",
         }
         d = ctx.diagnostic(sys.modules[__name__], acc, "", metrics=metrics, assumptions=ctx.assumptions_for(acc))
         d.facts = {"text": short(written(acc)),
                    "lane_term": short(str(term), 32) if term is not None and not internal(str(term)) else None,
                    "lane_names": sorted(n for n, _ in names),
-                   "element_bytes": None if acc.array.size_assumed else acc.array.elem_size}
+                   "element_bytes": None if acc.array.size_assumed else acc.array.elem_size,
+                   "lanes_uneven": not c.lanes_even}
         d.cause = names
         d.facts["record"] = record_key(acc, c.lane_stride_bytes)
         d.message = message(d)

@@ -1,0 +1,65 @@
+"""A figure in a message comes from values the program gives: where the lanes' distance is made of
+a size cudalint chose, the message writes it as the program's expression, and where no single
+distance describes the lanes (a packed triangle's growing gaps) it names none."""
+import re
+import textwrap
+
+from cudalint.lint import Config, lint_paths
+
+
+def cl101(tmp_path, source):
+    cu = tmp_path / "k.cu"
+    cu.write_text(textwrap.dedent(source))
+    return [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL101"]
+
+
+def test_lanes_a_record_apart_are_written_with_the_open_size_not_a_trial_value(tmp_path):
+    # adjacent lanes differ in k = i % K, so they are M elements apart; M is not given
+    (d,) = cl101(tmp_path, """\
+        __global__ void gather(int B, int N, int K, int M, const float *scores, float *out) {
+          for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < B * N * K; i += blockDim.x * gridDim.x) {
+            int b = i / (N * K);
+            int n = i % (N * K) / K;
+            int k = i % K;
+            float s = 0;
+            for (int m = 0; m < M; m++)
+              s += scores[b * N * K * M + n * K * M + k * M + m];
+            out[i] = s;
+          }
+        }
+        void run(int B, int N, int K, int M, const float *s, float *o) {
+          gather<<<(B * N * K + 255) / 256, 256>>>(B, N, K, M, s, o);
+        }
+    """)
+    assert "lanes 4·M B apart" in d.message
+    assert d.metrics["lane_stride_bytes"] == "4·M"
+    assert not re.search(r"lanes \d+ B apart", d.message)
+
+
+def test_a_packed_triangle_s_growing_gaps_get_no_distance(tmp_path):
+    found = cl101(tmp_path, """\
+        __global__ void diag(float *packed, float alpha, int n) {
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+          if (i < n) {
+            int index = ((i + 1) * (i + 2) / 2) - 1;
+            packed[index] *= alpha;
+          }
+        }
+        void run(float *p, float a, int n) { diag<<<(n + 255) / 256, 256>>>(p, a, n); }
+    """)
+    assert {d.access for d in found} == {"load", "store"}
+    for d in found:
+        assert "lanes unevenly apart" in d.message
+        assert " B apart" not in d.message
+        assert d.metrics["lane_stride_bytes"] is None
+
+
+def test_a_given_stride_keeps_its_figure(tmp_path):
+    (d,) = cl101(tmp_path, """\
+        __global__ void col(const float *a, float *o) {
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+          o[i] = a[i * 64];
+        }
+        void run(const float *a, float *o) { col<<<16, 256>>>(a, o); }
+    """)
+    assert "lanes 256 B apart" in d.message
