@@ -88,6 +88,7 @@ class Calls:
                     vals.append(None)
                 args.append(e)
                 scopes.append(self._scope(e) if e is not None else uniform.THREAD)
+                axes.append(None)
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
                  dict(self.shared_scalars), set(self.volatile), self.walk_root, dict(self.var_axes))
