@@ -71,8 +71,11 @@ def message(d) -> str:
         why = "; lanes unevenly apart"
     if why and f.get("lane_term"):
         why += f" (`{f['lane_term']}`)"
-    text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
-            f"ideal {figure(m['ideal_sectors'])}{why}")
+    if f.get("open_figure"):    # the count is a trial's: the lanes' distance holds a value not given
+        text = f"{d.access} of `{f['text']}`: more sectors/request than the ideal {figure(m['ideal_sectors'])}{why}"
+    else:
+        text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
+                f"ideal {figure(m['ideal_sectors'])}{why}")
     if m.get("record_fields"):
         lines = f.get("record_lines") or []
         where = f" (lines {', '.join(map(str, lines[:4]))}{'…' if len(lines) > 4 else ''})" if lines else ""
@@ -190,7 +193,10 @@ def check(ctx: Context):
                    "lane_term": short(str(term), 32) if term is not None and not internal(str(term)) else None,
                    "lane_names": sorted(n for n, _ in names),
                    "element_bytes": None if acc.array.size_assumed else acc.array.elem_size,
-                   "lanes_uneven": not c.lanes_even}
+                   "lanes_uneven": not c.lanes_even,
+                   # the sectors counted rest on a size cudalint chose: the lanes' distance is the
+                   # program's expression (`4·D`), or made of such a size with no term to write it
+                   "open_figure": isinstance(metrics["lane_stride_bytes"], str) or (c.lanes_even and apart is None)}
         d.cause = names
         d.facts["record"] = record_key(acc, c.lane_stride_bytes)
         d.message = message(d)
