@@ -156,7 +156,7 @@ def test_ignoring_the_cause_rule_brings_back_the_coalescing_finding(tmp_path):
     f.write_text(HEAD + "  out[row * N + col] = 0.0f;\n" + TAIL)
     from cudalint.selection import RuleSelection
     diags = lint_paths([str(f)], Config(selection=RuleSelection(ignore=("CL102",)))).diagnostics
-    assert [(d.line, d.code) for d in diags] == [(4, "CL101")] and "32 sectors/request" in diags[0].message
+    assert [(d.line, d.code) for d in diags] == [(4, "CL101")] and "lanes 4·N B apart" in diags[0].message
 
 
 def test_fix_removes_unused_suppressions_and_keeps_the_used_part(tmp_path):
