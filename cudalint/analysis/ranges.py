@@ -36,6 +36,30 @@ class RangeAnalysis:
             res.executed = False
         return True
 
+    def _boundary_blocks(self) -> set[tuple[int, int, int]]:
+        """The blocks that hold the threads at a size the kernel's guards and loops compare with:
+        along each axis, the block of global coordinate v - 1 and of v for each such size v (a guard
+        off by one, `i <= n`, or a loop that strides over the grid, lets thread n run; with a fixed
+        grid it sits in a block that is neither a corner nor the middle). The other axes take their
+        first block."""
+        names: set[str] = set()
+        for e in [*(g for a in self.table.accesses for g in a.guards),
+                  *(it.cond for it in self.table.iterators if it.cond is not None)]:
+            names |= {s.name for s in ir.symbols(e) if s.kind == "param"}
+        out: set[tuple[int, int, int]] = set()
+        for k in range(3):
+            g, edge = self.grid[k], self.block[k]
+            if g <= 2:
+                continue
+            for n in sorted(names)[:8]:
+                v = self.param(n)
+                for c in (v - 1, v):
+                    if 0 <= c < g * edge:
+                        b = [0, 0, 0]
+                        b[k] = c // edge
+                        out.add(tuple(b))
+        return out
+
     def range_env(self, acc: Access) -> dict:
         """The environment of an access's range instances (shared: for reading only)."""
         return self._instance_entry(acc, "range")[0]
