@@ -97,6 +97,15 @@ def _reach_is_open(sim, acc) -> bool:
 
 
 def check(ctx: Context):
+    said = set()
+    for d in _check(ctx):
+        # `v[i] += 1` loads and stores one element: its index is said once
+        if (d.line, d.column, d.message) not in said:
+            said.add((d.line, d.column, d.message))
+            yield d
+
+
+def _check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
     for acc in ctx.accesses():
@@ -190,8 +199,10 @@ def _allocation_range(ctx: Context, acc, me):
     elif r.hi > extent - 1:
         sized = {x.name for x in ir.symbols(sim.table.launch.extents[acc.array.name])}
         unrelated = [n for n in made if n not in sized]
-        if unrelated and set(unrelated) <= set(launch) and not any(opaque(c) for c in conditions(acc)):
-            # the index grows with a grid the program takes from a value it does not give, and
+        if unrelated and set(unrelated) <= set(launch) and not set(launch) & sized \
+                and not any(opaque(c) for c in conditions(acc)):
+            # the index grows with a grid the program takes from a value it does not give and does
+            # not compute from the allocation's size (a grid rounded up from it is CL202's), and
             # nothing in the kernel bounds it by the allocation: past its end for every launch with
             # more threads than it holds, a condition on the launch, not a figure
             metrics["open"] = unrelated
@@ -207,10 +218,12 @@ def _allocation_range(ctx: Context, acc, me):
             # gives neither: how the two compare is not known
             metrics["rests_on"] = unrelated
             return
-        point = _where(r.at_max, acc.terms)
+        # the thread that goes past the end of an allocation of a size the program does not give is
+        # one of this trial's size: neither its figures nor the thread are quoted
+        point = "" if made else f", at {_where(r.at_max, acc.terms)}"
         figure = (" past its end" if made else
                   f" {max_check(sim, acc, acc.index, acc.terms, r.at_max, r.hi)} > {extent - 1}")
-        msg = f"index of `{short(written(acc))}` reaches{figure}, out of {where}, at {point}"
+        msg = f"index of `{short(written(acc))}` reaches{figure}, out of {where}{point}"
         if not made:
             metrics.update(max_index=r.hi)
         yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
