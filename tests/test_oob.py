@@ -95,3 +95,39 @@ def test_a_grid_rounded_up_from_the_allocation_is_left_to_the_tail_guard_rule(tm
 def test_a_load_and_store_of_one_element_say_its_index_once(tmp_path):
     got = [d for d in lint(tmp_path, GRID_STRIDE % ("<=", 1000)) if d.code == "CL201"]
     assert len(got) == 1
+
+
+MULTIPLE = """
+__global__ void norm(float* out, const float* inp, const float* weight, int B, int T, int C) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  int c = idx %% C;
+  %s out[idx] = inp[idx] * weight[c];
+}
+int main() {
+  int B = 8, T = 1024, C = 768;
+  float *out, *inp, *weight;
+  cudaMalloc(&out, B * T * C * sizeof(float));
+  cudaMalloc(&inp, B * T * C * sizeof(float));
+  cudaMalloc(&weight, C * sizeof(float));
+  norm<<<%s, 256>>>(out, inp, weight, B, T, C);
+}
+"""
+
+
+def test_no_guard_under_a_rounded_grid_at_a_multiple_is_an_info_not_a_warning(tmp_path):
+    # the program's sizes make B * T * C a multiple of 256: no value it runs goes past, so no
+    # warning; the info says what alone keeps the kernel inside
+    diags = lint(tmp_path, MULTIPLE % ("", "(B * T * C + 255) / 256"))
+    assert ranges(diags) == []
+    info = [d for d in diags if d.code == "CL202"]
+    assert {d.array for d in info} == {"out", "inp"}          # `weight[idx % C]` wraps round: inside anyway
+    assert all(d.severity == "info" for d in info)
+    assert "stays inside only because 8 * 1024 * 768 = 6291456 is a multiple of 256" in info[0].message
+    assert "add `if (idx < 8 * 1024 * 768)`" in info[0].message
+
+
+def test_a_guarded_tail_or_a_grid_that_does_not_round_up_says_nothing(tmp_path):
+    assert [d for d in lint(tmp_path, MULTIPLE % ("if (idx < B * T * C)", "(B * T * C + 255) / 256"))
+            if d.code == "CL202"] == []
+    # `B * T * C / 256` drops a partial block rather than adding one: no thread would pass a size
+    assert [d for d in lint(tmp_path, MULTIPLE % ("", "B * T * C / 256")) if d.code == "CL202"] == []
