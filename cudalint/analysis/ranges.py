@@ -207,6 +207,10 @@ class RangeAnalysis:
             except (Unknown, ValueError, TypeError, OverflowError):
                 return
             if now.size and extra.min() > now.max():
+                if not any(x.kind == "param" for x in ir.symbols(sub)):
+                    # a size the host folded to a number: named by the kernel parameter that holds it
+                    sub = next((ir.Sym(p, "param") for p in self.table.params
+                                if self._scalar(ir.Sym(p, "param")) == v), sub)
                 res.multiple = Excess(axis, {}, 0, sub, v, grid * edge, taxis)
             return
 

@@ -60,9 +60,10 @@ def message(d) -> str:
     """The finding's text, from its facts (the one place it is written)."""
     f, m = d.facts, d.metrics
     if "multiple_of" in m:      # inside at the program's sizes, by their divisibility alone
+        size = f["extent_text"] if f["extent_text"] == str(m["extent"]) else f"{f['extent_text']} = {m['extent']}"
         text = (f"{d.access} of `{f['text']}` has no guard: the grid rounds {f['extent_text']} up to whole "
-                f"blocks of {m['multiple_of']}, and it stays inside only because {f['extent_text']} = "
-                f"{m['extent']} is a multiple of {m['multiple_of']}; add `{m['guard']}`")
+                f"blocks of {m['multiple_of']}, and it stays inside only because {size} is a multiple of "
+                f"{m['multiple_of']}; add `{m['guard']}`")
     elif "condition" in m:     # a size the program does not give: the condition, never this trial's figures
         # "whenever": nothing in the program (a guard, a host check, its sizes) rules the condition out
         text = f"{d.access} of `{f['text']}` runs past {f['extent_text']} whenever {m['condition']}; add `{m['guard']}`"
