@@ -199,12 +199,13 @@ def _allocation_range(ctx: Context, acc, me):
     elif r.hi > extent - 1:
         sized = {x.name for x in ir.symbols(sim.table.launch.extents[acc.array.name])}
         unrelated = [n for n in made if n not in sized]
-        if unrelated and set(unrelated) <= set(launch) and not set(launch) & sized \
+        checked = {x.name for c in getattr(sim.table.launch, "host_checks", ()) for x in ir.symbols(c)}
+        if unrelated and set(unrelated) <= set(launch) and not set(launch) & (sized | checked) \
                 and not any(opaque(c) for c in conditions(acc)):
             # the index grows with a grid the program takes from a value it does not give and does
             # not compute from the allocation's size (a grid rounded up from it is CL202's), and
-            # nothing in the kernel bounds it by the allocation: past its end for every launch with
-            # more threads than it holds, a condition on the launch, not a figure
+            # nothing in the kernel or a host check bounds it by the allocation: past its end for
+            # every launch with more threads than it holds, a condition on the launch, not a figure
             metrics["open"] = unrelated
             grid = " × ".join(f"`{n}`" for n in launch)
             metrics["condition"] = f"{' * '.join(launch)} threads > elements of {acc.array.name}"
