@@ -53,11 +53,13 @@ class RangeAnalysis:
             if g <= 2:
                 continue
             for n in sorted(names)[:8]:
-                v = self.param(n)
+                v = self.params.get(n, self.trial.size(n))      # read, not marked as tried: sampling asks
+                if not isinstance(v, (int, np.integer)):
+                    continue
                 for c in (v - 1, v):
                     if 0 <= c < g * edge:
                         b = [0, 0, 0]
-                        b[k] = c // edge
+                        b[k] = int(c // edge)
                         out.add(tuple(b))
         return out
 
