@@ -131,3 +131,30 @@ def test_a_guarded_tail_or_a_grid_that_does_not_round_up_says_nothing(tmp_path):
             if d.code == "CL202"] == []
     # `B * T * C / 256` drops a partial block rather than adding one: no thread would pass a size
     assert [d for d in lint(tmp_path, MULTIPLE % ("", "B * T * C / 256")) if d.code == "CL202"] == []
+
+
+PADDED = """
+#include <cstdlib>
+__global__ void clear_offsets(int* offsets, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) offsets[i] = 0;
+}
+int main(int argc, char** argv) {
+  int n = atoi(argv[1]);
+  int* offsets;
+  cudaMalloc(&offsets, %s * sizeof(int));
+  clear_offsets<<<(n + 255) / 256, 256>>>(offsets, n);
+}
+"""
+
+
+def test_threads_past_the_size_inside_the_allocation_are_no_finding(tmp_path):
+    # `i <= n` over n + 1 allocated elements: thread n writes the last one
+    assert ranges(lint(tmp_path, PADDED % "(n + 1)")) == []
+
+
+def test_threads_past_the_size_and_the_allocation_are(tmp_path):
+    # thread n exists whenever n is no multiple of 256: the condition, not an error for every n
+    got = ranges(lint(tmp_path, PADDED % "n"))
+    assert [(d.code, d.severity) for d in got] == [("CL202", "warning")]
+    assert "whenever n % 256 != 0" in got[0].message
