@@ -158,3 +158,11 @@ def test_threads_past_the_size_and_the_allocation_are(tmp_path):
     got = ranges(lint(tmp_path, PADDED % "n"))
     assert [(d.code, d.severity) for d in got] == [("CL202", "warning")]
     assert "whenever n % 256 != 0" in got[0].message
+
+
+def test_a_grid_that_adds_a_block_even_at_multiples_runs_past_for_every_size(tmp_path):
+    src = PADDED.replace("(n + 255) / 256", "n / 256 + 1") % "n"
+    got = ranges(lint(tmp_path, src))
+    cl202 = [d for d in got if d.code == "CL202"]
+    assert cl202 and cl202[0].severity == "error"
+    assert "runs past n for every n: the grid adds threads past it even where it is a multiple" in cl202[0].message

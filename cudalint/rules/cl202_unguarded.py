@@ -66,7 +66,10 @@ def message(d) -> str:
                 f"{m['multiple_of']}; add `{m['guard']}`")
     elif "condition" in m:     # a size the program does not give: the condition, never this trial's figures
         # "whenever": nothing in the program (a guard, a host check, its sizes) rules the condition out
-        text = f"{d.access} of `{f['text']}` runs past {f['extent_text']} whenever {m['condition']}; add `{m['guard']}`"
+        text = (f"{d.access} of `{f['text']}` runs past {f['extent_text']} for every {f['extent_text']}: the grid "
+                f"adds threads past it even where it is a multiple of the block; add `{m['guard']}`"
+                if m["condition"] == "always" else
+                f"{d.access} of `{f['text']}` runs past {f['extent_text']} whenever {m['condition']}; add `{m['guard']}`")
     else:
         text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
                 f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
@@ -112,7 +115,29 @@ def condition(sim, ex) -> str:
     if sim.block_chosen and lc.block is not None and not isinstance(lc.block[k], ir.Num):
         edge = lc.block[k]      # a block edge the program does not give: the condition names it
         return f"{text} % {edge if isinstance(edge, ir.Sym) else f'({edge})'} != 0"
+    if _past_at_multiples(sim, ex, k):
+        return "always"
     return f"{text} % {sim.block[k]} != 0"
+
+
+def _past_at_multiples(sim, ex, k: int) -> bool:
+    """The grid has threads past a size that is a multiple of the block too (`n / 256 + 1`,
+    `(n + 256) / 256`): no divisibility of the size avoids them. Read for a size that is one name."""
+    from ..index.evaluate import Evaluator, Unknown
+    size, lc = ex.extent_expr, sim.table.launch
+    if not isinstance(size, ir.Sym) or lc.grid is None:
+        return False
+    edge, axis_i = sim.block[k], "xyz".index(ex.axis)
+    env = {x.name: sim.params.get(x.name, 0) for x in ir.symbols(lc.grid[axis_i]) if x.kind == "param"}
+    env.update({f"blockDim.{a}": b for a, b in zip("xyz", sim.block)})
+    try:
+        for m in (4, 16):
+            env[size.name] = m * edge
+            if int(Evaluator(env).value(lc.grid[axis_i])) * edge <= m * edge:
+                return False
+    except (Unknown, ValueError, TypeError, OverflowError):
+        return False
+    return True
 
 
 def data_guarded(acc, ex) -> bool:
@@ -151,9 +176,11 @@ def check(ctx: Context):
             # a size given nowhere: no figure of this trial's size is the program's; the finding is the
             # condition under which the grid's rounding makes threads past the size, which nothing in
             # the program rules out (no guard, no host check)
-            d = ctx.diagnostic(me, acc, "", metrics={"condition": condition(sim, ex), "guard": guard(acc, ex),
-                                                     "open": opened},
-                               assumptions=ctx.assumptions_for(acc), severity="warning", facts=facts)
+            cond = condition(sim, ex)
+            # past the size for every size: as sure as a figure the program gives
+            d = ctx.diagnostic(me, acc, "", metrics={"condition": cond, "guard": guard(acc, ex), "open": opened},
+                               assumptions=ctx.assumptions_for(acc), facts=facts,
+                               severity="error" if cond == "always" else "warning")
         else:
             facts["point"] = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{ex.thread_axis or a}"})
             d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
