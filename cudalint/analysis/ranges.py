@@ -60,7 +60,7 @@ class RangeAnalysis:
                     if 0 <= c < g * edge:
                         b = [0, 0, 0]
                         b[k] = int(c // edge)
-                        out.add(tuple(b))
+                        out.add((b[0], b[1], b[2]))
         return out
 
     def range_env(self, acc: Access) -> dict:
