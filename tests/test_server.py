@@ -228,7 +228,8 @@ def test_saving_a_file_lints_the_open_files_that_depend_on_it(client, tmp_path):
     client.change(uri, text, 2)
     runner.write_text(text)
     client.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
-    assert client.diagnostics(header)[1] == []
+    # no warning left: only the info that n = 1024 keeps the unguarded kernel inside
+    assert [d for d in client.diagnostics(header)[1] if d["severity"] != INFO] == []
     close(client, uri)
     close(client, header)
 

@@ -87,7 +87,10 @@ def test_a_size_the_program_gives_keeps_its_figures_and_severity(tmp_path):
 def test_a_size_the_program_makes_a_multiple_of_the_block_has_no_excess(tmp_path):
     src = NOGUARD.replace("void run(const float* a, float* c, int n) {", "void run(const float* a, float* c) {\n"
                           "  const int n = 4096;")
-    assert not [d for d in lint(tmp_path, src) if d.code == "CL202"]
+    got = [d for d in lint(tmp_path, src) if d.code == "CL202"]
+    # no thread passes n = 4096 = 16 blocks of 256: no warning, an info on what keeps it inside
+    assert got and all(d.severity == "info" and "only because n = 4096 is a multiple of 256" in d.message
+                       for d in got)
 
 
 ROWS_OF_WARPS = """__global__ void norm(float* out, const float* inp, int N, int C) {

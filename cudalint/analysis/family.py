@@ -368,10 +368,20 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> tuple[dict[str, tuple[
     exprs = list({id(e): e for e in exprs}.values())     # a guard is shared by the accesses under it
     block_names = {s.name for b in (lc.block or ()) for s in ir.symbols(b)}
     names = {s.name for e in exprs for s in ir.symbols(e) if s.kind == "param"}
+    # the sizes of the allocations the launch passes for the arrays the kernel reads and writes
+    # (`cudaMalloc(&d, (n + 1) * sizeof(int))`): a range is read against them, so a name in one is a
+    # problem size even where no guard of the kernel compares with it
+    extents = getattr(lc, "extents", None) or {}
+    allocated = [extents[a] for a in {x.array.name for x in table.accesses} if a in extents]
+    alloc_names = {s.name for e in allocated for s in ir.symbols(e) if s.kind == "param"}
+    names |= alloc_names
     names -= set(given) | set(lc.params) | block_names
     if not names:
         return {}, {}
     roles = open_roles(exprs, [g for g in (lc.grid or ())], names)
+    for name in alloc_names & names:
+        if roles[name] == "free":
+            roles[name] = "size"
     for name in leading_dimensions(table, [n for n, r in roles.items() if r == "free"]):
         roles[name] = "size"
     values = {"shift": SHIFTS, "mask": SIZES_POW2, "size": SIZES, "flag": FLAGS, "free": FREE}

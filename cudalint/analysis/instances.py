@@ -114,6 +114,7 @@ class Instances:
         else:
             out = set(itertools.product(*[sorted({0, g - 1}) for g in (gx, gy, gz)]))
             out.add((gx // 2, gy // 2, gz // 2))
+            out |= self._boundary_blocks()
         return sorted(out)
 
     def _params_env(self, e_list) -> dict:

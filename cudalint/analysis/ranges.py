@@ -6,6 +6,7 @@ import numpy as np
 
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown, value_span
+from ..model.host import substitute
 from ..model.table import Access
 from .results import AccessResult, DimRange, Excess, _I64_MAX, _I64_MIN, _most_common
 
@@ -35,6 +36,32 @@ class RangeAnalysis:
         if not self.instance_mask(acc, "range").any():
             res.executed = False
         return True
+
+    def _boundary_blocks(self) -> set[tuple[int, int, int]]:
+        """The blocks that hold the threads at a size the kernel's guards and loops compare with:
+        along each axis, the block of global coordinate v - 1 and of v for each such size v (a guard
+        off by one, `i <= n`, or a loop that strides over the grid, lets thread n run; with a fixed
+        grid it sits in a block that is neither a corner nor the middle). The other axes take their
+        first block."""
+        names: set[str] = set()
+        for e in [*(g for a in self.table.accesses for g in a.guards),
+                  *(it.cond for it in self.table.iterators if it.cond is not None)]:
+            names |= {s.name for s in ir.symbols(e) if s.kind == "param"}
+        out: set[tuple[int, int, int]] = set()
+        for k in range(3):
+            g, edge = self.grid[k], self.block[k]
+            if g <= 2:
+                continue
+            for n in sorted(names)[:8]:
+                v = self.params.get(n, self.trial.size(n))      # read, not marked as tried: sampling asks
+                if not isinstance(v, (int, np.integer)):
+                    continue
+                for c in (v - 1, v):
+                    if 0 <= c < g * edge:
+                        b = [0, 0, 0]
+                        b[k] = int(c // edge)
+                        out.add((b[0], b[1], b[2]))
+        return out
 
     def range_env(self, acc: Access) -> dict:
         """The environment of an access's range instances (shared: for reading only)."""
@@ -118,6 +145,8 @@ class RangeAnalysis:
                     self._extents[key] = self._grid_extent(lc.grid[axis_i], axis_i, self.block[t_i])
                 ext = self._extents[key]
                 if ext is None:
+                    if res.multiple is None and not self.block_chosen:
+                        self._multiple(acc, env, shape, index, lc.grid[axis_i], axis, axis_i, t_i, res)
                     continue
                 size, extent = ext
                 edge = self.block[t_i]
@@ -142,6 +171,50 @@ class RangeAnalysis:
                     res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), size, extent,
                                         self.grid[axis_i] * edge, taxis)
                     return
+
+    def _multiple(self, acc: Access, env, shape, index, g: ir.Expr, axis: str, axis_i: int, t_i: int, res) -> None:
+        """An access that no guard or loop bounds along a grid axis the launch rounds up from a size
+        (`ceil_div(B * T * C, 256)`), which the program's values make a multiple of the block edge: no
+        thread passes the size at those values, and the access stays inside only because of them.
+        The grid is a rounding up where one more element takes one more block."""
+        taxis = "xyz"[t_i]
+        edge, grid = self.block[t_i], self.grid[axis_i]
+        if edge <= 1:
+            return      # blocks of one thread round nothing up
+        coords = {f"threadIdx.{taxis}", f"blockIdx.{axis}"}
+        conds = [*acc.guards, *(it.cond for it in acc.loops if it.cond is not None)]
+        if any(s.name in coords or s.kind == "iter" for c in conds for s in ir.symbols(c)):
+            return
+        for sub in g.walk():
+            if sub is g:
+                continue
+            v = self._scalar(sub)
+            if v is None or v != grid * edge:
+                continue
+            try:
+                more = int(Evaluator({**{s.name: self.param(s.name) for s in ir.symbols(g) if s.kind == "param"},
+                                      **{f"blockDim.{a}": b for a, b in zip("xyz", self.block)}}
+                                     ).value(substitute(g, {sub: ir.Num(v + 1)})))
+            except (Unknown, ValueError, TypeError, OverflowError, AttributeError):
+                return
+            if more != grid + 1:
+                continue
+            # the block a size one larger would add: its every thread's index lies past every index
+            # the grid's threads use (`idx % C` wraps round, and is kept inside by its own bound)
+            moved = dict(env)
+            moved[f"blockIdx.{axis}"] = np.int64(grid)
+            try:
+                now = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
+                extra = np.broadcast_to(np.asarray(Evaluator(moved).value(acc.index), dtype=np.int64), shape)
+            except (Unknown, ValueError, TypeError, OverflowError):
+                return
+            if now.size and extra.min() > now.max():
+                if not any(x.kind == "param" for x in ir.symbols(sub)):
+                    # a size the host folded to a number: named by the kernel parameter that holds it
+                    sub = next((ir.Sym(p, "param") for p in self.table.params
+                                if self._scalar(ir.Sym(p, "param")) == v), sub)
+                res.multiple = Excess(axis, {}, 0, sub, v, grid * edge, taxis)
+            return
 
     def _step(self, acc: Access, env: dict, name: str, shape, index) -> int | None:
         """How far the index moves when `name` grows by one (the most common difference); `index`: its

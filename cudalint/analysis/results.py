@@ -97,6 +97,7 @@ class AccessResult:
     overflows: list = field(default_factory=list)
     overlap: Overlap | None = None
     excess: Excess | None = None
+    multiple: Excess | None = None   # unguarded under a rounded-up grid, inside only as the size is a multiple
     strides: dict[str, int] = field(default_factory=dict)   # threadIdx axis -> element stride
     executed: bool = True
     error: str | None = None

@@ -97,6 +97,15 @@ def _reach_is_open(sim, acc) -> bool:
 
 
 def check(ctx: Context):
+    said = set()
+    for d in _check(ctx):
+        # `v[i] += 1` loads and stores one element: its index is said once
+        if (d.line, d.column, d.message) not in said:
+            said.add((d.line, d.column, d.message))
+            yield d
+
+
+def _check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
     for acc in ctx.accesses():
@@ -148,6 +157,22 @@ def check(ctx: Context):
             break
 
 
+def launch_made(sim, exprs) -> list[str]:
+    """The values of the launch that the program does not give and that `exprs` rest on: the
+    names of the grid's expression where they read blockIdx or gridDim (`<<<numBlocks, ...>>>` with
+    `numBlocks = atoi(argv[3])`), and the block's where they read threadIdx or blockDim and the
+    block edge is one cudalint tries. How far such an index reaches is a figure of the trial."""
+    kinds = {s.kind for e in exprs if e is not None for s in ir.symbols(e)}
+    lc = sim.table.launch
+    out: list[str] = []
+    if kinds & {"block", "griddim"} and lc.grid is not None:
+        out += [s.name for g in lc.grid for s in ir.symbols(g)
+                if s.kind == "param" and s.name in sim.family.sizes and s.name not in lc.params]
+    if kinds & {"thread", "block", "blockdim"} and sim.block_chosen:
+        out += [n for n in sim.family.block_names if n not in out]
+    return list(dict.fromkeys(out))
+
+
 def _allocation_range(ctx: Context, acc, me):
     """A global pointer the launch binds to an allocation: an index below its start, or past the
     elements the host allocated. Figures made of values the program does not give are not quoted."""
@@ -160,6 +185,8 @@ def _allocation_range(ctx: Context, acc, me):
     if any(opaque(c) for c in conditions(acc)):
         return      # a guard cudalint cannot evaluate is taken as running: no range over it is sure
     made = invented(sim, [acc.index, *acc.guards])
+    launch = launch_made(sim, [acc.index, *acc.guards, *(it.cond for it in acc.loops if it.cond is not None)])
+    made += [n for n in launch if n not in made]
     where = f"`{acc.array.name}` ({size_text} bytes allocated)"
     metrics = {"extent": extent, "allocation": size_text}
     if r.lo < 0:
@@ -172,15 +199,32 @@ def _allocation_range(ctx: Context, acc, me):
     elif r.hi > extent - 1:
         sized = {x.name for x in ir.symbols(sim.table.launch.extents[acc.array.name])}
         unrelated = [n for n in made if n not in sized]
+        checked = {x.name for c in getattr(sim.table.launch, "host_checks", ()) for x in ir.symbols(c)}
+        if unrelated and set(unrelated) <= set(launch) and not set(launch) & (sized | checked) \
+                and not any(opaque(c) for c in conditions(acc)):
+            # the index grows with a grid the program takes from a value it does not give and does
+            # not compute from the allocation's size (a grid rounded up from it is CL202's), and
+            # nothing in the kernel or a host check bounds it by the allocation: past its end for
+            # every launch with more threads than it holds, a condition on the launch, not a figure
+            metrics["open"] = unrelated
+            grid = " × ".join(f"`{n}`" for n in launch)
+            metrics["condition"] = f"{' * '.join(launch)} threads > elements of {acc.array.name}"
+            msg = (f"index of `{short(written(acc))}` grows with the launch ({grid}) and nothing bounds it by "
+                   f"{where}: it runs past the end whenever the launch has more threads than that")
+            yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
+                                 severity="warning")
+            return
         if unrelated:
             # the index grows with a value the allocation's size does not hold, and the program
             # gives neither: how the two compare is not known
             metrics["rests_on"] = unrelated
             return
-        point = _where(r.at_max, acc.terms)
+        # the thread that goes past the end of an allocation of a size the program does not give is
+        # one of this trial's size: neither its figures nor the thread are quoted
+        point = "" if made else f", at {_where(r.at_max, acc.terms)}"
         figure = (" past its end" if made else
                   f" {max_check(sim, acc, acc.index, acc.terms, r.at_max, r.hi)} > {extent - 1}")
-        msg = f"index of `{short(written(acc))}` reaches{figure}, out of {where}, at {point}"
+        msg = f"index of `{short(written(acc))}` reaches{figure}, out of {where}{point}"
         if not made:
             metrics.update(max_index=r.hi)
         yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))

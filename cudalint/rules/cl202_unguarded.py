@@ -2,6 +2,10 @@
 Finds the threads that exist only because the grid is a ceil-div of the problem size
 (`(n + 255) / 256` blocks cover 1024 threads for n = 1000) and flags a global access that those
 threads execute, with an index that depends on their coordinate, because no guard stops them.
+Where the program leaves the size open, the finding is the condition under which the grid adds
+those threads (`whenever n % 256 != 0`). Where the program's own sizes are a multiple of the
+block, no thread passes the size and there is no warning: an info says that the kernel stays
+inside only because of that.
 
 ## Why is this bad?
 The excess threads of the last block read or write past the end of the array: an
@@ -37,11 +41,17 @@ void run(const float* a, const float* b, float* c, int n) { vec_add<<<(n + 255) 
 """
 
 
-def guard(acc, ex) -> str:
+def guard(acc, ex, table=None) -> str:
     """The bounds check for this access, in the user's names: `if (i < n)` where `i` is the index
-    variable that runs along the axis whose grid was rounded up and `n` the size it was rounded from."""
+    variable that runs along the axis whose grid was rounded up and `n` the size it was rounded from.
+    A variable divided or taken modulo on its way (`bt = idx / C`) counts rows, not the threads
+    the size counts: it is no subject (`table`: where the definitions are read)."""
     axis = f"threadIdx.{ex.thread_axis or ex.axis}"
     names = [n for n, deps in acc.name_deps.items() if deps == {axis}]
+    if table is not None:
+        defs = [t.split(" = ", 1) for t in table.definitions.values() if " = " in t]
+        names = [n for n in names if not any(k.strip() == n and any(op in v for op in ("/", "%", ">>"))
+                                             for k, v in defs)]
     subject = names[0] if len(names) == 1 else "…"
     return f"if ({subject} < {ex.extent_text})"
 
@@ -49,9 +59,17 @@ def guard(acc, ex) -> str:
 def message(d) -> str:
     """The finding's text, from its facts (the one place it is written)."""
     f, m = d.facts, d.metrics
-    if "condition" in m:     # a size the program does not give: the condition, never this trial's figures
+    if "multiple_of" in m:      # inside at the program's sizes, by their divisibility alone
+        size = f["extent_text"] if f["extent_text"] == str(m["extent"]) else f"{f['extent_text']} = {m['extent']}"
+        text = (f"{d.access} of `{f['text']}` has no guard: the grid rounds {f['extent_text']} up to whole "
+                f"blocks of {m['multiple_of']}, and it stays inside only because {size} is a multiple of "
+                f"{m['multiple_of']}; add `{m['guard']}`")
+    elif "condition" in m:     # a size the program does not give: the condition, never this trial's figures
         # "whenever": nothing in the program (a guard, a host check, its sizes) rules the condition out
-        text = f"{d.access} of `{f['text']}` runs past {f['extent_text']} whenever {m['condition']}; add `{m['guard']}`"
+        text = (f"{d.access} of `{f['text']}` runs past {f['extent_text']} for every {f['extent_text']}: the grid "
+                f"adds threads past it even where it is a multiple of the block; add `{m['guard']}`"
+                if m["condition"] == "always" else
+                f"{d.access} of `{f['text']}` runs past {f['extent_text']} whenever {m['condition']}; add `{m['guard']}`")
     else:
         text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
                 f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
@@ -97,7 +115,29 @@ def condition(sim, ex) -> str:
     if sim.block_chosen and lc.block is not None and not isinstance(lc.block[k], ir.Num):
         edge = lc.block[k]      # a block edge the program does not give: the condition names it
         return f"{text} % {edge if isinstance(edge, ir.Sym) else f'({edge})'} != 0"
+    if _past_at_multiples(sim, ex, k):
+        return "always"
     return f"{text} % {sim.block[k]} != 0"
+
+
+def _past_at_multiples(sim, ex, k: int) -> bool:
+    """The grid has threads past a size that is a multiple of the block too (`n / 256 + 1`,
+    `(n + 256) / 256`): no divisibility of the size avoids them. Read for a size that is one name."""
+    from ..index.evaluate import Evaluator, Unknown
+    size, lc = ex.extent_expr, sim.table.launch
+    if not isinstance(size, ir.Sym) or lc.grid is None:
+        return False
+    edge, axis_i = sim.block[k], "xyz".index(ex.axis)
+    env = {x.name: sim.params.get(x.name, 0) for x in ir.symbols(lc.grid[axis_i]) if x.kind == "param"}
+    env.update({f"blockDim.{a}": b for a, b in zip("xyz", sim.block)})
+    try:
+        for m in (4, 16):
+            env[size.name] = m * edge
+            if int(Evaluator(env).value(lc.grid[axis_i])) * edge <= m * edge:
+                return False
+    except (Unknown, ValueError, TypeError, OverflowError):
+        return False
+    return True
 
 
 def data_guarded(acc, ex) -> bool:
@@ -122,8 +162,15 @@ def check(ctx: Context):
     for acc in ctx.accesses():
         if acc.space != "global" or acc.unresolved:
             continue
-        ex = sim.result(acc).excess
+        res = sim.result(acc)
+        ex = res.excess
         if ex is None:
+            if res.multiple is not None:
+                yield from _multiple(ctx, me, acc, res.multiple)
+            continue
+        if res.allocation is not None and ex.index < res.allocation[0]:
+            # the threads past the size stay inside what the host allocated (`i <= n` over n + 1
+            # elements): the size the grid was rounded from is not the array's extent
             continue
         a = ex.axis
         opened = open_sizes(sim, ex)
@@ -136,9 +183,11 @@ def check(ctx: Context):
             # a size given nowhere: no figure of this trial's size is the program's; the finding is the
             # condition under which the grid's rounding makes threads past the size, which nothing in
             # the program rules out (no guard, no host check)
-            d = ctx.diagnostic(me, acc, "", metrics={"condition": condition(sim, ex), "guard": guard(acc, ex),
-                                                     "open": opened},
-                               assumptions=ctx.assumptions_for(acc), severity="warning", facts=facts)
+            cond = condition(sim, ex)
+            # past the size for every size: as sure as a figure the program gives
+            d = ctx.diagnostic(me, acc, "", metrics={"condition": cond, "guard": guard(acc, ex), "open": opened},
+                               assumptions=ctx.assumptions_for(acc), facts=facts,
+                               severity="error" if cond == "always" else "warning")
         else:
             facts["point"] = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{ex.thread_axis or a}"})
             d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
@@ -146,3 +195,20 @@ def check(ctx: Context):
                                assumptions=ctx.assumptions_for(acc), facts=facts)
         d.message = message(d)
         yield d
+
+
+def _multiple(ctx: Context, me, acc, ex):
+    """An access no guard bounds under a grid that rounds a size up (`ceil_div(B * T * C, 256)`),
+    with the program's sizes a multiple of the block: no thread passes the size at any value the
+    program runs, so no warning; the info says what keeps it inside. Only where every size of the
+    rounding is the program's own: a size it leaves open is the conditional warning's."""
+    sim = ctx.sim
+    if sim.block_chosen or any(x.kind == "param" and x.name in sim.family.sizes for x in ir.symbols(ex.extent_expr)):
+        return
+    k = "xyz".index(ex.thread_axis or ex.axis)
+    facts = {"text": short(written(acc)), "extent_text": ex.extent_text}
+    d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "multiple_of": sim.block[k],
+                                                     "guard": guard(acc, ex, sim.table)},
+                       assumptions=ctx.assumptions_for(acc), severity="info", facts=facts)
+    d.message = message(d)
+    yield d

@@ -1,0 +1,168 @@
+"""Out-of-bounds accesses as people write them, and what a user sees: each bug is found wherever the
+program puts the thread that goes past the end, its fixed twin is clean, and where the program
+leaves a size or the grid open the finding states its condition instead of quoting a value
+cudalint tried."""
+import re
+
+from cudalint.lint import Config, lint_paths
+
+
+def lint(tmp_path, src, **cfg):
+    path = tmp_path / "k.cu"
+    path.write_text(src)
+    return lint_paths([str(path)], Config(**cfg)).diagnostics
+
+
+def ranges(diags):
+    return [d for d in diags if d.code in ("CL201", "CL202", "CL203") and d.severity in ("warning", "error")]
+
+
+GRID_STRIDE = """
+__global__ void bump(int* v, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i %s n; i += blockDim.x * gridDim.x)
+    v[i] += 1;
+}
+int main() {
+  int n = %d;
+  int* v;
+  cudaMalloc(&v, n * sizeof(int));
+  bump<<<64, 256>>>(v, n);
+}
+"""
+
+
+def test_an_off_by_one_bound_is_found_in_a_block_in_the_middle_of_a_fixed_grid(tmp_path):
+    # 64 x 256 threads, n = 1000: the thread at i == n is thread 232 of block 3, neither a corner
+    # nor the middle of the grid
+    got = ranges(lint(tmp_path, GRID_STRIDE % ("<=", 1000)))
+    assert [(d.line, d.code, d.severity) for d in got] == [(4, "CL201", "error")]
+    assert "1000 > 999" in got[0].message and "block" not in got[0].message.split("at ")[0]
+
+
+def test_the_fixed_bound_is_clean(tmp_path):
+    assert ranges(lint(tmp_path, GRID_STRIDE % ("<", 1000))) == []
+
+
+def test_a_size_read_from_the_command_line_is_not_quoted(tmp_path):
+    src = GRID_STRIDE.replace("int n = %d;", "int n = atoi(argv[1]);").replace("int main()", "int main(int c, char** argv)")
+    got = ranges(lint(tmp_path, src % "<="))
+    assert len(got) == 1 and got[0].message == "index of `v[i]` reaches past its end, out of `v` (n * 4 bytes allocated)"
+
+
+GRAPH = """
+#include <cstdio>
+#include <cstdlib>
+__global__ void degrees(const int* offsets, int* degree, int nodes) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  %s degree[v] = offsets[v + 1] - offsets[v];
+}
+int main(int argc, char** argv) {
+  FILE* f = fopen(argv[1], "rb");
+  int nodes;
+  fread(&nodes, sizeof(int), 1, f);
+  int threads = atoi(argv[2]), blocks = atoi(argv[3]);
+  int *d_offsets, *d_degree;
+  cudaMalloc(&d_offsets, (nodes + 1) * sizeof(int));
+  cudaMalloc(&d_degree, nodes * sizeof(int));
+  degrees<<<blocks, threads>>>(d_offsets, d_degree, nodes);
+}
+"""
+
+
+def test_a_grid_from_the_command_line_with_no_guard_states_its_condition(tmp_path):
+    got = ranges(lint(tmp_path, GRAPH % ""))
+    assert {(d.line, d.array) for d in got} == {(6, "degree"), (6, "offsets")}
+    for d in got:
+        assert d.severity == "warning"
+        assert "grows with the launch (`blocks` × `threads`)" in d.message
+        assert "whenever the launch has more threads than that" in d.message
+        assert not re.search(r"\d{3,}", d.message)      # no thread, block or size cudalint tried
+
+
+def test_a_grid_from_the_command_line_under_a_guard_is_clean(tmp_path):
+    assert ranges(lint(tmp_path, GRAPH % "if (v < nodes)")) == []
+
+
+def test_a_grid_rounded_up_from_the_allocation_is_left_to_the_tail_guard_rule(tmp_path):
+    # the grid is computed from the size the allocation holds: threads past it are the rounded-up
+    # grid's (CL202, with its `% block` condition), not a launch unrelated to the data
+    src = GRAPH.replace("degrees<<<blocks, threads>>>", "degrees<<<(nodes + 255) / 256, 256>>>")
+    got = ranges(lint(tmp_path, src % ""))
+    assert got and {d.code for d in got} == {"CL202"}
+    assert all("whenever nodes % 256 != 0" in d.message for d in got)
+
+
+def test_a_load_and_store_of_one_element_say_its_index_once(tmp_path):
+    got = [d for d in lint(tmp_path, GRID_STRIDE % ("<=", 1000)) if d.code == "CL201"]
+    assert len(got) == 1
+
+
+MULTIPLE = """
+__global__ void norm(float* out, const float* inp, const float* weight, int B, int T, int C) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  int c = idx %% C;
+  %s out[idx] = inp[idx] * weight[c];
+}
+int main() {
+  int B = 8, T = 1024, C = 768;
+  float *out, *inp, *weight;
+  cudaMalloc(&out, B * T * C * sizeof(float));
+  cudaMalloc(&inp, B * T * C * sizeof(float));
+  cudaMalloc(&weight, C * sizeof(float));
+  norm<<<%s, 256>>>(out, inp, weight, B, T, C);
+}
+"""
+
+
+def test_no_guard_under_a_rounded_grid_at_a_multiple_is_an_info_not_a_warning(tmp_path):
+    # the program's sizes make B * T * C a multiple of 256: no value it runs goes past, so no
+    # warning; the info says what alone keeps the kernel inside
+    diags = lint(tmp_path, MULTIPLE % ("", "(B * T * C + 255) / 256"))
+    assert ranges(diags) == []
+    info = [d for d in diags if d.code == "CL202"]
+    assert {d.array for d in info} == {"out", "inp"}          # `weight[idx % C]` wraps round: inside anyway
+    assert all(d.severity == "info" for d in info)
+    assert "stays inside only because 8 * 1024 * 768 = 6291456 is a multiple of 256" in info[0].message
+    assert "add `if (idx < 8 * 1024 * 768)`" in info[0].message
+
+
+def test_a_guarded_tail_or_a_grid_that_does_not_round_up_says_nothing(tmp_path):
+    assert [d for d in lint(tmp_path, MULTIPLE % ("if (idx < B * T * C)", "(B * T * C + 255) / 256"))
+            if d.code == "CL202"] == []
+    # `B * T * C / 256` drops a partial block rather than adding one: no thread would pass a size
+    assert [d for d in lint(tmp_path, MULTIPLE % ("", "B * T * C / 256")) if d.code == "CL202"] == []
+
+
+PADDED = """
+#include <cstdlib>
+__global__ void clear_offsets(int* offsets, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n) offsets[i] = 0;
+}
+int main(int argc, char** argv) {
+  int n = atoi(argv[1]);
+  int* offsets;
+  cudaMalloc(&offsets, %s * sizeof(int));
+  clear_offsets<<<(n + 255) / 256, 256>>>(offsets, n);
+}
+"""
+
+
+def test_threads_past_the_size_inside_the_allocation_are_no_finding(tmp_path):
+    # `i <= n` over n + 1 allocated elements: thread n writes the last one
+    assert ranges(lint(tmp_path, PADDED % "(n + 1)")) == []
+
+
+def test_threads_past_the_size_and_the_allocation_are(tmp_path):
+    # thread n exists whenever n is no multiple of 256: the condition, not an error for every n
+    got = ranges(lint(tmp_path, PADDED % "n"))
+    assert [(d.code, d.severity) for d in got] == [("CL202", "warning")]
+    assert "whenever n % 256 != 0" in got[0].message
+
+
+def test_a_grid_that_adds_a_block_even_at_multiples_runs_past_for_every_size(tmp_path):
+    src = PADDED.replace("(n + 255) / 256", "n / 256 + 1") % "n"
+    got = ranges(lint(tmp_path, src))
+    cl202 = [d for d in got if d.code == "CL202"]
+    assert cl202 and cl202[0].severity == "error"
+    assert "runs past n for every n: the grid adds threads past it even where it is a multiple" in cl202[0].message
