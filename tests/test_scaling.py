@@ -1088,3 +1088,54 @@ def test_the_bounds_and_spans_of_an_expression_hold_no_environment_once_worked_o
     finally:
         if was:
             gc.enable()
+
+
+HOST_CALLS = """#include <cstdio>
+__global__ void scale(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+template <typename T> void launch_doubling_as(T *x, int n) { scale<<<(n + 255) / 256, 256>>>(x, n); }
+void relaunch_doubling(float *x, int n) { launch_doubling_as (x, n); launch_doubling_as<float>(x, n); launch_doubling_as
+    (x, n); }
+void call_twice(float *x, int n) { relaunch_doubling(x, n); relaunch_doubling  (x, n); printf("%d", n); elsewhere(x, n); }
+int main() { float *x; cudaMalloc(&x, 1000 * sizeof(float)); call_twice(x, 1000); relaunch_doubling(x, 1000); return 0; }
+"""
+
+
+def test_calls_indexed_for_the_run_s_functions_are_those_a_scan_of_every_call_finds(tmp_path):
+    """The callers of a host function are looked up in an index of the calls of the functions the
+    run's files define (others are scanned for when asked), built with a pattern that gives nothing
+    back: the same calls, in the same order, as the pattern that tries every shorter word finds."""
+    import re
+    from cudalint.lint import collect_paths, context_paths, read_project
+    from cudalint.source.project import Project
+    (tmp_path / "k.cu").write_text(HOST_CALLS)
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = [str(tmp_path / "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    cfg = Config()
+    sources, read = read_project(paths, cfg, context_paths(paths, cfg), errors=[])
+    project = Project(sources, read)
+    every: dict = {}
+    for src in project.files.values():
+        for m in re.finditer(rb"\b([A-Za-z_]\w*)\s*[(<]", src.tree.root_node.text):
+            every.setdefault(m.group(1).decode(), []).append((src, m.start(1), m.end(1)))
+    assert project.calls_named(set(n.encode() for n in every)) == every
+    hosts = [fn for src in project.files.values() for fn in src.functions if fn.body is not None and not fn.is_kernel]
+    for fn in hosts:
+        project.callers(fn)
+    assert set(project._call_index) < set(every)        # the library's calls (printf, cudaMalloc) are not indexed
+    full = Project(sources, read)          # every call of every name indexed, as a scan finds them
+    full._call_index = every
+    full._host_homes = {}
+    for fn in hosts:
+        full._host_homes.setdefault(fn.name, set()).add(fn.file.key)
+    for fn in hosts:
+        assert [(h.name, c.start_byte) for h, c in project.callers(fn)] == \
+            [(h.name, c.start_byte) for h, c in full.callers(fn)]
+    (run,) = [fn for fn in hosts if fn.name == "relaunch_doubling"]
+    assert [host.name for host, _ in project.callers(run)] == ["call_twice", "call_twice", "main"]
+    (launch_doubling_as,) = [fn for fn in hosts if fn.name == "launch_doubling_as"]
+    assert len(project.callers(launch_doubling_as)) == 3
+    # a function of a file the run does not read: its calls are scanned for when asked
+    (tmp_path / "other.cu").write_text("void elsewhere(float *x, int n) { }\n")
+    other, _ = read_project([str(tmp_path / "other.cu")], cfg, [], errors=[])
+    (elsewhere,) = other[0].functions
+    assert [host.name for host, _ in project.callers(elsewhere)] == ["call_twice"]
