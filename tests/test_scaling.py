@@ -1139,3 +1139,38 @@ def test_calls_indexed_for_the_run_s_functions_are_those_a_scan_of_every_call_fi
     other, _ = read_project([str(tmp_path / "other.cu")], cfg, [], errors=[])
     (elsewhere,) = other[0].functions
     assert [host.name for host, _ in project.callers(elsewhere)] == ["call_twice"]
+
+
+EDGE_STEPS = """
+__global__ void edges(float* a, int n) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  a[y * n + x] = 0.0f;                                        /* one step along x and along y */
+  a[(threadIdx.x * threadIdx.x + threadIdx.y) % 37 + blockIdx.x * 64] = 1.0f;   /* no one stride */
+  a[((int64_t)1 << (threadIdx.x + 31)) + y] = 2.0f;           /* past int64 one step past the edge */
+  a[(blockIdx.z * blockDim.z + threadIdx.z) * n * n + y * n + x] = 3.0f;
+}
+void run(float* a, int n) { edges<<<dim3(4, 4, 2), dim3(32, 4, 2)>>>(a, n); }
+"""
+
+
+def test_the_index_one_thread_on_read_from_neighbouring_lanes_is_that_of_the_moved_block(tmp_path):
+    """How far an index moves when a thread coordinate grows by one (what tells a thread past the
+    grid's edge) is read from the neighbouring lanes' values, only the lanes on the block's far edge
+    evaluated: the same steps, and no step where evaluating the whole moved block fails."""
+    (tmp_path / "k.cu").write_text(EDGE_STEPS)
+    compared = failed = 0
+    for table in _sample_tables(tmp_path / "k.cu"):
+        sim = simulate.Simulation(table)
+        for acc in table.accesses:
+            if acc.unresolved or sim.result(acc).error:
+                continue
+            env, shape, _, vals, _ = sim._values(acc, "range", [acc.index])
+            for name in ("threadIdx.x", "threadIdx.y", "threadIdx.z"):
+                sim.lanes_step = True
+                read = sim._step(acc, env, name, shape, vals[0])
+                sim.lanes_step = False
+                moved = sim._step(acc, env, name, shape, vals[0])
+                assert read == moved, (table.kernel, acc.text, name)
+                compared += 1
+                failed += moved is None
+    assert compared > 1000 and failed >= 1
