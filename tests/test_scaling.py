@@ -1174,3 +1174,44 @@ def test_the_index_one_thread_on_read_from_neighbouring_lanes_is_that_of_the_mov
                 compared += 1
                 failed += moved is None
     assert compared > 1000 and failed >= 1
+
+
+BARRIER_GUARDS = """
+__global__ void guarded(float* a, int n, int m) {
+  __shared__ float s[256];
+  for (int k = 0; k < m; k += 64) {
+    if (n > 4) {
+      if (threadIdx.x < 1024) {                 /* reads the thread, splits no block */
+        if (m > 2) {
+          s[threadIdx.x] = a[k + threadIdx.x];
+          __syncthreads();
+        }
+      }
+      if (threadIdx.x < n) {                    /* splits the last block */
+        if (m > 2) __syncthreads();
+      }
+    }
+  }
+}
+void run(float* a, int n, int m) { guarded<<<4, 256>>>(a, n, m); }
+"""
+
+
+def test_a_barrier_splits_a_block_at_the_guard_found_when_every_guard_is_searched(tmp_path):
+    """A barrier's divergence is looked for up to its last guard that reads the thread, and only in
+    those: the same first splitting guard, block, threads and iterations as when every guard is
+    evaluated and searched."""
+    from cudalint.analysis import divergence
+    (tmp_path / "k.cu").write_text(BARRIER_GUARDS)
+    compared = found = 0
+    for table in _sample_tables(tmp_path / "k.cu"):
+        sim = simulate.Simulation(table)
+        for b in table.barriers:
+            if not b.is_block or not any(races.thread_dependent(g) for g in b.guards):
+                continue
+            got = [divergence._diverges(sim, b, every_guard) for every_guard in (False, True)]
+            assert [d and (str(d.guard), d.reaches, d.misses, d.trips) for d in got] == \
+                [d and (str(d.guard), d.reaches, d.misses, d.trips) for d in got[::-1]], (table.kernel, b.line)
+            compared += 1
+            found += got[1] is not None
+    assert compared >= 6 and found >= 3
