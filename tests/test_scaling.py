@@ -4,6 +4,7 @@ No test here is timed: each states what a shortcut must agree with (a DAG walked
 trip count scanned iteration by iteration, a header read again in every unit, a race searched
 pair by pair) and fails where it does not. bench/ measures the speed.
 """
+import itertools
 import os
 import textwrap
 
@@ -488,13 +489,16 @@ def test_a_bound_shown_raise_free_holds_every_value_and_the_evaluation_never_rai
 
 
 def test_sectors_counted_from_one_sort_are_those_of_each_lane():
-    """Warp requests of 4-, 8- and 16-byte lanes, aligned and not, some lanes off: the sectors and
-    distinct addresses of each request, as a lane-by-lane count gives them."""
+    """Warp requests of 4-, 8- and 16-byte lanes, aligned and not, some lanes off, lanes in address
+    order (not sorted again) or not: the sectors and distinct addresses of each request, as a
+    lane-by-lane count gives them."""
     rng = np.random.default_rng(3)
     for width in (1, 2, 4, 8, 16):
-        for spread in (width, 4, 32, 100):
+        for spread, ordered in itertools.product((width, 4, 32, 100), (False, True)):
             addr = (rng.integers(0, 64, size=(40, 32)) * spread + rng.integers(0, 2, size=(40, 1)) * 4) \
                 .astype(np.int64)
+            if ordered:
+                addr.sort(axis=1)
             mask = rng.random((40, 32)) < 0.8
             mask[0] = False
             for m in (mask, np.ones_like(mask)):        # some lanes off; all on

@@ -14,8 +14,13 @@ def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.nda
     active lanes touch, `width` bytes each, and its distinct addresses."""
     sentinel = _I64_MAX
     if mask.all():          # every lane active (most requests): nothing to mask
-        a = np.sort(addr, axis=1)
-        addresses = (np.diff(a, axis=1) != 0).sum(axis=1) + 1
+        step = np.diff(addr, axis=1)
+        if (step >= 0).all():       # lanes in address order (most requests): sorted already
+            a = addr
+        else:
+            a = np.sort(addr, axis=1)
+            step = np.diff(a, axis=1)
+        addresses = (step != 0).sum(axis=1) + 1
         if not (addr % SECTOR + width > SECTOR).any():
             return (np.diff(a // SECTOR, axis=1) != 0).sum(axis=1) + 1, addresses
     else:
