@@ -1219,3 +1219,16 @@ def test_a_barrier_splits_a_block_at_the_guard_found_when_every_guard_is_searche
             compared += 1
             found += got[1] is not None
     assert compared >= 6 and found >= 3
+
+
+def test_the_mean_sectors_of_the_requests_are_numpys_mean():
+    """The mean sectors (and ideal sectors) of an access's warp requests are summed and divided once:
+    the float np.mean gives, for counts as they come (1 to 32 sectors, ideal ones from 1-, 4- and
+    16-byte lanes) and as many as a large kernel's requests."""
+    from cudalint.analysis.coalescing import _mean
+    rng = np.random.default_rng(5)
+    for n in (1, 3, 7, 64, 1000, 1 << 17):
+        sectors = rng.integers(1, 33, size=n).astype(np.int64)
+        for width in (1, 4, 16):
+            ideal = np.ceil(rng.integers(1, 33, size=n) * width / 32)
+            assert _mean(sectors) == float(np.mean(sectors)) and _mean(ideal) == float(np.mean(ideal))

@@ -39,6 +39,13 @@ def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.nda
     sec.sort(axis=1)
     return ((np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)).sum(axis=1) + (sec[:, 0] != sentinel), addresses
 
+def _mean(counts: np.ndarray) -> float:
+    """The mean of whole numbers (sectors, a request's ideal sectors), as np.mean gives it: their sum
+    is below 2^53, exact whatever the order of the additions, so one division gives the same float,
+    without np.mean's wrapper (called for every global access)."""
+    return float(counts.sum()) / len(counts)
+
+
 # the rules that read what a global access's range instances give (AccessResult.ranges, overlap,
 # excess, overflows)
 RANGE_CODES = frozenset({"CL201", "CL202", "CL203", "CL302"})
@@ -94,7 +101,7 @@ class CoalescingAnalysis:
         stride = None
         if d.size:
             stride = _most_common(d)
-        res.coalescing = Coalescing(float(sectors.mean()), float(ideal.mean()), int(len(sectors)), stride)
+        res.coalescing = Coalescing(_mean(sectors), _mean(ideal), int(len(sectors)), stride)
         return vals[0]
 
     def _strides(self, acc: Access, res: AccessResult, index=None) -> None:
