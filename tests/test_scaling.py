@@ -4,6 +4,7 @@ No test here is timed: each states what a shortcut must agree with (a DAG walked
 trip count scanned iteration by iteration, a header read again in every unit, a race searched
 pair by pair) and fails where it does not. bench/ measures the speed.
 """
+import itertools
 import os
 import textwrap
 
@@ -488,13 +489,16 @@ def test_a_bound_shown_raise_free_holds_every_value_and_the_evaluation_never_rai
 
 
 def test_sectors_counted_from_one_sort_are_those_of_each_lane():
-    """Warp requests of 4-, 8- and 16-byte lanes, aligned and not, some lanes off: the sectors and
-    distinct addresses of each request, as a lane-by-lane count gives them."""
+    """Warp requests of 4-, 8- and 16-byte lanes, aligned and not, some lanes off, lanes in address
+    order (not sorted again) or not: the sectors and distinct addresses of each request, as a
+    lane-by-lane count gives them."""
     rng = np.random.default_rng(3)
     for width in (1, 2, 4, 8, 16):
-        for spread in (width, 4, 32, 100):
+        for spread, ordered in itertools.product((width, 4, 32, 100), (False, True)):
             addr = (rng.integers(0, 64, size=(40, 32)) * spread + rng.integers(0, 2, size=(40, 1)) * 4) \
                 .astype(np.int64)
+            if ordered:
+                addr.sort(axis=1)
             mask = rng.random((40, 32)) < 0.8
             mask[0] = False
             for m in (mask, np.ones_like(mask)):        # some lanes off; all on
@@ -1088,3 +1092,143 @@ def test_the_bounds_and_spans_of_an_expression_hold_no_environment_once_worked_o
     finally:
         if was:
             gc.enable()
+
+
+HOST_CALLS = """#include <cstdio>
+__global__ void scale(float *x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2; }
+template <typename T> void launch_doubling_as(T *x, int n) { scale<<<(n + 255) / 256, 256>>>(x, n); }
+void relaunch_doubling(float *x, int n) { launch_doubling_as (x, n); launch_doubling_as<float>(x, n); launch_doubling_as
+    (x, n); }
+void call_twice(float *x, int n) { relaunch_doubling(x, n); relaunch_doubling  (x, n); printf("%d", n); elsewhere(x, n); }
+int main() { float *x; cudaMalloc(&x, 1000 * sizeof(float)); call_twice(x, 1000); relaunch_doubling(x, 1000); return 0; }
+"""
+
+
+def test_calls_indexed_for_the_run_s_functions_are_those_a_scan_of_every_call_finds(tmp_path):
+    """The callers of a host function are looked up in an index of the calls of the functions the
+    run's files define (others are scanned for when asked), built with a pattern that gives nothing
+    back: the same calls, in the same order, as the pattern that tries every shorter word finds."""
+    import re
+    from cudalint.lint import collect_paths, context_paths, read_project
+    from cudalint.source.project import Project
+    (tmp_path / "k.cu").write_text(HOST_CALLS)
+    root = os.path.join(os.path.dirname(__file__), "..", "samples")
+    paths = [str(tmp_path / "k.cu")] + sorted(os.path.join(root, f) for f in os.listdir(root) if f.endswith(".cu"))
+    cfg = Config()
+    sources, read = read_project(paths, cfg, context_paths(paths, cfg), errors=[])
+    project = Project(sources, read)
+    every: dict = {}
+    for src in project.files.values():
+        for m in re.finditer(rb"\b([A-Za-z_]\w*)\s*[(<]", src.tree.root_node.text):
+            every.setdefault(m.group(1).decode(), []).append((src, m.start(1), m.end(1)))
+    assert project.calls_named(set(n.encode() for n in every)) == every
+    hosts = [fn for src in project.files.values() for fn in src.functions if fn.body is not None and not fn.is_kernel]
+    for fn in hosts:
+        project.callers(fn)
+    assert set(project._call_index) < set(every)        # the library's calls (printf, cudaMalloc) are not indexed
+    full = Project(sources, read)          # every call of every name indexed, as a scan finds them
+    full._call_index = every
+    full._host_homes = {}
+    for fn in hosts:
+        full._host_homes.setdefault(fn.name, set()).add(fn.file.key)
+    for fn in hosts:
+        assert [(h.name, c.start_byte) for h, c in project.callers(fn)] == \
+            [(h.name, c.start_byte) for h, c in full.callers(fn)]
+    (run,) = [fn for fn in hosts if fn.name == "relaunch_doubling"]
+    assert [host.name for host, _ in project.callers(run)] == ["call_twice", "call_twice", "main"]
+    (launch_doubling_as,) = [fn for fn in hosts if fn.name == "launch_doubling_as"]
+    assert len(project.callers(launch_doubling_as)) == 3
+    # a function of a file the run does not read: its calls are scanned for when asked
+    (tmp_path / "other.cu").write_text("void elsewhere(float *x, int n) { }\n")
+    other, _ = read_project([str(tmp_path / "other.cu")], cfg, [], errors=[])
+    (elsewhere,) = other[0].functions
+    assert [host.name for host, _ in project.callers(elsewhere)] == ["call_twice"]
+
+
+EDGE_STEPS = """
+__global__ void edges(float* a, int n) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  a[y * n + x] = 0.0f;                                        /* one step along x and along y */
+  a[(threadIdx.x * threadIdx.x + threadIdx.y) % 37 + blockIdx.x * 64] = 1.0f;   /* no one stride */
+  a[((int64_t)1 << (threadIdx.x + 31)) + y] = 2.0f;           /* past int64 one step past the edge */
+  a[(blockIdx.z * blockDim.z + threadIdx.z) * n * n + y * n + x] = 3.0f;
+}
+void run(float* a, int n) { edges<<<dim3(4, 4, 2), dim3(32, 4, 2)>>>(a, n); }
+"""
+
+
+def test_the_index_one_thread_on_read_from_neighbouring_lanes_is_that_of_the_moved_block(tmp_path):
+    """How far an index moves when a thread coordinate grows by one (what tells a thread past the
+    grid's edge) is read from the neighbouring lanes' values, only the lanes on the block's far edge
+    evaluated: the same steps, and no step where evaluating the whole moved block fails."""
+    (tmp_path / "k.cu").write_text(EDGE_STEPS)
+    compared = failed = 0
+    for table in _sample_tables(tmp_path / "k.cu"):
+        sim = simulate.Simulation(table)
+        for acc in table.accesses:
+            if acc.unresolved or sim.result(acc).error:
+                continue
+            env, shape, _, vals, _ = sim._values(acc, "range", [acc.index])
+            for name in ("threadIdx.x", "threadIdx.y", "threadIdx.z"):
+                sim.lanes_step = True
+                read = sim._step(acc, env, name, shape, vals[0])
+                sim.lanes_step = False
+                moved = sim._step(acc, env, name, shape, vals[0])
+                assert read == moved, (table.kernel, acc.text, name)
+                compared += 1
+                failed += moved is None
+    assert compared > 1000 and failed >= 1
+
+
+BARRIER_GUARDS = """
+__global__ void guarded(float* a, int n, int m) {
+  __shared__ float s[256];
+  for (int k = 0; k < m; k += 64) {
+    if (n > 4) {
+      if (threadIdx.x < 1024) {                 /* reads the thread, splits no block */
+        if (m > 2) {
+          s[threadIdx.x] = a[k + threadIdx.x];
+          __syncthreads();
+        }
+      }
+      if (threadIdx.x < n) {                    /* splits the last block */
+        if (m > 2) __syncthreads();
+      }
+    }
+  }
+}
+void run(float* a, int n, int m) { guarded<<<4, 256>>>(a, n, m); }
+"""
+
+
+def test_a_barrier_splits_a_block_at_the_guard_found_when_every_guard_is_searched(tmp_path):
+    """A barrier's divergence is looked for up to its last guard that reads the thread, and only in
+    those: the same first splitting guard, block, threads and iterations as when every guard is
+    evaluated and searched."""
+    from cudalint.analysis import divergence
+    (tmp_path / "k.cu").write_text(BARRIER_GUARDS)
+    compared = found = 0
+    for table in _sample_tables(tmp_path / "k.cu"):
+        sim = simulate.Simulation(table)
+        for b in table.barriers:
+            if not b.is_block or not any(races.thread_dependent(g) for g in b.guards):
+                continue
+            got = [divergence._diverges(sim, b, every_guard) for every_guard in (False, True)]
+            assert [d and (str(d.guard), d.reaches, d.misses, d.trips) for d in got] == \
+                [d and (str(d.guard), d.reaches, d.misses, d.trips) for d in got[::-1]], (table.kernel, b.line)
+            compared += 1
+            found += got[1] is not None
+    assert compared >= 6 and found >= 3
+
+
+def test_the_mean_sectors_of_the_requests_are_numpys_mean():
+    """The mean sectors (and ideal sectors) of an access's warp requests are summed and divided once:
+    the float np.mean gives, for counts as they come (1 to 32 sectors, ideal ones from 1-, 4- and
+    16-byte lanes) and as many as a large kernel's requests."""
+    from cudalint.analysis.coalescing import _mean
+    rng = np.random.default_rng(5)
+    for n in (1, 3, 7, 64, 1000, 1 << 17):
+        sectors = rng.integers(1, 33, size=n).astype(np.int64)
+        for width in (1, 4, 16):
+            ideal = np.ceil(rng.integers(1, 33, size=n) * width / 32)
+            assert _mean(sectors) == float(np.mean(sectors)) and _mean(ideal) == float(np.mean(ideal))

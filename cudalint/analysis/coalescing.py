@@ -14,8 +14,13 @@ def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.nda
     active lanes touch, `width` bytes each, and its distinct addresses."""
     sentinel = _I64_MAX
     if mask.all():          # every lane active (most requests): nothing to mask
-        a = np.sort(addr, axis=1)
-        addresses = (np.diff(a, axis=1) != 0).sum(axis=1) + 1
+        step = np.diff(addr, axis=1)
+        if (step >= 0).all():       # lanes in address order (most requests): sorted already
+            a = addr
+        else:
+            a = np.sort(addr, axis=1)
+            step = np.diff(a, axis=1)
+        addresses = (step != 0).sum(axis=1) + 1
         if not (addr % SECTOR + width > SECTOR).any():
             return (np.diff(a // SECTOR, axis=1) != 0).sum(axis=1) + 1, addresses
     else:
@@ -33,6 +38,13 @@ def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.nda
     sec = np.concatenate([np.where(mask, first, sentinel), np.where(mask, last, sentinel)], axis=1)
     sec.sort(axis=1)
     return ((np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)).sum(axis=1) + (sec[:, 0] != sentinel), addresses
+
+def _mean(counts: np.ndarray) -> float:
+    """The mean of whole numbers (sectors, a request's ideal sectors), as np.mean gives it: their sum
+    is below 2^53, exact whatever the order of the additions, so one division gives the same float,
+    without np.mean's wrapper (called for every global access)."""
+    return float(counts.sum()) / len(counts)
+
 
 # the rules that read what a global access's range instances give (AccessResult.ranges, overlap,
 # excess, overflows)
@@ -90,7 +102,7 @@ class CoalescingAnalysis:
         if d.size:
             stride, share = _most_common_share(d)
             even = share >= 0.5
-        res.coalescing = Coalescing(float(sectors.mean()), float(ideal.mean()), int(len(sectors)), stride, even)
+        res.coalescing = Coalescing(_mean(sectors), _mean(ideal), int(len(sectors)), stride, even)
         return vals[0]
 
     def _strides(self, acc: Access, res: AccessResult, index=None) -> None:

@@ -53,7 +53,10 @@ def unfollowed_guard(b: Barrier) -> tuple[ir.Expr, ir.Sym] | None:
     return None
 
 
-def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
+def _diverges(sim: Simulation, b: Barrier, every_guard: bool = False) -> Divergence | None:
+    """The first guard of `b` that splits a block. `every_guard`: each guard is evaluated and
+    searched for a split, those that read no thread and those after the last that does too (a test
+    compares)."""
     combos = capped_product([sim.loop_samples(it) for it in b.loops])
     # every block when that is cheap: a partial block can sit anywhere when the grid is not sized from n
     gx, gy, gz = sim.grid
@@ -78,17 +81,24 @@ def _diverges(sim: Simulation, b: Barrier) -> Divergence | None:
     shape = (nb * nc, sim.nthreads)
     reach = np.ones(shape, dtype=bool)
     exited = {id(e.guard) for e in b.exits if e.kind == "return"} if sim.table.arch >= 700 else set()
-    for g in b.guards:
-        if id(g) in exited:
-            continue    # threads that returned count as arrived at a barrier (sm_70 and later)
+    # threads that returned count as arrived at a barrier (sm_70 and later); only a guard that reads
+    # the thread splits a block, so the guards after the last such one are not evaluated
+    guards = [g for g in b.guards if id(g) not in exited]
+    splitting = [thread_dependent(g) for g in guards]
+    if not every_guard:
+        guards = guards[:len(splitting) - splitting[::-1].index(True)] if True in splitting else []
+    for g, splits in zip(guards, splitting):
         v = guard_value(env, g, shape)
         if v is None:
             continue
         before = reach
         reach = reach & v
-        # rows where threads that got this far now split: this guard is the cause
-        split = before.any(axis=1) & reach.any(axis=1) & (before & ~reach).any(axis=1)
-        if not split.any() or not thread_dependent(g):
+        if not splits and not every_guard:
+            continue
+        # rows where threads that got this far now split (some pass, some are stopped): this guard
+        # is the cause
+        split = reach.any(axis=1) & (before & ~reach).any(axis=1)
+        if not split.any() or not splits:
             continue
         i = int(np.nonzero(split)[0][0])
         t_in = int(np.nonzero(reach[i])[0][0])

@@ -223,13 +223,36 @@ class RangeAnalysis:
         moved[name] = np.asarray(env[name]) + 1
         try:
             a = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
-            b = np.broadcast_to(np.asarray(Evaluator(moved).value(acc.index), dtype=np.int64), shape)
+            if self.lanes_step and env.get(name) is self._tid_rows.get(name) and shape[1] == self.nthreads:
+                b = self._lane_step(acc, moved, name, a)
+            else:
+                b = np.broadcast_to(np.asarray(Evaluator(moved).value(acc.index), dtype=np.int64), shape)
         except (Unknown, ValueError, TypeError, OverflowError):
             return None
         d = (b - a).ravel()
         if not d.size:
             return None
         return _most_common(d)
+
+    def _lane_step(self, acc: Access, moved: dict, name: str, a: np.ndarray) -> np.ndarray:
+        """The index with the thread coordinate `name` one on (`moved`), over the lanes of `a`, the
+        index itself: a lane that is not on the block's far edge along that axis takes its neighbour's
+        value in `a`, and only the lanes on the edge are evaluated. Each lane's value is worked out
+        alone, so the edge lanes raise where the whole moved block would (the others' values were
+        computed without)."""
+        axis_i = "xyz".index(name[-1])
+        step = (1, self.block[0], self.block[0] * self.block[1])[axis_i]
+        tid = self.tid[name]
+        on_edge = tid == self.block[axis_i] - 1
+        edge = np.nonzero(on_edge)[0]
+        at = dict(moved)
+        for k, v in self.tid.items():
+            at[k] = v[edge][None, :] + 1 if k == name else v[edge][None, :]
+        out = np.empty(a.shape, dtype=np.int64)
+        out[:, :a.shape[1] - step] = a[:, step:]     # every lane from t = nthreads - step on is on the edge
+        out[:, edge] = np.broadcast_to(np.asarray(Evaluator(at).value(acc.index), dtype=np.int64),
+                                       (a.shape[0], len(edge)))
+        return out
 
     def _grid_extent(self, g: ir.Expr, axis_i: int, edge: int | None = None) -> tuple[ir.Expr, int] | None:
         """The problem size a grid dimension was computed from: X with ceil(X / edge) == gridDim

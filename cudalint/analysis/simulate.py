@@ -91,6 +91,9 @@ class Simulation(Instances, TripCounts, CoalescingAnalysis, RangeAnalysis, Overl
         # a load of a shared or local array whose index's spans keep it inside its extents has no
         # ranges worked out (_extents_hold; False: every one is, as a test compares)
         self.spans_decide = True
+        # the index one step along a thread axis is read from the neighbouring lanes where there is
+        # one (_lane_step; False: the whole moved block is evaluated, as a test compares)
+        self.lanes_step = True
 
     # ---- launch values ---------------------------------------------------------------------
     def param(self, name: str) -> int:

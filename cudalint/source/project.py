@@ -157,21 +157,24 @@ class Project:
         """The calls of a host function in the host functions of the run's files: (caller, call node),
         at most `limit`. The run's calls are indexed by name once, on the first question."""
         if self._call_index is None:
-            self._call_index = {}
             self._host_homes: dict[str, set[str]] = {}
             for src in self.files.values():
                 for g in src.functions:
                     if g.body is not None and not g.is_kernel:
                         self._host_homes.setdefault(g.name, set()).add(src.key)
-                for m in _CALL_NAME.finditer(src.tree.root_node.text):
-                    self._call_index.setdefault(m.group(1).decode(), []).append((src, m.start(1), m.end(1)))
+            # the calls of the functions the run's files define (a name defined nowhere is looked
+            # for when asked): most of a file's calls are of the library's functions
+            self._call_index = self.calls_named({n.encode() for n in self._host_homes})
         key = f"{fn.file.key if fn.file else ''}:{fn.line}:{fn.name}"
         if key not in self._callers:
             out: list[tuple[FunctionDef, object]] = []
             # a call reaches this definition from its own units, or from anywhere when no other file
             # defines a function of that name (separate compilation, a prototype in a header)
             homes = self._host_homes.get(fn.name, ())
-            for src, start, end in self._call_index.get(fn.name, ()):
+            calls = self._call_index.get(fn.name)
+            if calls is None and fn.name not in self._host_homes:
+                calls = self._call_index[fn.name] = self.calls_named({fn.name.encode()}).get(fn.name, [])
+            for src, start, end in calls or ():
                 if len(homes) > 1 and fn.file is not None and not self.sees(src, fn.file):
                     continue
                 call = _call_at(src, start, end)
@@ -183,9 +186,22 @@ class Project:
             self._callers[key] = out
         return self._callers[key]
 
+    def calls_named(self, names) -> dict[str, list]:
+        """Where the run's files call one of `names` (bytes): name -> [(file, start, end)], in the
+        files' order and each file's."""
+        found: dict[str, list] = {}
+        for src in self.files.values():
+            for m in _CALL_NAME.finditer(src.tree.root_node.text):
+                if m.group(1) in names:
+                    found.setdefault(m.group(1).decode(), []).append((src, m.start(1), m.end(1)))
+        return found
 
-# a name followed by `(` or `<` (a call, `f<T>(...)`); the syntax tree says which are calls
-_CALL_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*[(<]")
+
+# a name followed by `(` or `<` (a call, `f<T>(...)`); the syntax tree says which are calls. The
+# quantifiers take all they can and give nothing back (what they would give back is a word
+# character or a space, after which no `(` or `<` can come): a word that is no call is passed
+# over at once, not tried again at each shorter length
+_CALL_NAME = re.compile(rb"\b([A-Za-z_]\w*+)\s*+[(<]")
 
 
 def _device_only(fn: FunctionDef) -> bool:
