@@ -751,6 +751,10 @@ class _SiteValues:
         passing = (site.through, kernel.name) if site.through is not None else None
         self.contexts = call_contexts(site.host, project, budget, passing=passing) \
             if passing is not None or _needs_callers(site, kernel, self.base) else []
+        if self.contexts and self.base.checks:
+            # a call whose values make the launch's branch false never reaches it (`if (block_size == 16)
+            # k<16><<<...>>>` for a call passing 32)
+            self.contexts = [ctx for ctx in self.contexts if _reaches(ctx, self.base)]
         # each call's values, read off the launch as the host function reads it without a kernel's
         # names (a walk every kernel launched there shares), the call's values put in its parameters
         self.raw = HostResolver(site, None, constants, project, budget=budget) if self.contexts else self.base
@@ -816,6 +820,15 @@ class _SiteValues:
                 v = substitute(v, {ir.Sym(k, "param"): x for k, x in ctx.values.items() if isinstance(x, ir.Expr)})
             out.append(fold(v))
         return out
+
+
+def _reaches(ctx: CallContext, r: HostResolver) -> bool:
+    """Whether the launch can run at this call: no condition that holds at the launch (its branch,
+    the host's checks before it) is false with the call's values."""
+    sub = {ir.Sym(k, "param"): v for k, v in ctx.values.items() if isinstance(v, ir.Expr) and k not in r.param_names}
+    if not sub:
+        return True
+    return all(fold(substitute(c, sub)) != 0 for c, _ in r.checks if isinstance(c, ir.Expr))
 
 
 def _dim3_param(host: FunctionDef | None, name: str) -> bool:
