@@ -693,7 +693,7 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
                         if k not in allocs and b in ctx.allocations}
                 out.append(CallContext({k: put(v) for k, v in values.items()},
                                        {**{k: put(v) for k, v in allocs.items()}, **more},
-                                       f"{caller.file.path}:{line}", fn.name,
+                                       f"{caller.file.path}:{line}, from {ctx.where}", fn.name,
                                        tuple(put(c) for c in checks) + tuple(ctx.checks)))
             if len(out) >= MAX_CALLS:
                 return out

@@ -163,8 +163,13 @@ class Project:
                 for g in src.functions:
                     if g.body is not None and not g.is_kernel:
                         self._host_homes.setdefault(g.name, set()).add(src.key)
-                for m in _CALL_NAME.finditer(src.tree.root_node.text):
-                    self._call_index.setdefault(m.group(1).decode(), []).append((src, m.start(1), m.end(1)))
+                root = src.tree.root_node
+                # the root's text starts at its first token (a file whose first lines are directives,
+                # blanked in the text the parser reads, starts further on): offsets are the file's
+                at = root.start_byte
+                for m in _CALL_NAME.finditer(root.text):
+                    self._call_index.setdefault(m.group(1).decode(), []).append((src, at + m.start(1),
+                                                                                 at + m.end(1)))
         key = f"{fn.file.key if fn.file else ''}:{fn.line}:{fn.name}"
         if key not in self._callers:
             out: list[tuple[FunctionDef, object]] = []
