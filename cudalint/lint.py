@@ -148,10 +148,10 @@ def collect_paths(paths: list[str], cfg: Config | None = None, errors: list | No
                              if f.endswith(EXTENSIONS) and not cfg.for_file(os.path.join(root, f)).excluded(
                                  os.path.join(root, f)))
                 if host is not None and len(host) < MAX_HOST_CANDIDATES:
+                    here = cfg.for_file(os.path.join(root, "_"))      # a folder's files share its configuration
                     host.extend(h for f in files if not f.endswith(EXTENSIONS) and
-                                host_kind(h := os.path.join(root, f), cfg) is not None and
-                                not cfg.for_file(h).excluded(h) and
-                                not (cfg.for_file(h).respect_gitignore and gitignore.ignored(h)))
+                                host_kind(h := os.path.join(root, f), here) is not None and
+                                not here.excluded(h) and not (here.respect_gitignore and gitignore.ignored(h)))
             out.extend(sorted(f for f in found if not (cfg.for_file(f).respect_gitignore and gitignore.ignored(f))))
         elif os.path.lexists(p):
             fcfg = cfg.for_file(p)
@@ -371,17 +371,51 @@ def host_kind(path: str, cfg: Config) -> str | None:
 def _wrapper_names(files: list[SourceFile]) -> set[str]:
     """The host functions with parameters that launch a kernel, and those that call them: the names a
     C++ caller would use."""
-    names = {_short(s.host.name) for f in files for s in f.launches if s.host is not None and s.host.params}
+    names = {_short(s.host.name) for f in files for s in f.launches
+             if s.host is not None and _shape_from_params(s) and not _member(s.host.node)}
+    if not names:
+        return names
+    # the names each host function with parameters calls, read once
+    called = [(_short(fn.name), set(_CALLED.findall(fn.body.text))) for f in files for fn in f.functions
+              if fn.body is not None and fn.params and not fn.is_kernel and not _member(fn.node)]
     for _ in range(MAX_HOST_ROUNDS):
-        if not names:
-            break
-        calls = _calls_of(names)
-        more = {_short(fn.name) for f in files for fn in f.functions
-                if fn.body is not None and fn.params and not fn.is_kernel and calls.search(fn.body.text)}
+        encoded = {n.encode() for n in names}
+        more = {name for name, calls in called if calls & encoded}
         if more <= names:
             break
         names |= more
     return names
+
+
+_CALLED = re.compile(rb"\b([A-Za-z_]\w*)\s*[(<]")
+
+
+def _shape_from_params(site) -> bool:
+    """The launch's grid or block reads a parameter of its host function that the launch does not
+    pass on to the kernel (`_copy<<<Gr, Bl>>>(y, x)`): only its callers say what it is. A launch
+    computed in its own file (`k<<<CAFFE_GET_BLOCKS(n), 512>>>(n, ...)`: the kernel's own `n`) is
+    no reason to read C++ files."""
+    names = {p.name for p in site.host.params if p.name} - {a.strip() for a in site.args}
+    return bool(names) and any(w in names for text in site.config[:2] for w in _WORD.findall(text))
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _member(node) -> bool:
+    """A member function (`void A::f(...) {}`, or defined in its class): a call of it (`obj.f(...)`)
+    names no class a text scan could match, so its callers are not looked for by name."""
+    if node is None:
+        return False
+    parent = node.parent.parent if node.parent is not None and node.parent.type == "template_declaration" \
+        else node.parent
+    if parent is not None and parent.type == "field_declaration_list":
+        return True
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    return name is not None and name.type == "qualified_identifier"
 
 
 def _short(name: str) -> str:
@@ -418,6 +452,8 @@ def _header_wrappers(data: bytes, calls: re.Pattern) -> set[str]:
     while stack:
         node = stack.pop()
         if node.type == "function_definition":
+            if _member(node):
+                continue
             body = node.child_by_field_name("body")
             decl = node.child_by_field_name("declarator")
             while decl is not None and decl.type != "function_declarator":
@@ -438,6 +474,8 @@ def host_files(known: list[SourceFile], candidates: list[str], cfg: Config,
     is a host function with parameters that launches a kernel, or calls such a function (in the
     files read, or in a C++ header of the candidates that calls one: a library's inline layer). Only
     text is scanned: a file is parsed only when it names a wrapper; every step has a budget."""
+    if not any(host_kind(c, cfg) == "source" for c in candidates):
+        return []               # headers only give names; without a C++ source there is no call to read
     names = _wrapper_names(known)
     if not names:
         return []
