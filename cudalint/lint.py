@@ -18,7 +18,7 @@ from .rules import BY_CODE, CHECKS
 from .rules.causes import merge_root_causes
 from .rules.base import Context, Options
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
-from .source.project import Project
+from .source.project import Project, is_member
 
 EXTENSIONS = (".cu", ".cuh")
 
@@ -372,12 +372,12 @@ def _wrapper_names(files: list[SourceFile]) -> set[str]:
     """The host functions with parameters that launch a kernel, and those that call them: the names a
     C++ caller would use."""
     names = {_short(s.host.name) for f in files for s in f.launches
-             if s.host is not None and _shape_from_params(s) and not _member(s.host.node)}
+             if s.host is not None and _shape_from_params(s) and not is_member(s.host.node)}
     if not names:
         return names
     # the names each host function with parameters calls, read once
     called = [(_short(fn.name), set(_CALLED.findall(fn.body.text))) for f in files for fn in f.functions
-              if fn.body is not None and fn.params and not fn.is_kernel and not _member(fn.node)]
+              if fn.body is not None and fn.params and not fn.is_kernel and not is_member(fn.node)]
     for _ in range(MAX_HOST_ROUNDS):
         encoded = {n.encode() for n in names}
         more = {name for name, calls in called if calls & encoded}
@@ -400,22 +400,6 @@ def _shape_from_params(site) -> bool:
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
-
-
-def _member(node) -> bool:
-    """A member function (`void A::f(...) {}`, or defined in its class): a call of it (`obj.f(...)`)
-    names no class a text scan could match, so its callers are not looked for by name."""
-    if node is None:
-        return False
-    parent = node.parent.parent if node.parent is not None and node.parent.type == "template_declaration" \
-        else node.parent
-    if parent is not None and parent.type == "field_declaration_list":
-        return True
-    decl = node.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
-    name = decl.child_by_field_name("declarator") if decl is not None else None
-    return name is not None and name.type == "qualified_identifier"
 
 
 def _short(name: str) -> str:
@@ -452,7 +436,7 @@ def _header_wrappers(data: bytes, calls: re.Pattern) -> set[str]:
     while stack:
         node = stack.pop()
         if node.type == "function_definition":
-            if _member(node):
+            if is_member(node):
                 continue
             body = node.child_by_field_name("body")
             decl = node.child_by_field_name("declarator")

@@ -16,6 +16,7 @@ import re
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
+from ..source.project import is_member
 from ..preprocess.macros import MacroError
 
 MAX_STEPS = 400     # statements evaluated for one launch, over every helper and caller it reads
@@ -193,6 +194,8 @@ class HostScope:
                     any(_uncast(x) != x for x in (args[0].left, args[0].right)):
                 return ir.Bin("/", ir.Bin("-", ir.Bin("+", a, b), ir.Num(1)), b)
         fns = self.project.host_functions(self.file, short) if self.project is not None and "." not in fn else []
+        if "::" not in fn:          # `NumCols()`: a member of a class the call does not name, not evaluated
+            fns = [f for f in fns if not is_member(f.node)]
         for f in fns:
             if _arity_fits(f, len(args)):
                 if all(f is not h for h in self.helpers_used):
@@ -203,6 +206,34 @@ class HostScope:
             if isinstance(a, ir.Expr) and isinstance(b, ir.Expr):
                 return ir.Bin("/", ir.Bin("-", ir.Bin("+", a, b), ir.Num(1)), b)
         return None     # a call the host code does not let cudalint evaluate: open, named by its text
+
+    def mutating_call(self, node) -> None:
+        """A call that may change the caller's variables: `std::swap(a, b)` exchanges them; a helper
+        of the unit given a variable by non-const reference (`void f(int& n)`) leaves it open; an
+        address (`&dimGrid`) is read by out_call."""
+        fn, args_node = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        if fn is None or args_node is None:
+            return
+        args = [node_text(a).strip() for a in args_node.named_children if a.type != "comment"]
+        name = node_text(fn).split("::")[-1].strip()
+        if name == "swap" and len(args) == 2 and all(a.isidentifier() for a in args):
+            a, b = args
+            va, vb = self.env.get(a), self.env.get(b)
+            for k, v in ((a, vb), (b, va)):
+                if v is None:
+                    self.forget(k)
+                else:
+                    self.env[k] = v
+            return
+        if any(a.startswith("&") for a in args):
+            self.out_call(node)
+        if self.project is None or "." in name or "->" in name:
+            return
+        for f in self.project.host_functions(self.file, name):
+            if _arity_fits(f, len(args)) and len(args) <= len(f.params):
+                for p, a in zip(f.params, args):
+                    if p.reference and a.isidentifier() and not _const_param(p):
+                        self.forget(a)
 
     def out_call(self, node) -> None:
         """`GetBlockSizes(rows, cols, &dimGrid, &dimBlock)`: a helper that sets the caller's variables
@@ -313,8 +344,8 @@ class HostScope:
         """An expression statement: an assignment changes a value; a call changes the variables it is
         given the addresses of (`out_call`), and is otherwise read for nothing."""
         text = node_text(node)
-        if node.type == "call_expression" and "&" in text:
-            self.out_call(node)
+        if node.type == "call_expression":
+            self.mutating_call(node)
             return
         if "=" not in text and "++" not in text and "--" not in text:
             return
@@ -330,6 +361,10 @@ def _integer_type(tname: str) -> bool:
     from ..source.cufile import INT_WORDS
     words = tname.replace("const", " ").split()
     return bool(words) and all(w in INT_WORDS or w in ("unsigned", "signed", "long", "short") for w in words)
+
+
+def _const_param(p) -> bool:
+    return p.node is not None and any(c.type == "type_qualifier" and node_text(c) == "const" for c in p.node.children)
 
 
 def _out_arguments(args: list) -> dict[int, str]:

@@ -198,7 +198,9 @@ class HostResolver(HostScope):
             self.env = env_a if known else env_b
             return
         self.env = {}
-        for k in {*env_a, *env_b}:
+        for k in {*env_a, *env_b, *before[0]}:
+            if (k in before[0] and (k not in env_a or k not in env_b)):
+                continue        # an arm forgot it (`std::swap(a, b)`, a reference argument): open
             va, vb = env_a.get(k, before[0].get(k)), env_b.get(k, before[0].get(k))
             if va is not None and va == vb:
                 self.env[k] = va

@@ -193,6 +193,22 @@ class Project:
 _CALL_NAME = re.compile(rb"\b([A-Za-z_]\w*)\s*[(<]")
 
 
+def is_member(node) -> bool:
+    """A member function (`void A::f(...) {}`, or defined in its class): a call of it (`obj.f(...)`,
+    `f()` in another member) names no class a name lookup could match."""
+    if node is None:
+        return False
+    parent = node.parent.parent if node.parent is not None and node.parent.type == "template_declaration" \
+        else node.parent
+    if parent is not None and parent.type == "field_declaration_list":
+        return True
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    return name is not None and name.type == "qualified_identifier"
+
+
 def _device_only(fn: FunctionDef) -> bool:
     """`__device__` without `__host__`: not callable from the host."""
     if not fn.is_device or fn.node is None:
@@ -220,7 +236,8 @@ def _enclosing_host(src: SourceFile, node):
         node = node.parent
     if node is None:
         return None
-    for fn in src.functions:
-        if fn.node is not None and fn.node.id == node.id:
-            return fn if not fn.is_kernel and not fn.is_device else None
-    return None
+    by_node = src.__dict__.get("_by_node")
+    if by_node is None:         # the file's functions by their syntax node, looked up for every call in it
+        by_node = src.__dict__["_by_node"] = {fn.node.id: fn for fn in src.functions if fn.node is not None}
+    fn = by_node.get(node.id)
+    return fn if fn is not None and not fn.is_kernel and not fn.is_device else None
