@@ -17,6 +17,7 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
+from ..source.project import member_class
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
                    variadic_pack)
 from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
@@ -651,8 +652,11 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
     then, for each call of the caller, that call's values put in the caller's parameters."""
     out: list[CallContext] = []
     pack = variadic_pack(fn)
+    cls = member_class(fn.node)
     for caller, call, args in _calls(fn, project):
         if not _arity_fits(fn, len(args)):
+            continue
+        if cls is not None and not _own_call(call, caller, cls):
             continue
         if passing is not None and not (len(args) > passing[0] and _names(args[passing[0]], passing[1])):
             continue
@@ -700,6 +704,18 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
             if len(out) >= MAX_CALLS:
                 return out
     return out
+
+
+def _own_call(call, caller: FunctionDef, cls: str) -> bool:
+    """A member function's call that is its own: `f(...)` or `this->f(...)` in a member of the same
+    class. `m.f(...)` names an object whose class a lookup by name cannot tell (another class's `f`)."""
+    fn = call.child_by_field_name("function")
+    if fn is None or member_class(caller.node) != cls:
+        return False
+    if fn.type == "field_expression":
+        arg = fn.child_by_field_name("argument")
+        return arg is not None and node_text(arg) == "this"
+    return fn.type in ("identifier", "qualified_identifier", "template_function")
 
 
 def _put(v, sub: dict):

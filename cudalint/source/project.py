@@ -209,6 +209,26 @@ def is_member(node) -> bool:
     return name is not None and name.type == "qualified_identifier"
 
 
+def member_class(node) -> str | None:
+    """The class a member function belongs to (`A` for `void A::f()` or `f` defined in `class A`),
+    None for a free function."""
+    if node is None:
+        return None
+    parent = node.parent.parent if node.parent is not None and node.parent.type == "template_declaration" \
+        else node.parent
+    if parent is not None and parent.type == "field_declaration_list":
+        spec = parent.parent
+        name = spec.child_by_field_name("name") if spec is not None else None
+        return re.sub(r"<[^<>]*>", "", node_text(name)).strip() if name is not None else "?"
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    if name is None or name.type != "qualified_identifier":
+        return None
+    return re.sub(r"<[^<>]*>", "", node_text(name)).rsplit("::", 1)[0].split("::")[-1].strip()
+
+
 def _device_only(fn: FunctionDef) -> bool:
     """`__device__` without `__host__`: not callable from the host."""
     if not fn.is_device or fn.node is None:
