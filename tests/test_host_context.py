@@ -220,3 +220,48 @@ void run(float* out, int n, int block_size) {
     # the call passes 32: it reaches `tile<32>`, never `tile<16>` with a 32 x 32 block
     block = [fold(b) for b in cfg.block] if cfg.block is not None else None
     assert block != [32, 32, 1] or str(template.get("BLOCK")) == "32"
+
+
+STRIDED = """__global__ void scale(float* x, int n, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i * stride] *= 2.f;
+}
+void cuda_scale(dim3 Gr, dim3 Bl, float* x, int n, int stride) {
+  scale<<<Gr, Bl>>>(x, n, stride);
+}
+"""
+
+
+def test_a_value_swapped_in_a_branch_is_open_after_it(tmp_path, monkeypatch):
+    # kaldi's AddDiagVecMat: `M_col_stride = 1; if (trans) std::swap(M_row_stride, M_col_stride);`
+    cc = """#include <utility>
+void cuda_scale(dim3 Gr, dim3 Bl, float* x, int n, int stride);
+void Scale(float* x, int n, int ld, bool trans) {
+  int row_stride = ld, col_stride = 1;
+  if (trans)
+    std::swap(row_stride, col_stride);
+  cuda_scale(dim3((n + 255) / 256), dim3(256), x, n, col_stride);
+}
+"""
+    cfg, _, _ = launch_of(tmp_path, {"k.cu": STRIDED, "s.cc": cc}, monkeypatch, "scale")
+    assert [fold(b) for b in cfg.block] == [256, 1, 1]
+    assert "stride" not in cfg.values          # 1 or `ld`: not 1 at every call
+
+
+def test_another_classs_method_of_the_same_name_is_not_a_call(tmp_path, monkeypatch):
+    cu = STRIDED + """class Gpu {
+ public:
+  void Run(float* x, int n, int stride);
+  void Twice(float* x, int n) { Run(x, n, 2); }
+};
+void Gpu::Run(float* x, int n, int stride) { scale<<<(n + 127) / 128, 128>>>(x, n, stride); }
+"""
+    cc = """class Cpu { public: void Run(float* x, int n, int stride); };
+void Go(Cpu& c, float* x) { c.Run(x, 100, 7); }
+void cuda_scale(dim3 Gr, dim3 Bl, float* x, int n, int stride);
+void Also(float* x) { cuda_scale(dim3(1), dim3(32), x, 32, 1); }
+"""
+    cfg, _, _ = launch_of(tmp_path, {"k.cu": cu, "c.cc": cc}, monkeypatch, "scale")
+    # `Run(x, n, 2)` in Gpu's own member, 1 from the C++ caller of the wrapper; `c.Run(x, 100, 7)` is
+    # Cpu's Run, not Gpu's
+    assert set(cfg.values.get("stride", ())) == {1, 2}
