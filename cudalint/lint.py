@@ -369,8 +369,8 @@ def host_kind(path: str, cfg: Config) -> str | None:
 
 
 def _wrapper_names(files: list[SourceFile]) -> set[str]:
-    """The host functions with parameters that launch a kernel, and those that call them: the names a
-    C++ caller would use."""
+    """The free host functions whose launch takes its grid or block from their parameters
+    (_shape_from_params), and the free functions that call them: the names a C++ caller would use."""
     names = {_short(s.host.name) for f in files for s in f.launches
              if s.host is not None and _shape_from_params(s) and not is_member(s.host.node)}
     if not names:

@@ -3,8 +3,10 @@
 that wrapper in the project's .cc/.cpp files. Those files are read for their calls only: never
 linted, never reported on, and a broken one does not stop the run."""
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from cudalint.index import ir
 from cudalint.lint import Config, collect_paths, context_paths, lint_paths, read_project
@@ -81,9 +83,13 @@ def launch_of(root, files: dict, monkeypatch, kernel: str):
     return resolve_launch(fn, project.sites_for(fn), {}, project)
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def cli(root, *args):
+    """`cudalint ARGS` run in `root`, as a user runs it there (this checkout's cudalint)."""
     return subprocess.run([sys.executable, "-m", "cudalint", *args], cwd=root, capture_output=True, text=True,
-                          timeout=300)
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
 
 
 def test_the_callers_block_configures_the_kernel_and_its_finding(tmp_path):
