@@ -263,7 +263,7 @@ class HostScope:
             except (ExprSyntaxError, MacroError):
                 got = None
         for i, var in outs.items():
-            v = got.get(f.params[i].name) if got is not None else None
+            v = got.get(f.params[i].name) if got is not None and f is not None else None
             if v is not None and not (isinstance(v, ir.Sym) and v.kind == "unknown"):
                 self.env[var] = v
             elif isinstance(self.env.get(var), tuple):
