@@ -376,7 +376,8 @@ def _wrapper_names(files: list[SourceFile]) -> set[str]:
     if not names:
         return names
     # the names each host function with parameters calls, read once
-    called = [(_short(fn.name), set(_CALLED.findall(getattr(fn.body, "text", b"")))) for f in files for fn in f.functions
+    called = [(_short(fn.name), set(_CALLED.findall(getattr(fn.body, "text", b""))))
+              for f in files for fn in f.functions
               if fn.body is not None and fn.params and not fn.is_kernel and not is_member(fn.node)]
     for _ in range(MAX_HOST_ROUNDS):
         encoded = {n.encode() for n in names}

@@ -254,8 +254,8 @@ class HostScope:
         got = None
         if f is not None and all(f.params[i].pointers for i in outs):
             try:
-                values = [self.env.get(outs[i], unknown(outs[i])) if i in outs else self.value(self._parse(node_text(a)))
-                          for i, a in enumerate(args)]
+                values = [self.env.get(outs[i], unknown(outs[i])) if i in outs else
+                          self.value(self._parse(node_text(a))) for i, a in enumerate(args)]
                 if all(f is not h for h in self.helpers_used):
                     self.helpers_used.append(f)
                 got = evaluate_out(f, values, {f.params[i].name for i in outs}, self.project, self.budget,
