@@ -1,6 +1,7 @@
 """How many kernels run on the launch their program gives (not a test).
 
     python bench/bench_launches.py [--part1 /tmp/realcode] [--part2 /tmp/realcode2] [--json]
+    python bench/bench_launches.py --tree /tmp/kaldi_full [--tree ...]
 
 For each repository of part 1 (the folders of /tmp/realcode, linted together as one run over the
 folder) and each repository of part 2 (linted from its own root, as `cudalint .` there): the kernels
@@ -9,8 +10,9 @@ launch is resolved (grid and block computed from the program: numbers, or expres
 kernel's own parameters; nothing assumed or left to an unknown host value); those whose block is
 resolved and whose grid is computed as an expression of host values the program does not give
 (`min((ious.numel() + 511) / 512, 4096)`: "shape"); and the kernels' integer parameters that the
-host code gives (a value or a set of values: derived) against those it leaves open. Only the
-source, preprocessing and launch stages run: no kernel is analysed.
+host code gives (a value or a set of values: derived) against those it leaves open. `--tree ROOT`
+measures that tree alone, linted from its root as part 2 is. Only the source, preprocessing and
+launch stages run: no kernel is analysed.
 """
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cudalint.index import ir                                  # noqa: E402
-from cudalint.lint import Config, collect_paths, context_paths, read_project   # noqa: E402
+from cudalint.config import Resolver                          # noqa: E402
+from cudalint.lint import collect_paths, context_paths, read_project   # noqa: E402
 from cudalint.model.launch import resolve_launch               # noqa: E402
 from cudalint.source.project import Project                    # noqa: E402
 
@@ -42,9 +45,11 @@ def computed(dims, params: set[str]) -> bool:
 
 
 def measure(paths: list[str]) -> dict:
-    cfg = Config()
-    files = collect_paths(paths, cfg)
-    sources, read = read_project(files, cfg, context_paths(files, cfg), errors=[])
+    cfg = Resolver({}).run_config()         # the tree's configuration files apply, as `cudalint .` there
+    hosts: list[str] = []
+    files = collect_paths(paths, cfg, host=hosts)
+    context = list(dict.fromkeys([*context_paths(files, cfg), *hosts]))
+    sources, read = read_project(files, cfg, context, errors=[])
     project = Project(sources, read)
     linted = {s.key for s in sources}
     out = {"kernels": 0, "launched": 0, "resolved": 0, "shape": 0, "block_known": 0, "int_params": 0, "derived": 0,
@@ -99,11 +104,17 @@ def main() -> int:
     ap.add_argument("--part2", default="/tmp/realcode2")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--unresolved", action="store_true", help="list the launched kernels not resolved")
+    ap.add_argument("--tree", action="append", default=[], metavar="ROOT",
+                    help="measure this tree (linted from its root, as `cudalint .` there) instead of parts 1 and 2")
     a = ap.parse_args()
     rows = []
     start = time.perf_counter()
     here = os.getcwd()
-    for part, base in (("1", a.part1), ("2", a.part2)):
+    for root in a.tree:
+        os.chdir(root)
+        rows.append({"part": "tree", "repo": os.path.basename(os.path.normpath(root)), **measure(["."])})
+        os.chdir(here)
+    for part, base in (("1", a.part1), ("2", a.part2)) if not a.tree else ():
         if not os.path.isdir(base):
             continue
         for repo in sorted(os.listdir(base)):

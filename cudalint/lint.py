@@ -18,7 +18,7 @@ from .rules import BY_CODE, CHECKS
 from .rules.causes import merge_root_causes
 from .rules.base import Context, Options
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
-from .source.project import Project
+from .source.project import Project, is_member
 
 EXTENSIONS = (".cu", ".cuh")
 
@@ -119,10 +119,13 @@ def _skipped_dir(cfg: Config, directory: str, gitignore: _GitIgnore) -> bool:
     return cfg.excluded(directory) or (cfg.respect_gitignore and gitignore.dir_ignored(directory))
 
 
-def collect_paths(paths: list[str], cfg: Config | None = None, errors: list | None = None) -> list[str]:
+def collect_paths(paths: list[str], cfg: Config | None = None, errors: list | None = None,
+                  host: list[str] | None = None) -> list[str]:
     """Files to lint: named files as given (unless force-exclude), directories recursed for .cu/.cuh,
     minus excluded and git-ignored files. With `errors`, a missing path or an unreadable directory
-    is recorded there (a FileError) and the rest is still collected; without, it raises UsageError."""
+    is recorded there (a FileError) and the rest is still collected; without, it raises UsageError.
+    With `host`, the C++ files the directories hold (host_kind), under the same exclusions, are
+    added there: never linted, they may be read as host context (host_files)."""
     cfg = cfg or Config()
     out: list[str] = []
     gitignore = _GitIgnore()
@@ -144,6 +147,11 @@ def collect_paths(paths: list[str], cfg: Config | None = None, errors: list | No
                 found.extend(os.path.join(root, f) for f in files
                              if f.endswith(EXTENSIONS) and not cfg.for_file(os.path.join(root, f)).excluded(
                                  os.path.join(root, f)))
+                if host is not None and len(host) < MAX_HOST_CANDIDATES:
+                    here = cfg.for_file(os.path.join(root, "_"))      # a folder's files share its configuration
+                    host.extend(h for f in files if not f.endswith(EXTENSIONS) and
+                                host_kind(h := os.path.join(root, f), here) is not None and
+                                not here.excluded(h) and not (here.respect_gitignore and gitignore.ignored(h)))
             out.extend(sorted(f for f in found if not (cfg.for_file(f).respect_gitignore and gitignore.ignored(f))))
         elif os.path.lexists(p):
             fcfg = cfg.for_file(p)
@@ -217,16 +225,16 @@ def _read_isolated(path: str, cfg: Config, errors: list[FileError], data: bytes 
     return None
 
 
-def _read_bytes(path: str, overlay: Mapping[str, bytes] | None = None) -> bytes:
+def _read_bytes(path: str, overlay: Mapping[str, bytes] | None = None, limit: int | None = None) -> bytes:
     """A file's bytes: the unsaved buffer an `overlay` holds for it (keyed by file_key), else the
-    file's, regular files of reasonable size only (inputs.py says why)."""
+    file's, regular files of reasonable size only (inputs.py says why; `limit`: a smaller bound)."""
     if overlay:
         from .preprocess import file_key
         if (held := overlay.get(file_key(path))) is not None:
             return held
     from .inputs import InputError, read_regular
     try:
-        return read_regular(path)
+        return read_regular(path) if limit is None else read_regular(path, limit)
     except InputError as exc:
         raise SourceError(str(exc)) from None
 
@@ -276,7 +284,8 @@ def context_paths(paths: list[str], cfg: Config, overlay: Mapping[str, bytes] | 
     """The project's other .cu/.cuh files a linted file depends on, read but not reported: the files
     that include it (directly or through other headers: its translation units, whose macros it is
     compiled with) and the files that launch a kernel it defines. A header linted alone, with its
-    directory or through pre-commit gets the same launches."""
+    directory or through pre-commit gets the same launches. Then the project's C++ files
+    (host_kind), every one: read_project reads those that call the linted files' wrappers."""
     from .preprocess import file_key
     roots = sorted({r for p in paths if (r := project_root(p)) is not None})
     cfg = _with_build(cfg, paths)
@@ -284,17 +293,19 @@ def context_paths(paths: list[str], cfg: Config, overlay: Mapping[str, bytes] | 
         return []
     linted = {file_key(p) for p in paths}
     candidates: list[str] = []
+    hosts: list[str] = []
     from .inputs import quiet_skips
     for r in roots:
         try:
             with quiet_skips():
-                found = collect_paths([r], cfg)
+                found = collect_paths([r], cfg, host=hosts)
         except UsageError:
             continue
         candidates += [f for f in found if file_key(f) not in linted]
     candidates = list(dict.fromkeys(candidates))[:MAX_CONTEXT_FILES]
+    hosts = list(dict.fromkeys(hosts))[:MAX_HOST_CANDIDATES]
     if not candidates:
-        return []
+        return hosts
     texts = {}
     for c in candidates:
         try:
@@ -325,7 +336,174 @@ def context_paths(paths: list[str], cfg: Config, overlay: Mapping[str, bytes] | 
     for c, text in texts.items():
         if c not in relevant and kernels & set(_LAUNCH_NAME.findall(text)):
             relevant.add(c)     # launches a kernel a linted file defines (separate compilation)
-    return [c for c in candidates if c in relevant]
+    return [c for c in candidates if c in relevant] + hosts
+
+
+# ---- host context: the C++ files that call the linted files' launch wrappers ----------------------
+# `void cuda_copy(dim3 Gr, dim3 Bl, float* y) { _copy<<<Gr, Bl>>>(y); }` in a .cu file, called from a
+# .cc file with the launch's values. Those files are read for their calls only (never linted, never
+# run); which ones, a text scan says before any is parsed.
+HOST_SOURCES = (".cc", ".cpp", ".cxx", ".c++")
+HOST_HEADERS = (".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp")
+MAX_HOST_CANDIDATES = 5000     # C++ files of a run looked at (their text scanned for a wrapper's name)
+MAX_HOST_BYTES = 1 << 20       # a larger C++ file is not read (generated code, amalgamations)
+MAX_HOST_SCAN_BYTES = 64 << 20  # text scanned over all of them (a 15 MB tree scans in 0.3 s)
+MAX_HOST_FILES = 200           # C++ sources read as host context, the first that call a wrapper
+MAX_HOST_HEADERS = 200         # headers parsed for the wrappers they define over other wrappers
+MAX_HOST_ROUNDS = 3            # wrappers of wrappers, through headers (`inline void cuda_copy(...)
+                               # { cudaF_copy(...); }` in kaldi's cu-kernels.h)
+
+
+def host_kind(path: str, cfg: Config) -> str | None:
+    """"source" for a C++ file read as host context (`.cc`, `.cpp`, `.cxx`, `.c++`, and what the
+    configuration's `extend-host-include` globs name), "header" for a C++ header (looked at for the
+    wrappers it defines), None for any other file (a .cu/.cuh is linted, not host context)."""
+    if path.endswith(EXTENSIONS):
+        return None
+    if path.endswith(HOST_SOURCES):
+        return "source"
+    fcfg = cfg.for_file(path)
+    if fcfg.host_include and fcfg.host_included(path):
+        return "source"
+    return "header" if path.endswith(HOST_HEADERS) else None
+
+
+def _wrapper_names(files: list[SourceFile]) -> set[str]:
+    """The free host functions whose launch takes its grid or block from their parameters
+    (_shape_from_params), and the free functions that call them: the names a C++ caller would use."""
+    names = {_short(s.host.name) for f in files for s in f.launches
+             if s.host is not None and _shape_from_params(s) and not is_member(s.host.node)}
+    if not names:
+        return names
+    # the names each host function with parameters calls, read once
+    called = [(_short(fn.name), set(_CALLED.findall(getattr(fn.body, "text", b""))))
+              for f in files for fn in f.functions
+              if fn.body is not None and fn.params and not fn.is_kernel and not is_member(fn.node)]
+    for _ in range(MAX_HOST_ROUNDS):
+        encoded = {n.encode() for n in names}
+        more = {name for name, calls in called if calls & encoded}
+        if more <= names:
+            break
+        names |= more
+    return names
+
+
+_CALLED = re.compile(rb"\b([A-Za-z_]\w*)\s*[(<]")
+
+
+def _shape_from_params(site) -> bool:
+    """The launch's grid or block reads a parameter of its host function that the launch does not
+    pass on to the kernel (`_copy<<<Gr, Bl>>>(y, x)`): only its callers say what it is. A launch
+    computed in its own file (`k<<<CAFFE_GET_BLOCKS(n), 512>>>(n, ...)`: the kernel's own `n`) is
+    no reason to read C++ files."""
+    names = {p.name for p in site.host.params if p.name} - {a.strip() for a in site.args}
+    return bool(names) and any(w in names for text in site.config[:2] for w in _WORD.findall(text))
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _short(name: str) -> str:
+    """`CuMatrixBase<Real>::Set` -> `Set`: the name a call spells."""
+    return re.sub(r"<[^<>]*>", "", name).split("::")[-1].strip()
+
+
+def _calls_of(names: set[str]) -> re.Pattern:
+    """A call of one of `names`, in bytes: one regular expression whose alternatives share their
+    prefixes (a trie: 500 names scan 15 MB in a quarter of a second; a flat alternation takes 20
+    times as long)."""
+    trie: dict = {}
+    for n in names:
+        node = trie
+        for c in n.encode():
+            node = node.setdefault(c, {})
+        node[None] = {}
+
+    def pattern(node: dict) -> bytes:
+        alts = [re.escape(bytes([c])) + pattern(node[c]) for c in sorted(k for k in node if k is not None)]
+        if not alts:
+            return b""
+        body = alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
+        return b"(?:" + body + b")?" if None in node else body
+    return re.compile(rb"\b" + pattern(trie) + rb"\s*\(")
+
+
+def _header_wrappers(data: bytes, calls: re.Pattern) -> set[str]:
+    """The functions with parameters a header defines whose bodies call one of the names `calls`
+    finds (tree-sitter only: nothing is preprocessed or included)."""
+    from .source.cufile import _parser
+    out: set[str] = set()
+    stack = [_parser().parse(data).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition":
+            if is_member(node):
+                continue
+            body = node.child_by_field_name("body")
+            decl = node.child_by_field_name("declarator")
+            while decl is not None and decl.type != "function_declarator":
+                decl = decl.child_by_field_name("declarator")
+            params = decl.child_by_field_name("parameters") if decl is not None else None
+            name = decl.child_by_field_name("declarator") if decl is not None else None
+            if body is not None and name is not None and params is not None and params.named_children and \
+                    calls.search(body.text):
+                out.add(_short(name.text.decode("utf-8", errors="replace")))
+            continue
+        stack.extend(node.children)
+    return out
+
+
+def host_files(known: list[SourceFile], candidates: list[str], cfg: Config,
+               overlay: Mapping[str, bytes] | None = None) -> list[str]:
+    """The C++ sources among `candidates` that call a wrapper of the files read (`known`): a wrapper
+    is a host function with parameters that launches a kernel, or calls such a function (in the
+    files read, or in a C++ header of the candidates that calls one: a library's inline layer). Only
+    text is scanned: a file is parsed only when it names a wrapper; every step has a budget."""
+    if not any(host_kind(c, cfg) == "source" for c in candidates):
+        return []               # headers only give names; without a C++ source there is no call to read
+    names = _wrapper_names(known)
+    if not names:
+        return []
+    texts: dict[str, bytes | None] = {}
+
+    def text(path: str) -> bytes | None:
+        if path not in texts:
+            try:
+                texts[path] = _read_bytes(path, overlay, MAX_HOST_BYTES) if budget[0] > 0 else None
+            except SourceError:
+                texts[path] = None
+            budget[0] -= len(texts[path] or b"")
+        return texts[path]
+    candidates = candidates[:MAX_HOST_CANDIDATES]
+    budget = [MAX_HOST_SCAN_BYTES]
+    headers = [c for c in candidates if host_kind(c, cfg) == "header"][:MAX_HOST_CANDIDATES]
+    sources = [c for c in candidates if host_kind(c, cfg) == "source"]
+    new = set(names)
+    parsed = 0
+    for _ in range(MAX_HOST_ROUNDS):
+        calls = _calls_of(new)
+        more: set[str] = set()
+        for h in headers:
+            data = text(h)
+            if data and parsed < MAX_HOST_HEADERS and calls.search(data):
+                parsed += 1
+                try:
+                    more |= _header_wrappers(data, calls)
+                except RecursionError:
+                    continue
+        new = more - names
+        if not new:
+            break
+        names |= new
+    calls = _calls_of(names)
+    out = []
+    for c in sources:
+        data = text(c)
+        if data and b"\0" not in data and calls.search(data):
+            out.append(c)
+            if len(out) >= MAX_HOST_FILES:
+                break
+    return out
 
 
 def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors: list | None = None,
@@ -340,6 +518,10 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
     (a FileError) and the others are still read; without, it raises UsageError. `overlay`: unsaved
     buffers (by file_key) read instead of their files, wherever they are read from."""
     from .preprocess import Preprocessor, file_key
+    hosts = [p for p in context if host_kind(p, cfg) is not None]
+    if hosts:
+        context = [p for p in context if host_kind(p, cfg) is None]
+    given = cfg
     cfg = _with_build(cfg, [*paths, *context])
     texts: dict[str, tuple[str, object]] = {}
     for p in paths:
@@ -367,26 +549,30 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
                 included.add(k)
     preprocessors: dict = {}
     views: dict = {}
+
+    def read_unit(p: str, cfg: Config) -> None:
+        fcfg = cfg.for_file(p)
+        dkey = (tuple(sorted(fcfg.defines.items())), tuple(fcfg.include_dirs))
+        if dkey not in preprocessors:
+            preprocessors[dkey] = Preprocessor(_defines(fcfg).macros.values(), fcfg.include_dirs,
+                                               _header_reader(overlay))
+        try:
+            unit = preprocessors[dkey].unit(p, texts[p][0])
+        except (RecursionError, MemoryError) as exc:
+            if errors is None or p not in paths:
+                return
+            errors.append(FileError(p, UNREADABLE, f"cannot read {p}: "
+                                                   f"{'nested too deeply' if isinstance(exc, RecursionError) else 'out of memory'}"))
+            return
+        for vk, view in unit.items():
+            views.setdefault(vk, view)
+
     for standalone in (False, True):     # units first; then linted files no unit reached
         for p in (everything if not standalone else paths):
             k = file_key(p)
             if k in views or (not standalone and k in included):
                 continue
-            fcfg = cfg.for_file(p)
-            dkey = (tuple(sorted(fcfg.defines.items())), tuple(fcfg.include_dirs))
-            if dkey not in preprocessors:
-                preprocessors[dkey] = Preprocessor(_defines(fcfg).macros.values(), fcfg.include_dirs,
-                                                   _header_reader(overlay))
-            try:
-                unit = preprocessors[dkey].unit(p, texts[p][0])
-            except (RecursionError, MemoryError) as exc:
-                if errors is None or p not in paths:
-                    continue
-                errors.append(FileError(p, UNREADABLE, f"cannot read {p}: "
-                                                       f"{'nested too deeply' if isinstance(exc, RecursionError) else 'out of memory'}"))
-                continue
-            for vk, view in unit.items():
-                views.setdefault(vk, view)
+            read_unit(p, cfg)
     sources = []
     for p in paths:
         if file_key(p) not in views:
@@ -403,12 +589,29 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
             src.problems.insert(0, problem)
         sources.append(src)
     read = []
-    for k, v in views.items():
-        if k not in keys:
-            try:
-                read.append(SourceFile(v.path, v.source, view=v))
-            except (RecursionError, MemoryError):
+
+    def read_views(views: dict) -> None:
+        for k, v in views.items():
+            if k not in keys:
+                try:
+                    read.append(SourceFile(v.path, v.source, view=v))
+                except (RecursionError, MemoryError):
+                    continue
+    read_views(views)
+    chosen = host_files([*sources, *read], hosts, given, overlay) if hosts else []
+    if chosen:
+        # each its own translation unit, with the include directories and definitions of its build
+        build = _with_build(given, [*paths, *context, *chosen])
+        known = dict(views)
+        for p in chosen:
+            if file_key(p) in known:
                 continue
+            try:
+                texts[p] = decode_source(p, _read_bytes(p, overlay, MAX_HOST_BYTES))
+            except SourceError:
+                continue
+            read_unit(p, build)
+        read_views({k: v for k, v in views.items() if k not in known})
     return sources, read
 
 
@@ -441,9 +644,13 @@ def lint_paths(paths: list[str], cfg: Config, on_part: Callable[[Result], None] 
     from .preprocess import file_key
     errors: list[FileError] = []
     buffered = [p for p in paths if overlay and file_key(p) in overlay]
-    files = buffered + collect_paths([p for p in paths if p not in buffered], cfg, errors)
+    hosts: list[str] = []
+    files = buffered + collect_paths([p for p in paths if p not in buffered], cfg, errors, host=hosts)
     if context is None:
         context = context_paths(files, cfg, overlay)
+    if hosts:       # the linted folders' C++ files first: the host context read is bounded
+        context = [c for c in context if host_kind(c, cfg) is None] + \
+            list(dict.fromkeys([*hosts, *(c for c in context if host_kind(c, cfg) is not None)]))
     sources, read = read_project(files, cfg, context, errors, overlay)
     if on_part is None or len(sources) <= STREAM_FILES:
         return _with_errors(lint_sources(sources, read, cfg, tables=tables), errors, files)

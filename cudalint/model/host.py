@@ -16,6 +16,7 @@ import re
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
+from ..source.project import is_member
 from ..preprocess.macros import MacroError
 
 MAX_STEPS = 400     # statements evaluated for one launch, over every helper and caller it reads
@@ -202,6 +203,8 @@ class HostScope:
                     any(_uncast(x) != x for x in (args[0].left, args[0].right)):
                 return ir.Bin("/", ir.Bin("-", ir.Bin("+", a, b), ir.Num(1)), b)
         fns = self.project.host_functions(self.file, short) if self.project is not None and "." not in fn else []
+        if "::" not in fn:          # `NumCols()`: a member of a class the call does not name, not evaluated
+            fns = [f for f in fns if not is_member(f.node)]
         for f in fns:
             if _arity_fits(f, len(args)):
                 if all(f is not h for h in self.helpers_used):
@@ -213,19 +216,93 @@ class HostScope:
                 return ir.Bin("/", ir.Bin("-", ir.Bin("+", a, b), ir.Num(1)), b)
         return None     # a call the host code does not let cudalint evaluate: open, named by its text
 
+    def mutating_call(self, node) -> None:
+        """A call that may change the caller's variables: `std::swap(a, b)` exchanges them; a helper
+        of the unit given a variable by non-const reference (`void f(int& n)`) leaves it open; an
+        address (`&dimGrid`) is read by out_call."""
+        fn, args_node = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        if fn is None or args_node is None:
+            return
+        args = [node_text(a).strip() for a in args_node.named_children if a.type != "comment"]
+        name = node_text(fn).split("::")[-1].strip()
+        if name == "swap" and len(args) == 2 and all(a.isidentifier() for a in args):
+            a, b = args
+            va, vb = self.env.get(a), self.env.get(b)
+            for k, v in ((a, vb), (b, va)):
+                if v is None:
+                    self.forget(k)
+                else:
+                    self.env[k] = v
+            return
+        if any(a.startswith("&") for a in args):
+            self.out_call(node)
+        if self.project is None or "." in name or "->" in name:
+            return
+        for f in self.project.host_functions(self.file, name):
+            if _arity_fits(f, len(args)) and len(args) <= len(f.params):
+                for p, a in zip(f.params, args):
+                    if p.reference and a.isidentifier() and not _const_param(p):
+                        self.forget(a)
+
+    def out_call(self, node) -> None:
+        """`GetBlockSizes(rows, cols, &dimGrid, &dimBlock)`: a helper that sets the caller's variables
+        through pointers (`dimBlock->x = 64;`, `*n = 4;`). Its body is run on the arguments' values and
+        what it stores is the variables' value; where it cannot be followed (no body in the unit, a
+        loop over an open size), each variable passed by address is open."""
+        fn, args_node = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        if fn is None or args_node is None:
+            return
+        args = [a for a in args_node.named_children if a.type != "comment"]
+        outs = _out_arguments(args)
+        if not outs:
+            return
+        name = node_text(fn).split("::")[-1].strip()
+        fns = self.project.host_functions(self.file, name) if self.project is not None and "." not in name \
+            and "->" not in name else []
+        f = next((f for f in fns if _arity_fits(f, len(args)) and len(args) <= len(f.params)), None)
+        got = None
+        if f is not None and all(f.params[i].pointers for i in outs):
+            try:
+                values = [self.env.get(outs[i], unknown(outs[i])) if i in outs else
+                          self.value(self._parse(node_text(a))) for i, a in enumerate(args)]
+                if all(f is not h for h in self.helpers_used):
+                    self.helpers_used.append(f)
+                got = evaluate_out(f, values, {f.params[i].name for i in outs}, self.project, self.budget,
+                                   self.depth + 1)
+            except (ExprSyntaxError, MacroError):
+                got = None
+        for i, var in outs.items():
+            v = got.get(f.params[i].name) if got is not None and f is not None else None
+            if v is not None and not (isinstance(v, ir.Sym) and v.kind == "unknown"):
+                self.env[var] = v
+            elif isinstance(self.env.get(var), tuple):
+                self.env[var] = unknown(var)        # a `dim3` the helper sets as cudalint cannot follow
+            else:
+                self.forget(var)
+
     # ---- statements --------------------------------------------------------------------------
     def declaration(self, node) -> None:
         type_node = node.child_by_field_name("type")
         tname = node_text(type_node).strip() if type_node is not None else ""
         for d in node.children_by_field_name("declarator"):
-            if d.type == "function_declarator" and tname == "dim3":
-                # `dim3 block(TILE, TILE);` parses as a function declaration (C++'s vexing parse)
+            if d.type == "function_declarator" and (tname == "dim3" or _integer_type(tname)):
+                # `dim3 block(TILE, TILE);`, `int threads(CU1DBLOCK);` parse as function declarations (C++'s
+                # vexing parse); in a function's body they are variables
                 name = node_text(d.child_by_field_name("declarator"))
                 params = d.child_by_field_name("parameters")
                 try:
-                    self.env[name] = ("dim3", [self.value(self._parse(node_text(a))) for a in params.named_children])
+                    args = [self.value(self._parse(node_text(a))) for a in params.named_children]
+                    if tname == "dim3":
+                        self.env[name] = ("dim3", args)
+                    elif len(args) == 1 and isinstance(args[0], ir.Expr):
+                        self.env[name] = args[0]
+                    else:
+                        self.forget(name)
                 except (ExprSyntaxError, MacroError):
                     self.forget(name)
+                continue
+            if d.type == "identifier" and tname == "dim3":
+                self.env[node_text(d)] = ("dim3", [ir.Num(1), ir.Num(1), ir.Num(1)])   # dim3's constructor
                 continue
             if d.type != "init_declarator":
                 if d.type == "identifier":      # `int x;`: a new, unknown value
@@ -273,8 +350,12 @@ class HostScope:
                 self.env[t.name] = unknown(t.name)
 
     def expression(self, node) -> None:
-        """An expression statement: an assignment changes a value; a call is read for nothing."""
+        """An expression statement: an assignment changes a value; a call changes the variables it is
+        given the addresses of (`out_call`), and is otherwise read for nothing."""
         text = node_text(node)
+        if node.type == "call_expression":
+            self.mutating_call(node)
+            return
         if "=" not in text and "++" not in text and "--" not in text:
             return
         try:
@@ -283,6 +364,26 @@ class HostScope:
             return
         if isinstance(e, ir.Assign):
             self.assign(e)
+
+
+def _integer_type(tname: str) -> bool:
+    from ..source.cufile import INT_WORDS
+    words = tname.replace("const", " ").split()
+    return bool(words) and all(w in INT_WORDS or w in ("unsigned", "signed", "long", "short") for w in words)
+
+
+def _const_param(p) -> bool:
+    return p.node is not None and any(c.type == "type_qualifier" and node_text(c) == "const" for c in p.node.children)
+
+
+def _out_arguments(args: list) -> dict[int, str]:
+    """The arguments that are a variable's address (`&dimGrid`), by place."""
+    out = {}
+    for i, a in enumerate(args):
+        t = node_text(a).strip()
+        if t.startswith("&") and t[1:].strip().isidentifier():
+            out[i] = t[1:].strip()
+    return out
 
 
 def _uncast(e: ir.Expr) -> ir.Expr:
@@ -338,6 +439,26 @@ class FunctionScope(HostScope):
         constants = project.constants_for(fn.file) if project is not None and fn.file is not None else {}
         super().__init__(fn.file, fn.line, constants, project, budget, depth)
         self.fn = fn
+
+    outs: frozenset = frozenset()     # pointer parameters the caller passed a variable's address to
+
+    def assign(self, e: ir.Assign) -> None:
+        """Stores through an out parameter: `grid->x = n`, `(*grid).x = n`, `*n = 4` (see out_call)."""
+        t = e.target
+        if isinstance(t, ir.Member) and isinstance(t.base, ir.Deref):
+            t = ir.Member(t.base.expr, t.field, True)
+        if isinstance(t, ir.Member) and t.arrow and isinstance(t.base, ir.Name) and t.base.name in self.outs:
+            e = ir.Assign(e.op, ir.Member(t.base, t.field), e.value)
+        elif isinstance(t, ir.Deref) and isinstance(t.expr, ir.Name) and t.expr.name in self.outs:
+            e = ir.Assign(e.op, t.expr, e.value)
+        super().assign(e)
+
+    def value(self, e: ir.Expr):
+        if isinstance(e, ir.Member) and isinstance(e.base, ir.Name) and e.arrow and e.base.name in self.outs:
+            e = ir.Member(e.base, e.field)
+        elif isinstance(e, ir.Deref) and isinstance(e.expr, ir.Name) and e.expr.name in self.outs:
+            e = e.expr
+        return super().value(e)
 
     def fork(self) -> "FunctionScope":
         other = FunctionScope.__new__(FunctionScope)
@@ -446,6 +567,24 @@ def evaluate_call(fn: FunctionDef, args: list, project, budget: Budget, depth: i
     if got is None or got is _THROW:
         return unknown(f"{fn.name}(...)")
     return got
+
+
+def evaluate_out(fn: FunctionDef, args: list, outs: set[str], project, budget: Budget, depth: int) -> dict | None:
+    """The values a helper leaves in its out parameters (`outs`, pointers the caller passed a
+    variable's address to) for these argument values; None when it cannot be followed."""
+    if depth > MAX_DEPTH or fn.body is None:
+        return None
+    scope = FunctionScope(fn, project, budget, depth)
+    scope.outs = frozenset(outs)
+    try:
+        for p, v in zip(fn.params, args):
+            scope.env[p.name] = v
+        got = scope.run(list(fn.body.named_children))
+    except (_Stop, OutOfBudget, ExprSyntaxError, MacroError, RecursionError):
+        return None
+    if got is _THROW:
+        return None
+    return {p: scope.env.get(p) for p in outs}
 
 
 def substitute(e: ir.Expr, mapping: dict) -> ir.Expr:

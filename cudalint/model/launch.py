@@ -17,6 +17,7 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
+from ..source.project import member_class
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
                    variadic_pack)
 from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
@@ -198,7 +199,9 @@ class HostResolver(HostScope):
             self.env = env_a if known else env_b
             return
         self.env = {}
-        for k in {*env_a, *env_b}:
+        for k in {*env_a, *env_b, *before[0]}:
+            if (k in before[0] and (k not in env_a or k not in env_b)):
+                continue        # an arm forgot it (`std::swap(a, b)`, a reference argument): open
             va, vb = env_a.get(k, before[0].get(k)), env_b.get(k, before[0].get(k))
             if va is not None and va == vb:
                 self.env[k] = va
@@ -649,8 +652,11 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
     then, for each call of the caller, that call's values put in the caller's parameters."""
     out: list[CallContext] = []
     pack = variadic_pack(fn)
+    cls = member_class(fn.node)
     for caller, call, args in _calls(fn, project):
         if not _arity_fits(fn, len(args)):
+            continue
+        if cls is not None and not _own_call(call, caller, cls):
             continue
         if passing is not None and not (len(args) > passing[0] and _names(args[passing[0]], passing[1])):
             continue
@@ -685,16 +691,31 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
                 out.append(CallContext(values, allocs, f"{caller.file.path}:{line}", fn.name, checks))
             else:
                 sub = {ir.Sym(k, "param"): v for k, v in ctx.values.items() if isinstance(v, ir.Expr)}
-                put = (lambda v: _put(v, sub))
+                # a `dim3` the caller's caller gives, passed on whole (`cudaF_copy(Gr, Bl, ...)` in
+                # `inline void cuda_copy(dim3 Gr, dim3 Bl, ...)`)
+                whole = {ir.Sym(k, "param"): v for k, v in ctx.values.items() if isinstance(v, tuple)}
+                put = (lambda v: whole[v] if isinstance(v, ir.Sym) and v in whole else _put(v, sub))
                 more = {k: _put(ctx.allocations[b], {}) for k, b in bases.items()
                         if k not in allocs and b in ctx.allocations}
                 out.append(CallContext({k: put(v) for k, v in values.items()},
                                        {**{k: put(v) for k, v in allocs.items()}, **more},
-                                       f"{caller.file.path}:{line}", fn.name,
+                                       f"{caller.file.path}:{line}, from {ctx.where}", fn.name,
                                        tuple(put(c) for c in checks) + tuple(ctx.checks)))
             if len(out) >= MAX_CALLS:
                 return out
     return out
+
+
+def _own_call(call, caller: FunctionDef, cls: str) -> bool:
+    """A member function's call that is its own: `f(...)` or `this->f(...)` in a member of the same
+    class. `m.f(...)` names an object whose class a lookup by name cannot tell (another class's `f`)."""
+    fn = call.child_by_field_name("function")
+    if fn is None or member_class(caller.node) != cls:
+        return False
+    if fn.type == "field_expression":
+        arg = fn.child_by_field_name("argument")
+        return arg is not None and node_text(arg) == "this"
+    return fn.type in ("identifier", "qualified_identifier", "template_function")
 
 
 def _put(v, sub: dict):
@@ -748,41 +769,56 @@ class _SiteValues:
         passing = (site.through, kernel.name) if site.through is not None else None
         self.contexts = call_contexts(site.host, project, budget, passing=passing) \
             if passing is not None or _needs_callers(site, kernel, self.base) else []
+        if self.contexts and self.base.checks:
+            # a call whose values make the launch's branch false never reaches it (`if (block_size == 16)
+            # k<16><<<...>>>` for a call passing 32)
+            self.contexts = [ctx for ctx in self.contexts if _reaches(ctx, self.base)]
         # each call's values, read off the launch as the host function reads it without a kernel's
         # names (a walk every kernel launched there shares), the call's values put in its parameters
         self.raw = HostResolver(site, None, constants, project, budget=budget) if self.contexts else self.base
         self.readers: list[tuple[HostResolver, CallContext | None]] = \
             [(self.raw, ctx) for ctx in self.contexts] or [(self.base, None)]
 
-    def config(self, kernel: FunctionDef) -> tuple[LaunchConfig, CallContext | None, list]:
+    def config(self, kernel: FunctionDef) -> tuple[LaunchConfig, CallContext | None, list, int]:
         """The configuration of the launch: as its own host function gives it, else as the calls of that
-        function give it (the first call that gives it, and the others that give another one)."""
+        function give it (the first call that gives it, and the others that give another one); and how
+        many calls leave the block open. A call whose block is computed and whose grid is an expression
+        of host values the program does not give (`dim3 grid(n_blocks(NumCols(), 16))` in a C++
+        caller) is taken where no call gives both."""
         cfg = launch_from_site(self.site, kernel, self.base)
         if _computed(cfg.grid, kernel) and _computed(cfg.block, kernel) or not self.contexts:
-            return cfg, None, []
-        got = []
+            return cfg, None, [], 0
+        got, shaped, open_blocks = [], [], 0
         for ctx in self.contexts:
-            c = LaunchConfig(self._dims(ctx, 0), self._dims(ctx, 1), cfg.smem, cfg.origin)
-            if _computed(c.grid, kernel) and _computed(c.block, kernel):
+            c = LaunchConfig(self._dims(ctx, 0, kernel), self._dims(ctx, 1, kernel), cfg.smem, cfg.origin)
+            if not _computed(c.block, kernel):
+                open_blocks += 1
+            elif _computed(c.grid, kernel):
                 got.append((c, ctx))
+            elif c.grid is not None:
+                shaped.append((c, ctx))
+        got = got or shaped
         if not got:
-            return cfg, None, []
-        return got[0][0], got[0][1], got
+            return cfg, None, [], 0
+        return got[0][0], got[0][1], got, open_blocks
 
-    def _dims(self, ctx: CallContext, index: int):
+    def _dims(self, ctx: CallContext, index: int, kernel: FunctionDef):
         """A grid or block as one call of the host function gives it: the launch's own reading, with
-        the call's values in the parameters the launch does not pass straight to the kernel."""
+        the call's values in the parameters the launch does not pass straight to the kernel. A `dim3`
+        parameter the call gives no `dim3` for is open (not a size with y and z of 1)."""
         if len(self.site.config) <= index:
             return None
         text = self.site.config[index].strip()
         v = ctx.values.get(text)
         if isinstance(v, tuple):            # `dim3 grid` given by the call
-            dims = _num3(v[1])
+            dims = tuple(_caller_terms(d, ctx, self.base, kernel) for d in _num3(v[1]))
+        elif text in ctx.values and _dim3_param(self.site.host, text):
+            return None
         else:
             dims = self.base.dims(text, block=index == 1)
             if dims is None:
                 return None
-            sub = {ir.Sym(k, "param"): x for k, x in ctx.values.items()
+            sub = {ir.Sym(k, "param"): _caller_terms(x, ctx, self.base, kernel) for k, x in ctx.values.items()
                    if isinstance(x, ir.Expr) and k not in self.base.param_names}
             dims = tuple(substitute(d, sub) for d in dims)
         if index == 1 and any(ir.of_type(d, ir.Cond) for d in dims):
@@ -802,6 +838,40 @@ class _SiteValues:
                 v = substitute(v, {ir.Sym(k, "param"): x for k, x in ctx.values.items() if isinstance(x, ir.Expr)})
             out.append(fold(v))
         return out
+
+
+def _reaches(ctx: CallContext, r: HostResolver) -> bool:
+    """Whether the launch can run at this call: no condition that holds at the launch (its branch,
+    the host's checks before it) is false with the call's values."""
+    sub = {ir.Sym(k, "param"): v for k, v in ctx.values.items() if isinstance(v, ir.Expr) and k not in r.param_names}
+    if not sub:
+        return True
+    return all(fold(substitute(c, sub)) != 0 for c, _ in r.checks if isinstance(c, ir.Expr))
+
+
+def _dim3_param(host: FunctionDef | None, name: str) -> bool:
+    return host is not None and any(p.name == name and p.type_name.split("::")[-1] == "dim3" and not p.pointers
+                                    for p in host.params)
+
+
+def _caller_terms(e, ctx: CallContext, r: HostResolver, kernel: FunctionDef):
+    """A call's grid or block edge in the kernel's terms: a value the call passes on to a kernel
+    parameter (through the wrapper's parameter of that name) is that parameter; any other name of
+    the caller is the caller's open value, even where a kernel parameter has the same name."""
+    if not isinstance(e, ir.Expr) or not ir.symbols(e):
+        return e
+    names = {p.name for p in kernel.params}
+    passed = {}
+    for host_name, kernel_name in r.param_names.items():
+        v = ctx.values.get(host_name)
+        if isinstance(v, ir.Expr) and ir.symbols(v) and not is_open(v):
+            passed[v] = ir.Sym(f"\0{kernel_name}", "param")
+    e = substitute(e, passed) if passed else e
+    clash = {x: unknown(f"{ctx.wrapper}: {x.name}") for x in ir.symbols(e)
+             if x.kind == "param" and x.name in names}
+    e = substitute(e, clash) if clash else e
+    back = {x: ir.Sym(x.name[1:], "param") for x in ir.symbols(e) if x.kind == "param" and x.name.startswith("\0")}
+    return substitute(e, back) if back else e
 
 
 def _needs_callers(site: LaunchSite, kernel: FunctionDef, r: HostResolver) -> bool:
@@ -958,13 +1028,17 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
             others = {f"{s.file.path}:{s.line}" for s in kernel_sites[1:]}
             assumptions.append(f"launched at {len(kernel_sites)} sites; analysed with the one at "
                                f"{site.file.path}:{site.line} (others: {', '.join(sorted(others))})")
-        site_cfg, ctx, shapes = readings[0].config(kernel)
+        site_cfg, ctx, shapes, open_blocks = readings[0].config(kernel)
         if ctx is not None:
             site_cfg.origin = f"{site.file.path}:{site.line} (called at {ctx.where})"
             distinct = {(tuple(map(str, c.grid)), tuple(map(str, c.block))) for c, _ in shapes}
             if len(distinct) > 1:
                 assumptions.append(f"`{ctx.wrapper}` is called with {len(distinct)} launch shapes; analysed "
                                    f"with the one of the call at {ctx.where}")
+            if open_blocks:
+                assumptions.append(f"{open_blocks} other call{'s' if open_blocks > 1 else ''} of `{ctx.wrapper}` "
+                                   f"give{'' if open_blocks > 1 else 's'} a block cudalint does not compute; "
+                                   f"analysed with the one of the call at {ctx.where}")
     if kernel.name in cli:
         c = cli[kernel.name]
         cfg = LaunchConfig(_num3(c.grid), _num3(c.block), None, "--launch")

@@ -191,9 +191,13 @@ class Project:
         files' order and each file's."""
         found: dict[str, list] = {}
         for src in self.files.values():
-            for m in _CALL_NAME.finditer(src.tree.root_node.text):
+            root = src.tree.root_node
+            # the root's text starts at its first token (a file whose first lines are directives,
+            # blanked in the text the parser reads, starts further on): offsets are the file's
+            at = root.start_byte
+            for m in _CALL_NAME.finditer(root.text):
                 if m.group(1) in names:
-                    found.setdefault(m.group(1).decode(), []).append((src, m.start(1), m.end(1)))
+                    found.setdefault(m.group(1).decode(), []).append((src, at + m.start(1), at + m.end(1)))
         return found
 
 
@@ -202,6 +206,42 @@ class Project:
 # character or a space, after which no `(` or `<` can come): a word that is no call is passed
 # over at once, not tried again at each shorter length
 _CALL_NAME = re.compile(rb"\b([A-Za-z_]\w*+)\s*+[(<]")
+
+
+def is_member(node) -> bool:
+    """A member function (`void A::f(...) {}`, or defined in its class): a call of it (`obj.f(...)`,
+    `f()` in another member) names no class a name lookup could match."""
+    if node is None:
+        return False
+    parent = node.parent.parent if node.parent is not None and node.parent.type == "template_declaration" \
+        else node.parent
+    if parent is not None and parent.type == "field_declaration_list":
+        return True
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    return name is not None and name.type == "qualified_identifier"
+
+
+def member_class(node) -> str | None:
+    """The class a member function belongs to (`A` for `void A::f()` or `f` defined in `class A`),
+    None for a free function."""
+    if node is None:
+        return None
+    parent = node.parent.parent if node.parent is not None and node.parent.type == "template_declaration" \
+        else node.parent
+    if parent is not None and parent.type == "field_declaration_list":
+        spec = parent.parent
+        name = spec.child_by_field_name("name") if spec is not None else None
+        return re.sub(r"<[^<>]*>", "", node_text(name)).strip() if name is not None else "?"
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    name = decl.child_by_field_name("declarator") if decl is not None else None
+    if name is None or name.type != "qualified_identifier":
+        return None
+    return re.sub(r"<[^<>]*>", "", node_text(name)).rsplit("::", 1)[0].split("::")[-1].strip()
 
 
 def _device_only(fn: FunctionDef) -> bool:
@@ -231,7 +271,8 @@ def _enclosing_host(src: SourceFile, node):
         node = node.parent
     if node is None:
         return None
-    for fn in src.functions:
-        if fn.node is not None and fn.node.id == node.id:
-            return fn if not fn.is_kernel and not fn.is_device else None
-    return None
+    by_node = src.__dict__.get("_by_node")
+    if by_node is None:         # the file's functions by their syntax node, looked up for every call in it
+        by_node = src.__dict__["_by_node"] = {fn.node.id: fn for fn in src.functions if fn.node is not None}
+    fn = by_node.get(node.id)
+    return fn if fn is not None and not fn.is_kernel and not fn.is_device else None
