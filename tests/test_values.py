@@ -198,3 +198,23 @@ __global__ void split_heads(float* out, const float* in, int heads, int hidden) 
     assert not [d for d in res.diagnostics if d.code == "CL302" and d.severity == "error"]
     shown = lint_paths([str(f)], Config(jobs=1, show_uncertain=True))
     assert [d.code for d in shown.diagnostics if d.code == "CL302"] == ["CL302"]
+
+
+def test_an_open_stride_quotes_no_sector_count_and_a_template_type_is_no_class(tmp_path):
+    """threadIdx.x strides `rows`, a size the program does not give: the message says the cause,
+    not the sectors a trial counted; `OtherReal`, a template parameter no launch binds, is not the
+    unit's empty class of that name (1 byte)."""
+    f = tmp_path / "t.cu"
+    f.write_text("""
+class OtherReal {};
+template <typename Real, typename OtherReal>
+__global__ void copy(Real* y, const OtherReal* x, int rows, int cols) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < cols && j < rows) y[j * cols + i] = x[i * rows + j];
+}
+""")
+    (d,) = [d for d in lint_paths([str(f)], Config(jobs=1)).diagnostics if d.code == "CL102"]
+    assert "threadIdx.x strides rows" in d.message
+    assert "more sectors/request than the ideal 4" in d.message
+    assert not re.search(r"\b\d+ sectors/request", d.message)

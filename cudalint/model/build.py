@@ -126,6 +126,9 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
     def _elem_type(self, type_name: str) -> tuple[str, int, bool]:
         """Concrete element type and size (index/types.py); a type the unit does not lay out (an
         unbound template type) is assumed 4 bytes."""
+        if type_name in self.types and not self.types[type_name]:
+            # a template type parameter no launch binds: not a class of the same name in the unit
+            return type_name, 4, True
         t = self.types.get(type_name, type_name) or type_name
         # `Pack<T, 4>`: the template's arguments bound where the kernel's (or a helper's) bind them
         bindings = {n: self.types[n] for n in self.type_names if self.types.get(n)} if "<" in t else None

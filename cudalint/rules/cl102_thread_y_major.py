@@ -56,8 +56,14 @@ def message(d) -> str:
     else:
         fix = f"swap x and {axis}"
     # no load/store word: a load and a store of one subscript are one finding
-    return (f"`{f['text']}`: threadIdx.x strides {f.get('stride_x', m['stride_x'])}, {axis} 1: "
-            f"{figure(m['sectors_per_request'])} sectors/request, ideal {figure(m['ideal_sectors'])}; {fix}")
+    stride = f.get('stride_x', m['stride_x'])
+    if isinstance(stride, str) and not stride.lstrip("-").isdigit():
+        # threadIdx.x's stride is the program's expression (`N`): the sectors a trial counted at
+        # its value are no figure to quote
+        count = f"more sectors/request than the ideal {figure(m['ideal_sectors'])}"
+    else:
+        count = f"{figure(m['sectors_per_request'])} sectors/request, ideal {figure(m['ideal_sectors'])}"
+    return f"`{f['text']}`: threadIdx.x strides {stride}, {axis} 1: {count}; {fix}"
 
 
 def help(d) -> str | None:
