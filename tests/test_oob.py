@@ -166,3 +166,34 @@ def test_a_grid_that_adds_a_block_even_at_multiples_runs_past_for_every_size(tmp
     cl202 = [d for d in got if d.code == "CL202"]
     assert cl202 and cl202[0].severity == "error"
     assert "runs past n for every n: the grid adds threads past it even where it is a multiple" in cl202[0].message
+
+
+def test_a_grid_stride_loop_is_bounded_by_its_condition_not_by_the_grid(tmp_path):
+    """The grid is sized for n / 4 (another kernel of the pair handles four elements a thread);
+    this one strides by the whole grid up to n: every access is inside."""
+    diags = lint(tmp_path, """
+#define LOOP(i, n) for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+__global__ void scale(const int N, const float s, float* x, const unsigned char* mask) {
+  LOOP(i, N) { x[i] *= s * mask[i]; }
+}
+void run(float* x, const unsigned char* m, int total) {
+  scale<<<(total / 4 + 511) / 512, 512>>>(total, 2.f, x, m);
+}
+""")
+    assert ranges(diags) == []
+
+
+def test_one_block_shaped_by_the_data_rounds_nothing_up(tmp_path):
+    diags = lint(tmp_path, """
+__global__ void ptrs(float** out, float* base, long ne12, long ne13, long stride) {
+  long i13 = blockIdx.x * blockDim.x + threadIdx.x;
+  long i12 = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i13 >= ne13 || i12 >= ne12) return;
+  out[i12 + i13 * ne12] = base + i12 * stride + i13 * stride * ne12;
+}
+void run(float** out, float* base, long ne12, long ne13, long stride) {
+  dim3 block(ne13, ne12);
+  ptrs<<<1, block>>>(out, base, ne12, ne13, stride);
+}
+""")
+    assert ranges(diags) == []

@@ -135,6 +135,8 @@ class RangeAnalysis:
         for axis_i, axis in enumerate("xyz"):
             if f"blockIdx.{axis}" not in syms and f"threadIdx.{axis}" not in syms:
                 continue
+            if _grid_strided(acc, axis):
+                continue    # a loop that strides by the whole grid covers its bound, whatever the grid
             for t_i in [axis_i] + [k for k in range(3) if k != axis_i]:
                 taxis = "xyz"[t_i]
                 if t_i != axis_i and (self.block[t_i] <= 1 or f"blockIdx.{axis}" not in syms
@@ -263,9 +265,11 @@ class RangeAnalysis:
         block, grid = edge or self.block[axis_i], self.grid[axis_i]
         cands = [sub for sub in g.walk() if any(s.kind == "param" for s in ir.symbols(sub))
                  and (sub is not g or block == 1)]
-        if not any(s.kind == "param" for s in ir.symbols(g)):
+        if not any(s.kind == "param" for s in ir.symbols(g)) and not self.block_chosen:
             # a grid written as a number (`grid=(3907)` for n = 1000000): the size is among the
-            # kernel's parameters; a grid computed from sizes names its own
+            # kernel's parameters; a grid computed from sizes names its own. (Not under a block
+            # cudalint tried for edges the program leaves open: `dim3 block(ne13, ne12)` with one
+            # block is shaped by the data, and nothing is rounded up.)
             cands += [ir.Sym(p, "param") for p in self.table.params]
         best = None
         for sub in cands:
@@ -295,3 +299,10 @@ class RangeAnalysis:
                 at = np.array([b * len(of_combos) + c for b in bs for c in cs], dtype=np.intp)
             self._row_places[pair] = at
         return self._row_places[pair]
+
+
+def _grid_strided(acc, axis: str) -> bool:
+    """The access runs in a loop that steps its variable by the whole grid along `axis`
+    (`i += gridDim.x * blockDim.x`): the loop's condition bounds it, not the grid's rounding."""
+    return any(it.grid_stride and any(s.name in (f"gridDim.{axis}", f"blockIdx.{axis}") for s in ir.symbols(it.value))
+               for it in acc.loops)
