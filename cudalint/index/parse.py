@@ -506,6 +506,16 @@ def _drop_template_arguments(src: str) -> str:
     return _TEMPLATE_CALL.sub(blank, src)
 
 
+# `(T)y`, `(real)(a + b)`, `(Acc *)p`: a parenthesized name followed by an operand, or by `*`s and
+# `)`, is a C-style cast whatever the unit says of the name (a parenthesized expression cannot be
+# followed by an operand, nor hold a name and a trailing `*`). Not after a name or `)`/`]` (a call's
+# arguments), nor a name the language keeps for itself.
+_CAST_OF_NAME = re.compile(
+    r"(?<![\w\])\]])(\(\s*(?:const\s+)?)(?!__cltype_|(?:sizeof|alignof|return|const|volatile|case|new|delete|throw)\b)([A-Za-z_]\w*)"
+    r"(?=(?:\s*\*+\s*(?:const\s*|__restrict__\s*)*\))|\s*\)\s*(?:[A-Za-z_0-9'\"(!~]|\.\d))")
+
+_LINE_SPLICE = re.compile(r"\\[ \t]*\r?\n")
+
 _PARSED: dict = {}          # (text, type names) -> IR or the error: one parse per distinct text a run
 _PARSED_MAX = 50_000
 
@@ -534,12 +544,16 @@ def parse_expr(text: str, type_names: frozenset[str] = frozenset()) -> ir.Expr:
 
 def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
     text = strip_comments(text)
+    if "\\" in text:       # a backslash-newline splices two lines (translation phase 2)
+        text = _LINE_SPLICE.sub(lambda m: " " * len(m.group(0)), text)
     src = text
     if type_names:
         # Only casts and cast-like template arguments are renamed, so spans stay exact elsewhere.
         names = "|".join(map(re.escape, sorted(type_names)))
         src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*(?:[)>&]|\(\s*&))",
                      lambda m: m.group(1) + "__cltype_" + m.group(2), text)
+    if "(" in src:
+        src = _CAST_OF_NAME.sub(lambda m: m.group(1) + "__cltype_" + m.group(2), src)
     _template_args.clear()
     if "<" in src and ">" in src:
         src = _drop_template_arguments(src)
