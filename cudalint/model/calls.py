@@ -55,6 +55,18 @@ class Calls:
         params = {p.name for p in fn.params}
         return {n for n in self.volatile if n not in params} | {p.name for p in fn.params if p.volatile}
 
+    @staticmethod
+    def overload(fn: FunctionDef, nargs: int) -> FunctionDef:
+        """The helper of `fn`'s name a call of `nargs` arguments calls: `dct(short *p, int stride)` and
+        `dct(unsigned *v)` are two functions, told apart by their parameters' count (the first
+        defined where counts do not tell)."""
+        if len(fn.params) == nargs or fn.file is None:
+            return fn
+        for f in fn.file.functions:
+            if f.name == fn.name and f.body is not None and f.is_device and not f.is_kernel and len(f.params) == nargs:
+                return f
+        return fn
+
     def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
         """A `__device__` helper called as a statement: walk its body with its parameters bound."""
         scopes = [self._scope(a) for a in args]
@@ -86,14 +98,27 @@ class Calls:
         if fn.file is not None:      # findings inside the helper stand where its text stands
             self.src, self.path = fn.file, fn.file.path
         self.depth += 1
+        written: dict[str, object] = {}
         try:
             if fn.body is not None:
                 self._scoped(lambda: self.stmt(fn.body))
+            # `fast_div_mod(x, y, i)` with `int &x, int &y`: what the helper leaves in a reference
+            # parameter is the caller's variable's value after the call
+            for p, a, v in zip(fn.params, args, vals):
+                if p.reference and not p.pointers and isinstance(a, ir.Name) and p.name not in aliases and \
+                        self.env.get(p.name) is not v:
+                    written[a.name] = (self.env.get(p.name), self.var_scope.get(p.name, uniform.THREAD))
         finally:
             self.depth -= 1
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
              self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
              self.volatile, self.walk_root) = saved
+        line = stmt.start_point[0] + 1 if stmt is not None else self.line
+        for name, (value, scope) in written.items():
+            if name in self.env and value is not None:
+                self.env[name] = value
+                self.var_scope[name] = scope
+                self._def(name, line, f"{fn.name}(…)", set())
 
     def _builtin(self, b: str, f: str) -> ir.Expr:
         return ir.Sym(f"{b}.{f}", _BUILTINS[b], "unsigned")
@@ -128,7 +153,7 @@ class Calls:
             return _data(name)
         if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES \
                 and self.may_inline(self.functions[name], node):
-            f = self.functions[name]
+            f = self.overload(self.functions[name], len(args))
             ret = _single_return(f)
             vals = self._rvalues(args, stmt, node)
             if ret is not None:
