@@ -421,6 +421,8 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 continue
             if second.kind == "store" and first.seq >= second.seq:
                 continue   # a store/store pair is reported once, at the later store
+            if second.kind == "store" and first.stored is not None and first.stored == second.stored:
+                continue   # two stores of one number the program gives: the element holds it either way
             cases = _cases(table.barriers, first, second)
             if _own_value_first(first, second):
                 cases = [c for c in cases if c[0] is not None]

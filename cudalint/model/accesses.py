@@ -220,7 +220,8 @@ class Accesses:
                 else:
                     unresolved = f"index depends on `{s.name}`, which the model does not follow"
                 break
-        kinds = ["load", "store"] if kind == "atomic" else [kind]
+        # an atomic whose result the program drops (`atomicExch(&flag, 1);`) stores and reads nothing it uses
+        kinds = ["load", "store"] if kind == "atomic" else ["store"] if kind == "atomic-store" else [kind]
         defs, reaching = self.defs, {}
         for n in _names(e):
             if n in defs:
@@ -235,11 +236,12 @@ class Accesses:
                          tuple(self.guards), tuple(self.loops),
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved,
-                         atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(),
+                         atomic=kind.startswith("atomic"), name_deps=deps, seq=self._next_seq(),
                          reaching=reaching,
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
                          volatile=_base_name(e) in self.volatile, written=e,
-                         written_index=written if written is not None else index, member_offset=member_offset)
+                         written_index=written if written is not None else index, member_offset=member_offset,
+                         stored=self.store_value if k == "store" else None)
             self.table.accesses.append(acc)
         return _data(arr.name)
 

@@ -146,10 +146,15 @@ class Calls:
         if name in ("atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS",
                     "atomicAnd", "atomicOr", "atomicXor", "atomicInc", "atomicDec") and args:
             p = self.rvalue(args[0], stmt, node)
-            for a in args[1:]:
-                self.rvalue(a, stmt, node)
+            vals = self._rvalues(args[1:], stmt, node)
             if isinstance(p, Ptr):
-                self._record(p, ir.Num(0), "atomic", stmt, node, args[0])
+                dropped = _result_dropped(stmt, name)
+                if dropped and name == "atomicExch" and vals and vals[0].__class__ is ir.Num:
+                    self.store_value = vals[0]      # `atomicExch(&flag, 1);` stores 1
+                try:
+                    self._record(p, ir.Num(0), "atomic-store" if dropped else "atomic", stmt, node, args[0])
+                finally:
+                    self.store_value = None
             return _data(name)
         if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES \
                 and self.may_inline(self.functions[name], node):
@@ -358,3 +363,15 @@ def _single_return(fn: FunctionDef):
     if len(stmts) == 1 and stmts[0].type == "return_statement" and stmts[0].named_children:
         return stmts[0].named_children[0]
     return None
+
+
+def _result_dropped(stmt, name: str) -> bool:
+    """Statement `stmt` is the call of atomic `name` alone (`atomicAdd(&sum[i], v);`): its result,
+    the value the location held, goes nowhere."""
+    if stmt is None or stmt.type != "expression_statement" or not stmt.named_children:
+        return False
+    call = stmt.named_children[0]
+    if call.type != "call_expression":
+        return False
+    fn = call.child_by_field_name("function")
+    return fn is not None and node_text(fn).split("::")[-1] == name

@@ -40,15 +40,15 @@ class DefUse:
                 target.name not in self.shared_scalars:
             self.file_variable(target.name)      # a store to a file-scope variable
         if isinstance(target, ir.Name) and target.name in self.shared_scalars:
-            self.rvalue(e.value, stmt, node)
+            value = self.rvalue(e.value, stmt, node)
             scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
             if e.op != "=":
                 self.rvalue(target, stmt, node)
-            self.store_scope = scope
+            self.store_scope, self.store_value = scope, _constant_stored(value, e.op)
             try:
                 self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
             finally:
-                self.store_scope = uniform.THREAD
+                self.store_scope, self.store_value = uniform.THREAD, None
             return
         if isinstance(target, ir.Name):
             name = target.name
@@ -73,28 +73,28 @@ class DefUse:
             self._def(name, line, _short(str(e.value)), _names(e.value))
             return
         if isinstance(target, ir.Member):
-            self.rvalue(e.value, stmt, node)
+            value = self.rvalue(e.value, stmt, node)
             scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
             if e.op != "=":
                 self.member_access(target, "load", stmt, node)
-            self.store_scope = scope
+            self.store_scope, self.store_value = scope, _constant_stored(value, e.op)
             try:
                 if self.member_access(target, "store", stmt, node) is None and \
                         not isinstance(target.base, ir.Name):
                     self.rvalue(target.base, stmt, node)      # `f(x).y = v`: what the base reads
             finally:
-                self.store_scope = uniform.THREAD
+                self.store_scope, self.store_value = uniform.THREAD, None
             return  # else a field of a struct/vector local: not an index
         # store to memory
-        self.rvalue(e.value, stmt, node)
+        value = self.rvalue(e.value, stmt, node)
         scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
         if e.op != "=":
             self.access(target, "load", stmt, node)
-        self.store_scope = scope
+        self.store_scope, self.store_value = scope, _constant_stored(value, e.op)
         try:
             self.access(target, "store", stmt, node)
         finally:
-            self.store_scope = uniform.THREAD
+            self.store_scope, self.store_value = uniform.THREAD, None
 
     def _compound(self, cur, op, value):
         if isinstance(cur, Ptr) and isinstance(value, ir.Expr) and op in ("+=", "-="):
@@ -265,6 +265,11 @@ class DefUse:
             return self.rvalue(e, stmt, node)
         finally:
             self.guards.pop()
+
+
+def _constant_stored(value, op: str) -> ir.Num | None:
+    """The number a store writes (`flag = 1`), where the program gives it."""
+    return value if op == "=" and value.__class__ is ir.Num else None
 
 
 def _fold(e: ir.Expr) -> ir.Expr:
