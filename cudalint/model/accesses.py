@@ -10,6 +10,7 @@ from .symbols import Ptr, Unfollowable, _data, _names, _scale
 
 
 _BUILTIN_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+_UNIFORM_KINDS = ("param", "block", "blockdim", "griddim", "uniform")   # one value in every thread of a block
 
 
 class Accesses:
@@ -121,10 +122,63 @@ class Accesses:
                 inner = inner.base
             self._record(ptr, index, kind, stmt, node, inner.base if inner.__class__ is ir.Member else inner)
             return _data(_short(str(e)))
+        if m.type.endswith("*") and m.count == 1 and kind == "load":
+            return self._loaded_pointer(ptr, index, path, m.type)
         if m.count > 1 or m.type.endswith("*"):
-            return _data(_short(str(e)))      # an array member decays to its address; a pointer member is data
+            return _data(_short(str(e)))      # an array member decays to its address
         self._record(ptr, index, kind, stmt, node, e, width=m.size, member_offset=m.offset)
         return _data(_short(str(e)))
+
+    # ---- pointers held in structs -------------------------------------------------------
+    def _pointer_array(self, key, name: str, member_type: str) -> Ptr:
+        """The memory a pointer member points to (`p.x` of `const float *x;`): an array of its own,
+        global (what a kernel's struct argument carries), of the member's element type."""
+        got = self.members.get(key)
+        if got is None:
+            base = " ".join(w for w in member_type.rstrip().removesuffix("*").split()
+                            if w not in ("const", "volatile", "__restrict__", "__restrict"))
+            t, size, assumed = self._elem_type(base or "void")
+            arr = MemoryArray(name, "global", t, size, (), self.fn.line, size_assumed=assumed)
+            self.table.arrays.setdefault(name, arr)
+            got = self.members[key] = Ptr(arr, ir.Num(0), t, size)
+        return got
+
+    def _loaded_pointer(self, ptr: Ptr, index: ir.Expr, path: list[str], member_type: str):
+        """A pointer member of a struct in memory (`d_unique[bx].d_in2`, `q->data`): the array it points
+        to. Where every thread of a block loads it from one place (an index of sizes and block
+        coordinates), its accesses are followed from that one start; else the start is a value each
+        thread loads (an indirect access)."""
+        flat = ir.add(ptr.offset, _scale(index, ptr))
+        name = f"{ptr.array.name}[{_short(str(flat), 30)}].{'.'.join(path)}"
+        got = self._pointer_array(("loaded", id(ptr.array), flat, tuple(path)), name, member_type)
+        if all(s.kind in _UNIFORM_KINDS for s in ir.symbols(flat)):
+            return got
+        return Ptr(got.array, _data(name), got.view, got.view_size)
+
+    def field_value(self, e: ir.Member):
+        """A member of a struct the kernel takes by value (`p.x`, `params.d_out`, `p.sizes.n`), a value
+        the launch gives: a pointer member points to an array of its own, an integer member is a size
+        of the launch (open, as an integer parameter is). None for anything else."""
+        path = []
+        cur = e
+        while cur.__class__ is ir.Member and not cur.arrow:
+            path.insert(0, cur.field)
+            cur = cur.base
+        if cur.__class__ is not ir.Name or not path:
+            return None
+        root = self.env.get(cur.name)
+        if root.__class__ is not ir.Sym or root.kind != "unknown" or root.name not in self.struct_params:
+            return None
+        declared = self.layouts.declared(self.struct_params[root.name], ".".join(path))
+        if declared is None:
+            return None
+        name = f"{root.name}.{'.'.join(path)}"
+        if declared.endswith("*"):
+            return self._pointer_array(("field", name), name, declared)
+        t = self.layouts.resolve(self.types.get(declared, declared))
+        if t in ir.INT_KINDS:
+            return ir.Sym(name, "param", t)
+        return None
 
     def _member_array(self, e: ir.Member, stmt, node) -> Ptr | None:
         """`s.arr` / `p->arr` / `p[i].arr` as an array: a pointer to the member's elements. A member of
@@ -220,6 +274,9 @@ class Accesses:
                 else:
                     unresolved = f"index depends on `{s.name}`, which the model does not follow"
                 break
+        if unresolved is None and arr.size_assumed and self.layouts.defines(arr.elem_type):
+            unresolved = (f"the size of `{arr.elem_type}` is not known: a type one of its members is declared with "
+                          f"is not defined where the kernel is compiled")
         # an atomic whose result the program drops (`atomicExch(&flag, 1);`) stores and reads nothing it uses
         kinds = ["load", "store"] if kind == "atomic" else ["store"] if kind == "atomic-store" else [kind]
         defs, reaching = self.defs, {}

@@ -43,6 +43,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.layouts = layouts if layouts is not None else TypeTable({}, self.typedefs)
         self.variables = variables or {}
         self.members: dict[tuple, Ptr] = {}       # (struct variable, member path) -> its member array
+        self.struct_params: dict[str, str] = {}   # a struct the kernel takes by value -> its type
         self._resolving: set[str] = set()         # constants being resolved (a cycle is not followed)
         self.launch = launch
         self.functions = functions
@@ -156,6 +157,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                     self.env[p.name] = ir.Sym(p.name, "data", t)
                 else:
                     self.env[p.name] = ir.Sym(p.name, "unknown", t)
+                    if not p.reference and self.layouts.defines(self.layouts.resolve(t)):
+                        self.struct_params[p.name] = self.layouts.resolve(t)
             self.defs[p.name] = f"{p.name}@param"
             self.table.definitions[f"{p.name}@param"] = f"{p.type_name} {'*' * p.pointers}{p.name} (parameter)"
 

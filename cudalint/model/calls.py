@@ -156,6 +156,10 @@ class Calls:
                 finally:
                     self.store_value = None
             return _data(name)
+        if ("." in fn or "->" in fn) and self.depth < _MAX_INLINE_DEPTH:
+            got = self._method_call(fn, args, stmt, node, targs)
+            if got is not None:
+                return got
         if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES \
                 and self.may_inline(self.functions[name], node):
             f = self.overload(self.functions[name], len(args))
@@ -209,6 +213,43 @@ class Calls:
                         if s.kind == "data" and not s.name.endswith("()"):
                             return s
         return _data(f"{fn}()")      # a call the model does not follow (its value is data to it)
+
+    def _method_call(self, fn: str, args, stmt, node, targs: tuple[str, ...]):
+        """`view.lane(i)` of a struct whose method is one `return` (`return &data_[i * ncols_];`): its
+        value, the members it names being those of the object it is called on. None where the call is
+        not that (the walk then goes on as for any call)."""
+        m = _METHOD_CALL.match(fn)
+        if m is None:
+            return None
+        f = self.functions.get(m.group("method"))
+        if f is None or f.node is None:
+            return None
+        fields = _class_fields(f)
+        ret = _single_return(f)
+        if fields is None or ret is None:
+            return None
+        try:
+            receiver = self._parse(m.group("recv"))
+            expr = self._parse_node(ret)[0]
+        except (ExprSyntaxError, MacroError):
+            return None
+        params = {p.name for p in f.params}
+        if params & {n.name for n in ir.of_type(receiver, ir.Name)}:
+            return None         # a parameter would hide a name the object is reached by
+        expr = _on_object(expr, fields - params, receiver, m.group("op") == "->")
+        vals = self._rvalues(args, stmt, node)
+        saved = self.env, self.types, self.volatile
+        self.env, self.types = dict(self.env), dict(self.types)
+        self.volatile = self._volatile_in(f)
+        self._bind_call_template(f, targs)
+        for p, v in zip(f.params, vals):
+            self.env[p.name] = v
+        self.depth += 1
+        try:
+            return self.rvalue(expr, stmt, None)
+        finally:
+            self.depth -= 1
+            self.env, self.types, self.volatile = saved
 
     def _group_call(self, receiver: str, method: str) -> ir.Expr | None:
         """`block.thread_rank()`, `block.size()`, `tile.thread_rank()` of cooperative groups, in
@@ -375,3 +416,53 @@ def _result_dropped(stmt, name: str) -> bool:
         return False
     fn = call.child_by_field_name("function")
     return fn is not None and node_text(fn).split("::")[-1] == name
+
+
+_METHOD_CALL = re.compile(r"^(?P<recv>.+)(?P<op>\.|->)(?P<method>[A-Za-z_]\w*)$", re.DOTALL)
+
+
+def _class_fields(f: FunctionDef) -> set[str] | None:
+    """The data members of the class whose body defines method `f`; None where `f` is no method."""
+    body = f.node.parent
+    if body is not None and body.type == "template_declaration":
+        body = body.parent
+    if body is None or body.type != "field_declaration_list":
+        return None
+    out = set()
+    for c in body.named_children:
+        if c.type != "field_declaration":
+            continue
+        for d in c.children_by_field_name("declarator"):
+            while d is not None and d.type not in ("field_identifier", "identifier"):
+                d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+            if d is not None:
+                out.add(node_text(d))
+    return out
+
+
+def _on_object(e: ir.Expr, fields: set[str], obj: ir.Expr, arrow: bool) -> ir.Expr:
+    """A method's expression with its class's members (`data_`, `this->data_`) read from `obj`."""
+    match e:
+        case ir.Name(name=n) if n in fields:
+            return ir.Member(obj, n, arrow)
+        case ir.Member(base=ir.Name(name="this"), field=f):
+            return ir.Member(obj, f, arrow)
+        case ir.Member(base=b, field=f, arrow=a):
+            return ir.Member(_on_object(b, fields, obj, arrow), f, a)
+        case ir.Subscript(base=b, index=i):
+            return ir.Subscript(_on_object(b, fields, obj, arrow), _on_object(i, fields, obj, arrow))
+        case ir.AddrOf(expr=x):
+            return ir.AddrOf(_on_object(x, fields, obj, arrow))
+        case ir.Deref(expr=x):
+            return ir.Deref(_on_object(x, fields, obj, arrow))
+        case ir.Bin(op=op, left=l, right=r):
+            return ir.Bin(op, _on_object(l, fields, obj, arrow), _on_object(r, fields, obj, arrow))
+        case ir.Un(op=op, operand=o):
+            return ir.Un(op, _on_object(o, fields, obj, arrow))
+        case ir.Cond(cond=c, then=a, other=b):
+            return ir.Cond(*(_on_object(x, fields, obj, arrow) for x in (c, a, b)))
+        case ir.Cast(type=t, expr=x):
+            return ir.Cast(t, _on_object(x, fields, obj, arrow))
+        case ir.Call(fn=fn, args=args, targs=targs):
+            return ir.Call(fn, tuple(_on_object(a, fields, obj, arrow) for a in args), targs)
+    return e

@@ -160,6 +160,9 @@ class DefUse:
                 got = self.member_access(e, "load", stmt, node)
                 if got is not None:
                     return got
+                got = self.field_value(e)
+                if got is not None:
+                    return got
                 self.rvalue(e.base, stmt, node)  # a member of a local struct or vector: no access
                 return ir.Sym(f"{_short(str(e))}", "data")
             case ir.Un(op=op, operand=o):
