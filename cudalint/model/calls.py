@@ -166,6 +166,12 @@ class Calls:
             ret = _single_return(f)
             vals = self._rvalues(args, stmt, node)
             if ret is not None:
+                # a helper that reads no memory and no thread coordinate returns one value for
+                # arguments that are one value (`floatToOrderedInt(beam)`)
+                if _thread_free(f):
+                    self.call_scope[fn] = min((self._scope(a) for a in args), default=uniform.BLOCK)
+                else:
+                    self.call_scope.pop(fn, None)
                 saved = self.env, self.types, self.src, self.line, self.path, self.volatile
                 self.env, self.types = dict(self.env), dict(self.types)
                 self.volatile = self._volatile_in(f)
@@ -466,3 +472,16 @@ def _on_object(e: ir.Expr, fields: set[str], obj: ir.Expr, arrow: bool) -> ir.Ex
         case ir.Call(fn=fn, args=args, targs=targs):
             return ir.Call(fn, tuple(_on_object(a, fields, obj, arrow) for a in args), targs)
     return e
+
+
+_THREAD_WORDS = re.compile(rb"threadIdx|laneid|clock|asm|\[|->|\*\s*\w|atomic|shfl|rand")
+
+
+def _thread_free(f: FunctionDef) -> bool:
+    """Helper `f` computes its result from its arguments alone: its text names no thread coordinate,
+    no memory (a subscript, `->`, a dereference), no atomic, shuffle, clock or random source."""
+    got = f.__dict__.get("_thread_free")
+    if got is None:
+        text = f.body.text if f.body is not None else b"["
+        got = f.__dict__["_thread_free"] = _THREAD_WORDS.search(text) is None
+    return got

@@ -82,8 +82,8 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
         # spans 64 elements, not the block. Once per access and axis: asked again for each
         # access it is read together with.
         return _once(sim, "_cl301_running", (id(acc), coord.name), lambda: _running_max(sim, coord, acc), acc)
-    if coord.kind == "thread":
-        return sim.block["xyz".index(coord.name[-1])] - 1
+    if coord.kind == "thread":     # ... and a span over threads the program's block
+        return sim.block["xyz".index(coord.name[-1])] - 1 if sim.launch_known else None
     if coord.kind == "block":      # a span over blocks needs the program's grid, not the assumed one
         return sim.grid["xyz".index(coord.name[-1])] - 1 if sim.grid_known else None
     if coord.kind == "iter":
