@@ -41,6 +41,8 @@ class Accesses:
             cur = cur.base
         chain.reverse()
         base = self._member_array(cur, stmt, node) if cur.__class__ is ir.Member else None
+        if base is None and cur.__class__ is ir.Name and not isinstance(self.env.get(cur.name), Ptr):
+            base = self.object_storage(cur.name)
         if base is None:
             base = self.rvalue(cur, stmt, node)
         if not isinstance(base, Ptr):
@@ -129,6 +131,44 @@ class Accesses:
         self._record(ptr, index, kind, stmt, node, e, width=m.size, member_offset=m.offset)
         return _data(_short(str(e)))
 
+    def object_storage(self, name: str) -> Ptr | None:
+        """`v[k]` of a local object whose class keeps its elements in itself (`Packed128 v;` holding
+        `T payload[size]` and giving them through `operator[]`): an element of that array member, in
+        the thread's registers. None for anything else: a class with a pointer member (a view of
+        memory elsewhere), with no array member or more than one."""
+        t = self.types.get(name)
+        if t is None or name not in self.env or name in self.struct_params:
+            return None
+        key = ("storage", name, t)
+        got = self.members.get(key)
+        if got is not None or key in self.members:
+            return got
+        self.members[key] = None
+        resolved = self.layouts.resolve(self.types.get(t, t))
+        found = self.layouts._struct(resolved)
+        if found is None:
+            return None
+        sd, args = found
+        arrays = [f for f in sd.fields if f.dims]
+        if len(arrays) != 1 or any(f.pointers or f.reference for f in sd.fields) or \
+                b"operator[]" not in _class_text(sd):
+            return None
+        m = self.layouts.member(resolved, arrays[0].name)
+        if m is not None:
+            elem, size, dims = m.type, m.size, tuple(m.dims) if m.dims else (m.count,)
+        else:       # the class cannot be laid out (an extent it computes): its element type still says the size
+            bindings = {k: self.layouts.resolve(v) for k, v in args.items()}
+            elem, size, assumed = self._elem_type(self.layouts.resolve(arrays[0].type_text, bindings))
+            if assumed:
+                return None
+            dims = tuple(None for _ in arrays[0].dims)
+        if elem.endswith("*"):
+            return None
+        arr = MemoryArray(f"{name}.{arrays[0].name}", "local", elem, size, dims, self.line)
+        self.table.arrays[arr.name] = arr
+        got = self.members[key] = Ptr(arr, ir.Num(0), elem, size)
+        return got
+
     # ---- pointers held in structs -------------------------------------------------------
     def _pointer_array(self, key, name: str, member_type: str) -> Ptr:
         """The memory a pointer member points to (`p.x` of `const float *x;`): an array of its own,
@@ -168,6 +208,12 @@ class Accesses:
             return None
         root = self.env.get(cur.name)
         if root.__class__ is not ir.Sym or root.kind != "unknown" or root.name not in self.struct_params:
+            # `v.size` of a local object whose class has a static constant `size`
+            t = self.types.get(cur.name)
+            if t is not None and len(path) == 1 and cur.name in self.env:
+                got = self._member_constant(f"{t}::{path[0]}")
+                if got is not None:
+                    return got
             return None
         declared = self.layouts.declared(self.struct_params[root.name], ".".join(path))
         if declared is None:
@@ -336,3 +382,22 @@ def _locate(node, span) -> tuple[int, int, int, int]:
     l1, c1 = pos(start)
     l2, c2 = pos(end)
     return l1, c1, l2, c2
+
+
+def _class_text(sd) -> bytes:
+    """The source text of a struct definition, from its line to the end of its file's text that a
+    class can span (enough to see whether it defines an operator)."""
+    src = getattr(sd, "file", None)
+    if src is None or not sd.line:
+        return b""
+    got = sd.__dict__.get("_text")
+    if got is None:
+        lines = src.text.splitlines()[sd.line - 1:]
+        depth, out = 0, []
+        for ln in lines:
+            out.append(ln)
+            depth += ln.count("{") - ln.count("}")
+            if depth <= 0 and "}" in ln:
+                break
+        got = sd.__dict__["_text"] = "\n".join(out).encode()
+    return got
