@@ -184,7 +184,8 @@ class Statements:
             head = node_text(node.named_children[0])
             gap = body_node.start_point[0] - node.end_point[0]
             rest = ("\n" * gap + " " * body_node.start_point[1] if gap > 0 else " ") + node_text(body_node)
-        expanded = self.macros.expand(head).replace("\n", " ")
+        # the expansion on one line, then the lines the head spans: the body keeps its own lines
+        expanded = self.macros.expand(head).replace("\n", " ") + "\n" * head.count("\n")
         self._walk_text(node, expanded + rest)
 
     def statements_macro(self, node) -> bool:
