@@ -302,7 +302,10 @@ class Accesses:
         if dims_idx is None:
             dims_idx = (flat,)
         span = getattr(e, "span", (0, 0))
-        if node is not None and span != (0, 0):
+        if self._expanding is not None:      # the text of a macro's expansion has no place in the file
+            line, col = self._expanding.start_point[0] + 1, self._expanding.start_point[1] + 1
+            end_line, end_col = self._expanding.end_point[0] + 1, self._expanding.end_point[1] + 1
+        elif node is not None and span != (0, 0):
             line, col, end_line, end_col = _locate(node, span)
         elif stmt is not None:
             line, col = stmt.start_point[0] + 1, stmt.start_point[1] + 1

@@ -67,6 +67,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.return_scopes: list[int] | None = None   # the returns of the helper being walked
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
         self.store_value: ir.Num | None = None    # ... that value, where it is a number the program gives
+        self._expanding = None                    # the statement macro whose expansion is being walked
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read
         self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
         self.type_names = set(fn.type_names) | self._unit_type_names(fn)

@@ -193,18 +193,18 @@ class Statements:
         is `do {} while (0)`: a macro used as a statement that expands to statements is walked as
         those statements (at the macro's line). False where the expansion is no statement."""
         text = node_text(node)
-        if getattr(self, "_expanding", False):
+        if self._expanding is not None:
             return False           # already in the expansion of a macro statement: not expanded again
         if not self.macros.uses_macro(text):
             return False
         expanded = self.macros.expand(text).replace("\n", " ").strip()
         if not (_STATEMENT_START.match(expanded) or ";" in expanded.rstrip("; ")):
             return False
-        self._expanding = True
+        self._expanding = node       # what the expansion reads stands where the macro is used
         try:
             self._walk_text(node, expanded)
         finally:
-            self._expanding = False
+            self._expanding = None
         return True
 
     def _walk_text(self, node, text: str) -> None:
