@@ -30,7 +30,39 @@ class Accesses:
                 return Ptr(ptr.array, ir.add(ptr.offset, _scale(index, ptr)), ptr.view, ptr.view_size)
             case ir.Deref(expr=p):
                 return self.rvalue(p, stmt, node)
+            case ir.Member():
+                got = self._member_address(x, stmt, node)
+                if got is not None:
+                    return got
         return ir.Sym("addr", "unknown")
+
+    def _member_address(self, e: ir.Member, stmt, node) -> Ptr | None:
+        """`&p[i].data`: a pointer to the member of element `i`, as a view of the array in the
+        member's units (the struct's size and the member's offset whole multiples of its size)."""
+        got = self._container(e, stmt, node)
+        if got is None or got[1] is None:
+            return None
+        ptr, index, path = got
+        if not isinstance(ptr, Ptr) or not isinstance(index, ir.Expr):
+            return None
+        m = self.layouts.member(ptr.view, ".".join(path))
+        arr = ptr.array
+        if m is None or m.count != 1 or not m.size or ptr.view_size != arr.elem_size or \
+                arr.elem_size % m.size or m.offset % m.size:
+            return None
+        view = self._member_view(arr, m)
+        ratio = arr.elem_size // m.size
+        start = ir.add(ir.mul(ir.add(ptr.offset, index), ir.Num(ratio)), ir.Num(m.offset // m.size))
+        return Ptr(view.array, start, m.type, m.size)
+
+    def _member_view(self, arr: MemoryArray, m) -> Ptr:
+        """Array `arr` seen in units of member `m`'s type (one view per array and type)."""
+        key = (id(arr), m.size, m.type)
+        view = self.members.get(key)
+        if view is None:
+            sub = MemoryArray(arr.name, arr.space, m.type, m.size, (), arr.line, arr.extern, arr.size_assumed)
+            view = self.members[key] = Ptr(sub, ir.Num(0), m.type, m.size)
+        return view
 
     def _element(self, e: ir.Expr, stmt, node):
         """For `base[i]...[j]` return (pointer of the innermost array, flat index in view units)."""
@@ -252,11 +284,7 @@ class Accesses:
             return got
         if arr.elem_size % m.size or m.offset % m.size:
             return None
-        key = (id(arr), m.size, m.type)
-        view = self.members.get(key)
-        if view is None:
-            sub = MemoryArray(arr.name, arr.space, m.type, m.size, (), arr.line, arr.extern, arr.size_assumed)
-            view = self.members[key] = Ptr(sub, ir.Num(0), m.type, m.size)
+        view = self._member_view(arr, m)
         ratio = arr.elem_size // m.size
         start = ir.add(ir.mul(ir.add(ptr.offset, index), ir.Num(ratio)), ir.Num(m.offset // m.size))
         return Ptr(view.array, start, m.type, m.size)
