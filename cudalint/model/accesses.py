@@ -3,6 +3,7 @@ an Access (index in elements of the array, space, load/store, guards, loops, sta
 from __future__ import annotations
 
 from ..index import ir
+from ..index.types import template_arguments
 from ..source.cufile import node_text
 from . import uniform
 from .table import Access, MemoryArray, short_text as _short
@@ -177,7 +178,7 @@ class Accesses:
             return got
         self.members[key] = None
         resolved = self.layouts.resolve(self.types.get(t, t))
-        found = self.layouts._struct(resolved)
+        found = template_arguments(self.layouts, resolved)
         if found is None:
             return None
         sd, args = found

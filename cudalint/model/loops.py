@@ -73,7 +73,10 @@ class Loops:
         exits: dict[str, ir.Expr] = {}
         for name, (op, inc) in carried.items():
             cur = self.env.get(name)
-            if (op, inc) in (("+=", ir.Num(1)),) and isinstance(cur, ir.Expr) and not self._is_data(name, cur):
+            init = node.child_by_field_name("initializer") if name == var else None
+            scoped = init is not None and init.type == "declaration"      # `for (int i = ...)`: i ends with it
+            if not scoped and (op, inc) == ("+=", ir.Num(1)) and isinstance(cur, ir.Expr) and \
+                    not self._is_data(name, cur):
                 after = self._exit_value(name, cur, cond_node, body, carried)
                 if after is not None:
                     exits[name] = after
