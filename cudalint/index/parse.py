@@ -79,7 +79,8 @@ class _ToIR:
         return ir.Name(f"{c[0]}::{c[1]}")
 
     def string(self, span, c):
-        return ir.Str(str(c[0]))
+        # `"a" "b"`: adjacent literals are one
+        return ir.Str(str(c[0])) if len(c) == 1 else ir.Str('"' + "".join(str(x)[1:-1] for x in c) + '"')
 
     char = string
 

@@ -198,6 +198,8 @@ class Statements:
         if not self.macros.uses_macro(text):
             return False
         expanded = self.macros.expand(text).replace("\n", " ").strip()
+        if not expanded.strip("; "):
+            return True            # `DEBUG_PRINT(x);` where the build defines it as nothing: no statement
         if not (_STATEMENT_START.match(expanded) or ";" in expanded.rstrip("; ")):
             return False
         self._expanding = node       # what the expansion reads stands where the macro is used
