@@ -421,8 +421,6 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 continue
             if second.kind == "store" and first.seq >= second.seq:
                 continue   # a store/store pair is reported once, at the later store
-            if second.kind == "store" and first.stored is not None and first.stored == second.stored:
-                continue   # two stores of one number the program gives: the element holds it either way
             cases = _cases(table.barriers, first, second)
             if _own_value_first(first, second):
                 cases = [c for c in cases if c[0] is not None]
@@ -481,6 +479,8 @@ def _cases(barriers, w: Access, r: Access) -> list[tuple[Iterator | None, bool]]
 
 def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     """The first race between store `w` and access `r` (`cases`: _cases(barriers, w, r))."""
+    if r.kind == "store" and w.stored is not None and w.stored == r.stored:
+        return None     # two stores of one number the program gives: the element holds it either way
     common = _common_loops(w, r)
     if cases is None:
         cases = _cases(barriers, w, r)

@@ -232,8 +232,8 @@ class Accesses:
         """A member of a struct the kernel takes by value (`p.x`, `params.d_out`, `p.sizes.n`), a value
         the launch gives: a pointer member points to an array of its own, an integer member is a size
         of the launch (open, as an integer parameter is). None for anything else."""
-        path = []
-        cur = e
+        path: list[str] = []
+        cur: ir.Expr = e
         while cur.__class__ is ir.Member and not cur.arrow:
             path.insert(0, cur.field)
             cur = cur.base

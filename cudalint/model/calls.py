@@ -98,7 +98,7 @@ class Calls:
         if fn.file is not None:      # findings inside the helper stand where its text stands
             self.src, self.path = fn.file, fn.file.path
         self.depth += 1
-        written: dict[str, object] = {}
+        written: dict[str, tuple[object, int]] = {}
         try:
             if fn.body is not None:
                 self._scoped(lambda: self.stmt(fn.body))

@@ -82,8 +82,8 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
         # spans 64 elements, not the block. Once per access and axis: asked again for each
         # access it is read together with.
         return _once(sim, "_cl301_running", (id(acc), coord.name), lambda: _running_max(sim, coord, acc), acc)
-    if coord.kind == "thread":     # ... and a span over threads the program's block
-        return sim.block["xyz".index(coord.name[-1])] - 1 if sim.launch_known else None
+    if coord.kind == "thread":
+        return sim.block["xyz".index(coord.name[-1])] - 1
     if coord.kind == "block":      # a span over blocks needs the program's grid, not the assumed one
         return sim.grid["xyz".index(coord.name[-1])] - 1 if sim.grid_known else None
     if coord.kind == "iter":
@@ -247,13 +247,11 @@ def _group_mismatch(sim, acc, key, ts, offsets):
         m = _coord_max(sim, t.coord, acc)
         # only a thread coordinate runs over fewer values than it takes
         run = _coord_max(sim, t.coord, acc, running_only=True) if t.coord.kind == "thread" else m
-        if c is None or c <= 0:
+        if c is None or m is None or c <= 0:
             break
         rows.append((c, m, t, m if run is None else run))
     else:
         rows.sort(key=lambda r: (r[0], _level(r[2].coord)))
-        if any(r[1] is None for r in rows[:-1]):
-            return None     # a span below another term that the program does not give (the top one's is not read)
         starts = sorted({o.get(key, 0) for o in offsets}) if offsets else [0]
         c0, m0, _, r0 = rows[0]
         # a hole is judged over the whole block (a guard that keeps threads out of a copy leaves
@@ -275,8 +273,6 @@ def _group_mismatch(sim, acc, key, ts, offsets):
                 from ..analysis.simulate import guards_followed
                 if guards_followed(acc.guards):
                     return ("overlap", t, below, c, span_run, 0, False)
-            if m is None:
-                break       # the top term: nothing above it reads its span
             # the terms below reach up to the sum of their largest steps: two unit-stride terms
             # over 128 values each span 255 elements, not 128
             span = max(span + c * m, c * (m + 1))
