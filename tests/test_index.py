@@ -114,7 +114,7 @@ def test_the_fast_loop_reads_as_lark_s_own_loop_does():
     def spans(e):
         return [(type(n).__name__, n.span) for n in e.walk() if isinstance(n, (ir.Subscript, ir.Deref))]
 
-    for text in ("a[(i + 1) * n] = *(p + 2) + (+q)[2] - f() * g(x, (__cltype_T)y, -3)->w.v++",
+    for text in ("a[(i + 1) * n] = *(p + 2) + (+q)[2] - f() * g(x, (float)y, -3)->w.v++",
                  "s::t ? sizeof(unsigned int *) + sizeof x : ~c, !d && e || --f | g ^ h & (i != j) <= k << 1",
                  "static_cast<const float *>(z)[0] += int(a) + float() + h{} + m{1, 'c'} + &u - \"s\" / 0x10u % 1.5f",
                  "(const volatile int)a + (const int const *)b + (const int volatile)c + (int const *)d"

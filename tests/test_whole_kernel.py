@@ -241,3 +241,143 @@ void run(const float* in, float* out, int w) { k<<<1, 32>>>(in, out, w); }
     # given (the size a build uses), the mask's end is passed
     given = text.replace("__global__", "// cudalint: param mask_width=200\n__global__")
     assert [d.line for d in _run(tmp_path, given).diagnostics if d.code == "CL201"] == [6]
+
+
+def _simulated(result):
+    """(array, kind) of the accesses the model holds with an index it follows."""
+    (t,) = result.tables
+    return sorted({(a.array.name, a.kind) for a in t.accesses if not a.unresolved})
+
+
+def test_a_cast_to_a_name_the_unit_does_not_define_is_read(tmp_path):
+    # `real` comes from a header the build does not show: `(real)x` is still a cast, the
+    # statement is read and its columns are those of the source
+    r = _run(tmp_path, """__global__ void k(const float* a, float* b) {
+  b[threadIdx.x] = (real)a[threadIdx.x * 32] + (real)(a[threadIdx.x]);
+}
+void run(const float* a, float* b) { k<<<1, 32>>>(a, b); }
+""")
+    assert not [d for d in r.diagnostics if "cannot read" in d.message]
+    assert [(d.code, d.line, d.column) for d in r.diagnostics if d.code == "CL101"] == [("CL101", 2, 26)]
+
+
+def test_a_statement_macro_and_a_line_splice_are_read(tmp_path):
+    r = _run(tmp_path, """#define LOG(...) do {} while (0)
+#define ADD(s) if (threadIdx.x < s) { t[threadIdx.x] += t[threadIdx.x + s]; }
+__global__ void k(float* out) {
+  __shared__ float t[64];
+  t[threadIdx.x] = 1.f;
+  __syncthreads();
+  LOG("%d", 1);
+  ADD(16);
+  if (threadIdx.x == 0 && \\
+      threadIdx.y == 0) out[blockIdx.x] = t[0];
+}
+void run(float* out) { k<<<1, 32>>>(out); }
+""")
+    assert not [d for d in r.diagnostics if "cannot read" in d.message]
+    (t,) = r.tables
+    assert {(a.array.name, a.kind, a.line) for a in t.accesses} >= {("t", "load", 8), ("t", "store", 8),
+                                                                     ("out", "store", 10)}
+
+
+def test_a_helper_writes_back_through_its_reference_parameters(tmp_path):
+    r = _run(tmp_path, """__device__ void split(int &col, int &row, int i) { row = i / 32; col = i % 32; }
+__global__ void k(const float* a, float* b) {
+  int c, r;
+  split(c, r, threadIdx.x);
+  b[c * 32 + r] = a[threadIdx.x];
+}
+void run(const float* a, float* b) { k<<<1, 1024>>>(a, b); }
+""")
+    assert _simulated(r) == [("a", "load"), ("b", "store")]
+    assert [(d.code, d.line) for d in r.diagnostics if d.code == "CL101"] == [("CL101", 5)]
+
+
+def test_a_call_runs_the_overload_its_arguments_count(tmp_path):
+    r = _run(tmp_path, """__device__ void put(float* p, float v) { p[0] = v; }
+__device__ void put(float* p, float v, int stride) { p[threadIdx.x * stride] = v; }
+__global__ void k(float* out) { put(out, 1.f, 8); }
+void run(float* out) { k<<<1, 32>>>(out); }
+""")
+    (t,) = r.tables
+    assert [str(a.index) for a in t.accesses] == ["threadIdx.x * 8"]
+
+
+def test_a_counter_leaves_its_loop_at_its_bound(tmp_path):
+    r = _run(tmp_path, """__global__ void k(const float* in, float* out, int n, int pre) {
+  int head = 0;
+  float s = 0.f;
+  while (head < pre && head < n) { s += in[head * 32 + threadIdx.x]; ++head; }
+  while (head < n) { s += in[head * 32 + threadIdx.x]; ++head; }
+  out[threadIdx.x] = s;
+}
+void run(const float* in, float* out, int n, int pre) { k<<<1, 32>>>(in, out, n, pre); }
+""")
+    (t,) = r.tables
+    second = [a for a in t.accesses if a.line == 5]
+    assert second and not second[0].unresolved
+    assert str(second[0].index) in ("(max(0, min(n, pre)) + iter(loop@5)) * 32 + threadIdx.x",
+                                    "(max(0, min(pre, n)) + iter(loop@5)) * 32 + threadIdx.x")
+
+
+def test_pointers_and_sizes_a_kernel_takes_in_a_struct(tmp_path):
+    r = _run(tmp_path, """struct Args { const float* x; float* y; int n; };
+struct View { float* data_; int ncols_; __device__ float* row(int r) { return &data_[r * ncols_]; } };
+__global__ void k(Args p, View v) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < p.n) p.y[i] = p.x[i] + v.row(blockIdx.x)[threadIdx.x];
+}
+void run(Args p, View v) { k<<<8, 256>>>(p, v); }
+""")
+    assert _simulated(r) == [("p.x", "load"), ("p.y", "store"), ("v.data_", "load")]
+    (t,) = r.tables
+    assert [a.index for a in t.accesses if a.array.name == "v.data_"][0].__class__.__name__ == "Bin"
+    assert "v.ncols_" in str([a.index for a in t.accesses if a.array.name == "v.data_"][0])
+
+
+def test_a_pointer_member_of_a_struct_in_memory(tmp_path):
+    r = _run(tmp_path, """struct Item { float* data; int len; };
+__constant__ Item items[16];
+__global__ void k(Item* per_thread) {
+  items[blockIdx.x].data[threadIdx.x] = 0.f;
+  per_thread[threadIdx.x].data[0] = 1.f;
+}
+void run(Item* q) { k<<<16, 32>>>(q); }
+""")
+    (t,) = r.tables
+    by_line = {a.line: a for a in t.accesses if a.kind == "store"}
+    # one start for the whole block: followed; a start each thread loads: indirect
+    assert not by_line[4].unresolved
+    assert "loaded from memory" in by_line[5].unresolved
+
+
+def test_an_element_of_a_register_object_is_a_local_access(tmp_path):
+    r = _run(tmp_path, """struct Pack { float payload[4];
+  __device__ float& operator[](int i) { return payload[i]; } };
+__global__ void k(const float* a, float* b) {
+  Pack v;
+  for (int j = 0; j < 4; ++j) v[j] = a[threadIdx.x * 4 + j];
+  b[threadIdx.x] = v[0] + v[3];
+}
+void run(const float* a, float* b) { k<<<1, 32>>>(a, b); }
+""")
+    (t,) = r.tables
+    assert t.arrays["v.payload"].space == "local" and t.arrays["v.payload"].dims == (4,)
+    assert sorted((a.kind, a.line) for a in t.accesses if a.array.name == "v.payload") == \
+        [("load", 6), ("load", 6), ("store", 5)]
+
+
+def test_stores_of_one_number_do_not_race(tmp_path):
+    text = """__global__ void k(const int* a, int* out) {
+  __shared__ unsigned int flag;
+  if (threadIdx.x == 0) flag = 0;
+  __syncthreads();
+  if (a[threadIdx.x]) atomicExch(&flag, 1u); else flag = VALUE;
+  __syncthreads();
+  out[threadIdx.x] = flag;
+}
+void run(const int* a, int* out) { k<<<1, 64>>>(a, out); }
+"""
+    assert not [d for d in _run(tmp_path, text.replace("VALUE", "1")).diagnostics if d.code == "CL501"]
+    assert [d.line for d in _run(tmp_path, text.replace("VALUE", "2")).diagnostics if d.code == "CL501"] == [5]

@@ -479,6 +479,8 @@ def _cases(barriers, w: Access, r: Access) -> list[tuple[Iterator | None, bool]]
 
 def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     """The first race between store `w` and access `r` (`cases`: _cases(barriers, w, r))."""
+    if r.kind == "store" and w.stored is not None and w.stored == r.stored:
+        return None     # two stores of one number the program gives: the element holds it either way
     common = _common_loops(w, r)
     if cases is None:
         cases = _cases(barriers, w, r)

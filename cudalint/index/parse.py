@@ -79,7 +79,8 @@ class _ToIR:
         return ir.Name(f"{c[0]}::{c[1]}")
 
     def string(self, span, c):
-        return ir.Str(str(c[0]))
+        # `"a" "b"`: adjacent literals are one
+        return ir.Str(str(c[0])) if len(c) == 1 else ir.Str('"' + "".join(str(x)[1:-1] for x in c) + '"')
 
     char = string
 
@@ -133,9 +134,12 @@ class _ToIR:
         ref = next((t for t in c if t is _REF or t is _ARRAY_REF), None)
         c = [t for t in c if t is not ref and t is not None]
         words = [str(t) for t in c if t != "*"]
-        words = [w for w in words if w not in ("const", "volatile", "__restrict__", "__restrict", "restrict")]
+        words = [w for w in words if w not in _QUALIFIERS]
         name = " ".join(words)
-        name = re.sub(r"\s+", " ", name).replace("__cltype_", "")
+        if _CAST_MARK in name:     # a name marked as a type: its text is the source's, at the same place
+            words = [w for w in re.findall(r"[A-Za-z_][\w:]*", _source[0][span[0]:span[1]]) if w not in _QUALIFIERS]
+            name = " ".join(words)
+        name = re.sub(r"\s+", " ", name)
         name = _TYPE_WORDS.get(name, name)
         pointers = sum(1 for t in c if t == "*")
         return ir.TypeRef(name, pointers, "&" if ref is _REF else "(&)[]" if ref is _ARRAY_REF else "")
@@ -486,25 +490,45 @@ def strip_comments(text: str) -> str:
 
 # `SharedMemory<T>()`, `warpReduce<float, 32>(v)`, `cg::tiled_partition<32>(block)`: a call with
 # template arguments (names, numbers, `::`, `*`, no operators); `static_cast<T>(x)` is a cast.
-_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*]*>)(?=\s*(?:::\s*[A-Za-z_]\w*\s*)?[({])")
+_TEMPLATE_CALL = re.compile(r"\b(?P<name>[A-Za-z_][\w:]*)\s*(?P<args><[\w\s,:*\xa7]*>)(?=\s*(?:::\s*[A-Za-z_]\w*\s*)?[({])")
 
 
 # template arguments of the calls of the expression being transformed, by the call's start
 _template_args: dict[int, tuple[str, ...]] = {}
 
 
-def _drop_template_arguments(src: str) -> str:
+def _drop_template_arguments(src: str, original: str) -> str:
     """A call's template arguments become spaces (offsets stay exact) and are kept aside, by the
-    call's position, for the Call node (`_template_args`)."""
+    call's position, for the Call node (`_template_args`), as `original` (the text before names were
+    marked as types, of the same length) writes them."""
     def blank(m):
         if m.group("name").endswith("_cast") or m.group("name").split("::")[-1] in ("sizeof", "alignof"):
             return m.group(0)
         args = m.group("args")
-        inner = args[1:-1].replace("__cltype_", "")
+        inner = original[m.start("args") + 1:m.end("args") - 1]
         _template_args[m.start("name")] = tuple(a.strip() for a in inner.split(",") if a.strip())
         return m.group(0)[: m.start("args") - m.start()] + " " * len(args)
     return _TEMPLATE_CALL.sub(blank, src)
 
+
+# `(T)y`, `(real)(a + b)`, `(Acc *)p`: a parenthesized name followed by an operand, or by `*`s and
+# `)`, is a C-style cast whatever the unit says of the name (a parenthesized expression cannot be
+# followed by an operand, nor hold a name and a trailing `*`). Not after a name or `)`/`]` (a call's
+# arguments), nor a name the language keeps for itself.
+_CAST_OF_NAME = re.compile(
+    r"(?<![\w\])\]])(\(\s*(?:const\s+)?)(?!(?:sizeof|alignof|return|const|volatile|case|new|delete|throw)\b)([A-Za-z_]\w*)"
+    r"(?=(?:\s*\*+\s*(?:const\s*|__restrict__\s*)*\))|\s*\)\s*(?:[A-Za-z_0-9'\"(!~]|\.\d))")
+
+_CAST_MARK = "\xa7"
+_QUALIFIERS = ("const", "volatile", "__restrict__", "__restrict", "restrict")
+_source = [""]          # the text being parsed, before names were marked as types
+
+
+def _mark(m: re.Match) -> str:
+    return m.group(1) + _CAST_MARK * len(m.group(2))
+
+
+_LINE_SPLICE = re.compile(r"\\[ \t]*\r?\n")
 
 _PARSED: dict = {}          # (text, type names) -> IR or the error: one parse per distinct text a run
 _PARSED_MAX = 50_000
@@ -670,15 +694,20 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
         text = _TEMPLATE_MEMBER.sub(_template_member, text)
     if text.count("::") > 1:
         text = _NESTED_NAME.sub(_nested_name, text)
+    if "\\" in text:       # a backslash-newline splices two lines (translation phase 2)
+        text = _LINE_SPLICE.sub(lambda m: " " * len(m.group(0)), text)
     src = text
     if type_names:
-        # Only casts and cast-like template arguments are renamed, so spans stay exact elsewhere.
+        # The names of casts and cast-like template arguments are marked as types, letter for letter
+        # (spans stay exact; type_name reads the name back from `_source`).
         names = "|".join(map(re.escape, sorted(type_names)))
-        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*(?:[)>&]|\(\s*&))",
-                     lambda m: m.group(1) + "__cltype_" + m.group(2), text)
+        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*(?:[)>&]|\(\s*&))", _mark, text)
+    if "(" in src:
+        src = _CAST_OF_NAME.sub(_mark, src)
+    _source[0] = text
     _template_args.clear()
     if "<" in src and ">" in src:
-        src = _drop_template_arguments(src)
+        src = _drop_template_arguments(src, text)
     if len(src) > MAX_EXPRESSION_CHARS:
         raise ExprSyntaxError(f"expression of {len(src)} characters (after macro expansion); cudalint reads up "
                               f"to {MAX_EXPRESSION_CHARS}")

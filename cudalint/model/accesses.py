@@ -3,6 +3,7 @@ an Access (index in elements of the array, space, load/store, guards, loops, sta
 from __future__ import annotations
 
 from ..index import ir
+from ..index.types import template_arguments
 from ..source.cufile import node_text
 from . import uniform
 from .table import Access, MemoryArray, short_text as _short
@@ -10,6 +11,7 @@ from .symbols import Ptr, Unfollowable, _data, _names, _scale
 
 
 _BUILTIN_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
+_UNIFORM_KINDS = ("param", "block", "blockdim", "griddim", "uniform")   # one value in every thread of a block
 
 
 class Accesses:
@@ -29,7 +31,39 @@ class Accesses:
                 return Ptr(ptr.array, ir.add(ptr.offset, _scale(index, ptr)), ptr.view, ptr.view_size)
             case ir.Deref(expr=p):
                 return self.rvalue(p, stmt, node)
+            case ir.Member():
+                got = self._member_address(x, stmt, node)
+                if got is not None:
+                    return got
         return ir.Sym("addr", "unknown")
+
+    def _member_address(self, e: ir.Member, stmt, node) -> Ptr | None:
+        """`&p[i].data`: a pointer to the member of element `i`, as a view of the array in the
+        member's units (the struct's size and the member's offset whole multiples of its size)."""
+        got = self._container(e, stmt, node)
+        if got is None or got[1] is None:
+            return None
+        ptr, index, path = got
+        if not isinstance(ptr, Ptr) or not isinstance(index, ir.Expr):
+            return None
+        m = self.layouts.member(ptr.view, ".".join(path))
+        arr = ptr.array
+        if m is None or m.count != 1 or not m.size or ptr.view_size != arr.elem_size or \
+                arr.elem_size % m.size or m.offset % m.size:
+            return None
+        view = self._member_view(arr, m)
+        ratio = arr.elem_size // m.size
+        start = ir.add(ir.mul(ir.add(ptr.offset, index), ir.Num(ratio)), ir.Num(m.offset // m.size))
+        return Ptr(view.array, start, m.type, m.size)
+
+    def _member_view(self, arr: MemoryArray, m) -> Ptr:
+        """Array `arr` seen in units of member `m`'s type (one view per array and type)."""
+        key = (id(arr), m.size, m.type)
+        view = self.members.get(key)
+        if view is None:
+            sub = MemoryArray(arr.name, arr.space, m.type, m.size, (), arr.line, arr.extern, arr.size_assumed)
+            view = self.members[key] = Ptr(sub, ir.Num(0), m.type, m.size)
+        return view
 
     def _element(self, e: ir.Expr, stmt, node):
         """For `base[i]...[j]` return (pointer of the innermost array, flat index in view units)."""
@@ -40,6 +74,8 @@ class Accesses:
             cur = cur.base
         chain.reverse()
         base = self._member_array(cur, stmt, node) if cur.__class__ is ir.Member else None
+        if base is None and cur.__class__ is ir.Name and not isinstance(self.env.get(cur.name), Ptr):
+            base = self.object_storage(cur.name)
         if base is None:
             base = self.rvalue(cur, stmt, node)
         if not isinstance(base, Ptr):
@@ -121,10 +157,107 @@ class Accesses:
                 inner = inner.base
             self._record(ptr, index, kind, stmt, node, inner.base if inner.__class__ is ir.Member else inner)
             return _data(_short(str(e)))
+        if m.type.endswith("*") and m.count == 1 and kind == "load":
+            return self._loaded_pointer(ptr, index, path, m.type)
         if m.count > 1 or m.type.endswith("*"):
-            return _data(_short(str(e)))      # an array member decays to its address; a pointer member is data
+            return _data(_short(str(e)))      # an array member decays to its address
         self._record(ptr, index, kind, stmt, node, e, width=m.size, member_offset=m.offset)
         return _data(_short(str(e)))
+
+    def object_storage(self, name: str) -> Ptr | None:
+        """`v[k]` of a local object whose class keeps its elements in itself (`Packed128 v;` holding
+        `T payload[size]` and giving them through `operator[]`): an element of that array member, in
+        the thread's registers. None for anything else: a class with a pointer member (a view of
+        memory elsewhere), with no array member or more than one."""
+        t = self.types.get(name)
+        if t is None or name not in self.env or name in self.struct_params:
+            return None
+        key = ("storage", name, t)
+        got = self.members.get(key)
+        if got is not None or key in self.members:
+            return got
+        self.members[key] = None
+        resolved = self.layouts.resolve(self.types.get(t, t))
+        found = template_arguments(self.layouts, resolved)
+        if found is None:
+            return None
+        sd, args = found
+        arrays = [f for f in sd.fields if f.dims]
+        if len(arrays) != 1 or any(f.pointers or f.reference for f in sd.fields) or \
+                b"operator[]" not in _class_text(sd):
+            return None
+        m = self.layouts.member(resolved, arrays[0].name)
+        if m is not None:
+            elem, size, dims = m.type, m.size, tuple(m.dims) if m.dims else (m.count,)
+        else:       # the class cannot be laid out (an extent it computes): its element type still says the size
+            bindings = {k: self.layouts.resolve(v) for k, v in args.items()}
+            elem, size, assumed = self._elem_type(self.layouts.resolve(arrays[0].type_text, bindings))
+            if assumed:
+                return None
+            dims = tuple(None for _ in arrays[0].dims)
+        if elem.endswith("*"):
+            return None
+        arr = MemoryArray(f"{name}.{arrays[0].name}", "local", elem, size, dims, self.line)
+        self.table.arrays[arr.name] = arr
+        got = self.members[key] = Ptr(arr, ir.Num(0), elem, size)
+        return got
+
+    # ---- pointers held in structs -------------------------------------------------------
+    def _pointer_array(self, key, name: str, member_type: str) -> Ptr:
+        """The memory a pointer member points to (`p.x` of `const float *x;`): an array of its own,
+        global (what a kernel's struct argument carries), of the member's element type."""
+        got = self.members.get(key)
+        if got is None:
+            base = " ".join(w for w in member_type.rstrip().removesuffix("*").split()
+                            if w not in ("const", "volatile", "__restrict__", "__restrict"))
+            t, size, assumed = self._elem_type(base or "void")
+            arr = MemoryArray(name, "global", t, size, (), self.fn.line, size_assumed=assumed)
+            self.table.arrays.setdefault(name, arr)
+            got = self.members[key] = Ptr(arr, ir.Num(0), t, size)
+        return got
+
+    def _loaded_pointer(self, ptr: Ptr, index: ir.Expr, path: list[str], member_type: str):
+        """A pointer member of a struct in memory (`d_unique[bx].d_in2`, `q->data`): the array it points
+        to. Where every thread of a block loads it from one place (an index of sizes and block
+        coordinates), its accesses are followed from that one start; else the start is a value each
+        thread loads (an indirect access)."""
+        flat = ir.add(ptr.offset, _scale(index, ptr))
+        name = f"{ptr.array.name}[{_short(str(flat), 30)}].{'.'.join(path)}"
+        got = self._pointer_array(("loaded", id(ptr.array), flat, tuple(path)), name, member_type)
+        if all(s.kind in _UNIFORM_KINDS for s in ir.symbols(flat)):
+            return got
+        return Ptr(got.array, _data(name), got.view, got.view_size)
+
+    def field_value(self, e: ir.Member):
+        """A member of a struct the kernel takes by value (`p.x`, `params.d_out`, `p.sizes.n`), a value
+        the launch gives: a pointer member points to an array of its own, an integer member is a size
+        of the launch (open, as an integer parameter is). None for anything else."""
+        path: list[str] = []
+        cur: ir.Expr = e
+        while cur.__class__ is ir.Member and not cur.arrow:
+            path.insert(0, cur.field)
+            cur = cur.base
+        if cur.__class__ is not ir.Name or not path:
+            return None
+        root = self.env.get(cur.name)
+        if root.__class__ is not ir.Sym or root.kind != "unknown" or root.name not in self.struct_params:
+            # `v.size` of a local object whose class has a static constant `size`
+            t = self.types.get(cur.name)
+            if t is not None and len(path) == 1 and cur.name in self.env:
+                got = self._member_constant(f"{t}::{path[0]}")
+                if got is not None:
+                    return got
+            return None
+        declared = self.layouts.declared(self.struct_params[root.name], ".".join(path))
+        if declared is None:
+            return None
+        name = f"{root.name}.{'.'.join(path)}"
+        if declared.endswith("*"):
+            return self._pointer_array(("field", name), name, declared)
+        t = self.layouts.resolve(self.types.get(declared, declared))
+        if t in ir.INT_KINDS:
+            return ir.Sym(name, "param", t)
+        return None
 
     def _member_array(self, e: ir.Member, stmt, node) -> Ptr | None:
         """`s.arr` / `p->arr` / `p[i].arr` as an array: a pointer to the member's elements. A member of
@@ -152,11 +285,7 @@ class Accesses:
             return got
         if arr.elem_size % m.size or m.offset % m.size:
             return None
-        key = (id(arr), m.size, m.type)
-        view = self.members.get(key)
-        if view is None:
-            sub = MemoryArray(arr.name, arr.space, m.type, m.size, (), arr.line, arr.extern, arr.size_assumed)
-            view = self.members[key] = Ptr(sub, ir.Num(0), m.type, m.size)
+        view = self._member_view(arr, m)
         ratio = arr.elem_size // m.size
         start = ir.add(ir.mul(ir.add(ptr.offset, index), ir.Num(ratio)), ir.Num(m.offset // m.size))
         return Ptr(view.array, start, m.type, m.size)
@@ -202,7 +331,10 @@ class Accesses:
         if dims_idx is None:
             dims_idx = (flat,)
         span = getattr(e, "span", (0, 0))
-        if node is not None and span != (0, 0):
+        if self._expanding is not None:      # the text of a macro's expansion has no place in the file
+            line, col = self._expanding.start_point[0] + 1, self._expanding.start_point[1] + 1
+            end_line, end_col = self._expanding.end_point[0] + 1, self._expanding.end_point[1] + 1
+        elif node is not None and span != (0, 0):
             line, col, end_line, end_col = _locate(node, span)
         elif stmt is not None:
             line, col = stmt.start_point[0] + 1, stmt.start_point[1] + 1
@@ -220,7 +352,11 @@ class Accesses:
                 else:
                     unresolved = f"index depends on `{s.name}`, which the model does not follow"
                 break
-        kinds = ["load", "store"] if kind == "atomic" else [kind]
+        if unresolved is None and arr.size_assumed and self.layouts.defines(arr.elem_type):
+            unresolved = (f"the size of `{arr.elem_type}` is not known: a type one of its members is declared with "
+                          f"is not defined where the kernel is compiled")
+        # an atomic whose result the program drops (`atomicExch(&flag, 1);`) stores and reads nothing it uses
+        kinds = ["load", "store"] if kind == "atomic" else ["store"] if kind == "atomic-store" else [kind]
         defs, reaching = self.defs, {}
         for n in _names(e):
             if n in defs:
@@ -235,12 +371,13 @@ class Accesses:
                          tuple(self.guards), tuple(self.loops),
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved,
-                         atomic=kind == "atomic", name_deps=deps, seq=self._next_seq(),
+                         atomic=kind.startswith("atomic"), name_deps=deps, seq=self._next_seq(),
                          reaching=reaching,
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
                          value_axes=self.store_axes if k == "store" and kind == "store" else None,
                          volatile=_base_name(e) in self.volatile, written=e,
-                         written_index=written if written is not None else index, member_offset=member_offset)
+                         written_index=written if written is not None else index, member_offset=member_offset,
+                         stored=self.store_value if k == "store" else None)
             self.table.accesses.append(acc)
         return _data(arr.name)
 
@@ -278,3 +415,22 @@ def _locate(node, span) -> tuple[int, int, int, int]:
     l1, c1 = pos(start)
     l2, c2 = pos(end)
     return l1, c1, l2, c2
+
+
+def _class_text(sd) -> bytes:
+    """The source text of a struct definition, from its line to the end of its file's text that a
+    class can span (enough to see whether it defines an operator)."""
+    src = getattr(sd, "file", None)
+    if src is None or not sd.line:
+        return b""
+    got = sd.__dict__.get("_text")
+    if got is None:
+        lines = src.text.splitlines()[sd.line - 1:]
+        depth, out = 0, []
+        for ln in lines:
+            out.append(ln)
+            depth += ln.count("{") - ln.count("}")
+            if depth <= 0 and "}" in ln:
+                break
+        got = sd.__dict__["_text"] = "\n".join(out).encode()
+    return got

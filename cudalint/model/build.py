@@ -43,6 +43,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.layouts = layouts if layouts is not None else TypeTable({}, self.typedefs)
         self.variables = variables or {}
         self.members: dict[tuple, Ptr] = {}       # (struct variable, member path) -> its member array
+        self.struct_params: dict[str, str] = {}   # a struct the kernel takes by value -> its type
         self._resolving: set[str] = set()         # constants being resolved (a cycle is not followed)
         self.launch = launch
         self.functions = functions
@@ -67,6 +68,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
         self.var_axes: dict[str, frozenset[str] | None] = {}   # the threadIdx axes a local's value follows
         self.store_axes: frozenset[str] | None = None          # ... the value the store being recorded writes
+        self.store_value: ir.Num | None = None    # ... that value, where it is a number the program gives
+        self._expanding = None                    # the statement macro whose expansion is being walked
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read
         self.nested_exits: list[Exit] = []        # exits of inner scopes that end, for the enclosing if
         self.type_names = set(fn.type_names) | self._unit_type_names(fn)
@@ -163,6 +166,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                     self.env[p.name] = ir.Sym(p.name, "data", t)
                 else:
                     self.env[p.name] = ir.Sym(p.name, "unknown", t)
+                    if not p.reference and self.layouts.defines(self.layouts.resolve(t)):
+                        self.struct_params[p.name] = self.layouts.resolve(t)
             self.defs[p.name] = f"{p.name}@param"
             self.table.definitions[f"{p.name}@param"] = f"{p.type_name} {'*' * p.pointers}{p.name} (parameter)"
 

@@ -61,6 +61,18 @@ class Calls:
         params = {p.name for p in fn.params}
         return {n for n in self.volatile if n not in params} | {p.name for p in fn.params if p.volatile}
 
+    @staticmethod
+    def overload(fn: FunctionDef, nargs: int) -> FunctionDef:
+        """The helper of `fn`'s name a call of `nargs` arguments calls: `dct(short *p, int stride)` and
+        `dct(unsigned *v)` are two functions, told apart by their parameters' count (the first
+        defined where counts do not tell)."""
+        if len(fn.params) == nargs or fn.file is None:
+            return fn
+        for f in fn.file.functions:
+            if f.name == fn.name and f.body is not None and f.is_device and not f.is_kernel and len(f.params) == nargs:
+                return f
+        return fn
+
     def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
         """A `__device__` helper called as a statement: walk its body with its parameters bound."""
         scopes = [self._scope(a) for a in args]
@@ -112,9 +124,16 @@ class Calls:
         if fn.file is not None:      # findings inside the helper stand where its text stands
             self.src, self.path = fn.file, fn.file.path
         self.depth += 1
+        written: dict[str, tuple[object, int]] = {}
         try:
             if fn.body is not None:
                 self._scoped(lambda: self.stmt(fn.body))
+            # `fast_div_mod(x, y, i)` with `int &x, int &y`: what the helper leaves in a reference
+            # parameter is the caller's variable's value after the call
+            for p, a, v in zip(fn.params, args, vals):
+                if p.reference and not p.pointers and isinstance(a, ir.Name) and p.name not in aliases and \
+                        self.env.get(p.name) is not v:
+                    written[a.name] = (self.env.get(p.name), self.var_scope.get(p.name, uniform.THREAD))
         finally:
             self.depth -= 1
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
@@ -124,6 +143,12 @@ class Calls:
                 if p.reference and isinstance(a, ir.Name) and a.name not in self.shared_scalars:
                     self.var_axes[a.name] = None
                     self.var_scope[a.name] = uniform.THREAD
+        line = stmt.start_point[0] + 1 if stmt is not None else self.line
+        for name, (value, scope) in written.items():
+            if name in self.env and value is not None:
+                self.env[name] = value
+                self.var_scope[name] = scope
+                self._def(name, line, f"{fn.name}(…)", set())
 
     def _builtin(self, b: str, f: str) -> ir.Expr:
         return ir.Sym(f"{b}.{f}", _BUILTINS[b], "unsigned")
@@ -151,17 +176,32 @@ class Calls:
         if name in ("atomicAdd", "atomicSub", "atomicMax", "atomicMin", "atomicExch", "atomicCAS",
                     "atomicAnd", "atomicOr", "atomicXor", "atomicInc", "atomicDec") and args:
             p = self.rvalue(args[0], stmt, node)
-            for a in args[1:]:
-                self.rvalue(a, stmt, node)
+            vals = self._rvalues(args[1:], stmt, node)
             if isinstance(p, Ptr):
-                self._record(p, ir.Num(0), "atomic", stmt, node, args[0])
+                dropped = _result_dropped(stmt, name)
+                if dropped and name == "atomicExch" and vals and vals[0].__class__ is ir.Num:
+                    self.store_value = vals[0]      # `atomicExch(&flag, 1);` stores 1
+                try:
+                    self._record(p, ir.Num(0), "atomic-store" if dropped else "atomic", stmt, node, args[0])
+                finally:
+                    self.store_value = None
             return _data(name)
+        if ("." in fn or "->" in fn) and self.depth < _MAX_INLINE_DEPTH:
+            got = self._method_call(fn, args, stmt, node, targs)
+            if got is not None:
+                return got
         if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES \
                 and self.may_inline(self.functions[name], node):
-            f = self.functions[name]
+            f = self.overload(self.functions[name], len(args))
             ret = _single_return(f)
             vals = self._rvalues(args, stmt, node)
             if ret is not None:
+                # a helper that reads no memory and no thread coordinate returns one value for
+                # arguments that are one value (`floatToOrderedInt(beam)`)
+                if _thread_free(f):
+                    self.call_scope[fn] = min((self._scope(a) for a in args), default=uniform.BLOCK)
+                else:
+                    self.call_scope.pop(fn, None)
                 saved = self.env, self.types, self.src, self.line, self.path, self.volatile
                 self.env, self.types = dict(self.env), dict(self.types)
                 self.volatile = self._volatile_in(f)
@@ -209,6 +249,43 @@ class Calls:
                         if s.kind == "data" and not s.name.endswith("()"):
                             return s
         return _data(f"{fn}()")      # a call the model does not follow (its value is data to it)
+
+    def _method_call(self, fn: str, args, stmt, node, targs: tuple[str, ...]):
+        """`view.lane(i)` of a struct whose method is one `return` (`return &data_[i * ncols_];`): its
+        value, the members it names being those of the object it is called on. None where the call is
+        not that (the walk then goes on as for any call)."""
+        m = _METHOD_CALL.match(fn)
+        if m is None:
+            return None
+        f = self.functions.get(m.group("method"))
+        if f is None or f.node is None:
+            return None
+        fields = _class_fields(f)
+        ret = _single_return(f)
+        if fields is None or ret is None:
+            return None
+        try:
+            receiver = self._parse(m.group("recv"))
+            expr = self._parse_node(ret)[0]
+        except (ExprSyntaxError, MacroError):
+            return None
+        params = {p.name for p in f.params}
+        if params & {n.name for n in ir.of_type(receiver, ir.Name)}:
+            return None         # a parameter would hide a name the object is reached by
+        expr = _on_object(expr, fields - params, receiver, m.group("op") == "->")
+        vals = self._rvalues(args, stmt, node)
+        saved = self.env, self.types, self.volatile
+        self.env, self.types = dict(self.env), dict(self.types)
+        self.volatile = self._volatile_in(f)
+        self._bind_call_template(f, targs)
+        for p, v in zip(f.params, vals):
+            self.env[p.name] = v
+        self.depth += 1
+        try:
+            return self.rvalue(expr, stmt, None)
+        finally:
+            self.depth -= 1
+            self.env, self.types, self.volatile = saved
 
     def _group_call(self, receiver: str, method: str) -> ir.Expr | None:
         """`block.thread_rank()`, `block.size()`, `tile.thread_rank()` of cooperative groups, in
@@ -363,3 +440,78 @@ def _single_return(fn: FunctionDef):
     if len(stmts) == 1 and stmts[0].type == "return_statement" and stmts[0].named_children:
         return stmts[0].named_children[0]
     return None
+
+
+def _result_dropped(stmt, name: str) -> bool:
+    """Statement `stmt` is the call of atomic `name` alone (`atomicAdd(&sum[i], v);`): its result,
+    the value the location held, goes nowhere."""
+    if stmt is None or stmt.type != "expression_statement" or not stmt.named_children:
+        return False
+    call = stmt.named_children[0]
+    if call.type != "call_expression":
+        return False
+    fn = call.child_by_field_name("function")
+    return fn is not None and node_text(fn).split("::")[-1] == name
+
+
+_METHOD_CALL = re.compile(r"^(?P<recv>.+)(?P<op>\.|->)(?P<method>[A-Za-z_]\w*)$", re.DOTALL)
+
+
+def _class_fields(f: FunctionDef) -> set[str] | None:
+    """The data members of the class whose body defines method `f`; None where `f` is no method."""
+    body = f.node.parent
+    if body is not None and body.type == "template_declaration":
+        body = body.parent
+    if body is None or body.type != "field_declaration_list":
+        return None
+    out = set()
+    for c in body.named_children:
+        if c.type != "field_declaration":
+            continue
+        for d in c.children_by_field_name("declarator"):
+            while d is not None and d.type not in ("field_identifier", "identifier"):
+                d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+            if d is not None:
+                out.add(node_text(d))
+    return out
+
+
+def _on_object(e: ir.Expr, fields: set[str], obj: ir.Expr, arrow: bool) -> ir.Expr:
+    """A method's expression with its class's members (`data_`, `this->data_`) read from `obj`."""
+    match e:
+        case ir.Name(name=n) if n in fields:
+            return ir.Member(obj, n, arrow)
+        case ir.Member(base=ir.Name(name="this"), field=f):
+            return ir.Member(obj, f, arrow)
+        case ir.Member(base=b, field=f, arrow=a):
+            return ir.Member(_on_object(b, fields, obj, arrow), f, a)
+        case ir.Subscript(base=b, index=i):
+            return ir.Subscript(_on_object(b, fields, obj, arrow), _on_object(i, fields, obj, arrow))
+        case ir.AddrOf(expr=x):
+            return ir.AddrOf(_on_object(x, fields, obj, arrow))
+        case ir.Deref(expr=x):
+            return ir.Deref(_on_object(x, fields, obj, arrow))
+        case ir.Bin(op=op, left=l, right=r):
+            return ir.Bin(op, _on_object(l, fields, obj, arrow), _on_object(r, fields, obj, arrow))
+        case ir.Un(op=op, operand=o):
+            return ir.Un(op, _on_object(o, fields, obj, arrow))
+        case ir.Cond(cond=c, then=a, other=b):
+            return ir.Cond(*(_on_object(x, fields, obj, arrow) for x in (c, a, b)))
+        case ir.Cast(type=t, expr=x):
+            return ir.Cast(t, _on_object(x, fields, obj, arrow))
+        case ir.Call(fn=fn, args=args, targs=targs):
+            return ir.Call(fn, tuple(_on_object(a, fields, obj, arrow) for a in args), targs)
+    return e
+
+
+_THREAD_WORDS = re.compile(rb"threadIdx|laneid|clock|asm|\[|->|\*\s*\w|atomic|shfl|rand")
+
+
+def _thread_free(f: FunctionDef) -> bool:
+    """Helper `f` computes its result from its arguments alone: its text names no thread coordinate,
+    no memory (a subscript, `->`, a dereference), no atomic, shuffle, clock or random source."""
+    got = f.__dict__.get("_thread_free")
+    if got is None:
+        text = f.body.text if f.body is not None else b"["
+        got = f.__dict__["_thread_free"] = _THREAD_WORDS.search(text) is None
+    return got

@@ -30,7 +30,7 @@ class DefUse:
                 return
             case ir.Call(fn=fn, args=args, targs=targs) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH \
                     and self.may_inline(self.functions[fn], node):
-                self.inline(self.functions[fn], args, stmt, targs)
+                self.inline(self.overload(self.functions[fn], len(args)), args, stmt, targs)
                 return
         self.rvalue(e, stmt, node)
 
@@ -45,12 +45,12 @@ class DefUse:
             scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
             if e.op != "=":
                 self.rvalue(target, stmt, node)
-            self.store_scope = scope
+            self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
             self.store_axes = self._value_axes(e.value, since, got) if e.op == "=" else None
             try:
                 self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
             finally:
-                self.store_scope, self.store_axes = uniform.THREAD, None
+                self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
             return
         if isinstance(target, ir.Name):
             name = target.name
@@ -81,7 +81,7 @@ class DefUse:
             axes = self._value_axes(e.value, since, got)
             if e.op != "=":
                 self.member_access(target, "load", stmt, node)
-            self.store_scope = scope
+            self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
             self.store_axes = axes if e.op == "=" else None
             try:
                 if self.member_access(target, "store", stmt, node) is None:
@@ -91,7 +91,7 @@ class DefUse:
                     if not isinstance(target.base, ir.Name):
                         self.rvalue(target.base, stmt, node)      # `f(x).y = v`: what the base reads
             finally:
-                self.store_scope, self.store_axes = uniform.THREAD, None
+                self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
             return  # else a field of a struct/vector local: not an index
         # store to memory
         got = self.rvalue(e.value, stmt, node)
@@ -99,12 +99,12 @@ class DefUse:
         axes = self._value_axes(e.value, since, got) if e.op == "=" else None
         if e.op != "=":
             self.access(target, "load", stmt, node)
-        self.store_scope = scope
+        self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
         self.store_axes = axes
         try:
             self.access(target, "store", stmt, node)
         finally:
-            self.store_scope, self.store_axes = uniform.THREAD, None
+            self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
 
     # ---- which threads a value follows (CL302: threads that store one value do not conflict) ----
     def _set_axes(self, name: str, axes: frozenset[str] | None, keep: bool) -> None:
@@ -250,6 +250,9 @@ class DefUse:
                 got = self.member_access(e, "load", stmt, node)
                 if got is not None:
                     return got
+                got = self.field_value(e)
+                if got is not None:
+                    return got
                 self.rvalue(e.base, stmt, node)  # a member of a local struct or vector: no access
                 return ir.Sym(f"{_short(str(e))}", "data")
             case ir.Un(op=op, operand=o):
@@ -355,6 +358,11 @@ class DefUse:
             return self.rvalue(e, stmt, node)
         finally:
             self.guards.pop()
+
+
+def _constant_stored(value, op: str) -> ir.Num | None:
+    """The number a store writes (`flag = 1`), where the program gives it."""
+    return value if op == "=" and value.__class__ is ir.Num else None
 
 
 def _fold(e: ir.Expr) -> ir.Expr:

@@ -70,8 +70,16 @@ class Loops:
         parent = self.loops[-1] if self.loops else None
         it = Iterator(var or f"loop@{line}", trip, trip, None, line, AREA, parent)
         it.unroll = _unroll_pragma(node)
+        exits: dict[str, ir.Expr] = {}
         for name, (op, inc) in carried.items():
             cur = self.env.get(name)
+            init = node.child_by_field_name("initializer") if name == var else None
+            scoped = init is not None and init.type == "declaration"      # `for (int i = ...)`: i ends with it
+            if not scoped and (op, inc) == ("+=", ir.Num(1)) and isinstance(cur, ir.Expr) and \
+                    not self._is_data(name, cur):
+                after = self._exit_value(name, cur, cond_node, body, carried)
+                if after is not None:
+                    exits[name] = after
             if self._is_data(name, cur):
                 self.env[name] = _data(name)  # an accumulator, not an index
                 continue
@@ -114,10 +122,49 @@ class Loops:
         it.moves_global = any(a.space == "global" and a.kind == "load" for a in new) and \
             any(a.space in ("shared", "local") and a.kind == "store" for a in new)
         it.kind = SLIDE if (it.grid_stride or (it.moves_global and it.has_barrier)) else AREA
-        # After the loop the carried variables hold values the model does not enumerate.
+        # After the loop the carried variables hold values the model does not enumerate, but for a
+        # counter that stops at its bound.
         for name in carried:
-            if isinstance(self.env.get(name), ir.Expr):
+            if name in exits:
+                self.env[name] = exits[name]
+            elif isinstance(self.env.get(name), ir.Expr):
                 self.env[name] = ir.Sym(name, "unknown")
+
+    def _exit_value(self, name: str, start: ir.Expr, cond_node, body, carried) -> ir.Expr | None:
+        """The value a counter stepped by 1 holds when its loop ends: `while (h < a && h < b) ++h;`
+        leaves `h` at max(start, min(a, b)), where the loop has no other way out (no `break`,
+        `return`, `goto`) and its bounds do not change in it. None where that cannot be told."""
+        if cond_node is None or any(w in (body.text if body is not None else b"")
+                                    for w in (b"break", b"return", b"goto", b"throw")):
+            return None
+        try:
+            cond = self._parse_node(cond_node)[0]
+        except (ExprSyntaxError, MacroError):
+            return None
+        bounds = []
+        stack = [cond]
+        while stack:
+            c = stack.pop()
+            if c.__class__ is ir.Bin and c.op == "&&":
+                stack += [c.left, c.right]
+                continue
+            if c.__class__ is not ir.Bin or c.op not in ("<", "<=", ">", ">="):
+                return None
+            op, left, right = c.op, c.left, c.right
+            if right == ir.Name(name):
+                op, left, right = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op], right, left
+            if left != ir.Name(name) or op not in ("<", "<=") or any(n.name in carried for n in ir.of_type(right, ir.Name)):
+                return None
+            b = self._invariant(right)
+            if b is None:
+                return None
+            bounds.append(b if op == "<" else ir.add(b, ir.Num(1)))
+        if not bounds:
+            return None
+        low = bounds[0]
+        for b in bounds[1:]:
+            low = ir.Call("min", (low, b))
+        return ir.Call("max", (start, low))
 
     def _is_data(self, name, cur) -> bool:
         t = self.types.get(name, "")

@@ -12,6 +12,10 @@ from .table import Exit, short_text as _short
 from .symbols import Ptr, Unfollowable
 
 
+# an expansion that begins a statement: `do { ... } while (0)`, `if (...) ...`, `{ ... }`
+_STATEMENT_START = re.compile(r"(?:do|if|for|while|switch)\b|\{")
+
+
 class Statements:
     """The walk over statements: blocks, if/else (guards and early exits), switch, macro statements."""
 
@@ -28,7 +32,11 @@ class Statements:
                 if (m := _TEMPLATE_TYPE_DECLARATION.fullmatch(node_text(node))) is not None:
                     self.template_type_declaration(m, node)
                 elif node.named_children:
-                    self.expression(node.named_children[0], node)
+                    try:
+                        self.expression(node.named_children[0], node)
+                    except (ExprSyntaxError, MacroError):
+                        if not self.statements_macro(node):
+                            raise
             elif t == "if_statement":
                 return self.if_statement(node)
             elif t == "for_statement":
@@ -179,7 +187,6 @@ class Statements:
         """`CUDA_KERNEL_LOOP(i, n) { ... }` reads as a function definition until the macro is
         expanded: expand the head, re-parse it in place (same lines and columns), and walk it.
         `body_node`: the statement after a head tree-sitter read as a statement of its own."""
-        from ..source.cufile import _parser
         if body_node is None:
             head, rest = node_text(node).split("{", 1)
             rest = " {" + rest
@@ -187,16 +194,43 @@ class Statements:
             head = node_text(node.named_children[0])
             gap = body_node.start_point[0] - node.end_point[0]
             rest = ("\n" * gap + " " * body_node.start_point[1] if gap > 0 else " ") + node_text(body_node)
-        expanded = self.macros.expand(head).replace("\n", " ")
+        # the expansion on one line, then the lines the head spans: the body keeps its own lines
+        expanded = self.macros.expand(head).replace("\n", " ") + "\n" * head.count("\n")
+        self._walk_text(node, expanded + rest)
+
+    def statements_macro(self, node) -> bool:
+        """`SUM(8);` where `#define SUM(s) if (tid < s) { a[tid] += a[tid + s]; }`, `LOG(...);` where it
+        is `do {} while (0)`: a macro used as a statement that expands to statements is walked as
+        those statements (at the macro's line). False where the expansion is no statement."""
+        text = node_text(node)
+        if self._expanding is not None:
+            return False           # already in the expansion of a macro statement: not expanded again
+        if not self.macros.uses_macro(text):
+            return False
+        expanded = self.macros.expand(text).replace("\n", " ").strip()
+        if not expanded.strip("; "):
+            return True            # `DEBUG_PRINT(x);` where the build defines it as nothing: no statement
+        if not (_STATEMENT_START.match(expanded) or ";" in expanded.rstrip("; ")):
+            return False
+        self._expanding = node       # what the expansion reads stands where the macro is used
+        try:
+            self._walk_text(node, expanded)
+        finally:
+            self._expanding = None
+        return True
+
+    def _walk_text(self, node, text: str) -> None:
+        """Parse `text` (C statements standing where `node` stands: same line and column) and walk it."""
+        from ..source.cufile import _parser
         row, col = node.start_point
         pad = "\n" * row if row else ""
         prefix = "void __cudalint_scope() {" if row else ""
-        text = prefix + pad + " " * col + expanded + rest + "}"
+        text = prefix + pad + " " * col + text + "}"
         tree = _parser().parse(text.encode("utf-8"))
         self._keep = getattr(self, "_keep", []) + [tree]
         body = tree.root_node.named_children[0].child_by_field_name("body") if row else tree.root_node
         if body is None:
-            self.note(node, f"cannot follow the macro statement `{_short(head)}`")
+            self.note(node, f"cannot follow the macro statement `{_short(node_text(node))}`")
             return
         saved, self.walk_root = self.walk_root, body     # a tree of its own
         try:

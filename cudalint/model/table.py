@@ -132,6 +132,7 @@ class Access:
     written: ir.Expr | None = None
     written_index: ir.Expr | None = None
     member_offset: int = 0             # bytes into the array's element: `p[i].y` of an array of structs
+    stored: ir.Num | None = None       # a store of a number the program gives (`flag = 1`): the number
 
     def byte_address(self, index):
         """The byte offset into the array of element `index` (an int or an array of them): where the

@@ -68,7 +68,10 @@ def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) ->
                 return THREAD
             if fn in calls:
                 return calls[fn]
-            if base in _PURE or base.startswith("__float2") or base.startswith("__int2"):
+            if fn == "{}":           # `{a, b}`: a braced value holds what its elements hold
+                return _lowest(args, known, resolved, calls)
+            if base in _PURE or base.startswith(("__float2", "__int2", "__float_as", "__int_as", "__uint_as",
+                                                 "__double_as", "__longlong_as")):
                 return _lowest(args, known, resolved, calls)
             return THREAD       # a method of a group (`block.thread_rank()`), a call not followed
         case ir.Subscript(base=ir.Name(name=n)) if _local_array(resolved(n)):

@@ -207,6 +207,41 @@ class TypeTable:
             return None
         return sd, dict(zip(sd.template_params, args))
 
+    def declared(self, name: str, path: str, bindings: dict[str, str] | None = None) -> str | None:
+        """The type a member is declared with, through nested members (`view.data_` -> `int2*`),
+        template parameters bound: what a member is, where the struct cannot be laid out (another
+        member's size not known). None for a member the unit does not declare, or an array member."""
+        t = self.resolve(name, bindings)
+        bindings = dict(bindings or {})
+        for part in path.split("."):
+            found = self._struct(t)
+            if found is None:
+                return None
+            sd, own = found
+            bindings.update({k: self.resolve(v, bindings) for k, v in own.items()})
+            fd = self._field(sd, part, bindings)
+            if fd is None or fd.dims or fd.reference:
+                return None
+            t = self.resolve(fd.type_text, bindings) + "*" * fd.pointers
+        return t
+
+    def _field(self, sd: StructDef, name: str, bindings: dict[str, str], depth: int = 0) -> FieldDecl | None:
+        """Member `name` of `sd`, of an anonymous member of it, or of a base class."""
+        for fd in sd.fields:
+            if fd.name == name:
+                return fd
+            if not fd.name and fd.nested is not None and depth < self.MAX_DEPTH:
+                got = self._field(fd.nested, name, bindings, depth + 1)
+                if got is not None:
+                    return got
+        for base in sd.bases:
+            found = self._struct(self.resolve(base, bindings))
+            if found is not None and depth < self.MAX_DEPTH:
+                got = self._field(found[0], name, {**bindings, **found[1]}, depth + 1)
+                if got is not None:
+                    return got
+        return None
+
     # ---- layouts ---------------------------------------------------------------------------
     def layout(self, name: str, bindings: dict[str, str] | None = None, _depth: int = 0) -> Layout | None:
         """Size, alignment and members of a type; None where the unit does not say."""
