@@ -46,7 +46,8 @@ def test_param_for_the_block_edge_wins(tmp_path):
     assert diags and all("block size" not in a for d in diags for a in d.assumptions)
     # a 32-wide warp now spans 32 rows of `out`: 32 sectors per store
     store = next(d for d in diags if d.code == "CL102" and d.access == "store")
-    assert "32 sectors/request" in store.message and store.subsumes == ["CL101"]
+    assert store.metrics["sectors_per_request"] == 32 and store.subsumes == ["CL101"]
+    assert "more sectors/request than the ideal 4" in store.message      # n is not given
 
 
 def test_param_making_the_block_too_large_is_a_named_note(tmp_path):
