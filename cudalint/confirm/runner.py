@@ -344,15 +344,20 @@ def _leave_out(code: str, log: str, spec: dict, names: list[str], left_out: dict
     where: dict[tuple[str, int], str] = {}
     for m in _ERROR_AT.finditer(log):
         path, line, msg = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(4), m.group(5), m.group(6))
-        where.setdefault((os.path.normpath(path.strip()), int(line)), msg.strip())
+        key = (os.path.normpath(path.strip()), int(line))
+        if key not in where or "__cl_" in where[key]:     # the log's calls fail only because of another error
+            where[key] = msg.strip()
     if not where:
         return None, names
     hit = []
     for path, first, last, fname in spec.get("definitions", []):
         key = os.path.normpath(path)
-        msg = next((where[(key, n)] for n in range(first, last + 1) if (key, n) in where), None)
+        msgs = [where[(key, n)] for n in range(first, last + 1) if (key, n) in where]
+        msg = next((m for m in msgs if "__cl_" not in m), msgs[0] if msgs else None)
         if msg is not None:
             hit.append((key, first, last, fname, msg))
+    if any("__cl_" not in h[4] for h in hit):     # the others fail through these: seen again in the next round
+        hit = [h for h in hit if "__cl_" not in h[4]]
     if not hit:
         return None, names
     lines = code.split("\n")

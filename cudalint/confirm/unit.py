@@ -133,10 +133,7 @@ class _Writer:
     def _file(self, src: SourceFile) -> str:
         self.done.add(src.key)
         fe = self.edits.get(src.key)
-        # nvcc compiles host code: a header's stays whole (its classes' members, the inline functions its
-        # constants call), only the root's host functions go (they call libraries the run does not link)
-        blanks = host_blanks(src) if self.variant == "nvrtc" or self.depth == 0 else []
-        text = _apply(src, (fe.edits if fe is not None else []) + blanks)
+        text = _apply(src, (fe.edits if fe is not None else []) + host_blanks(src))
         lines = text.split("\n")
         for i, line in enumerate(lines):
             m = _INCLUDE.match(line)
@@ -204,10 +201,6 @@ def _apply(src: SourceFile, edits: list[Edit]) -> str:
     return b"".join(out).decode("utf-8", errors="surrogateescape")
 
 
-_DEFINITIONS = {"function_definition", "template_declaration", "declaration", "type_definition", "using_declaration",
-                "alias_declaration", "struct_specifier", "class_specifier", "union_specifier", "enum_specifier"}
-
-
 def definitions(src: SourceFile) -> list:
     """The file-scope definitions of `src` (in namespaces and `extern "C"` too), as CompileUnit.definitions."""
     functions = {}
@@ -229,12 +222,12 @@ def definitions(src: SourceFile) -> list:
                     walk(body)
                     last = None
                     continue
-            if c.type in _DEFINITIONS or c.type == "linkage_specification":
+            if c.type.startswith("preproc") or c.type == "comment":
+                last = None
+            elif c.is_named and c.type != "ERROR" or last is None:
                 last = [src.path, c.start_point[0] + 1, c.end_point[0] + 1, functions.get(c.start_byte, "")]
                 out.append(last)
-            elif c.type.startswith("preproc") or c.type == "comment":
-                last = None
-            elif last is not None:      # what the parser could not place (an ERROR node) goes with the definition before it
+            else:      # what the parser could not place (a stray brace, an ERROR node) goes with the definition before it
                 last[2] = max(last[2], c.end_point[0] + 1)
     walk(src.tree.root_node)
     return out
