@@ -66,7 +66,7 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
         host_templates = frozenset(tp.name for f in files for fn in f.functions
                                    if not (fn.is_kernel or fn.is_device) for tp in fn.template_params)
         host_values = host_instantiations(files)
-        typedefs = project.typedefs_for(src)
+        typedefs = {**item.unit.aliases, **project.typedefs_for(src)}
         dispatches = dispatch_spans(files)
         for table in tables:
             run = KernelRun(table.path, table.kernel, False)

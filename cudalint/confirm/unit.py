@@ -64,6 +64,7 @@ class CompileUnit:
     # each file-scope definition of the unit's files, as [path, first line, last line, function name or ""]:
     # what the compile may leave out where that definition does not compile (runner.compile_unit)
     definitions: list = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)   # `int32` -> `int32_t`: types from _DOCUMENTED_ALIASES
 
 
 def build_unit(project, root: SourceFile, tables, defines: dict[str, str], include_dirs=(),
@@ -96,6 +97,9 @@ def build_unit(project, root: SourceFile, tables, defines: dict[str, str], inclu
         body = writer.file(root)
         if variant == "nvrtc":
             unit.definitions = writer.definitions
+            for name in writer.aliased:
+                pairs = re.findall(r"typedef (\w+) (\w+);", _DOCUMENTED_ALIASES[name])
+                unit.aliases.update((alias, t) for t, alias in pairs)
         head = runtime_header() if instrumented else "typedef unsigned int uint;\n"
         if variant == "nvrtc":
             head += nvrtc_std_header()
