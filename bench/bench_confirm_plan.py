@@ -179,7 +179,8 @@ def main(argv: list[str]) -> int:
     items = [a for i, a in enumerate(argv) if not a.startswith("-") and i not in skip]
     cp = None
     if "--compile" in argv:
-        include = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"))), "include")
+        cuda = os.environ.get("CUDA_PATH") or "/usr/local/cuda"     # where CuPy looks when CUDA_PATH is not set
+        include = os.path.join(cuda, "include")
         cp = CupyStandIn(Nvrtc(), arch, include)
     rows = []
     with tempfile.TemporaryDirectory(prefix="cudalint-plan-cache-") as cache:

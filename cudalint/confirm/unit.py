@@ -213,26 +213,25 @@ def definitions(src: SourceFile) -> list:
             node = f.node.parent if f.node.parent is not None and f.node.parent.type == "template_declaration" else f.node
             functions[node.start_byte] = f.name
     out: list = []
+    lines = src.text.split("\n")
+
+    def alone(c) -> bool:
+        """Nothing else on its first and last lines: leaving its lines out leaves out only it."""
+        (r0, c0), (r1, c1) = c.start_point, c.end_point
+        before = lines[r0][:c0] if r0 < len(lines) else ""
+        after = lines[r1][c1:] if r1 < len(lines) else ""
+        return not before.strip() and (not after.strip() or after.strip().startswith(("//", ";")))
 
     def walk(node):
-        last = None
-        children = list(node.children)
-        if node.type == "declaration_list" and children and children[0].type == "{" and children[-1].type == "}":
-            children = children[1:-1]       # the namespace's own braces
-        for c in children:
+        for c in node.named_children:
             if c.type in ("namespace_definition", "linkage_specification"):
                 body = c.child_by_field_name("body")
                 if body is not None and body.type == "declaration_list":
                     walk(body)
-                    last = None
                     continue
-            if c.type.startswith("preproc") or c.type == "comment":
-                last = None
-            elif c.is_named and c.type != "ERROR" or last is None:
-                last = [src.path, c.start_point[0] + 1, c.end_point[0] + 1, functions.get(c.start_byte, "")]
-                out.append(last)
-            else:      # what the parser could not place (a stray brace, an ERROR node) goes with the definition before it
-                last[2] = max(last[2], c.end_point[0] + 1)
+            # what the parser could not place (ERROR) is never left out: its extent is not a definition's
+            if not (c.type.startswith("preproc") or c.type in ("comment", "ERROR")) and alone(c):
+                out.append([src.path, c.start_point[0] + 1, c.end_point[0] + 1, functions.get(c.start_byte, "")])
     walk(src.tree.root_node)
     return out
 
