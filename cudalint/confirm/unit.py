@@ -244,7 +244,9 @@ def host_blanks(src: SourceFile) -> list[Edit]:
     for f in src.functions:
         if f.is_kernel or f.is_device or f.body is None:
             continue
-        node = f.node.parent if f.node.parent is not None and f.node.parent.type == "template_declaration" else f.node
+        node = f.node
+        while node.parent is not None and node.parent.type == "template_declaration":
+            node = node.parent          # `template<class R> template<class O> void M<R>::f(...)`: both heads go
         head = data[node.start_byte:f.body.start_byte].decode("utf-8", errors="replace")
         if re.search(r"\bconstexpr\b", head):
             continue       # callable from device code too
