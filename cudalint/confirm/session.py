@@ -250,7 +250,8 @@ def _reason(err: RunError, table, root: str) -> str:
         return f"{os.path.basename(root)} does not compile for the run: {msg}{hint}"
     if msg.startswith("did not finish"):
         return f"kernel `{table.kernel}` {msg}"
-    if msg.startswith(("the run stopped", "confirm mode", "the compiler")):
+    if msg.startswith(("the run stopped", "confirm mode", "the compiler")) or \
+            msg.startswith("kernel `") and "does not compile" in msg:
         return msg
     return f"the run of `{table.kernel}` failed on the GPU ({msg})"
 
