@@ -851,3 +851,22 @@ def test_a_kernel_is_compiled_without_the_definitions_it_does_not_need_that_do_n
     kernels, left_out = _compile_with_nvcc(tmp_path, work)
     assert kernels == {"gather_kernel<float>"}
     assert set(left_out) == {"half_kernel"} and "phalf" in left_out["half_kernel"]
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+def test_a_unit_with_library_headers_and_member_templates_compiles_where_the_user_wrote_it(tmp_path):
+    # the cuBLAS header NVRTC stands in for with two lines, and a host member template defined outside its
+    # class template (two template heads), before the kernel
+    f = tmp_path / "k.cu"
+    f.write_text("#include <cublas_v2.h>\n"
+                 "template <typename R> struct Mat { template <typename O> void copy(const Mat<O>& m); };\n"
+                 "template <typename R>\ntemplate <typename O>\nvoid Mat<R>::copy(const Mat<O>& m) {}\n"
+                 "__global__ void twice(float* x, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) x[i] *= 2.0f;\n}\n"
+                 "void run(float* x) { twice<<<4, 256>>>(x, 1024); }\n")
+    res, runs, work = _prepared(f)
+    unit = work[0].unit
+    for text in unit.sources.values():
+        assert _where(text, "__global__ void twice") == (str(f), 6)     # compiler messages at the user's lines
+    kernels, left_out = _compile_with_nvcc(tmp_path, work)
+    assert kernels == {"twice"} and not left_out
