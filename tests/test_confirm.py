@@ -746,3 +746,127 @@ def test_a_kernel_launched_from_a_member_of_a_class_template_a_macro_instantiate
     _, runs, work = _prepared(f)
     assert [r.reason for r in runs] == [""]
     assert work[0].pending[0][3].name_expression == "relu<float>"
+
+
+# ---- units of real projects: a library outside the tree, a build's include directories ---------------------
+class _NvccOnly:
+    """What runner.compile_unit asks of CuPy when only nvcc compiles (no GPU here): an sm_90 device."""
+    class RawModule:
+        def __init__(self, code=None, options=(), name_expressions=(), path=None):
+            if code is not None:
+                raise RuntimeError("NVRTC is not used here")
+
+        def get_function(self, name):
+            return name
+
+    class cuda:
+        class Device:
+            compute_capability = "90"
+
+        @staticmethod
+        def get_nvcc_path():
+            return NVCC
+
+        @staticmethod
+        def get_cuda_path():
+            return ""
+
+
+def _compile_with_nvcc(tmp_path, work):
+    """The kernels of the first unit that compile as the GPU run compiles them with nvcc, and those left out."""
+    item = next(w for w in work if w.pending)
+    d = tmp_path / "unit"
+    d.mkdir()
+    (d / "nvcc.cu").write_text(item.unit.sources["nvcc"])
+    spec = {"variants": ["nvcc"], "options": item.unit.options, "cache": str(tmp_path / "cache"),
+            "names": list(dict.fromkeys(job.name_expression for _, _, _, job in item.pending)),
+            "definitions": item.unit.definitions}
+    _, kernels, backend, left_out = runner.compile_unit(_NvccOnly, d, spec)
+    return set(kernels), left_out
+
+
+def _project(tmp_path, files: dict[str, str]):
+    (tmp_path / ".git").mkdir()
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+def test_a_kernel_whose_types_come_from_openfst_through_the_projects_include_directory_compiles(tmp_path):
+    # kaldi's layout: src/base/kaldi-types.h takes int32 from OpenFst's <fst/types.h> (not installed), and
+    # src/cudamatrix/k.cu includes it as "base/kaldi-types.h" (the build's -I src)
+    _project(tmp_path, {
+        "src/base/kaldi-types.h": "#include <stdint.h>\n#include <fst/types.h>\nnamespace kaldi { using ::int32; }\n",
+        "src/cudamatrix/k.cu": '#include "base/kaldi-types.h"\n'
+                               "__global__ void _scale(float* x, int n) {\n"
+                               "  kaldi::int32 i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "  if (i < n) x[i] *= 2.0f;\n}\n"
+                               "void scale(float* x) { _scale<<<4, 256>>>(x, 1024); }\n"})
+    res, runs, work = _prepared(tmp_path / "src/cudamatrix/k.cu")
+    assert _job(work, "_scale").name_expression == "_scale"
+    kernels, left_out = _compile_with_nvcc(tmp_path, work)
+    assert kernels == {"_scale"} and not left_out
+
+
+AT_KERNELS = """#include <ATen/ATen.h>
+using at::Half;
+using phalf = at::Half;
+template <typename T>
+__global__ void gather_kernel(int n, const T* points, const int* idx, T* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = points[idx[i]];
+}
+__global__ void half_kernel(int n, phalf* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = out[i];
+}
+"""
+AT_RUNNER = """#include "kernels.cuh"
+void gather(at::Tensor points, at::Tensor idx, at::Tensor out, int n) {
+  AT_DISPATCH_FLOATING_TYPES_AND_HALF(points.scalar_type(), "gather", [&] {
+    gather_kernel<scalar_t><<<(n + 255) / 256, 256>>>(n, points.data_ptr<scalar_t>(), idx.data_ptr<int>(),
+                                                      out.data_ptr<scalar_t>());
+  });
+  half_kernel<<<(n + 255) / 256, 256>>>(n, (phalf*)out.data_ptr());
+}
+"""
+
+
+def test_a_kernel_launched_in_an_at_dispatch_lambda_runs_its_float_instantiation(tmp_path):
+    _project(tmp_path, {"kernels.cuh": AT_KERNELS, "runner.cu": AT_RUNNER})
+    res, runs, work = _prepared(tmp_path / "runner.cu", tmp_path / "kernels.cuh")
+    job = _job(work, "gather_kernel")
+    assert job.name_expression == "gather_kernel<float>"
+    assert "scalar_t=float (AT_DISPATCH_FLOATING_TYPES_AND_HALF instantiates double, float, at::Half; this run: " \
+           "float)" in job.values
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+def test_a_kernel_is_compiled_without_the_definitions_it_does_not_need_that_do_not_compile(tmp_path):
+    # PyTorch's headers are not on this machine: `using at::Half;` does not compile, nor does the kernel
+    # that needs it; the other kernel compiles and runs, and the one left out says why
+    _project(tmp_path, {"kernels.cuh": AT_KERNELS, "runner.cu": AT_RUNNER})
+    res, runs, work = _prepared(tmp_path / "runner.cu", tmp_path / "kernels.cuh")
+    kernels, left_out = _compile_with_nvcc(tmp_path, work)
+    assert kernels == {"gather_kernel<float>"}
+    assert set(left_out) == {"half_kernel"} and "phalf" in left_out["half_kernel"]
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not on PATH")
+def test_a_unit_with_library_headers_and_member_templates_compiles_where_the_user_wrote_it(tmp_path):
+    # the cuBLAS header NVRTC stands in for with two lines, and a host member template defined outside its
+    # class template (two template heads), before the kernel
+    f = tmp_path / "k.cu"
+    f.write_text("#include <cublas_v2.h>\n"
+                 "template <typename R> struct Mat { template <typename O> void copy(const Mat<O>& m); };\n"
+                 "template <typename R>\ntemplate <typename O>\nvoid Mat<R>::copy(const Mat<O>& m) {}\n"
+                 "__global__ void twice(float* x, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) x[i] *= 2.0f;\n}\n"
+                 "void run(float* x) { twice<<<4, 256>>>(x, 1024); }\n")
+    res, runs, work = _prepared(f)
+    unit = work[0].unit
+    for text in unit.sources.values():
+        assert _where(text, "__global__ void twice") == (str(f), 6)     # compiler messages at the user's lines
+    kernels, left_out = _compile_with_nvcc(tmp_path, work)
+    assert kernels == {"twice"} and not left_out

@@ -36,7 +36,8 @@ def hardware_figures(project, root, tables, job: Job, fcfg, timeout: float) -> d
         report = Path(tmp) / "ncu.csv"
         cmd = [ncu, "--clock-control", "none", "--csv", "--log-file", str(report), "--metrics", ",".join(names),
                "-k", f"regex:^(.*::)?{re.escape(job.kernel)}([<(].*)?$"]
-        done = run_unit(unit.sources, unit.options, [job.to_json()], timeout * 4, plain=True, runner=cmd)
+        done = run_unit(unit.sources, unit.options, [job.to_json()], timeout * 4, plain=True, runner=cmd,
+                        definitions=unit.definitions)
         err = done.results.get(0)
         if isinstance(err, RunError):
             raise RunError(f"the profiled run failed ({err})")

@@ -92,7 +92,7 @@ def cache_dir() -> str:
 
 
 def run_unit(sources: dict[str, str], options: list[str], jobs: list[dict], timeout: float,
-             plain: bool = False, runner: list[str] | None = None) -> UnitRun:
+             plain: bool = False, runner: list[str] | None = None, definitions: list | None = None) -> UnitRun:
     """Compile the unit once and run `jobs` (Job.to_json()) in order; a job that hangs or faults
     costs only itself. `runner`: the command that starts the child (ncu wraps it)."""
     out = UnitRun({})
@@ -105,6 +105,7 @@ def run_unit(sources: dict[str, str], options: list[str], jobs: list[dict], time
         for variant, text in sources.items():
             (d / f"{variant}.cu").write_text(text, encoding="utf-8")
         spec = {"variants": sorted(sources), "options": options, "jobs": jobs, "plain": plain,
+                "definitions": definitions or [],
                 "names": list(dict.fromkeys(j["name_expression"] for j in jobs)), "cache": cache_dir()}
         (d / "unit.json").write_text(json.dumps(spec), encoding="utf-8")
         pending = list(range(len(jobs)))
@@ -246,13 +247,18 @@ def _child(d: Path) -> int:
     todo = json.loads((d / "todo.json").read_text())
     t0 = time.perf_counter()
     try:
-        module, kernels, backend = compile_unit(cp, d, spec)
+        module, kernels, backend, left_out = compile_unit(cp, d, spec)
     except CompileError as exc:
         (d / "compile_error.txt").write_text(str(exc))
         return EXIT_COMPILE
     _say(f"compiled {backend} {time.perf_counter() - t0:.3f}")
     for k in todo:
         job = spec["jobs"][k]
+        why = left_out.get(_base_name(job["name_expression"]))
+        if job["name_expression"] not in kernels and why is not None:
+            _say(f"failed {k} kernel `{job['name_expression']}` does not compile, left out of the run's copy "
+                 f"({why})")
+            continue
         if job["name_expression"] not in kernels:
             _say(f"failed {k} the compiler cannot instantiate `{job['name_expression']}` (its template arguments "
                  f"are not values this file gives)")
@@ -272,32 +278,118 @@ def _first_line(exc: BaseException) -> str:
 
 
 def compile_unit(cp, d: Path, spec: dict):
-    """NVRTC first; nvcc with the real headers where NVRTC cannot. (module, {expr: kernel}, backend)."""
+    """NVRTC first; nvcc with the real headers where NVRTC cannot. (module, {expr: kernel}, backend,
+    {kernel name: why it was left out}): a definition the compiler rejects is left out and the
+    unit compiled again (a kernel is compiled with what it needs, not the whole file), up to
+    MAX_LEFT_OUT rounds; the kernels left out (or that need what was) are named with the error."""
     names = list(spec["names"])
     options = tuple(spec["options"])
     errors = []
+    left_out: dict[str, str] = {}
+    nvrtc_options = ("--std=c++17",) + options + _cuda_includes(cp)
+    gone: set = set()
     if "nvrtc" in spec["variants"]:
         code = (d / "nvrtc.cu").read_text(encoding="utf-8")
-        for _ in range(len(names) + 1):
+        for _ in range(len(names) + MAX_LEFT_OUT + 1):
             try:
-                mod = cp.RawModule(code=code, options=("--std=c++17",) + options, name_expressions=names)
-                return mod, {n: mod.get_function(n) for n in names}, "nvrtc"
+                mod = cp.RawModule(code=code, options=nvrtc_options, name_expressions=names)
+                return mod, {n: mod.get_function(n) for n in names}, "nvrtc", left_out
             except Exception as exc:   # NVRTC's log: keep the error lines
                 log = str(exc)
                 bad = re.search(r'Input name expression was: "\s*(.*?)\s*"', log)
                 name = _same_name(bad.group(1), names) if bad else None
-                if name is None:
+                if name is not None:
+                    names.remove(name)      # one kernel NVRTC cannot name: the others still run
+                    continue
+                code, names = _leave_out(code, log, spec, names, left_out, gone)
+                if code is None:
                     errors.append(_errors(log))
                     break
-                names.remove(name)      # one kernel NVRTC cannot name: the others still run
+                if not names:
+                    errors.append("no kernel compiles: " + _errors(log))
+                    break
         else:
             errors.append("no kernel could be named")
     if "nvcc" in spec["variants"]:
+        names = list(spec["names"])
+        left_out.clear()
         try:
-            return _nvcc(cp, d, spec, names, options)
+            mod, kernels, backend = _nvcc(cp, d, spec, names, options, left_out)
+            return mod, kernels, backend, left_out
         except CompileError as exc:
             errors.append(str(exc))
     raise CompileError(errors[-1] if errors else "nothing to compile")
+
+
+MAX_LEFT_OUT = 8
+
+
+def _cuda_includes(cp) -> tuple[str, ...]:
+    """The CUDA toolkit's CCCL headers (`cub/`, `thrust/`, `cuda/`), which NVRTC finds only by -I."""
+    try:
+        root = cp.cuda.get_cuda_path()
+    except Exception:
+        return ()
+    d = os.path.join(root, "include", "cccl") if root else ""
+    return (f"-I{d}",) if d and os.path.isdir(d) else ()
+_ERROR_AT = re.compile(r"^(.+?)\((\d+)\): (?:catastrophic )?error\b:?\s*(.*)$|^(.+?):(\d+):\d+: error: (.*)$", re.MULTILINE)
+_LINE_DIRECTIVE = re.compile(r'^#line (\d+) "((?:[^"\\]|\\.)*)"\s*$')
+
+
+def _leave_out(code: str, log: str, spec: dict, names: list[str], left_out: dict,
+               gone: set | None = None) -> tuple[str | None, list[str]]:
+    """The unit without the file-scope definitions the compiler's errors stand in (spec["definitions"],
+    found through the text's `#line` directives), and the name expressions whose kernel is no longer
+    there; None where no error stands in one (nothing to leave out: the unit does not compile)."""
+    where: dict[tuple[str, int], str] = {}
+    for m in _ERROR_AT.finditer(log):
+        path, line, msg = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(4), m.group(5), m.group(6))
+        key = (os.path.normpath(path.strip()), int(line))
+        if key not in where or "__cl_" in where[key]:     # the log's calls fail only because of another error
+            where[key] = msg.strip()
+    if not where:
+        return None, names
+    hit = []
+    for path, first, last, fname in spec.get("definitions", []):
+        key = os.path.normpath(path)
+        msgs = [where[(key, n)] for n in range(first, last + 1) if (key, n) in where]
+        msg = next((m for m in msgs if "__cl_" not in m), msgs[0] if msgs else None)
+        if msg is not None:
+            hit.append((key, first, last, fname, msg))
+    if any("__cl_" not in h[4] for h in hit):     # the others fail through these: seen again in the next round
+        hit = [h for h in hit if "__cl_" not in h[4]]
+    if not hit:
+        return None, names
+    lines = code.split("\n")
+    path, number = "", 0
+    at: dict[tuple[str, int], int] = {}
+    for i, text in enumerate(lines):
+        m = _LINE_DIRECTIVE.match(text)
+        if m is not None:
+            number, path = int(m.group(1)), os.path.normpath(m.group(2).replace('\\"', '"').replace("\\\\", "\\"))
+            continue
+        at.setdefault((path, number), i)
+        number += 1
+    changed = False
+    for key, first, last, fname, msg in hit:
+        for n in range(first, last + 1):
+            i = at.get((key, n))
+            if i is not None and lines[i]:
+                lines[i] = ""
+                changed = True
+        if fname:
+            left_out.setdefault(fname, f"{os.path.basename(key)}:{first}: {msg}"[:300])
+    if not changed:
+        return None, names
+    gone = set() if gone is None else gone
+    gone.update((key, first) for key, first, _, _, _ in hit)
+    kept = {f for p, first, _, f in spec.get("definitions", []) if f and (os.path.normpath(p), first) not in gone}
+    names = [n for n in names if _base_name(n) in kept or _base_name(n) not in left_out]
+    return "\n".join(lines), names
+
+
+def _base_name(expr: str) -> str:
+    return expr.split("<", 1)[0].split("::")[-1].strip()
 
 
 def _same_name(shown: str, names: list[str]) -> str | None:
@@ -312,7 +404,7 @@ def _errors(log: str) -> str:
     return " | ".join(errs[:2]) if errs else (lines[-1] if lines else "unknown error")
 
 
-def _nvcc(cp, d: Path, spec: dict, names: list[str], options: tuple):
+def _nvcc(cp, d: Path, spec: dict, names: list[str], options: tuple, left_out: dict):
     nvcc = shutil.which("nvcc")
     if nvcc is None:
         try:
@@ -323,28 +415,34 @@ def _nvcc(cp, d: Path, spec: dict, names: list[str], options: tuple):
         raise CompileError("nvcc is not on PATH")
     arch = f"sm_{cp.cuda.Device().compute_capability}"
     code = (d / "nvcc.cu").read_text(encoding="utf-8")
-    code += "\nvoid __cl_instantiate() {\n" + "".join(f"  (void)&{n};\n" for n in names) + "}\n"
-    key = hashlib.sha256(json.dumps([code, options, arch, "nvcc-1"]).encode()).hexdigest()[:32]
+    key = hashlib.sha256(json.dumps([code, names, options, arch, "nvcc-2"]).encode()).hexdigest()[:32]
     cache = Path(spec["cache"])
     cubin, table = cache / f"{key}.cubin", cache / f"{key}.json"
     if not (cubin.exists() and table.exists()):
         cubin.parent.mkdir(parents=True, exist_ok=True)
         src = d / "unit_nvcc.cu"
         out = d / "unit.cubin"
-        dropped: list[str] = []
-        for _ in range(8):        # a header this machine lacks is dropped and the compile tried again
-            src.write_text(code, encoding="utf-8")
+        gone: set = set()
+        for _ in range(8 + MAX_LEFT_OUT):   # a header this machine lacks, a definition that does not compile: left out
+            src.write_text(code + "\nvoid __cl_instantiate() {\n" + "".join(f"  (void)&{n};\n" for n in names) + "}\n",
+                           encoding="utf-8")
             p = subprocess.run([nvcc, "-cubin", f"-arch={arch}", "-std=c++17", "--expt-relaxed-constexpr", "-w",
                                 *[o.replace("--maxrregcount=", "-maxrregcount=") for o in options],
                                 "-o", str(out), str(src)], capture_output=True, text=True)
             if p.returncode == 0:
                 break
-            missing = re.search(r'cannot open source file "([^"]+)"|fatal error: ([^:]+): No such file', p.stdout + p.stderr)
-            if missing is None:
-                raise CompileError(_errors(p.stdout + p.stderr))
-            name = missing.group(1) or missing.group(2)
-            dropped.append(name)
-            code = re.sub(r'^\s*#\s*include\s*[<"]' + re.escape(name) + r'[>"].*$', "", code, flags=re.MULTILINE)
+            log = p.stdout + p.stderr
+            missing = re.search(r'cannot open source file "([^"]+)"|fatal error: ([^:]+): No such file', log)
+            if missing is not None:
+                name = missing.group(1) or missing.group(2)
+                code = re.sub(r'^\s*#\s*include\s*[<"]' + re.escape(name) + r'[>"].*$', "", code, flags=re.MULTILINE)
+                continue
+            smaller, names = _leave_out(code, log, spec, names, left_out, gone)
+            if smaller is None:
+                raise CompileError(_errors(log))
+            if not names:
+                raise CompileError("no kernel compiles: " + _errors(log))
+            code = smaller
         else:
             raise CompileError(_errors(p.stdout + p.stderr))
         entries = cubin_entries(out.read_bytes())
@@ -355,10 +453,12 @@ def _nvcc(cp, d: Path, spec: dict, names: list[str], options: tuple):
         tmp = cubin.with_suffix(f".tmp{os.getpid()}")
         shutil.copyfile(out, tmp)
         os.replace(tmp, cubin)
-        table.write_text(json.dumps(mangled))
-    mangled = json.loads(table.read_text())
+        table.write_text(json.dumps({"mangled": mangled, "left_out": left_out}))
+    saved = json.loads(table.read_text())
+    mangled = saved["mangled"]
+    left_out.update(saved["left_out"])
     mod = cp.RawModule(path=str(cubin))
-    return mod, {n: mod.get_function(mangled[n]) for n in names}, "nvcc"
+    return mod, {n: mod.get_function(mangled[n]) for n in mangled}, "nvcc"
 
 
 def cubin_entries(data: bytes) -> list[str]:

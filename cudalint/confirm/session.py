@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ..analysis.simulate import AnalysisLimit
 from ..diagnostic import Diagnostic
 from ..engine import Workspace
-from ..lint import UsageError
+from ..lint import UsageError, _with_build
 from ..preprocess import file_key
 from ..rules import BY_CODE
 from ..source.cufile import SourceError, SourceFile
@@ -30,6 +30,7 @@ class UnitWork:
     tables: list                                   # every kernel the unit holds (instrumented)
     pending: list = field(default_factory=list)    # (KernelRun, table, Simulation, Job) to run
     conditions: list = field(default_factory=list)  # ConditionRun: a conditional finding's two runs
+    cfg: object = None                             # the root's configuration, its build's include directories
 
 
 def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[KernelRun], list[UnitWork], Project | None]:
@@ -51,19 +52,22 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
     except (SourceError, UsageError) as exc:
         return [KernelRun(t.path, t.kernel, False, str(exc)) for t in result.tables], work, None
     project = Project(sources, context)
+    build = _with_build(cfg, [*paths, *(c.path for c in context)])    # the include directories check read with
     for root, tables in units(project, result.tables).items():
         src = project.files[root]
         files = project.unit_files(src)
         keys = {f.key for f in files}
         present = [t for t in result.tables if file_key(t.path) in keys]
-        fcfg = cfg.for_file(src.path)
-        item = UnitWork(src, build_unit(project, src, present, dict(fcfg.defines), fcfg.include_dirs), present)
+        fcfg = build.for_file(src.path)
+        item = UnitWork(src, build_unit(project, src, present, dict(fcfg.defines), fcfg.include_dirs), present,
+                        cfg=fcfg)
         work.append(item)
         kernels = {(fn.name, fn.line, fn.file.key): fn for f in files for fn in f.kernels}
         host_templates = frozenset(tp.name for f in files for fn in f.functions
                                    if not (fn.is_kernel or fn.is_device) for tp in fn.template_params)
         host_values = host_instantiations(files)
-        typedefs = project.typedefs_for(src)
+        typedefs = {**item.unit.aliases, **project.typedefs_for(src)}
+        dispatches = dispatch_spans(files)
         for table in tables:
             run = KernelRun(table.path, table.kernel, False)
             runs.append(run)
@@ -74,8 +78,12 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
                 sim = workspace.simulation(table)     # the values check's findings were made with
                 params = program_params(table, cfg.for_file(table.path).params)
                 deduced = deduced_templates(fn, table, files)
+                chosen = dispatched(dispatches, table)
+                values = {**host_values, **{k: v for k, (v, _) in chosen.items()}}
                 job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
-                           host_values, typedefs, deduced)
+                           values, typedefs, deduced)
+                job.values += [f"{k}={v} ({why})" for k, (v, why) in chosen.items()
+                               if any(str(b).strip() == k for b in table.template_bindings.values())]
             except (NotRunnable, AnalysisLimit) as exc:
                 run.reason = str(exc)
                 continue
@@ -84,7 +92,7 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
             for side in (s for c in conds for s in c.sides):
                 try:
                     side.job = plan(fn, table, side.sim, len(item.unit.sites), (smem or {}).get(table.kernel),
-                                    host_templates, host_values, typedefs, deduced)
+                                    host_templates, values, typedefs, deduced)
                 except (NotRunnable, AnalysisLimit) as exc:
                     side.reason = str(exc)
             item.conditions.extend(conds)
@@ -102,7 +110,7 @@ def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] 
         unit = item.unit
         sides = side_jobs(item.conditions)
         done = run_unit(unit.sources, unit.options, [job.to_json() for _, _, _, job in item.pending] +
-                        [side.job.to_json() for _, side in sides], timeout)
+                        [side.job.to_json() for _, side in sides], timeout, definitions=unit.definitions)
         for k, (run, table, sim, job) in enumerate(item.pending):
             log = done.results.get(k, RunError("not run"))
             if isinstance(log, RunError):
@@ -116,8 +124,7 @@ def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] 
                     run.reason = "ncu: not run, the instrumented run logged out-of-range indexes"
                 else:
                     try:
-                        fcfg = cfg.for_file(item.root.path)
-                        run.hardware = hardware_figures(project, item.root, item.tables, job, fcfg, timeout)
+                        run.hardware = hardware_figures(project, item.root, item.tables, job, item.cfg, timeout)
                     except RunError as exc:
                         run.reason = f"ncu: {exc}"
         read_sides(item.conditions, [done.results.get(len(item.pending) + k) for k in range(len(sides))],
@@ -151,6 +158,48 @@ def host_instantiations(files) -> dict[str, str]:
             for tp, arg in zip(fn.template_params, m.group(1).split(",")):
                 out.setdefault(tp.name, arg.strip())
     return out
+
+
+# PyTorch's AT_DISPATCH_* macros run their lambda once per type of their family, the type named
+# `scalar_t` in it (ATen/Dispatch.h); confirm runs the family's float instantiation (int where it has none)
+_DISPATCH = re.compile(r"\bAT_DISPATCH_(\w+?)\s*\(")
+_DISPATCH_TYPES = (("FLOATING_AND_COMPLEX_TYPES", "double, float, complex<double>, complex<float>", "float"),
+                   ("FLOATING_TYPES_AND_HALF", "double, float, at::Half", "float"),
+                   ("FLOATING_TYPES", "double, float", "float"),
+                   ("ALL_TYPES", "uint8_t, int8_t, int16_t, int, int64_t, float, double", "float"),
+                   ("INTEGRAL_TYPES", "uint8_t, int8_t, int16_t, int, int64_t", "int"),
+                   ("INDEX_TYPES", "int, int64_t", "int"))
+
+
+def dispatch_spans(files) -> list[tuple[str, int, int, str, str]]:
+    """Each AT_DISPATCH_* call of the unit's files: (file key, first line, last line, type, why)."""
+    out = []
+    for f in files:
+        text = f.text
+        for m in _DISPATCH.finditer(text):
+            family = next((fam for fam in _DISPATCH_TYPES if m.group(1).startswith(fam[0])), None)
+            if family is None:
+                continue
+            depth, i = 1, m.end()
+            while i < len(text) and depth:
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+            first, last = text.count("\n", 0, m.start()) + 1, text.count("\n", 0, i) + 1
+            out.append((f.key, first, last, family[2], f"AT_DISPATCH_{m.group(1)} instantiates {family[1]}; "
+                                                     f"this run: {family[2]}"))
+    return out
+
+
+def dispatched(spans, table) -> dict[str, tuple[str, str]]:
+    """`scalar_t` where the kernel's launch stands in an AT_DISPATCH_* lambda: {"scalar_t": (type, why)}."""
+    m = re.match(r"(.+?):(\d+)(?:\s|$)", table.launch.origin or "")
+    if m is None or not os.path.isfile(m.group(1)):
+        return {}
+    key, line = file_key(m.group(1)), int(m.group(2))
+    for k, first, last, t, why in spans:
+        if k == key and first <= line <= last:
+            return {"scalar_t": (t, why)}
+    return {}
 
 
 def instantiating_macros(files) -> list[str]:
@@ -201,7 +250,8 @@ def _reason(err: RunError, table, root: str) -> str:
         return f"{os.path.basename(root)} does not compile for the run: {msg}{hint}"
     if msg.startswith("did not finish"):
         return f"kernel `{table.kernel}` {msg}"
-    if msg.startswith(("the run stopped", "confirm mode", "the compiler")):
+    if msg.startswith(("the run stopped", "confirm mode", "the compiler")) or \
+            msg.startswith("kernel `") and "does not compile" in msg:
         return msg
     return f"the run of `{table.kernel}` failed on the GPU ({msg})"
 

@@ -34,6 +34,13 @@ _LIBRARY_HEADERS = ("cublas", "cudnn", "cusparse", "cufft", "curand.h", "cusolve
 _DEVICE_WORDS = {"__device__", "__constant__", "__shared__", "__managed__", "__global__", "constexpr", "typedef",
                  "const"}
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
+# headers of libraries outside the project whose whole device-side content is documented type
+# aliases: where the header is not on this system, the unit states those aliases instead of it
+_DOCUMENTED_ALIASES = {
+    # OpenFst's <fst/types.h> (before 1.8): `using int32 = int32_t;` ... for the eight fixed-width integers
+    "fst/types.h": "".join(f"typedef {s}int{n}_t {s}int{n};" for s in ("", "u") for n in (8, 16, 32, 64)),
+}
+_SYSTEM_INCLUDE_DIRS = ("/usr/local/include", "/usr/include")
 
 
 def runtime_header() -> str:
@@ -54,6 +61,10 @@ class CompileUnit:
     unwrapped: list = field(default_factory=list)         # model Accesses no place in the syntax stands for
     barriers: int = 0
     missed_barriers: list[tuple[str, int]] = field(default_factory=list)
+    # each file-scope definition of the unit's files, as [path, first line, last line, function name or ""]:
+    # what the compile may leave out where that definition does not compile (runner.compile_unit)
+    definitions: list = field(default_factory=list)
+    aliases: dict[str, str] = field(default_factory=dict)   # `int32` -> `int32_t`: types from _DOCUMENTED_ALIASES
 
 
 def build_unit(project, root: SourceFile, tables, defines: dict[str, str], include_dirs=(),
@@ -84,6 +95,11 @@ def build_unit(project, root: SourceFile, tables, defines: dict[str, str], inclu
     for variant in ("nvrtc", "nvcc"):
         writer = _Writer(by_key, edits, include_dirs, variant)
         body = writer.file(root)
+        if variant == "nvrtc":
+            unit.definitions = writer.definitions
+            for name in writer.aliased:
+                pairs = re.findall(r"typedef (\w+) (\w+);", _DOCUMENTED_ALIASES[name])
+                unit.aliases.update((alias, t) for t, alias in pairs)
         head = runtime_header() if instrumented else "typedef unsigned int uint;\n"
         if variant == "nvrtc":
             head += nvrtc_std_header()
@@ -111,8 +127,14 @@ class _Writer:
         self.variant = variant
         self.done: set[str] = set()
         self.depth = 0
+        self.aliased: set[str] = set()     # headers whose documented aliases stand for them
+        self.definitions: list = []
 
     def file(self, src: SourceFile) -> str:
+        self.definitions.extend(definitions(src))
+        return self._file(src)
+
+    def _file(self, src: SourceFile) -> str:
         self.done.add(src.key)
         fe = self.edits.get(src.key)
         text = _apply(src, (fe.edits if fe is not None else []) + host_blanks(src))
@@ -144,12 +166,18 @@ class _Writer:
             finally:
                 self.depth -= 1
             return f'#line 1 "{_quote(header.path)}"\n{inner}\n#line {line + 1} "{_quote(src.path)}"'
+        aliases = _DOCUMENTED_ALIASES.get(name)
+        if aliases is not None and not (self.variant == "nvcc" and _resolve(name, True, "", _SYSTEM_INCLUDE_DIRS)):
+            self.aliased.add(name)
+            if self.variant == "nvcc":
+                return f'#include <stdint.h>\n{aliases}\n#line {line + 1} "{_quote(src.path)}"'
+            return aliases
         if self.variant == "nvcc":
             return original if angled else ""      # a quoted header cudalint did not find: nvcc will not either
         if name.startswith(_NVRTC_HEADERS):
             return f"#include <{name}>"
         if name.startswith(_LIBRARY_HEADERS):       # they bring half and bfloat16 into the real build
-            return "#include <cuda_fp16.h>\n#include <cuda_bf16.h>"
+            return f'#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n#line {line + 1} "{_quote(src.path)}"'
         return ""                                  # host or C library: nvrtc_std.cuh stands for the C parts
 
 
@@ -177,6 +205,37 @@ def _apply(src: SourceFile, edits: list[Edit]) -> str:
     return b"".join(out).decode("utf-8", errors="surrogateescape")
 
 
+def definitions(src: SourceFile) -> list:
+    """The file-scope definitions of `src` (in namespaces and `extern "C"` too), as CompileUnit.definitions."""
+    functions = {}
+    for f in src.functions:
+        if f.is_kernel or f.is_device:
+            node = f.node.parent if f.node.parent is not None and f.node.parent.type == "template_declaration" else f.node
+            functions[node.start_byte] = f.name
+    out: list = []
+    lines = src.text.split("\n")
+
+    def alone(c) -> bool:
+        """Nothing else on its first and last lines: leaving its lines out leaves out only it."""
+        (r0, c0), (r1, c1) = c.start_point, c.end_point
+        before = lines[r0][:c0] if r0 < len(lines) else ""
+        after = lines[r1][c1:] if r1 < len(lines) else ""
+        return not before.strip() and (not after.strip() or after.strip().startswith(("//", ";")))
+
+    def walk(node):
+        for c in node.named_children:
+            if c.type in ("namespace_definition", "linkage_specification"):
+                body = c.child_by_field_name("body")
+                if body is not None and body.type == "declaration_list":
+                    walk(body)
+                    continue
+            # what the parser could not place (ERROR) is never left out: its extent is not a definition's
+            if not (c.type.startswith("preproc") or c.type in ("comment", "ERROR")) and alone(c):
+                out.append([src.path, c.start_point[0] + 1, c.end_point[0] + 1, functions.get(c.start_byte, "")])
+    walk(src.tree.root_node)
+    return out
+
+
 # ---- host code -----------------------------------------------------------------------------------
 def host_blanks(src: SourceFile) -> list[Edit]:
     """Host functions and host variables, blanked to their newlines (lines stay where they are)."""
@@ -185,7 +244,9 @@ def host_blanks(src: SourceFile) -> list[Edit]:
     for f in src.functions:
         if f.is_kernel or f.is_device or f.body is None:
             continue
-        node = f.node.parent if f.node.parent is not None and f.node.parent.type == "template_declaration" else f.node
+        node = f.node
+        while node.parent is not None and node.parent.type == "template_declaration":
+            node = node.parent          # `template<class R> template<class O> void M<R>::f(...)`: both heads go
         head = data[node.start_byte:f.body.start_byte].decode("utf-8", errors="replace")
         if re.search(r"\bconstexpr\b", head):
             continue       # callable from device code too
