@@ -66,7 +66,7 @@ class Calls:
             since = len(self.table.accesses)
             v = None if p.name in aliases else self.rvalue(a, stmt, None)
             vals.append(v)
-            axes.append(None if p.name in aliases else self._value_axes(a, since, v))
+            axes.append(uniform.UNKNOWN if p.name in aliases else self._value_axes(a, since, v))
         for a in args[len(fn.params):]:
             self.rvalue(a, stmt, None)
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
@@ -102,7 +102,7 @@ class Calls:
              self.volatile, self.walk_root, self.var_axes) = saved
             for p, a in zip(fn.params, args):      # what the helper wrote through a reference is not followed
                 if p.reference and isinstance(a, ir.Name) and a.name not in self.shared_scalars:
-                    self.var_axes[a.name] = None
+                    self.var_axes[a.name] = uniform.UNKNOWN
                     self.var_scope[a.name] = uniform.THREAD
 
     def _builtin(self, b: str, f: str) -> ir.Expr:
