@@ -36,7 +36,7 @@ def _overlap_moot(acc: Access) -> bool:
     """Two threads storing to one element are no finding: they store one value for all (`value_scope`,
     or a value that follows no threadIdx axis), or bytes of one element, which the index does not
     tell apart."""
-    return acc.value_scope >= 2 or acc.value_axes == frozenset() or acc.width < acc.array.elem_size
+    return acc.value_scope >= 2 or acc.width < acc.array.elem_size
 
 
 class OverlapAnalysis:
@@ -85,14 +85,16 @@ class OverlapAnalysis:
         """Per thread of the block, a number that differs between two threads that may store
         different values: their coordinates on the axes the stored value follows (`value_axes`).
         Threads equal on those axes store the same value (one function of the same loads), so
-        their stores to one element are duplicates, not a conflict. None: any two may differ."""
-        if acc.value_axes is None:
+        their stores to one element are duplicates, not a conflict; on none, every thread stores
+        one value. None: any two may differ."""
+        axes = acc.value_axes
+        if axes is None:
             return None
         key = np.zeros(self.nthreads, dtype=np.int64)
         scale = 1
         for i, a in enumerate("xyz"):
             axis = f"threadIdx.{a}"
-            if axis in acc.value_axes and axis in self.tid:
+            if axis in axes and axis in self.tid:
                 key += np.asarray(self.tid[axis], dtype=np.int64) * scale
                 scale *= self.block[i]
         return key

@@ -66,7 +66,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.call_scope: dict[str, int] = {}      # ... a helper's result
         self.return_scopes: list[int] | None = None   # the returns of the helper being walked
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
-        self.var_axes: dict[str, frozenset[str] | None] = {}   # the threadIdx axes a local's value follows
+        self.var_axes: dict[str, int] = {}        # the threadIdx axes a local's value follows (uniform.thread_mask)
         self.store_axes: frozenset[str] | None = None          # ... the value the store being recorded writes
         self.store_value: ir.Num | None = None    # ... that value, where it is a number the program gives
         self._expanding = None                    # the statement macro whose expansion is being walked

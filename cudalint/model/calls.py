@@ -84,7 +84,7 @@ class Calls:
             since = len(self.table.accesses)
             v = None if p.name in aliases else self.rvalue(a, stmt, None)
             vals.append(v)
-            axes.append(None if p.name in aliases else self._value_axes(a, since, v))
+            axes.append(uniform.UNKNOWN if p.name in aliases else self._value_axes(a, since, v))
         for a in args[len(fn.params):]:
             self.rvalue(a, stmt, None)
         # parameters the call leaves out take their default arguments (`lanes = 1`, `share = false`)
@@ -100,7 +100,7 @@ class Calls:
                     vals.append(None)
                 args.append(e)
                 scopes.append(self._scope(e) if e is not None else uniform.THREAD)
-                axes.append(None)
+                axes.append(0 if e is not None else uniform.UNKNOWN)     # a constant follows no thread
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
                  dict(self.shared_scalars), set(self.volatile), self.walk_root, dict(self.var_axes))
@@ -141,7 +141,7 @@ class Calls:
              self.volatile, self.walk_root, self.var_axes) = saved
             for p, a in zip(fn.params, args):      # what the helper wrote through a reference is not followed
                 if p.reference and isinstance(a, ir.Name) and a.name not in self.shared_scalars:
-                    self.var_axes[a.name] = None
+                    self.var_axes[a.name] = uniform.UNKNOWN
                     self.var_scope[a.name] = uniform.THREAD
         line = stmt.start_point[0] + 1 if stmt is not None else self.line
         for name, (value, scope) in written.items():

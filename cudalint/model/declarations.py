@@ -8,6 +8,7 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import node_text
+from . import uniform
 from .table import MemoryArray
 from .symbols import Ptr, Unfollowable, _data, _names, _needs_cast, group_scope
 
@@ -79,13 +80,13 @@ class Declarations:
             else:
                 self.env[name] = ir.Sym(name, "unknown", base_type)
             self.types[name] = base_type
-            self.var_axes[name] = frozenset()       # no value yet: what is assigned to it brings its axes
+            self.var_axes[name] = 0                 # no value yet: what is assigned to it brings its axes
             return
         if value.type == "argument_list" or value.type == "initializer_list":
             # `dim3 b(32, 8)` / `float4 v{...}`: not an index; what its elements read is read
             self._initializer_reads(value, stmt)
             self.env[name] = ir.Sym(name, "unknown", base_type)
-            self.var_axes[name] = None
+            self.var_axes[name] = uniform.UNKNOWN
             return
         expr, exact = self._parse_node(value)
         since = len(self.table.accesses)

@@ -46,7 +46,7 @@ class DefUse:
             if e.op != "=":
                 self.rvalue(target, stmt, node)
             self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
-            self.store_axes = self._value_axes(e.value, since, got) if e.op == "=" else None
+            self.store_axes = uniform.mask_axes(self._value_axes(e.value, since, got)) if e.op == "=" else None
             try:
                 self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
             finally:
@@ -82,7 +82,7 @@ class DefUse:
             if e.op != "=":
                 self.member_access(target, "load", stmt, node)
             self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
-            self.store_axes = axes if e.op == "=" else None
+            self.store_axes = uniform.mask_axes(axes) if e.op == "=" else None
             try:
                 if self.member_access(target, "store", stmt, node) is None:
                     root = _root_name(target)
@@ -96,96 +96,103 @@ class DefUse:
         # store to memory
         got = self.rvalue(e.value, stmt, node)
         scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
-        axes = self._value_axes(e.value, since, got) if e.op == "=" else None
+        stored = uniform.mask_axes(self._value_axes(e.value, since, got)) if e.op == "=" else None
         if e.op != "=":
             self.access(target, "load", stmt, node)
         self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
-        self.store_axes = axes
+        self.store_axes = stored
         try:
             self.access(target, "store", stmt, node)
         finally:
             self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
 
     # ---- which threads a value follows (CL302: threads that store one value do not conflict) ----
-    def _set_axes(self, name: str, axes: frozenset[str] | None, keep: bool) -> None:
-        """A local takes a value following `axes`; `keep`: it may keep its old one (a compound
+    # Axes are thread_mask bits (uniform.py), UNKNOWN where the value reads what the model does not follow.
+    def _set_axes(self, name: str, mask: int, keep: bool) -> None:
+        """A local takes a value following `mask`; `keep`: it may keep its old one (a compound
         assignment, or one under a guard, where the threads the guard leaves out keep it), so it
         follows both, and the guards' axes too."""
-        if keep:
-            old = self.var_axes.get(name, frozenset())
-            more = self._guard_axes()
-            axes = None if axes is None or old is None or more is None else axes | old | more
-        self.var_axes[name] = axes
+        if keep and mask >= 0:
+            old = self.var_axes.get(name, 0)
+            mask = uniform.UNKNOWN if old < 0 else mask | old
+            for g in [*self.guards, *(it.cond for it in self.loops if it.cond is not None)]:
+                if mask < 0:
+                    break
+                got = uniform.thread_mask(g)
+                mask = uniform.UNKNOWN if got < 0 else mask | got
+        self.var_axes[name] = mask
 
-    def _guard_axes(self) -> frozenset[str] | None:
-        """The threadIdx axes the guards and loop conditions around here read (None: one reads data)."""
-        out: set[str] = set()
-        for g in [*self.guards, *(it.cond for it in self.loops if it.cond is not None)]:
-            got = uniform.thread_axes(g)
-            if got is None:
-                return None
-            out |= got
-        return frozenset(out)
-
-    def _value_axes(self, e: ir.Expr, since: int, value) -> frozenset[str] | None:
+    def _value_axes(self, e: ir.Expr, since: int, value) -> int:
         """The threadIdx axes the value of `e` follows, just walked (`value`: what the walk gave,
-        its accesses recorded from `since` on): those its result names, those of the addresses it
-        loads from (shared or global: one address holds one value for all), of the locals it reads,
-        and of a helper's result. None where it reads a register array, a data-dependent address, a
+        its accesses recorded from `since` on): those it names, those of the addresses it loads
+        from (shared or global: one address holds one value for all), of the locals it reads, and
+        of a helper's result. UNKNOWN where it reads a register array, a data-dependent address, a
         warp collective or a call the model does not follow."""
-        out: set[str] = set()
-        if isinstance(value, ir.Expr):
-            got = uniform.thread_axes(value, data_ok=True)
-            if got is None:
-                return None
-            out |= got
-        for a in self.table.accesses[since:]:
+        m = 0
+        accesses = self.table.accesses
+        for i in range(since, len(accesses)):
+            a = accesses[i]
             if a.kind != "load":
                 continue
             if a.atomic or a.unresolved or a.space == "local":
-                return None
-            got = uniform.thread_axes(a.index)
-            if got is None:
-                return None
-            out |= got
-        for n in e.walk():
-            cls = n.__class__
-            if cls is ir.Name:
-                got = self._name_axes(n.name)
-            elif cls is ir.Call:
-                got = self._call_axes(n.fn)
-            elif cls is ir.Member and isinstance(n.base, ir.Name) and n.base.name == "threadIdx":
-                got = frozenset((f"threadIdx.{n.field}",))
-            else:
-                continue
-            if got is None:
-                return None
-            out |= got
-        return frozenset(out)
+                return uniform.UNKNOWN
+            got = uniform.thread_mask(a.index)
+            if got < 0:
+                return got
+            m |= got
+        if isinstance(value, Ptr):
+            got = uniform.thread_mask(value.offset)
+            if got < 0:
+                return got
+            m |= got
+        var_axes = self.var_axes
+        for n in ir.of_type(e, ir.Name):
+            name = n.name
+            got = var_axes[name] if name in var_axes else self._name_axes(name)
+            if got < 0:
+                return got
+            m |= got
+        helper = False
+        for c in ir.of_type(e, ir.Call):
+            fn = c.fn
+            if fn in self.call_scope:       # a helper of several returns: its result's scope
+                if self.call_scope[fn] != uniform.BLOCK:
+                    return uniform.UNKNOWN
+            elif fn in self.functions:
+                helper = True
+            elif not uniform.pure(fn.split("::")[-1].rsplit(".", 1)[-1]):
+                return uniform.UNKNOWN
+        if helper and isinstance(value, ir.Expr):   # a helper's one return may name threadIdx itself
+            got = self._named_mask(value)
+            if got < 0:
+                return got
+            m |= got
+        for mb in ir.of_type(e, ir.Member):
+            if mb.base.__class__ is ir.Name and mb.base.name == "threadIdx":
+                m |= {"x": 1, "y": 2, "z": 4}.get(mb.field, 0)
+        return m
 
-    def _name_axes(self, name: str) -> frozenset[str] | None:
-        if name in self.var_axes:
-            return self.var_axes[name]
+    @staticmethod
+    def _named_mask(value: ir.Expr) -> int:
+        """The threadIdx a helper's result names (its loads are read as accesses)."""
+        m = 0
+        for s in ir.symbols(value):
+            if s.kind == "thread":
+                b = uniform.thread_mask(s)
+                if b < 0:
+                    return b
+                m |= b
+        return m
+
+    def _name_axes(self, name: str) -> int:
         v = self.env.get(name, _MISSING)
         if v is _MISSING or v is None:
-            return frozenset()      # a constant, a macro, a file-scope variable: one value for all
+            return 0        # a constant, a macro, a file-scope variable: one value for all
         if isinstance(v, Ptr):
-            return uniform.thread_axes(v.offset)
+            return uniform.thread_mask(v.offset)
         if isinstance(v, ir.Expr):
-            return uniform.thread_axes(v)
-        return None
-
-    def _call_axes(self, fn: str) -> frozenset[str] | None:
-        """A call's own contribution (its arguments are read as names): none for a pure function or
-        a helper whose body was walked with them, the helper's result scope for one with several
-        returns; None for a warp collective, an atomic, or a call the model does not follow."""
-        base = fn.split("::")[-1].rsplit(".", 1)[-1]
-        if fn in self.call_scope:
-            return frozenset() if self.call_scope[fn] == uniform.BLOCK else None
-        if fn in self.functions or base in self.functions:
-            return frozenset()
-        return frozenset() if uniform.pure(base) else None
-
+            return uniform.thread_mask(v)
+        return uniform.UNKNOWN
     def _compound(self, cur, op, value):
         if isinstance(cur, Ptr) and isinstance(value, ir.Expr) and op in ("+=", "-="):
             delta = value if op == "+=" else ir.Un("-", value)

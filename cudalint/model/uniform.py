@@ -106,21 +106,36 @@ def butterfly(e: ir.Expr) -> bool:
     return any(isinstance(n, ir.Call) and n.fn.split("::")[-1].rsplit(".", 1)[-1] in BUTTERFLY for n in e.walk())
 
 
-_AXES = frozenset(("threadIdx.x", "threadIdx.y", "threadIdx.z"))
+UNKNOWN = -1        # a value's axes the model does not follow (thread_mask)
+_BIT = {"threadIdx.x": 1, "threadIdx.y": 2, "threadIdx.z": 4}
 
 
-def thread_axes(e: ir.Expr, data_ok: bool = False) -> frozenset[str] | None:
-    """The threadIdx axes an expression of the model (names resolved) reads; None where it reads
-    a value the model does not follow (`data_ok`: a loaded value is read elsewhere, leave it)."""
-    out = set()
+def thread_mask(e: ir.Expr) -> int:
+    """The threadIdx axes an expression of the model (names resolved) reads, as bits (x 1, y 2,
+    z 4); UNKNOWN where it reads a value the model does not follow. Kept on the node: the values of
+    locals are read again and again."""
+    got = e.__dict__.get("_tmask")
+    if got is not None:
+        return got
+    m = 0
     for s in ir.symbols(e):
-        if s.kind == "thread":
-            if s.name not in _AXES:
-                return None
-            out.add(s.name)
-        elif s.kind in ("data", "unknown") and not data_ok:
-            return None
-    return frozenset(out)
+        k = s.kind
+        if k == "thread":
+            b = _BIT.get(s.name)
+            if b is None:
+                m = UNKNOWN
+                break
+            m |= b
+        elif k == "data" or k == "unknown":
+            m = UNKNOWN
+            break
+    e.__dict__["_tmask"] = m
+    return m
+
+
+def mask_axes(m: int) -> frozenset[str] | None:
+    """The axes of a thread_mask, None for UNKNOWN."""
+    return None if m < 0 else frozenset(a for a, b in _BIT.items() if m & b)
 
 
 # calls whose result is a function of their arguments alone (besides _PURE): loads the walk

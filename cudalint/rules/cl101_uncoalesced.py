@@ -119,7 +119,8 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
     `(i % K) * M + (i / K) * K * M` adjacent lanes are M elements apart, not K·M."""
     if lane_bytes is None:
         return None
-    moving = [t for t in acc.terms if any(s.name in _LANE_AXES for s in ir.symbols(t.coord))]
+    axes = _LANE_AXES if sim.block[0] < 32 else _X_AXIS     # a warp spans rows only in a narrow block
+    moving = [t for t in acc.terms if any(s.name in axes for s in ir.symbols(t.coord))]
     es = acc.array.elem_size
     fits = []
     for t in moving:
@@ -138,6 +139,7 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
 
 
 _LANE_AXES = frozenset(("threadIdx.x", "threadIdx.y"))
+_X_AXIS = frozenset(("threadIdx.x",))
 
 
 def _moves(e) -> bool:
