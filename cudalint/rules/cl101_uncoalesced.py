@@ -27,7 +27,7 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
-from .base import Context, figure, internal, invented, scaled_text, short, written
+from .base import Context, figure, internal, invented, open_names, scaled_text, short, written
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
@@ -202,7 +202,45 @@ def check(ctx: Context):
         d.cause = names
         d.facts["record"] = record_key(acc, c.lane_stride_bytes)
         d.message = message(d)
+        if d.facts["open_figure"] and acc.width > acc.array.elem_size and _width_reachable(sim, acc):
+            # a vector load or store (`*(uint4*)&x[i * ILP]`) whose lanes lie an open multiple apart:
+            # coalesced where that multiple makes the distance the vector's width, the value such a
+            # kernel is written for: no warning without the program's value
+            d.severity = "info"
+            d.metrics["rests_on"] = sorted(open_names(sim, acc.index)) or ["the lanes' distance"]
+            d.message += f" (coalesced where the distance is the {acc.width}-byte vector's width)"
         yield d
+
+
+def _width_reachable(sim, acc) -> bool:
+    """threadIdx.x's stride is `k·X` elements for a value X the program leaves open, and some whole
+    X >= 1 makes the lanes' distance the access's width: `*(uint4*)&x[threadIdx.x * ILP]` is one
+    coalesced 16-byte vector a lane at ILP = 4 (4·8·OC bytes never is)."""
+    from ..index.evaluate import Evaluator, Unknown
+    names = set(open_names(sim, acc.index))
+    for t in acc.terms:
+        if t.is_offset or not any(s.name == "threadIdx.x" for s in ir.symbols(t.coord)):
+            continue
+        inside = [s.name for s in ir.symbols(t.stride) if s.kind == "param" and s.name in names]
+        if len(inside) != 1:
+            continue
+        env = {**sim.base_env(), **{n: sim.param(n) for n in sim.table.launch.params}}
+
+        def at(e, x):
+            return int(Evaluator({**env, inside[0]: x}).value(e))
+        try:
+            one = at(t.stride, 1)
+            # X counts the elements each thread of the grid owns: blockIdx.x steps blockDim.x times
+            # as far (`(blockIdx.x * blockDim.x + threadIdx.x) * ILP`), not a row pitch of a matrix
+            owned = any(getattr(b.coord, "name", None) == "blockIdx.x" and not b.is_offset and
+                        all(at(b.stride, x) == sim.block[0] * at(t.stride, x) for x in (1, 2))
+                        for b in acc.terms if isinstance(b.coord, ir.Sym))
+        except (Unknown, TypeError, ValueError, ArithmeticError):
+            continue
+        step = one * acc.array.elem_size
+        if owned and step > 0 and acc.width % step == 0:
+            return True
+    return False
 
 
 def record_key(acc, lane_bytes) -> tuple | None:
