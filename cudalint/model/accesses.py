@@ -352,7 +352,8 @@ class Accesses:
                 else:
                     unresolved = f"index depends on `{s.name}`, which the model does not follow"
                 break
-        if unresolved is None and arr.size_assumed and self.layouts.defines(arr.elem_type):
+        unbound = arr.elem_type in self.types and not self.types[arr.elem_type]    # a template type no launch binds
+        if unresolved is None and arr.size_assumed and not unbound and self.layouts.defines(arr.elem_type):
             unresolved = (f"the size of `{arr.elem_type}` is not known: a type one of its members is declared with "
                           f"is not defined where the kernel is compiled")
         # an atomic whose result the program drops (`atomicExch(&flag, 1);`) stores and reads nothing it uses
