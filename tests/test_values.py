@@ -218,3 +218,27 @@ __global__ void copy(Real* y, const OtherReal* x, int rows, int cols) {
     assert "threadIdx.x strides rows" in d.message
     assert "more sectors/request than the ideal 4" in d.message
     assert not re.search(r"\b\d+ sectors/request", d.message)
+
+
+def test_a_template_type_named_like_a_class_of_unknown_size_is_still_simulated(tmp_path):
+    f = tmp_path / "r.cu"
+    f.write_text("""
+struct Real { Missing m; };
+template <typename Real>
+__global__ void block_sum(const Real* x, Real* out) {
+  __shared__ Real ssum[256];
+  int tid = threadIdx.x;
+  ssum[tid] = x[blockIdx.x * 256 + tid];
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (tid < s) ssum[tid] += ssum[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = ssum[0];
+}
+void run(const float* x, float* out, int n) { block_sum<<<n / 256, 256>>>(x, out); }
+""")
+    res = lint_paths([str(f)], Config(jobs=1, show_limits=True))
+    assert not [d for d in res.diagnostics if "is not known" in d.message]
+    (table,) = res.tables
+    assert all(not a.unresolved for a in table.accesses)
