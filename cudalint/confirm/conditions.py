@@ -129,7 +129,10 @@ def verdict(run: ConditionRun, sites) -> None:
                                                    f"{n} out-of-range accesses (indexes {lo}..{hi})" if n else
                                                    "none out of range"))
         meet, fail = run.sides
-        if meet.ran and fail.ran:
+        if meet.ran and fail.ran and run.condition == "always":
+            # runs past for every size: out of range at both values
+            d.confirmed = bool(both["meets"]["out_of_range"]) and bool(both["fails"]["out_of_range"])
+        elif meet.ran and fail.ran:
             d.confirmed = bool(both["meets"]["out_of_range"]) and not both["fails"]["out_of_range"]
         d.measured = {"condition": run.condition, **both, "summary": f"{run.condition}: " + "; ".join(said)}
 
