@@ -242,3 +242,24 @@ void run(const float* x, float* out, int n) { block_sum<<<n / 256, 256>>>(x, out
     assert not [d for d in res.diagnostics if "is not known" in d.message]
     (table,) = res.tables
     assert all(not a.unresolved for a in table.accesses)
+
+
+def test_a_region_carved_out_of_a_buffer_keeps_its_own_leading_dimension(tmp_path):
+    """`red[(2 * n + 0) * groups + g]` and, in a region at `red + n * groups * 2`, a table of width
+    c: two layouts of two regions, not one array with two pitches (CL301)."""
+    f = tmp_path / "red.cu"
+    f.write_text("""
+struct Params { float* red; int n, groups, c, cpg, cpb; };
+__global__ void finish(Params p, float* out) {
+  int ni = blockIdx.z;
+  int ci = blockIdx.x * p.cpb + threadIdx.x * 2;
+  int gi = ci / p.cpg;
+  float m = 0.f;
+  if (gi < p.groups) m = p.red[(2 * ni + 0) * p.groups + gi];
+  float* tail = &p.red[p.n * p.groups * 2];
+  int ck = blockIdx.x * p.cpb + threadIdx.x;
+  if (ck < p.c) out[ck] = tail[1 * p.c + ck] + m;
+}
+""")
+    res = lint_paths([str(f)], Config(jobs=1))
+    assert not [d for d in res.diagnostics if d.code == "CL301" and "leading dimension" in d.message]

@@ -470,6 +470,13 @@ def _holds(sim, env: dict, c: ir.Expr):
     return _once(sim, "_cl301_holds", (id(c), *map(id, vals)), where, c, vals)
 
 
+def _base_sizes(acc) -> frozenset[str]:
+    """The sizes the access's constant part (its offset terms) is made of: the base of a region."""
+    return frozenset(s.name for t in acc.terms if t.is_offset for s in ir.symbols(t.stride)
+                     if s.kind == "param") | frozenset(s.name for t in acc.terms if t.is_offset
+                                                       for s in ir.symbols(t.coord) if s.kind == "param")
+
+
 def _leading_dims(acc) -> frozenset[str] | None:
     keys = {frozenset(s.name for s in ir.symbols(t.stride) if s.kind == "param")
             for t in acc.terms if not t.is_offset and isinstance(t.coord, ir.Sym)
@@ -633,12 +640,14 @@ def check(ctx: Context):
         ld = _leading_dims(acc)
         if not ld:
             continue
-        name = acc.array.name
+        # a region carved out of the array at an offset made of sizes (`&buf[n * groups * 2]`) has a
+        # layout of its own: compared only with accesses at the same base
+        name = (acc.array.name, _base_sizes(acc))
         if name not in first:
             first[name] = (ld, acc)
         elif first[name][0] != ld:
             other = first[name][1]
-            msg = (f"`{name}` has leading dimension `{next(iter(ld))}` here but `{next(iter(first[name][0]))}` "
+            msg = (f"`{name[0]}` has leading dimension `{next(iter(ld))}` here but `{next(iter(first[name][0]))}` "
                    f"at line {other.line}: one of the two has the wrong pitch")
             yield ctx.diagnostic(me, acc, msg, metrics={"leading_dimension": next(iter(ld)),
                                                        "other_leading_dimension": next(iter(first[name][0]))})
