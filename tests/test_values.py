@@ -263,3 +263,23 @@ __global__ void finish(Params p, float* out) {
 """)
     res = lint_paths([str(f)], Config(jobs=1))
     assert not [d for d in res.diagnostics if d.code == "CL301" and "leading dimension" in d.message]
+
+
+def test_a_block_edge_that_is_a_bound_of_the_kernel_may_be_one(tmp_path):
+    """`dim3 block(ne13, ne12)` with `if (i13 >= ne13 || i12 >= ne12) return`: ne13 is a problem size
+    and may be 1 (then threadIdx.x takes one value): no y-major warning that rests on it."""
+    f = tmp_path / "ptrs.cu"
+    f.write_text("""
+__global__ void ptrs(float** out, float* base, long ne12, long ne13, long stride) {
+  long i13 = blockIdx.x * blockDim.x + threadIdx.x;
+  long i12 = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i13 >= ne13 || i12 >= ne12) return;
+  out[i12 + i13 * ne12] = base + i12 * stride + i13 * stride * ne12;
+}
+void run(float** out, float* base, long ne12, long ne13, long stride) {
+  dim3 block(ne13, ne12);
+  ptrs<<<1, block>>>(out, base, ne12, ne13, stride);
+}
+""")
+    res = lint_paths([str(f)], Config(jobs=1))
+    assert not [d for d in res.diagnostics if d.code in ("CL101", "CL102") and d.severity == "warning"]

@@ -118,6 +118,14 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
         if derived is not None and derived not in shapes:
             shapes.insert(0, derived)
     if unknown:
+        # an edge that is itself a bound the kernel compares a coordinate with (`dim3 block(ne13,
+        # ne12)` and `if (i13 >= ne13) return`) is a problem size, which may be 1: tried there too
+        bounds = _compared(table)
+        for k, edge in enumerate(lc.block):
+            if isinstance(edge, ir.Sym) and edge.name in unknown and edge.name in bounds and shapes[0][k] > 1:
+                one = tuple(1 if i == k else v for i, v in enumerate(shapes[0]))
+                if one not in shapes:
+                    shapes.append(one)
         chosen = _edges(lc.block, unknown, shapes, given)
         tried = list(dict.fromkeys(c for c in chosen if c is not None))
         if not tried:
@@ -128,6 +136,17 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
     checks = _fit_checks(table)
     fitting = [(b, c) for b, c in tried if b[0] * b[1] * b[2] <= limit and _fits(table, checks, b)]
     return (fitting or tried[:1]), reason, bool(unknown)
+
+
+def _compared(table: TwoTreeTable) -> set[str]:
+    """The parameters the kernel's guards compare something with."""
+    out: set[str] = set()
+    for a in table.accesses:
+        for g in a.guards:
+            for n in g.walk():
+                if isinstance(n, ir.Bin) and n.op in COMPARE_OPS:
+                    out |= {s.name for s in ir.symbols(n) if s.kind == "param"}
+    return out
 
 
 EDGE_VALUES = tuple(1 << i for i in range(11))     # 1..1024
