@@ -633,7 +633,7 @@ def check(ctx: Context):
                                  severity="info" if made else None)
             break
     # one global array, two leading dimensions
-    first: dict[str, tuple] = {}
+    first: dict[tuple, tuple] = {}
     for acc in ctx.table.accesses:
         if acc.space != "global" or acc.unresolved:
             continue
