@@ -283,3 +283,20 @@ void run(float** out, float* base, long ne12, long ne13, long stride) {
 """)
     res = lint_paths([str(f)], Config(jobs=1))
     assert not [d for d in res.diagnostics if d.code in ("CL101", "CL102") and d.severity == "warning"]
+
+
+def test_a_y_digit_below_x_says_the_block_height_where_the_launch_is_not_seen(tmp_path):
+    """`out[(blockIdx.x * blockDim.x + threadIdx.x) * 4 + threadIdx.y]`: y is the low digit of a
+    record of 4, so the kernel is written for blockDim.y == 4. With no launch in sight, a taller
+    block cudalint would choose makes threads (1, 0) and (0, 4) meet: no error on that."""
+    f = tmp_path / "border.cu"
+    f.write_text('''
+__global__ void border_max(const float* in, float* out, int n) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index >= n) return;
+  int side = threadIdx.y;
+  out[index * 4 + side] = in[index * 4 + side] * 2.0f;
+}
+''')
+    res = lint_paths([str(f)], Config(jobs=1))
+    assert not [d for d in res.diagnostics if d.code == "CL302"]

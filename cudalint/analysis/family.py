@@ -320,15 +320,19 @@ def _radix_block(table: TwoTreeTable, uses_z: bool) -> tuple[int, int, int] | No
         for t in acc.terms:     # the index's terms, as the rules read them later
             if isinstance(t.coord, ir.Sym) and t.coord.kind in ("thread", "block"):
                 strides[t.coord.name] = t.stride
-        x = strides.get("threadIdx.x")
-        above = strides.get("threadIdx.y") or (strides.get("blockIdx.x") if "threadIdx.y" not in strides else None)
+        x, y = strides.get("threadIdx.x"), strides.get("threadIdx.y")
+        above = y or (strides.get("blockIdx.x") if y is None else None)
         s = _ratio(above, x) if x is not None and above is not None else None
         if s is not None and 2 <= s <= 1024 and s & (s - 1) == 0:
-            seen[s] += 1
+            seen[(s, max(1, 32 // s))] += 1
+        # the other way round, `threadIdx.x * 4 + threadIdx.y`: the y digit runs to 4
+        s = _ratio(x, y) if x is not None and y is not None else None
+        if s is not None and 2 <= s <= 32 and s & (s - 1) == 0:
+            seen[(32 // s, s)] += 1
     if not seen:
         return None
-    s = seen.most_common(1)[0][0]
-    return (s, max(1, 32 // s), 2 if uses_z else 1)
+    bx, by = seen.most_common(1)[0][0]
+    return (bx, by, 2 if uses_z else 1)
 
 
 def _ratio(a: ir.Expr, b: ir.Expr) -> int | None:
