@@ -855,10 +855,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
     trial is added whose sizes are no multiple of any block edge, so that the condition is met
     where it can be."""
     from .analysis.simulate import AnalysisLimit, Simulation
-
-    def key(d):
-        return d.code, d.path, d.line, d.column, d.access
-
+    key = _finding_key
     notes = [d for d in found if d.severity == "info"]
     conditional = {key(d): d for d in found if _conditional(d)}
     first = {key(d): d for d in found if d.severity != "info" and not _conditional(d)}
@@ -916,6 +913,11 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
     return out
 
 
+def _finding_key(d: Diagnostic) -> tuple:
+    """One finding across trials: its rule, place and access."""
+    return d.code, d.path, d.line, d.column, d.access
+
+
 # findings of two threads meeting at one element: equal trial values of two sizes make them meet
 _MEETINGS = frozenset({"CL302", "CL501"})
 
@@ -938,7 +940,7 @@ def _apart_trial(table, family, params, fcfg: Config, found: list[Diagnostic], a
     # the block's edges are the family's own choices among the shapes the program may launch
     given = set(table.launch.params) | set(params) | set(family.block_names)
     gone: set = set()
-    keys = {(d.code, d.path, d.line, d.column, d.access) for d in found}
+    keys = {_finding_key(d) for d in found}
     if family.blocks:       # a block cudalint chose, and a stride that is a ratio of open sizes
         for k in keys:
             acc = at.get(k[1:])
@@ -968,7 +970,7 @@ def _apart_trial(table, family, params, fcfg: Config, found: list[Diagnostic], a
             continue
         sim.wanted = _MEETINGS
         try:
-            got = {(d.code, d.path, d.line, d.column, d.access) for d in _check(table, sim, fcfg, set(_MEETINGS))
+            got = {_finding_key(d) for d in _check(table, sim, fcfg, set(_MEETINGS))
                    if d.severity != "info"}
         except AnalysisLimit:
             continue

@@ -82,12 +82,16 @@ class Context:
         return out
 
 
+def chosen(sim, name: str) -> bool:
+    """A size the program does not give, whose value this trial chose."""
+    return name in sim.family.sizes and name not in sim.table.launch.params
+
+
 def open_names(sim, e: ir.Expr) -> list[str]:
     """The names in `e` whose values the program does not give (this trial's are cudalint's own)."""
     if sim is None:
         return []
-    return [x.name for x in ir.symbols(e) if x.kind == "param" and x.name in sim.family.sizes
-            and x.name not in sim.table.launch.params]
+    return [x.name for x in ir.symbols(e) if x.kind == "param" and chosen(sim, x.name)]
 
 
 KNOWN_KINDS = frozenset(("thread", "block", "blockdim", "griddim", "iter", "param"))
@@ -121,7 +125,7 @@ def invented(sim, exprs) -> list[str]:
             continue
         seen.add(id(e))
         for x in ir.symbols(e):
-            if x.kind == "param" and x.name in sim.family.sizes and x.name not in sim.table.launch.params:
+            if x.kind == "param" and chosen(sim, x.name):
                 out[x.name] = None
             elif x.kind == "griddim" and not sim.grid_known:
                 out[x.name] = None

@@ -35,7 +35,7 @@ import re
 import sys
 
 from ..index import ir
-from .base import Context, internal, invented, short, written
+from .base import Context, chosen, internal, invented, short, written
 
 # numpy and the evaluator are imported where they are used: reading a rule's metadata (every run
 # does) does not load the simulation
@@ -155,14 +155,9 @@ def _group_key(sim, names: frozenset[str]):
     """Terms are compared within one group of problem sizes, by value: `i * height` and
     `threadIdx.y * width` share a radix when the program gives width == height (values a trial
     sets are not the program's: two sizes it leaves open are two radices)."""
-    if names and all(n in sim.params and not _tried(sim, n) for n in names):
+    if names and all(n in sim.params and not chosen(sim, n) for n in names):
         return ("value", int(math.prod(sim.params[n] for n in names)))
     return names
-
-
-def _tried(sim, name: str) -> bool:
-    """A size the program does not give, set by the trial: equal trial values are no shared radix."""
-    return name in sim.family.sizes and name not in sim.table.launch.params
 
 
 def _other_open_radix(sim, t, terms, copies) -> bool:
@@ -172,7 +167,7 @@ def _other_open_radix(sim, t, terms, copies) -> bool:
     key = _group_key(sim, _params_in(t.stride))
     others = {_group_key(sim, _params_in(x.stride)) for x in terms if not x.is_offset}
     others |= {k for c in (copies or ()) for k in c}
-    return any(isinstance(k, frozenset) and k and k != key and all(_tried(sim, n) for n in k) for k in others)
+    return any(isinstance(k, frozenset) and k and k != key and all(chosen(sim, n) for n in k) for k in others)
 
 
 def _one_value(sim, coord: ir.Sym) -> bool:
