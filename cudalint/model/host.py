@@ -11,7 +11,6 @@ of statements, and helpers nest at most MAX_DEPTH deep.
 """
 from __future__ import annotations
 
-import re
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
@@ -26,11 +25,6 @@ MAX_DEPTH = 6       # helpers calling helpers; wrappers called by wrappers
 # (kept for helpers whose body the run does not see: a library's header not linted)
 CEIL_DIV = {"ceil_div", "CEIL_DIV", "ceilDiv", "div_up", "DIV_UP", "divUp", "iDivUp", "cdiv", "ceildiv", "CeilDiv",
             "DIVUP", "round_up_div", "div_ceil", "DivUp", "ATenCeilDiv", "divup", "div_round_up"}
-
-
-# `at::cuda::ATenCeilDiv`, `tv::launch::CUDA_NUM_THREADS`: the index grammar reads one qualifier;
-# a name keeps its last two parts (a constant is found by its qualified tail, a helper by its name)
-_NESTED_NAME = re.compile(r"\b((?:[A-Za-z_]\w*::)+)((?:[A-Za-z_]\w*::)[A-Za-z_]\w*)")
 
 
 class OutOfBudget(Exception):
@@ -136,8 +130,8 @@ class HostScope:
     def _parse(self, text: str) -> ir.Expr:
         if self.macros is not None and self.macros.uses_macro(text):
             text = self.macros.expand(text)
-        if text.count("::") > 1:
-            text = _NESTED_NAME.sub(lambda m: m.group(2), text)
+        # `at::cuda::ATenCeilDiv`: parse_expr reads a name of several scopes by its last two parts
+        # (a constant is found by its qualified tail, a helper by its name)
         return parse_expr(text)
 
     def value(self, e: ir.Expr):
