@@ -139,14 +139,9 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
 
 
 def _compared(table: TwoTreeTable) -> set[str]:
-    """The parameters the kernel's guards compare something with."""
-    out: set[str] = set()
-    for a in table.accesses:
-        for g in a.guards:
-            for n in g.walk():
-                if isinstance(n, ir.Bin) and n.op in COMPARE_OPS:
-                    out |= {s.name for s in ir.symbols(n) if s.kind == "param"}
-    return out
+    """The parameters the kernel's guards bound something with (as open_roles reads a size)."""
+    return {s.name for n in ir.walk_all([g for a in table.accesses for g in a.guards]) if _bounds(n)
+            for s in ir.symbols(n) if s.kind == "param"}
 
 
 EDGE_VALUES = tuple(1 << i for i in range(11))     # 1..1024
@@ -557,6 +552,11 @@ def _moves(coord: ir.Expr) -> bool:
     return any(isinstance(n, (ir.Subscript, ir.Deref)) for n in coord.walk())
 
 
+def _bounds(n) -> bool:
+    """A comparison that bounds a value (`i < n`, `n == 0`), not one that picks a variant (`qr == 1`)."""
+    return isinstance(n, ir.Bin) and n.op in COMPARE_OPS and not _selects(n)
+
+
 def _selects(n: ir.Bin) -> bool:
     """`qr == 1`, `mode != 2`: a value tested against one non-zero constant picks a variant of the
     code; it bounds nothing, so it is no problem size (`n == 0`, an empty problem, still is)."""
@@ -588,7 +588,7 @@ def open_roles(exprs: list[ir.Expr], grid: list[ir.Expr], names: set[str]) -> di
                         masks |= {s.name for s in ir.symbols(side.left) if s.kind == "param"}
             if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
                 shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
-            if n.op in COMPARE_OPS and not _selects(n):
+            if _bounds(n):
                 sizes |= {x.name for x in ir.symbols(n) if x.kind == "param"}
             if n.op in ("&&", "||"):
                 tested |= {x.name for x in (n.left, n.right) if isinstance(x, ir.Sym) and x.kind == "param"}
