@@ -462,7 +462,8 @@ def host_files(known: list[SourceFile], candidates: list[str], cfg: Config,
     if not any(host_kind(c, cfg) == "source" for c in candidates):
         return []               # headers only give names; without a C++ source there is no call to read
     names = _wrapper_names(known)
-    if not names:
+    kernels = {fn.name.encode() for f in known for fn in f.kernels}
+    if not names and not kernels:
         return []
     texts: dict[str, bytes | None] = {}
 
@@ -495,15 +496,29 @@ def host_files(known: list[SourceFile], candidates: list[str], cfg: Config,
         if not new:
             break
         names |= new
-    calls = _calls_of(names)
+    calls = _calls_of(names) if names else None
     out = []
     for c in sources:
         data = text(c)
-        if data and b"\0" not in data and calls.search(data):
+        if data and b"\0" not in data and (calls is not None and calls.search(data) or _runtime_launches(data, kernels)):
             out.append(c)
             if len(out) >= MAX_HOST_FILES:
                 break
     return out
+
+
+_RUNTIME_LAUNCH = re.compile(rb"\bcudaLaunch(?:Cooperative)?Kernel\s*\(\s*([^,;]{1,200}),")
+_OPERAND_NAME = re.compile(rb"([A-Za-z_]\w*)\s*(?:<[^,;]*>)?\s*\)*\s*$")
+
+
+def _runtime_launches(data: bytes, kernels: set[bytes]) -> bool:
+    """The text launches one of `kernels` through the runtime (`cudaLaunchKernel((void*)k, ...)`: a
+    kernel declared in a C++ file and launched there)."""
+    for m in _RUNTIME_LAUNCH.finditer(data):
+        name = _OPERAND_NAME.search(m.group(1))
+        if name is not None and name.group(1) in kernels:
+            return True
+    return False
 
 
 def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors: list | None = None,
@@ -822,7 +837,9 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
             if len(family.trials) > 1:
                 found = _hold_for_family(table, family, fcfg, found, sim.block, params)
             runs.append((combo, found, sim))
-        diags.extend(_say_values(_program_findings(runs, table.launch), table, runs[0][2].family))
+        found = _program_findings(runs, table.launch)
+        found = _hold_for_element_sizes(fn, launch, template, src, project, fcfg, table, runs[0][2], found)
+        diags.extend(_say_values(found, table, runs[0][2].family))
         diags.extend(_notes(table, runs[0][2]))
     except RecursionError:     # a limit of the analysis, not a bug: say which
         diags.append(_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: it nests expressions or "
@@ -910,6 +927,82 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
         elif fcfg.show_uncertain:
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
     out.extend(_uncertain(d, trials, family, at.get(k[1:])) for k, (d, trials) in others.items())
+    return out
+
+
+# the findings whose figures are bytes: a warp's sectors and a shared array's banks
+_BYTE_RULES = frozenset({"CL101", "CL102", "CL401"})
+_OTHER_WIDTH = "short"      # the element size an unbound type is tried at besides 4 bytes: 2 (`half`)
+# PyTorch's dispatch macros say which types a launch inside them instantiates its kernel with
+_DISPATCH = re.compile(rb"\bAT_DISPATCH_(\w+)\s*\(([^;{]{0,200})")
+
+
+def _other_width(sites) -> str | None:
+    """The type an unbound element type is tried at besides 4 bytes (a 2-byte one), or None where
+    every launch sits in a dispatch that instantiates the kernel with `float` among others
+    (`AT_DISPATCH_FLOATING_TYPES_AND_HALF`, around the launch or around the call of the host
+    template that launches it): 4 bytes is then one of the program's own values, and what the
+    kernel does at that width is its finding."""
+    for site in sites:
+        if not _dispatched_with_float(site):
+            return _OTHER_WIDTH
+    return None if sites else _OTHER_WIDTH
+
+
+def _dispatched_with_float(site) -> bool:
+    host = site.host
+    if host is None or host.body is None or site.node is None:
+        return False
+    body = host.body.text
+    found = list(_DISPATCH.finditer(body[:site.node.start_byte - host.body.start_byte]))
+    if found:
+        return any(w in found[-1].group(1) for w in (b"FLOATING", b"ALL"))
+    # a host template (`template <typename scalar_t> void col2im(...)`) called inside a dispatch
+    text = site.file.tree.root_node.text if site.file is not None and site.file.tree is not None else b""
+    name = re.escape(_short(host.name).encode())
+    calls = re.compile(rb"\b" + name + rb"\s*(?:<[^;{}()]*>)?\s*\(")
+    seen = False
+    for m in _DISPATCH.finditer(text):
+        if calls.search(text, m.end(), m.end() + 4000) is not None:
+            seen = True
+            if not any(w in m.group(1) for w in (b"FLOATING", b"ALL")):
+                return False
+    return seen
+
+
+def _hold_for_element_sizes(fn, launch, template, src, project, fcfg: Config, table, sim,
+                            found: list[Diagnostic]) -> list[Diagnostic]:
+    """A kernel whose element types are template parameters no launch binds (`T* in` of a kernel
+    launched from another language) runs at each width the program may instantiate it with: a
+    finding made of bytes (sectors, banks) stands only if the kernel read with a 2-byte `T` makes it
+    too; else it rests on a value cudalint chose and is an info (`--show-uncertain`)."""
+    unbound = [tp.name for tp in fn.template_params if tp.is_type and
+               str((template or {}).get(tp.name) or tp.name).strip() == tp.name]   # `k<T>` in a host template too
+    if not unbound or not any(d.code in _BYTE_RULES and d.severity != "info" for d in found):
+        return found
+    from .model.build import KernelBuilder
+    from .analysis.simulate import AnalysisLimit, Simulation
+    width = _other_width(project.sites_for(fn))
+    if width is None:
+        return found
+    try:
+        other = KernelBuilder(fn, launch, project.functions_for(src), {**(template or {}),
+                              **{n: width for n in unbound}}, project.constants_for(src),
+                              project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
+        osim = Simulation(other, sim.params, sim.trial, sim.family)
+        got = {_finding_key(d) for d in _check(other, osim, fcfg, set(_BYTE_RULES))}
+    except (AnalysisLimit, RecursionError):
+        return found
+    names = ", ".join(f"`{n}`" for n in unbound)
+    out = []
+    for d in found:
+        if d.code in _BYTE_RULES and d.severity != "info" and _finding_key(d) not in got:
+            if not fcfg.show_uncertain:
+                continue
+            d.severity = "info"
+            d.message += f" (only when {names} is 4 bytes, not 2: no launch binds it; a value the program does not give)"
+            d.metrics = {**d.metrics, "rests_on": unbound}
+        out.append(d)
     return out
 
 

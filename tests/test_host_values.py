@@ -496,3 +496,49 @@ def test_a_class_member_is_no_constant_of_the_same_bare_name(tmp_path):
     assert table.template_bindings.get("qr") != "4"
     assert "qr" in table.params and "qk" in table.params
     assert not [d for d in res.diagnostics if d.code == "CL302"]
+
+
+# ---- launches through the runtime API: `cudaLaunchKernel((void*)k, grid, block, args, ...)` -------
+_PERSISTENT = """
+__global__ void drain(int* head, const float* in, float* out, int n) {
+  __shared__ int s_base;
+  for (;;) {
+    __syncthreads();
+    if (threadIdx.x == 0) s_base = atomicAdd(head, 256);
+    __syncthreads();
+    int i = s_base + threadIdx.x + blockDim.x * threadIdx.y;
+    if (s_base >= n) return;
+    if (i < n) out[i] = 2.0f * in[i];
+  }
+}
+"""
+_RUNTIME_HOST = """
+#include <cuda_runtime.h>
+void drain(int* head, const float* in, float* out, int n);   // the kernel, as a C++ file declares it
+void run(int* head, const float* in, float* out, int n, cudaStream_t s) {
+  void* args[] = {&head, (void*)&in, &out, &n};
+  CHECK(cudaLaunchKernel((void*)drain, dim3(132), dim3(%s), args, 0, s));
+}
+"""
+
+
+def test_runtime_launch_in_a_cpp_file_gives_the_block(tmp_path, monkeypatch):
+    """A kernel defined in a .cu file and launched from a C++ file through `cudaLaunchKernel`, its
+    arguments' addresses in `void* args[]`: the C++ file is read as host context and its launch
+    gives the block; a 2-D block makes the `threadIdx.x == 0` store a store of eight threads."""
+    write(tmp_path, {"kernels/drain.cu": _PERSISTENT, "host/run.cpp": _RUNTIME_HOST % "256"})
+    monkeypatch.chdir(tmp_path)
+    found = lint_paths(["."], Config())
+    assert [d.code for d in found.diagnostics if d.severity in ("warning", "error")] == []
+    (tmp_path / "host/run.cpp").write_text(_RUNTIME_HOST % "32, 8")
+    found = lint_paths(["."], Config())
+    assert [d.code for d in found.diagnostics if d.severity in ("warning", "error")] == ["CL302"]
+
+
+def test_runtime_launch_binds_the_arguments_by_address(tmp_path, monkeypatch):
+    """`n`'s address is the fourth of `args`: the kernel's `n` is the host's 4096."""
+    host = _RUNTIME_HOST.replace("void drain(", "void unused(").replace(
+        "int n, cudaStream_t s) {", "cudaStream_t s) {\n  int n = 4096;") % "256"
+    lc = launches(tmp_path, {"k.cu": _PERSISTENT + host}, monkeypatch)["drain"][0]
+    assert lc.block[0] == ir.Num(256) and lc.grid[0] == ir.Num(132)
+    assert lc.params.get("n") == 4096

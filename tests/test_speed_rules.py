@@ -155,14 +155,15 @@ def _each_alone(table):
             if id(second) in reported:
                 break
             if first is second or first.kind != "store" or first.array is not second.array or \
-                    (first.atomic and second.atomic) or (second.kind == "store" and first.seq >= second.seq):
+                    (first.atomic and second.atomic) or (second.kind == "store" and first.seq >= second.seq) or \
+                    any(races._one_thread(g) and g in second.guards for g in first.guards):
                 continue
             sim = Simulation(table)
             if sim.result(second).error or sim.result(first).error:
                 continue
             own = races.Ownership(sim)
             own.footprints = lambda *a, **k: None
-            race = races._pair(sim, own, table.barriers, first, second)
+            race = races._pair(sim, own, races.taken_barriers(sim, table.barriers), first, second)
             if race is not None:
                 out.append(race)
                 reported.add(id(second))

@@ -83,13 +83,29 @@ def test_missing_second_barrier_of_a_tiled_loop_is_a_race_across_iterations(tmp_
     assert findings(tmp_path, body.replace("SECOND", "__syncthreads();")) == {}
 
 
-def test_uniform_conditional_barrier_does_not_separate(tmp_path):
-    got = findings(tmp_path, """
+_FLAG_BARRIER = """
   __shared__ float s[256];
   s[threadIdx.x] = in[threadIdx.x];
   if (flag) __syncthreads();
-  out[threadIdx.x] = s[255 - threadIdx.x];""")
-    assert set(got) == {(5, "CL501")}
+  out[threadIdx.x] = s[255 - threadIdx.x];"""
+
+
+def test_uniform_conditional_barrier_does_not_separate(tmp_path):
+    """`if (flag) __syncthreads();`: the whole block skips the barrier where flag is 0, and then
+    the read races with the store; where the program passes 1 it does not."""
+    got = findings(tmp_path, _FLAG_BARRIER, params={"n": 4096, "flag": 0})
+    assert set(got) == {(5, "CL501")} and got[(5, "CL501")].severity == "error"
+    assert findings(tmp_path, _FLAG_BARRIER, params={"n": 4096, "flag": 1}) == {}
+
+
+def test_uniform_conditional_barrier_on_an_open_flag_is_a_condition(tmp_path):
+    """With no value of `flag` from the program the race holds only for some of its values: an info
+    naming them (`--show-uncertain`), no error."""
+    assert findings(tmp_path, _FLAG_BARRIER) == {}
+    path = tmp_path / "k.cu"
+    diags = lint_paths([str(path)], Config(params={"n": 4096}, show_uncertain=True)).diagnostics
+    (d,) = [d for d in diags if d.code == "CL501"]
+    assert d.severity == "info" and "flag" in d.message
 
 
 def test_atomics_on_shared_memory_then_barrier_are_clean(tmp_path):

@@ -80,7 +80,7 @@ class Family:
 def derive(table: TwoTreeTable, given: dict[str, int]) -> Family:
     """The trials for one kernel: the first is the one whose figures messages quote."""
     blocks, reason, edges = _blocks(table, given)
-    sizes, roles = _sizes(table, given)
+    sizes, roles = _sizes(table, given, tuple(n for n, _ in blocks[0][1]) if blocks else ())
     names = sorted(sizes)
     count = max([len(v) for v in sizes.values()] + [1])
     size_rows = [tuple((n, sizes[n][min(k, len(sizes[n]) - 1)]) for n in names) for k in range(count)]
@@ -122,7 +122,8 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
         # ne12)` and `if (i13 >= ne13) return`) is a problem size, which may be 1: tried there too
         bounds = _compared(table)
         for k, edge in enumerate(lc.block):
-            if isinstance(edge, ir.Sym) and edge.name in unknown and edge.name in bounds and shapes[0][k] > 1:
+            if isinstance(edge, ir.Sym) and edge.name in unknown and edge.name in bounds and shapes[0][k] > 1 \
+                    and edge.name != table.launch_bounds_name:     # `__launch_bounds__(CTA)`: a block size
                 one = tuple(1 if i == k else v for i, v in enumerate(shapes[0]))
                 if one not in shapes:
                     shapes.append(one)
@@ -132,10 +133,24 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
             return [], reason, True
     else:
         tried = [(b, ()) for b in shapes]
+    bound = _bound_name(table, given)
+    if not lb and table.launch_bounds_name in given:
+        lb = given[table.launch_bounds_name]
     limit = lb if lb and lb > 0 else 1024
     checks = _fit_checks(table)
     fitting = [(b, c) for b, c in tried if b[0] * b[1] * b[2] <= limit and _fits(table, checks, b)]
+    if bound:
+        # `__launch_bounds__(CTA_SIZE)` with CTA_SIZE open: no launch runs more threads than it says,
+        # and a kernel sized by its own bound runs that many: the name takes each block's count
+        fitting = [(b, c + ((bound, b[0] * b[1] * b[2]),) if bound not in dict(c) else c)
+                   for b, c in (fitting or tried[:1])]
     return (fitting or tried[:1]), reason, bool(unknown)
+
+
+def _bound_name(table: TwoTreeTable, given: dict[str, int]) -> str | None:
+    """The open name the kernel's `__launch_bounds__` is, where the program does not give it."""
+    name = table.launch_bounds_name
+    return name if name and name not in given and name not in table.launch.params else None
 
 
 def _compared(table: TwoTreeTable) -> set[str]:
@@ -371,7 +386,8 @@ def _tile_block(table: TwoTreeTable, uses_y: bool, uses_z: bool) -> tuple[int, i
 
 
 # ---- problem sizes ---------------------------------------------------------------------------
-def _sizes(table: TwoTreeTable, given: dict[str, int]) -> tuple[dict[str, tuple[int, ...]], dict[str, str]]:
+def _sizes(table: TwoTreeTable, given: dict[str, int],
+           tied: tuple[str, ...] = ()) -> tuple[dict[str, tuple[int, ...]], dict[str, str]]:
     """The values each value the kernel reads and the program does not give takes in the trials,
     and its role (open_roles)."""
     lc = table.launch
@@ -393,7 +409,7 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> tuple[dict[str, tuple[
     allocated = [extents[a] for a in {x.array.name for x in table.accesses} if a in extents]
     alloc_names = {s.name for e in allocated for s in ir.symbols(e) if s.kind == "param"}
     names |= alloc_names
-    names -= set(given) | set(lc.params) | block_names
+    names -= set(given) | set(lc.params) | block_names | set(tied)
     if not names:
         return {}, {}
     roles = open_roles(exprs, [g for g in (lc.grid or ())], names)
@@ -406,11 +422,30 @@ def _sizes(table: TwoTreeTable, given: dict[str, int]) -> tuple[dict[str, tuple[
     out = {n: values[roles[n]] for n in sorted(names)}
     for n, d in product_degrees(exprs, {n for n, r in roles.items() if r == "size"}).items():
         out[n] = sizes_for_degree(d)
+    for n in bank_strides(table) & {n for n, r in roles.items() if r == "size"}:
+        # the banks a warp's lanes fall on depend on the factors of two of their stride: an open
+        # row length is tried odd too (both sizes above are multiples of 8)
+        out[n] = out[n] + (out[n][0] | 1,)
     checks = param_checks(lc)
     if checks:
         for n in names:
             out[n] = tuple(allowed(checks, n, v, given) for v in out[n])
     return out, roles
+
+
+def bank_strides(table: TwoTreeTable) -> set[str]:
+    """The open names that multiply a thread coordinate (or a loop counter stepping with one) in a
+    shared-memory index: `smem[lr * width + c]`."""
+    out: set[str] = set()
+    for a in table.accesses:
+        if a.space != "shared":
+            continue
+        for n in a.index.walk():
+            if isinstance(n, ir.Bin) and n.op == "*":
+                for coord, stride in ((n.left, n.right), (n.right, n.left)):
+                    if any(x.kind in ("thread", "iter") for x in ir.symbols(coord)):
+                        out |= {x.name for x in ir.symbols(stride) if x.kind == "param"}
+    return out
 
 
 def param_checks(launch) -> list[ir.Expr]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -401,12 +401,66 @@ def _common_loops(x: Access, y: Access) -> list[Iterator]:
     return out
 
 
+def _of_values(g: ir.Expr) -> bool:
+    """A condition of the launch's values alone: the same for every thread of every block."""
+    return all(x.kind in ("param", "blockdim", "griddim") for x in ir.symbols(g)) and \
+        not any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for n in g.walk())
+
+
+def _value_of(sim: Simulation, g: ir.Expr) -> int | None:
+    env = sim.base_env()
+    for x in ir.symbols(g):
+        if x.kind == "param":
+            env[x.name] = np.int64(sim.param(x.name))
+    try:
+        return int(Evaluator(env).value(g))
+    except (Unknown, ValueTooLarge, ValueError, TypeError, OverflowError, ArithmeticError):
+        return None
+
+
+def taken_barriers(sim: Simulation, barriers) -> list[Barrier]:
+    """The barriers as this trial's values run them: one under a condition of the launch's values
+    alone (`if constexpr (CTA_SIZE <= 32) __syncwarp(); else __syncthreads();`, `if (n > 0)`) is
+    run by the whole block or by none, so the condition is dropped where it holds and the barrier
+    where it does not."""
+    out = []
+    for b in barriers:
+        keep: list[ir.Expr] = []
+        run = True
+        for g in b.guards:
+            v = _value_of(sim, g) if _of_values(g) else None
+            if v is None:
+                keep.append(g)
+            elif not v:
+                run = False
+                break
+        if run:
+            out.append(b if len(keep) == len(b.guards) else replace(b, guards=tuple(keep)))
+    return out
+
+
+_TICKETS = frozenset({"atomicAdd", "atomicSub", "atomicInc", "atomicDec", "atomicExch", "atomicCAS"})
+
+
+def _one_thread(g: ir.Expr) -> bool:
+    """`if (idx == 0)` with `idx = atomicAdd(&count, k)`: an atomic hands each thread a value of its
+    own (a counter's successive values, the old value that one exchange or compare-and-swap wins), so
+    at most one thread passes a test for one value: the block's leader."""
+    if not (isinstance(g, ir.Bin) and g.op == "=="):
+        return False
+    for ticket, other in ((g.left, g.right), (g.right, g.left)):
+        if isinstance(ticket, ir.Sym) and ticket.kind == "data" and ticket.name in _TICKETS:
+            return all(x.kind in ("param", "blockdim", "griddim") for x in ir.symbols(other))
+    return False
+
+
 def find_races(sim: Simulation, wanted=None) -> list[Race]:
     """Races, each at the read (or later store) `second` of its pair; `wanted(access)`: only those
     reported at such accesses (a pair's search does not depend on the other seconds)."""
     table = sim.table
     shared = [a for a in table.accesses if a.space == "shared" and not a.unresolved]
     own = Ownership(sim)
+    barriers = taken_barriers(sim, table.barriers)
     out: list[Race] = []
     reported: set[int] = set()
     seconds = sorted((a for a in shared if wanted is None or wanted(a)), key=lambda a: (a.kind != "load", a.seq))
@@ -421,7 +475,9 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 continue
             if second.kind == "store" and first.seq >= second.seq:
                 continue   # a store/store pair is reported once, at the later store
-            cases = _cases(table.barriers, first, second)
+            if any(_one_thread(g) and g in second.guards for g in first.guards):
+                continue   # one thread runs both: its own program order
+            cases = _cases(barriers, first, second)
             if _own_value_first(first, second):
                 cases = [c for c in cases if c[0] is not None]
             if not cases:
@@ -432,7 +488,7 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 simulated = True
             if sim.error(first):
                 continue   # simulated only where it has a pair (a later trial's search is at a few reads)
-            race = _pair(sim, own, table.barriers, first, second, cases)
+            race = _pair(sim, own, barriers, first, second, cases)
             if race is not None:
                 out.append(race)
                 reported.add(id(second))

@@ -85,7 +85,10 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self._bind_params()
         if fn.launch_bounds:
             try:
-                self.table.launch_bounds = self.const_int(self.rvalue(self._parse(fn.launch_bounds[0]), None, None))
+                bound = self.rvalue(self._parse(fn.launch_bounds[0]), None, None)
+                self.table.launch_bounds = self.const_int(bound)
+                if self.table.launch_bounds is None and isinstance(bound, ir.Sym) and bound.kind == "param":
+                    self.table.launch_bounds_name = bound.name    # `__launch_bounds__(CTA_SIZE)`: the block's bound
             except (ExprSyntaxError, MacroError):
                 self.table.launch_bounds = None
 

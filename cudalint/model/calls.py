@@ -61,17 +61,40 @@ class Calls:
         params = {p.name for p in fn.params}
         return {n for n in self.volatile if n not in params} | {p.name for p in fn.params if p.volatile}
 
-    @staticmethod
-    def overload(fn: FunctionDef, nargs: int) -> FunctionDef:
-        """The helper of `fn`'s name a call of `nargs` arguments calls: `dct(short *p, int stride)` and
-        `dct(unsigned *v)` are two functions, told apart by their parameters' count (the first
-        defined where counts do not tell)."""
-        if len(fn.params) == nargs or fn.file is None:
+    def overload(self, fn: FunctionDef, args) -> FunctionDef:
+        """The helper of `fn`'s name that a call with `args` calls: `dct(short *p, int stride)` and
+        `dct(unsigned *v)` are told apart by their parameters' count; `accum(float* a, float2 b)` and
+        `accum(float* a, float4 b)` by the types of the arguments where the kernel's declarations say
+        them (`pIn[i]` of a `const float2* pIn`); else the first defined."""
+        nargs = len(args)
+        if fn.file is None:
             return fn
-        for f in fn.file.functions:
-            if f.name == fn.name and f.body is not None and f.is_device and not f.is_kernel and len(f.params) == nargs:
-                return f
-        return fn
+        same = [f for f in fn.file.functions
+                if f.name == fn.name and f.body is not None and f.is_device and not f.is_kernel and len(f.params) == nargs]
+        if len(same) > 1:
+            kinds = [self._arg_type(a) for a in args]
+            fits = [f for f in same if all(k is None or _base_type(p.type_name) == k for p, k in zip(f.params, kinds))]
+            if len(fits) == 1:
+                return fits[0]
+        if len(fn.params) == nargs:
+            return fn
+        return same[0] if same else fn
+
+    def _arg_type(self, a) -> str | None:
+        """The element type of a call argument where the kernel's declarations say it: a variable's
+        type, or the element a subscript of a pointer reads (template parameters bound)."""
+        pointer = isinstance(a, ir.Subscript)
+        if pointer:
+            a = a.base
+        if not isinstance(a, ir.Name):
+            return None
+        t = self.types.get(a.name)
+        for _ in range(4):          # `T` bound to `float2` by the instantiation
+            if t and self.types.get(t):
+                t = self.types[t]
+        if not t or (not pointer and isinstance(self.env.get(a.name), Ptr)):
+            return None
+        return _base_type(t)
 
     def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
         """A `__device__` helper called as a statement: walk its body with its parameters bound."""
@@ -192,9 +215,13 @@ class Calls:
                 return got
         if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES \
                 and self.may_inline(self.functions[name], node):
-            f = self.overload(self.functions[name], len(args))
+            f = self.overload(self.functions[name], args)
             ret = _single_return(f)
-            vals = self._rvalues(args, stmt, node)
+            # a `__shared__` scalar passed by reference is no read at the call: the helper reads and
+            # writes the scalar itself, on its side of its own barriers
+            vals = self._rvalues([a for k, a in enumerate(args) if not (
+                k < len(f.params) and f.params[k].reference and isinstance(a, ir.Name)
+                and a.name in self.shared_scalars)], stmt, node) if ret is None else self._rvalues(args, stmt, node)
             if ret is not None:
                 # a helper that reads no memory and no thread coordinate returns one value for
                 # arguments that are one value (`floatToOrderedInt(beam)`)
@@ -430,6 +457,11 @@ _PURE_MATH = {"floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "t
               "__double2int_rn", "__double2int_ru", "__double2int_rz", "__float2ll_rd", "__float2ll_rn",
               "__half2float", "__bfloat162float", "fminf", "fmaxf", "fmin", "fmax"}
 _LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thrust", "cuda", "nvcuda", "wmma"})
+
+
+def _base_type(t: str) -> str:
+    return " ".join(w for w in t.replace("*", " ").replace("&", " ").split()
+                    if w not in ("const", "volatile", "__restrict__", "struct"))
 
 
 def _single_return(fn: FunctionDef):

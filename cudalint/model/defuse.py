@@ -30,7 +30,7 @@ class DefUse:
                 return
             case ir.Call(fn=fn, args=args, targs=targs) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH \
                     and self.may_inline(self.functions[fn], node):
-                self.inline(self.overload(self.functions[fn], len(args)), args, stmt, targs)
+                self.inline(self.overload(self.functions[fn], args), args, stmt, targs)
                 return
         self.rvalue(e, stmt, node)
 

@@ -230,6 +230,7 @@ class TwoTreeTable:
     params: dict[str, str] = field(default_factory=dict)        # int kernel params -> C type
     template_bindings: dict[str, str] = field(default_factory=dict)
     launch_bounds: int | None = None                              # __launch_bounds__(max threads)
+    launch_bounds_name: str | None = None                         # ... where it is one open name (a template parameter)
     arch: int = 900                                               # __CUDA_ARCH__ the kernel is compiled for
     thread_axes: set[str] | None = None                           # threadIdx axes the kernel's text names
     def_use: list[tuple[str, str]] = field(default_factory=list)  # (definition, use) edges

@@ -23,7 +23,7 @@ out[(size_t)row * N + col] = v;     // 64-bit multiply
 import sys
 
 from ..index import ir
-from .base import Context, internal, short, written
+from .base import Context, internal, open_names, short, written
 
 CODE = "CL203"
 NAME = "int32-index-overflow"
@@ -52,8 +52,12 @@ def _given(sim, acc, node) -> bool:
         return False
     if any(s.kind in ("thread", "block", "blockdim", "griddim") for s in syms) and not sim.launch_known:
         return False
-    if any(s.kind in ("block", "griddim") for s in syms) and sim.table.launch.grid is None:
-        return False
+    grid = sim.table.launch.grid
+    if any(s.kind in ("block", "griddim") for s in syms):
+        # the blocks' count is the grid's: one sized by values the program does not give (a
+        # trial's `B * C * N` rounded up) bounds blockIdx by cudalint's own figures
+        if grid is None or any(open_names(sim, g) for g in grid):
+            return False
     return True
 
 

@@ -33,9 +33,10 @@ acc += Bs[k][sharedCol];
 import math
 import re
 import sys
+from dataclasses import replace
 
 from ..index import ir
-from .base import Context, chosen, internal, invented, short, written
+from .base import Context, chosen, internal, invented, open_names, short, written
 
 # numpy and the evaluator are imported where they are used: reading a rule's metadata (every run
 # does) does not load the simulation
@@ -90,9 +91,34 @@ def _coord_max(sim, coord: ir.Sym, acc, running_only: bool = False) -> int | Non
         it = next((i for i in acc.loops if i.trip == coord), None)
         if it is None:
             return None
-        s = sim.trip_samples(it, sim.base_env())
+        s = sim.trip_samples(_lifted(sim, it), sim.base_env())
         return s[-1] if s else None
     return None
+
+
+def _lifted(sim, it):
+    """The loop as it runs where the sizes the program leaves open do not cut it short: `i <
+    min(chunk_start + CHUNK, n)` runs to its own bound for every n past it (the trial's n, small,
+    would end it early and make the chunk look half read)."""
+    if it.cond is None:
+        return it
+    lifted = _lift_open_min(sim, it.cond)
+    return it if lifted is it.cond else replace(it, cond=lifted)
+
+
+def _lift_open_min(sim, e: ir.Expr) -> ir.Expr:
+    """`e` with each `min(a, b)` whose one side is made of values the program does not give
+    replaced by the other side."""
+    if isinstance(e, ir.Call) and e.fn in ("min", "umin") and len(e.args) == 2:
+        a, b = e.args
+        oa, ob = bool(open_names(sim, a)), bool(open_names(sim, b))
+        if oa != ob:
+            return _lift_open_min(sim, b if oa else a)
+    if isinstance(e, ir.Bin):
+        left, right = _lift_open_min(sim, e.left), _lift_open_min(sim, e.right)
+        if left is not e.left or right is not e.right:
+            return ir.Bin(e.op, left, right)
+    return e
 
 
 def _running_max(sim, coord: ir.Sym, acc) -> int | None:
@@ -348,7 +374,7 @@ def _unrolled_of(sim, acc, terms):
     for t in terms:
         it = next((i for i in acc.loops if t.coord is i.trip or t.coord == i.trip), None) \
             if isinstance(t.coord, ir.Sym) and t.coord.kind == "iter" else None
-        count = sim.trip_count(it) if it is not None else None
+        count = sim.trip_count(_lifted(sim, it)) if it is not None else None
         step = _numeric(sim, t.stride, ones=True) if it is not None else None
         # a loop stepping over the thread rows is a copy; one inside them (a register tile, `regCol`) a level
         if count is not None and 0 < count <= MAX_UNROLL and step is not None and step >= max(thread, 1) \

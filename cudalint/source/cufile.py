@@ -100,6 +100,62 @@ class LaunchSite:
     # (`template <typename F> void launch(F f, dim3 g, dim3 b) { f<<<g, b>>>(...); }`): only the calls
     # passing this kernel there give its values
     through: int | None = None
+    runtime: bool = False         # `cudaLaunchKernel((void*)k, ...)`: a pointer to the kernel, declared any way
+
+
+# the runtime's launch calls: kernel, grid, block, argument addresses, shared bytes, stream
+_RUNTIME_LAUNCHES = frozenset({"cudaLaunchKernel", "cudaLaunchCooperativeKernel"})
+_CAST = re.compile(r"^\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)|(?:reinterpret|static)_cast\s*<[^<>]*>)\s*")
+_KERNEL_OPERAND = re.compile(r"(?P<name>[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)\s*(?:<(?P<targs>.*)>)?", re.S)
+
+
+def _strip_address(text: str) -> str:
+    """`(void*)&k<float>`, `reinterpret_cast<void*>(k)`, `(void **)&p`: the operand under the casts and `&`."""
+    t = text.strip()
+    for _ in range(8):
+        before = t
+        t = _CAST.sub("", t, count=1).strip()
+        if t.startswith("&"):
+            t = t[1:].strip()
+        while t.startswith("(") and t.endswith(")") and _balanced(t[1:-1]):
+            t = t[1:-1].strip()
+        if t == before:
+            break
+    return t
+
+
+def _balanced(t: str) -> bool:
+    depth = 0
+    for ch in t:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _split_top(text: str) -> list[str]:
+    """A template argument list's items, split at the commas outside brackets."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "<([{"
+        depth -= ch in ">)]}"
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return out + ([cur.strip()] if cur.strip() else [])
+
+
+def _address_array(body: str, name: str) -> list[str] | None:
+    """The variables whose addresses the host puts in `void* name[] = {&a, (void*)&n}`, in order."""
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        return None
+    m = re.search(r"\bvoid\s*\*\s*" + name + r"\s*\[[^\]]*\]\s*=\s*\{(?P<items>[^{}]*)\}", body)
+    if m is None:
+        return None
+    items = [_strip_address(x) for x in _split_top(m.group("items"))]
+    return items if all(re.fullmatch(r"[A-Za-z_][\w.]*(?:->\w+)*", x) for x in items) else None
 
 
 @dataclass
@@ -140,7 +196,8 @@ def _plain(node) -> bool:
     if node.has_error:           # what error recovery put inside is walked as before
         return False
     text = node.text
-    return b"{" not in text and b"cudalint" not in text and not _LAUNCH_BRACKETS.search(text)
+    return b"{" not in text and b"cudalint" not in text and not _LAUNCH_BRACKETS.search(text) and \
+        b"cudaLaunch" not in text
 
 
 _ANNOTATION = re.compile(r"^\s*(?://+|/\*+)\s*cudalint\s*:\s*(launch|param)\b(.*?)(\*/)?\s*$", re.DOTALL)
@@ -234,6 +291,9 @@ class SourceFile:
                     scope = scope + node_text(name).split("<")[0] + "::"
             if t == "call_expression" and any(c.type == "kernel_call_syntax" for c in node.children):
                 self._launch(node, host)
+            elif t == "call_expression" and host is not None and \
+                    node_text(node.child_by_field_name("function") or node).split("::")[-1] in _RUNTIME_LAUNCHES:
+                self._runtime_launch(node, host)
             if t in _PLAIN and _plain(node):
                 continue
             # what the walk looks for are named nodes (tokens, the anonymous ones, have no children)
@@ -475,6 +535,24 @@ class SourceFile:
         args_node = node.child_by_field_name("arguments")
         args = [node_text(a) for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
         self.launches.append(LaunchSite(name, template_args, config, args, host, node.start_point[0] + 1, self, node))
+
+    def _runtime_launch(self, node, host: FunctionDef) -> None:
+        """`cudaLaunchKernel((void*)k, grid, block, args, smem, stream)` (and the cooperative form): a
+        launch of `k` whose arguments are the addresses in the host's `void* args[] = {&a, &n}`."""
+        args_node = node.child_by_field_name("arguments")
+        texts = [node_text(a) for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
+        if len(texts) < 3:
+            return
+        m = _KERNEL_OPERAND.fullmatch(_strip_address(texts[0]))
+        if m is None:
+            return
+        name = m.group("name").split("::")[-1]
+        template_args = _split_top(m.group("targs")) if m.group("targs") else []
+        args: list[str] = []
+        if len(texts) > 3 and host.body is not None:
+            args = _address_array(node_text(host.body), texts[3].strip()) or []
+        self.launches.append(LaunchSite(name, template_args, texts[1:3] + texts[4:6], args, host,
+                                        node.start_point[0] + 1, self, node, runtime=True))
 
     def _annotation(self, node) -> None:
         raw = node.text

@@ -87,7 +87,8 @@ class Project:
         found = {i for k in seen for i in self._site_index.get(k, ())}
         if self._definitions.get(kernel.name) == 1:
             found |= {i for i in self._site_names.get(kernel.name, ()) if i not in found and
-                      any(kernel.name in f.prototypes for f in self.unit_files(self.sites[i].file))}
+                      (self.sites[i].runtime or
+                       any(kernel.name in f.prototypes for f in self.unit_files(self.sites[i].file)))}
         return [self.sites[i] for i in sorted(found)]
 
     def functions_for(self, src: SourceFile) -> dict[str, FunctionDef]:

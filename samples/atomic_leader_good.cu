@@ -1,0 +1,28 @@
+// expect-clean
+// Work-queue append with one global atomic per block. Each wanted item takes
+// its slot with a shared atomicAdd; then the first thread to arrive at the
+// second atomic (exactly one: an atomic hands every thread a value of its own)
+// reserves the block's range in the global queue, reading and rewriting
+// `s_total` alone, between two barriers.
+__global__ void append(const int* __restrict__ flags, int* __restrict__ counter, int* __restrict__ queue, int n) {
+  __shared__ int s_total, s_arrived;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0) {
+    s_total = 0;
+    s_arrived = 0;
+  }
+  __syncthreads();
+  int slot = -1;
+  if (i < n && flags[i]) slot = atomicAdd(&s_total, 1);
+  __syncthreads();
+  if (atomicAdd(&s_arrived, 1) == 0) {
+    int base = atomicAdd(counter, s_total);
+    s_total = base;
+  }
+  __syncthreads();
+  if (slot >= 0) queue[s_total + slot] = i;
+}
+
+void run_append(const int* flags, int* counter, int* queue, int n) {
+  append<<<(n + 255) / 256, 256>>>(flags, counter, queue, n);
+}
