@@ -388,7 +388,7 @@ def _member_path(node) -> str | None:
     return ".".join([node_text(node)] + parts[::-1])
 
 
-def bind_checks(sites: list[Site], tables, kernels: dict) -> None:
+def bind_checks(sites: list[Site], tables, kernels: dict, aliases: dict[str, str] | None = None) -> None:
     """Check a site against its own buffer where the site names a pointer parameter of its kernel
     directly (in the kernel's body); a `__shared__`/local array of known extent against that array;
     otherwise against every buffer (`any`)."""
@@ -403,7 +403,7 @@ def bind_checks(sites: list[Site], tables, kernels: dict) -> None:
             # `p.in[i]` of a struct passed by value: its pointer members' buffers follow the parameters'
             if arr.space == "global" and s.base == arr.name and "." in arr.name:
                 if fn.name not in members:
-                    members[fn.name] = pointer_members(fn, table)
+                    members[fn.name] = pointer_members(fn, table, aliases=aliases)
                 if arr.name in members[fn.name]:
                     s.check = "buffer"
                     s.buffer = sum(1 for p in fn.params if p.pointers) + members[fn.name].index(arr.name)

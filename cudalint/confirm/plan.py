@@ -15,7 +15,7 @@ from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..index.types import BUILTINS
 from ..source.cufile import FunctionDef, node_text
-from ..source.types import builtin_layout
+from ..source.types import TypeTable, builtin_layout
 
 ALL_BLOCKS_UP_TO = 64          # grids this small run whole
 DEFAULT_BUFFER_ELEMENTS = 1 << 20
@@ -122,7 +122,8 @@ def deduced_templates(fn: FunctionDef, table, files) -> dict[str, str]:
             host = {hp.name: hp for hp in site.host.params}
             for kp, text in zip(fn.params, site.args):
                 hp = host.get(text.strip())
-                if kp.type_name in want and hp is not None and hp.pointers == kp.pointers and hp.type_name in _DTYPES:
+                if kp.type_name in want and hp is not None and hp.pointers == kp.pointers and \
+                        (table.types or BUILTINS).resolve(hp.type_name) in _DTYPES:    # `int32_cuda`: int32_t
                     out.setdefault(kp.type_name, hp.type_name)
     return out
 
@@ -167,6 +168,9 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
                           f"block=X,Y,Z`)")
     bindings = {**(deduced or {}),
                 **{k: (host_values or {}).get(str(v).strip(), v) for k, v in table.template_bindings.items()}}
+    # a parameter typed by a template parameter no launch binds is that argument's question, not its type's
+    expr = name_expression(fn, table, host_templates, host_values, deduced)
+    types = run_types(table, typedefs)
     smem, smem_origin = dynamic_shared(table, sim, smem_given, bindings)
     sizes = logical_sizes(table, sim)
     args, notes = [], []
@@ -182,12 +186,13 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
         macro = fn.file.macros.at(fn.line).get(t) if fn.file is not None and t.isidentifier() else None
         t = macro.body.strip() if macro is not None and not macro.params and macro.body.strip() else t
         t = " ".join(w for w in t.split() if w not in ("const", "volatile"))
-        dtype = _DTYPES.get(t)
+        dtype = _DTYPES.get(t) or _enum_dtype(t)
         if dtype is None and not p.reference:
-            passed = struct_arg(table, p.name, t, bindings) or struct_arg(table, p.name, _bare(p.type_name), bindings)
+            passed = struct_arg(table, p.name, t, bindings, types) or \
+                struct_arg(table, p.name, _bare(p.type_name), bindings, types)
             if passed is not None:
                 _simulated_members(passed, table, sim)
-                passed.members = [_member_buffer(table, sim, sizes, m, bindings) for m in passed.members]
+                passed.members = [_member_buffer(table, sim, sizes, m, bindings, types) for m in passed.members]
                 args.append(passed)
                 continue
         if dtype is None:
@@ -203,18 +208,27 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
         else:
             value, origin = 1.0 if dtype.startswith("float") else 1, "data value"
         args.append(Arg(p.name, "scalar", dtype, value=value, origin=origin))
-    _check_buffers(fn, table, args)
+    _check_buffers(fn, table, args, typedefs)
     for a in args + [m for a in args for m in a.members]:
         if a.kind == "buffer" and "default size" in a.origin:
             notes.append(f"`{a.name}`: {a.origin} ({a.elements} elements)")
     grid = tuple(int(g) for g in sim.grid)
-    job = Job(fn.name, name_expression(fn, table, host_templates, host_values, deduced), grid, tuple(int(b) for b in sim.block),
+    job = Job(fn.name, expr, grid, tuple(int(b) for b in sim.block),
               smem, sampled_blocks(grid), args, nsites, notes=notes, smem_origin=smem_origin)
     job.invented = list(dict.fromkeys(invented_values(sim) + [
         f"{a.name}.{f[0]}={f[4]}" for a in args if a.kind == "struct" for f in a.fields
         if f"{a.name}.{f[0]}" not in table.params or f"{a.name}.{f[0]}" in sim.defaulted_params]))
     job.values = program_values(table, sim, args)
     return job
+
+
+def _enum_dtype(t: str) -> str | None:
+    """An enumeration travels as its underlying type: the one it names (`enum class Op : uint8_t`),
+    else int (every enumerator of a C enum fits an int)."""
+    m = re.match(r"enum\b(?:\s+(?:class|struct))?(?:\s+\w+)?\s*(?::\s*([\w\s]+?)\s*)?\{", t)
+    if m is None:
+        return None
+    return _DTYPES.get(" ".join(m.group(1).split())) if m.group(1) else "int32"
 
 
 def _bare(t: str) -> str:
@@ -232,7 +246,7 @@ def _buffer(table, sim: Simulation, sizes: dict, name: str, elem_type: str, elem
     return Arg(name, "buffer", dtype, n, elem_size, origin=origin)
 
 
-def _member_buffer(table, sim: Simulation, sizes: dict, m: Arg, bindings: dict) -> Arg:
+def _member_buffer(table, sim: Simulation, sizes: dict, m: Arg, bindings: dict, types) -> Arg:
     """The buffer a pointer member of a struct passed by value points to: sized from the model's array
     of that name where the kernel's accesses through the member are modelled (`p.in[i]`), else at the
     default size; `m.dtype` holds the member's element type until then."""
@@ -240,7 +254,7 @@ def _member_buffer(table, sim: Simulation, sizes: dict, m: Arg, bindings: dict) 
     if arr is not None and arr.space == "global":
         out = _buffer(table, sim, sizes, m.name, arr.elem_type, arr.elem_size, bindings)
     else:
-        types = table.types or BUILTINS
+        types = types or BUILTINS
         elem = types.resolve(m.dtype, bindings)
         out = _buffer(table, sim, sizes, m.name, elem, types.size(elem, bindings) or 1, bindings,
                       "no access through it is modelled; default size")
@@ -248,50 +262,70 @@ def _member_buffer(table, sim: Simulation, sizes: dict, m: Arg, bindings: dict) 
     return out
 
 
-def pointer_members(fn: FunctionDef, table, args: list[Arg] | None = None) -> list[str]:
+def run_types(table, aliases: dict[str, str] | None = None):
+    """The unit's type table with the aliases the run's copy adds (`int32` of OpenFst's types header,
+    which the machine lacks: unit.py's documented aliases)."""
+    types = table.types
+    if types is None or not aliases:
+        return types
+    return TypeTable(types.structs, {**aliases, **types.typedefs}, types.value_of)
+
+
+def pointer_members(fn: FunctionDef, table, args: list[Arg] | None = None,
+                    aliases: dict[str, str] | None = None) -> list[str]:
     """The pointer members of the kernel's class parameters passed by value (`p.in`), in the order
     the run registers their buffers after the pointer parameters' (a parameter's members in the order
     of its layout): instrument.bind_checks checks an access written `p.in[i]` against its buffer by
     this order, from the model's own bindings; `args`: the plan's structs instead."""
     if args is not None:
         return [m.name for a in args for m in a.members]
+    types = run_types(table, aliases)
     out = []
     for p in fn.params:
         if p.pointers or p.reference:
             continue
         try:
-            got = struct_arg(table, p.name, p.type_name, table.template_bindings)
+            got = struct_arg(table, p.name, p.type_name, table.template_bindings, types)
         except NotRunnable:
             got = None
         out += [m.name for m in got.members] if got is not None else []
     return out
 
 
-def _check_buffers(fn: FunctionDef, table, args: list[Arg]) -> None:
+def _check_buffers(fn: FunctionDef, table, args: list[Arg], aliases: dict[str, str] | None) -> None:
     """The log checks each address against at most MAX_BUFFERS buffers, and an access written through
     a struct's pointer member against the buffer the model's layout gives it."""
     total = sum(1 for a in args if a.kind == "buffer") + sum(len(a.members) for a in args)
     if total > MAX_BUFFERS:
         raise NotRunnable(f"`{fn.name}` takes {total} buffers (its pointer parameters and the pointer members of "
                           f"its structs), more than the {MAX_BUFFERS} the log checks")
-    bound = pointer_members(fn, table)
+    bound = pointer_members(fn, table, aliases=aliases)
     if pointer_members(fn, table, args)[:len(bound)] != bound:
         raise NotRunnable(f"the pointer members of `{fn.name}`'s structs are not those the model laid out "
                           f"({', '.join(bound)})")
+
+
+def _enum_dtype(t: str) -> str | None:
+    """An enumeration travels as its underlying type: the one it names (`enum class Op : uint8_t`),
+    else int (every enumerator of a C enum fits an int)."""
+    m = re.match(r"enum\b(?:\s+(?:class|struct))?(?:\s+\w+)?\s*(?::\s*([\w\s]+?)\s*)?\{", t)
+    if m is None:
+        return None
+    return _DTYPES.get(" ".join(m.group(1).split())) if m.group(1) else "int32"
 
 
 def _bare(t: str) -> str:
     return " ".join(w for w in t.split() if w not in ("const", "volatile", "struct", "class"))
 
 
-def struct_arg(table, name: str, type_name: str, bindings: dict | None = None) -> Arg | None:
+def struct_arg(table, name: str, type_name: str, bindings: dict | None = None, types=None) -> Arg | None:
     """A struct or class passed by value (`MatrixDim d`, `Params p`), laid out as the unit's type table
     lays it out (padding, alignment, base classes, nested structs, fixed arrays): its scalar members
     take stand-in values (the kernel reads them as data), each pointer member becomes a buffer whose
     address the struct's bytes hold (`members`, sized by the plan; `dtype` the pointee type until then),
     an empty one (a functor) is its size in zero bytes. None for a type that is not a class the unit
-    defines."""
-    types = table.types
+    defines. `types`: the run's type table (run_types), else the unit's."""
+    types = types or table.types
     if types is None:
         return None
     layout = types.layout(type_name, bindings)
