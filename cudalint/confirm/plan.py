@@ -338,12 +338,12 @@ def struct_arg(table, name: str, type_name: str, bindings: dict | None = None, t
     fields: list = []
     pointers: list[Arg] = []
     _flatten(types, layout, bindings, name, "", 0, fields, pointers)
-    spans = sorted([(f[2], f[2] + np.dtype(f[1]).itemsize * f[3], f[0]) for f in fields] +
-                   [(m.offset, m.offset + 8, m.name) for m in pointers])
-    for (_, end, a), (start, _, b) in zip(spans, spans[1:]):
-        if start < end and any(m.name in (a, b) for m in pointers):     # a union of a pointer and another member
-            raise NotRunnable(f"pointer member `{a if a in (m.name for m in pointers) else b}` of parameter "
-                              f"`{name}` shares its bytes with `{b if a in (m.name for m in pointers) else a}`, "
+    spans = sorted([(f[2], f[2] + np.dtype(f[1]).itemsize * f[3], f"{name}.{f[0]}", False) for f in fields] +
+                   [(m.offset, m.offset + 8, m.name, True) for m in pointers])
+    for (_, end, a, a_pointer), (start, _, b, b_pointer) in zip(spans, spans[1:]):
+        if start < end and (a_pointer or b_pointer):     # a union of a pointer and another member
+            pointer, other = (a, b) if a_pointer else (b, a)
+            raise NotRunnable(f"pointer member `{pointer}` of parameter `{name}` shares its bytes with `{other}`, "
                               f"and which one the kernel reads is not known")
     return Arg(name, "struct", "", elements=layout.size, elem_size=layout.size, origin="stand-in member values",
                fields=fields, members=pointers)
