@@ -305,19 +305,6 @@ def _check_buffers(fn: FunctionDef, table, args: list[Arg], aliases: dict[str, s
                           f"({', '.join(bound)})")
 
 
-def _enum_dtype(t: str) -> str | None:
-    """An enumeration travels as its underlying type: the one it names (`enum class Op : uint8_t`),
-    else int (every enumerator of a C enum fits an int)."""
-    m = re.match(r"enum\b(?:\s+(?:class|struct))?(?:\s+\w+)?\s*(?::\s*([\w\s]+?)\s*)?\{", t)
-    if m is None:
-        return None
-    return _DTYPES.get(" ".join(m.group(1).split())) if m.group(1) else "int32"
-
-
-def _bare(t: str) -> str:
-    return " ".join(w for w in t.split() if w not in ("const", "volatile", "struct", "class"))
-
-
 def struct_arg(table, name: str, type_name: str, bindings: dict | None = None, types=None) -> Arg | None:
     """A struct or class passed by value (`MatrixDim d`, `Params p`), laid out as the unit's type table
     lays it out (padding, alignment, base classes, nested structs, fixed arrays): its scalar members

@@ -48,6 +48,10 @@ EXIT_INTERNAL = 6
 COMPILE_TIMEOUT = 300.0
 
 
+class ArgumentMismatch(Exception):
+    """The compiled kernel takes a struct argument at another size than the type table laid it out."""
+
+
 class RunError(Exception):
     """The instrumented run did not produce a log (compile error, timeout, fault); one line."""
 
@@ -265,6 +269,9 @@ def _child(d: Path) -> int:
             continue
         try:
             _run_job(cp, d, k, job, module, kernels[job["name_expression"]], spec["plain"])
+        except ArgumentMismatch as exc:     # refused before the launch: the context is whole
+            _say(f"failed {k} {exc}")
+            continue
         except Exception as exc:     # a fault ends the CUDA context: the next job needs a fresh child
             _say(f"failed {k} {_first_line(exc)}")
             return EXIT_JOB
@@ -600,6 +607,11 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
     for i, a in enumerate(job["args"]):
         if a["kind"] == "struct":     # a struct by value: its bytes, as CuPy passes a one-element numpy array
             args[i] = struct_value(a, addresses)
+    sizes = param_sizes(kernel)
+    for i, a in enumerate(job["args"]):
+        if a["kind"] == "struct" and sizes is not None and i < len(sizes) and sizes[i] != int(a["elements"]):
+            raise ArgumentMismatch(f"the compiler lays out parameter `{a['name']}` of `{job['kernel']}` in {sizes[i]} "
+                                   f"bytes, cudalint's type table in {a['elements']}: not run")
     smem = int(job["smem"])
     if smem > 48 * 1024:
         kernel.max_dynamic_shared_size_bytes = smem
@@ -643,6 +655,25 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
     (d / f"meta_{k}.json").write_text(json.dumps({"asked": asked, "out_of_range": oor, "run_s": run_s}))
     del log, counters, requests, buffers, args
     cp.get_default_memory_pool().free_all_blocks()
+
+
+def param_sizes(kernel) -> list[int] | None:
+    """The bytes of each parameter of a compiled kernel (the driver's cuFuncGetParamInfo, CUDA 12.4);
+    None where the driver or CuPy does not tell."""
+    import ctypes
+    try:
+        handle = kernel.kernel.ptr         # cupy.RawKernel -> cupy.cuda.function.Function
+        get = ctypes.CDLL("libcuda.so.1").cuFuncGetParamInfo
+    except (AttributeError, OSError):
+        return None
+    get.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_size_t)]
+    out: list[int] = []
+    for i in range(4096):
+        offset, size = ctypes.c_size_t(), ctypes.c_size_t()
+        if get(ctypes.c_void_p(handle), i, ctypes.byref(offset), ctypes.byref(size)) != 0:
+            break               # past the last parameter (or a driver that cannot say: nothing to compare)
+        out.append(int(size.value))
+    return out or None
 
 
 def struct_bytes(a: dict, addresses: dict[str, int] | None = None) -> bytes:
