@@ -12,6 +12,7 @@ import pytest
 from cudalint.confirm import runner
 from cudalint.confirm.session import prepare
 from cudalint.lint import Config, lint_paths
+from test_confirm import FAKE_CUPY as FAKE_BASE
 
 
 def _plan(tmp_path, text, name="k.cu"):
@@ -229,8 +230,10 @@ def test_an_enum_parameter_passes_as_an_int(tmp_path):
 
 
 # ---- the child: the struct's bytes hold the addresses of the buffers it registers ----------------
-FAKE_CUPY = """import json, os
-import numpy as _np
+# the child's CuPy: test_confirm's, whose buffers have made-up device addresses and whose kernel
+# writes down the arguments it is given
+FAKE_CUPY = FAKE_BASE + """
+import json, os
 _next = [0x7f0000000000]
 class _Ptr:
     def __init__(self, ptr): self.ptr = ptr
@@ -240,17 +243,6 @@ class _Buf:
         self.data = _Ptr(_next[0])
         _next[0] += 1 << 24
     def astype(self, dt, copy=False): return self
-class _Runtime:
-    @staticmethod
-    def getDeviceCount(): return 1
-    @staticmethod
-    def memGetInfo(): return (1 << 34, 1 << 34)
-class _Device:
-    compute_capability = "90"
-    def synchronize(self): pass
-class cuda:
-    runtime = _Runtime
-    Device = _Device
 class _Kernel:
     def __call__(self, grid, block, args, shared_mem=0):
         seen = []
@@ -259,9 +251,6 @@ class _Kernel:
             elif isinstance(a, _np.ndarray): seen.append(["bytes", a.size, a.tobytes().hex()])
             else: seen.append(["scalar", float(a)])
         with open(os.environ["CL_FAKE_ARGS"], "w") as f: json.dump(seen, f)
-class RawModule:
-    def __init__(self, code=None, options=(), name_expressions=(), path=None): pass
-    def get_function(self, name): return _Kernel()
 class random:
     seed = staticmethod(lambda s: None)
     random = staticmethod(lambda n, dtype=None: _Buf(n, dtype))
@@ -270,7 +259,6 @@ def get_default_memory_pool():
     class _Pool:
         def free_all_blocks(self): pass
     return _Pool()
-uint32 = _np.uint32
 """
 
 
