@@ -51,10 +51,6 @@ def _samples():
 
 # samples whose kernels confirm mode does not launch, by design, and the reason it gives
 NOT_LAUNCHED = {
-    "method_view_bad.cu": "which confirm mode cannot pass",          # a struct parameter by value
-    "method_view_good.cu": "which confirm mode cannot pass",
-    "struct_param_pointers_bad.cu": "which confirm mode cannot pass",
-    "struct_param_pointers_good.cu": "which confirm mode cannot pass",
     "vector_per_thread_bad.cu": "no launch of",                       # ILP is left open on purpose
     "vector_per_thread_good.cu": "no launch of",
 }
@@ -335,3 +331,38 @@ def test_the_run_uses_the_programs_values_and_the_allocation_it_passes(tmp_path)
     assert run.blocks == "all 40 blocks"
     d = next(d for d in res.diagnostics if d.code == "CL201" and d.array == "x")
     assert d.confirmed is True and d.measured["max_index"] == 4999
+
+
+STRUCT_OF_BUFFERS = """#include <cuda_runtime.h>
+struct Params {
+  const float* in;
+  float* out;
+  int n;
+};
+
+// cudalint: launch grid=(4,1,1) block=(256,1,1)
+__global__ void spread(Params p, float* extra) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p.out[i] = p.in[i * 32];
+  extra[i * 2] = p.out[i];
+}
+"""
+
+
+def test_a_struct_of_buffers_passed_by_value_runs_and_its_members_findings_are_confirmed(tmp_path):
+    """`p.in` and `p.out` get buffers of their own whose addresses the struct's bytes hold; the
+    accesses through them are checked against those buffers (nothing logged out of range) and the
+    uncoalesced read through the member is confirmed, as is the one of the pointer parameter."""
+    f = tmp_path / "spread.cu"
+    f.write_text(STRUCT_OF_BUFFERS)
+    res, runs = _confirm([f])
+    run = runs[0]
+    assert run.ran, run.line()
+    assert run.out_of_range == 0
+    assert "p.in[" in run.line() and "p.out[" in run.line()
+    found = {d.array: d for d in res.diagnostics if d.code == "CL101" and d.source == "static"}
+    assert set(found) == {"p.in", "extra"}
+    assert all(d.confirmed is True for d in found.values()), [(d.array, d.measured) for d in found.values()]
+    assert found["p.in"].measured["sectors_per_request"] >= 16
+    by_text = {s.text: m for s, m in run.sites}
+    assert by_text["p.out[i]"].sectors_per_request == pytest.approx(4.0)

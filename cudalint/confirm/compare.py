@@ -419,7 +419,7 @@ def doubts(table, sim, job, sites: list[Site]) -> dict:
         chosen |= {f"{b}.{a}" for b in ("threadIdx", "blockDim") for a in "xyz"}
     if any(n.startswith("gridDim") for n in job.invented):
         chosen |= {f"{b}.{a}" for b in ("blockIdx", "gridDim") for a in "xyz"}
-    defaulted = {a.name for a in job.args if a.kind == "buffer" and a.origin.startswith("no index")}
+    defaulted = {a.name for a in job.buffers() if a.origin.startswith("no index")}
     mine = set(map(id, table.accesses))
     out: dict[int, str] = {}
     for s in sites:

@@ -47,6 +47,7 @@ class Site:
     accesses: list = field(default_factory=list)
     path: str = ""
     width: int = 0                 # bytes the access moves where more than the element (a float4 view of floats)
+    base: str | None = None        # the pointer the access is based on where it is a struct's member: `p.in`
 
     @property
     def array(self):
@@ -124,7 +125,7 @@ def instrument_file(src: SourceFile, accesses: list, barriers: list, first_id: i
         node = c.node
         fn = _enclosing(bodies, node)
         site = Site(first_id + len(out.sites), fn.name if fn is not None else "?", *_span(node), node_text(node),
-                    kind, c.root, c.pointer_arg, accesses=accs, path=src.path)
+                    kind, c.root, c.pointer_arg, accesses=accs, path=src.path, base=_root(node, members=True))
         # the model reads `FETCH_FLOAT4(b[i])` as a 16-byte access of `b`; the syntax wraps the element
         wide = max(a.width for a in accs)
         if not c.pointer_arg and wide > accs[0].array.elem_size:
@@ -336,13 +337,16 @@ def _op(node) -> str:
     return node_text(op) if op is not None else ""
 
 
-def _root(node) -> str | None:
+def _root(node, members: bool = False) -> str | None:
     """The identifier an access is based on: `A` in `A[i]`, `reinterpret_cast<float4*>(&A[i])[0]`,
-    `*(A + i)`, `s[ty][tx]`."""
+    `*(A + i)`, `s[ty][tx]`; with `members`, the member of a struct variable it is based on: `p.in`
+    in `p.in[i]`, `p.view.data` in `p.view.data[i]` (None for `p->in[i]` or `p.row(r)[i]`)."""
     for _ in range(32):
         t = node.type
         if t == "identifier":
             return node_text(node)
+        if members and t == "field_expression":
+            return _member_path(node)
         if t in ("subscript_expression", "pointer_expression"):
             node = node.child_by_field_name("argument")
         elif t == "parenthesized_expression":
@@ -359,7 +363,7 @@ def _root(node) -> str | None:
         elif t == "binary_expression" and _op(node) in ("+", "-"):
             left = node.child_by_field_name("left")
             right = node.child_by_field_name("right")
-            node = left if _root(left) is not None else right
+            node = left if _root(left, members) is not None else right
         else:
             return None
         if node is None:
@@ -367,14 +371,42 @@ def _root(node) -> str | None:
     return None
 
 
-def bind_checks(sites: list[Site], tables, kernels: dict) -> None:
+def _member_path(node) -> str | None:
+    """`p.view.data` of a field expression made of `.` and names only."""
+    parts = []
+    while node.type == "field_expression":
+        op = next((c for c in node.children if not c.is_named), None)
+        field = node.child_by_field_name("field")
+        if op is None or node_text(op) != "." or field is None:
+            return None
+        parts.append(node_text(field))
+        node = node.child_by_field_name("argument")
+        if node is None:
+            return None
+    if node.type != "identifier":
+        return None
+    return ".".join([node_text(node)] + parts[::-1])
+
+
+def bind_checks(sites: list[Site], tables, kernels: dict, aliases: dict[str, str] | None = None) -> None:
     """Check a site against its own buffer where the site names a pointer parameter of its kernel
     directly (in the kernel's body); a `__shared__`/local array of known extent against that array;
     otherwise against every buffer (`any`)."""
+    from .plan import pointer_members
     by_kernel = {t.kernel: t for t in tables}
+    members: dict[str, list[str]] = {}
     for s in sites:
         table, fn, arr = by_kernel.get(s.function), kernels.get(s.function), s.array
-        if table is None or fn is None or arr is None or s.root != arr.name or table.arrays.get(arr.name) is not arr:
+        if table is None or fn is None or arr is None or table.arrays.get(arr.name) is not arr:
+            continue
+        if s.root != arr.name:
+            # `p.in[i]` of a struct passed by value: its pointer members' buffers follow the parameters'
+            if arr.space == "global" and s.base == arr.name and "." in arr.name:
+                if fn.name not in members:
+                    members[fn.name] = pointer_members(fn, table, aliases=aliases)
+                if arr.name in members[fn.name]:
+                    s.check = "buffer"
+                    s.buffer = sum(1 for p in fn.params if p.pointers) + members[fn.name].index(arr.name)
             continue
         if arr.space == "global":
             pointers = [p.name for p in fn.params if p.pointers]

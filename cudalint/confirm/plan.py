@@ -15,11 +15,14 @@ from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..index.types import BUILTINS
 from ..source.cufile import FunctionDef, node_text
+from ..source.types import TypeTable, builtin_layout
 
 ALL_BLOCKS_UP_TO = 64          # grids this small run whole
 DEFAULT_BUFFER_ELEMENTS = 1 << 20
 DEFAULT_CAPACITY = 1 << 22     # log records (40 bytes each)
 STAND_IN = 1000                # an integer member of a struct passed by value, which the kernel reads as data
+MAX_STRUCT_MEMBERS = 4096      # members of a struct argument followed, arrays of structs counted element by element
+MAX_BUFFERS = 64               # buffers the log checks an address against (runner.CL_MAX_BUF)
 
 _DTYPES = {
     "float": "float32", "double": "float64", "half": "float16", "__half": "float16",
@@ -39,13 +42,17 @@ class NotRunnable(Exception):
 @dataclass
 class Arg:
     name: str
-    kind: str                  # buffer | scalar
+    kind: str                  # buffer | scalar | struct
     dtype: str                 # numpy dtype of a scalar, of a buffer's elements ("uint8" for vector types)
-    elements: int = 0          # buffer: elements of dtype
+    elements: int = 0          # buffer: elements of dtype; struct: its bytes
     elem_size: int = 0         # buffer: bytes of the C element type
     value: float | int = 0     # scalar
     origin: str = ""           # where the size or value came from
-    fields: list = field(default_factory=list)   # struct: [name, dtype, offset, count, value] per member
+    # struct: [name, dtype, offset, count, value] per scalar member (`inner.n` in a nested struct); a member
+    # of a type with no numpy dtype (`__nv_bfloat16`) is `V<size>` zero bytes
+    fields: list = field(default_factory=list)
+    members: list = field(default_factory=list)   # struct: a buffer Arg per pointer member (`p.in`)
+    offset: int = 0            # a struct member's buffer: where the struct's bytes hold its address
 
 
 @dataclass
@@ -63,6 +70,11 @@ class Job:
     smem_origin: str = ""
     invented: list[str] = field(default_factory=list)   # values cudalint chose, as `N=1000`
     values: list[str] = field(default_factory=list)     # the program's values it runs with, and whence
+
+    def buffers(self) -> list[Arg]:
+        """Every buffer of the run, in the order the log registers them: the pointer parameters',
+        then those of the pointer members of the structs passed by value."""
+        return [a for a in self.args if a.kind == "buffer"] + [m for a in self.args for m in a.members]
 
     @property
     def whole_grid(self) -> bool:
@@ -110,7 +122,8 @@ def deduced_templates(fn: FunctionDef, table, files) -> dict[str, str]:
             host = {hp.name: hp for hp in site.host.params}
             for kp, text in zip(fn.params, site.args):
                 hp = host.get(text.strip())
-                if kp.type_name in want and hp is not None and hp.pointers == kp.pointers and hp.type_name in _DTYPES:
+                if kp.type_name in want and hp is not None and hp.pointers == kp.pointers and \
+                        (table.types or BUILTINS).resolve(hp.type_name) in _DTYPES:    # `int32_cuda`: int32_t
                     out.setdefault(kp.type_name, hp.type_name)
     return out
 
@@ -155,6 +168,9 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
                           f"block=X,Y,Z`)")
     bindings = {**(deduced or {}),
                 **{k: (host_values or {}).get(str(v).strip(), v) for k, v in table.template_bindings.items()}}
+    # a parameter typed by a template parameter no launch binds is that argument's question, not its type's
+    expr = name_expression(fn, table, host_templates, host_values, deduced)
+    types = run_types(table, typedefs)
     smem, smem_origin = dynamic_shared(table, sim, smem_given, bindings)
     sizes = logical_sizes(table, sim)
     args, notes = [], []
@@ -163,28 +179,26 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
             arr = table.arrays.get(p.name)
             if arr is None:
                 raise NotRunnable(f"pointer parameter `{p.name}` of `{fn.name}` is not modelled")
-            n, origin = allocated(table, sim, p.name, arr.elem_size, bindings) or \
-                sizes.get(p.name, (DEFAULT_BUFFER_ELEMENTS, "no index of it is followed; default size"))
-            dtype = _DTYPES.get(arr.elem_type)
-            if dtype is None:   # vector and struct element types travel as raw bytes
-                args.append(Arg(p.name, "buffer", "uint8", n * arr.elem_size, arr.elem_size, origin=origin))
-            else:
-                args.append(Arg(p.name, "buffer", dtype, n, arr.elem_size, origin=origin))
+            args.append(_buffer(table, sim, sizes, p.name, arr.elem_type, arr.elem_size, bindings))
             continue
         t = bindings.get(p.type_name, p.type_name)
         t = (typedefs or {}).get(t, t)
         macro = fn.file.macros.at(fn.line).get(t) if fn.file is not None and t.isidentifier() else None
         t = macro.body.strip() if macro is not None and not macro.params and macro.body.strip() else t
         t = " ".join(w for w in t.split() if w not in ("const", "volatile"))
-        dtype = _DTYPES.get(t)
+        dtype = _DTYPES.get(t) or _enum_dtype(t)
         if dtype is None and not p.reference:
-            passed = struct_arg(table, p.name, t, bindings) or struct_arg(table, p.name, _bare(p.type_name), bindings)
+            passed = struct_arg(table, p.name, t, bindings, types) or \
+                struct_arg(table, p.name, _bare(p.type_name), bindings, types)
             if passed is not None:
+                _simulated_members(passed, table, sim)
+                passed.members = [_member_buffer(table, sim, sizes, m, bindings, types) for m in passed.members]
                 args.append(passed)
                 continue
         if dtype is None:
             raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` has type `{p.type_name}`, which confirm mode "
-                              f"cannot pass (it passes pointers and integer or floating-point scalars)")
+                              f"cannot pass (it passes pointers, integer or floating-point scalars, and structs "
+                              f"of those)")
         if p.reference:
             raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` is a reference, which confirm mode cannot pass")
         if p.name in table.params:
@@ -194,39 +208,181 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
         else:
             value, origin = 1.0 if dtype.startswith("float") else 1, "data value"
         args.append(Arg(p.name, "scalar", dtype, value=value, origin=origin))
-    for a in args:
-        if a.kind == "buffer" and a.origin.startswith("no index"):
+    _check_buffers(fn, table, args, typedefs)
+    for a in args + [m for a in args for m in a.members]:
+        if a.kind == "buffer" and "default size" in a.origin:
             notes.append(f"`{a.name}`: {a.origin} ({a.elements} elements)")
     grid = tuple(int(g) for g in sim.grid)
-    job = Job(fn.name, name_expression(fn, table, host_templates, host_values, deduced), grid, tuple(int(b) for b in sim.block),
+    job = Job(fn.name, expr, grid, tuple(int(b) for b in sim.block),
               smem, sampled_blocks(grid), args, nsites, notes=notes, smem_origin=smem_origin)
-    job.invented = invented_values(sim) + [f"{a.name}.{f[0]}={f[4]}" for a in args if a.kind == "struct"
-                                           for f in a.fields]
+    job.invented = list(dict.fromkeys(invented_values(sim) + [
+        f"{a.name}.{f[0]}={f[4]}" for a in args if a.kind == "struct" for f in a.fields
+        if f"{a.name}.{f[0]}" not in table.params or f"{a.name}.{f[0]}" in sim.defaulted_params]))
     job.values = program_values(table, sim, args)
     return job
+
+
+def _enum_dtype(t: str) -> str | None:
+    """An enumeration travels as its underlying type: the one it names (`enum class Op : uint8_t`),
+    else int (every enumerator of a C enum fits an int)."""
+    m = re.match(r"enum\b(?:\s+(?:class|struct))?(?:\s+\w+)?\s*(?::\s*([\w\s]+?)\s*)?\{", t)
+    if m is None:
+        return None
+    return _DTYPES.get(" ".join(m.group(1).split())) if m.group(1) else "int32"
 
 
 def _bare(t: str) -> str:
     return " ".join(w for w in t.split() if w not in ("const", "volatile", "struct", "class"))
 
 
-def struct_arg(table, name: str, type_name: str, bindings: dict | None = None) -> Arg | None:
-    """A struct passed by value (`MatrixDim d`) whose members are all integer or floating-point
-    scalars or arrays of them, laid out as the unit's type table lays it out; its members take
-    stand-in values (the kernel reads them as data). None for any other type."""
+def _buffer(table, sim: Simulation, sizes: dict, name: str, elem_type: str, elem_size: int, bindings: dict,
+            unfollowed: str = "no index of it is followed; default size") -> Arg:
+    """The buffer of a pointer (a parameter, or a member of a struct passed by value: `p.in`) at the size
+    the program allocates, else one past the largest index its accesses take, else the default size."""
+    n, origin = allocated(table, sim, name, elem_size, bindings) or sizes.get(name, (DEFAULT_BUFFER_ELEMENTS, unfollowed))
+    dtype = _DTYPES.get(elem_type)
+    if dtype is None:   # vector and struct element types travel as raw bytes
+        return Arg(name, "buffer", "uint8", n * elem_size, elem_size, origin=origin)
+    return Arg(name, "buffer", dtype, n, elem_size, origin=origin)
+
+
+def _member_buffer(table, sim: Simulation, sizes: dict, m: Arg, bindings: dict, types) -> Arg:
+    """The buffer a pointer member of a struct passed by value points to: sized from the model's array
+    of that name where the kernel's accesses through the member are modelled (`p.in[i]`), else at the
+    default size; `m.dtype` holds the member's element type until then."""
+    arr = table.arrays.get(m.name)
+    if arr is not None and arr.space == "global":
+        out = _buffer(table, sim, sizes, m.name, arr.elem_type, arr.elem_size, bindings)
+    else:
+        types = types or BUILTINS
+        elem = types.resolve(m.dtype, bindings)
+        out = _buffer(table, sim, sizes, m.name, elem, types.size(elem, bindings) or 1, bindings,
+                      "no access through it is modelled; default size")
+    out.offset = m.offset
+    return out
+
+
+def run_types(table, aliases: dict[str, str] | None = None):
+    """The unit's type table with the aliases the run's copy adds (`int32` of OpenFst's types header,
+    which the machine lacks: unit.py's documented aliases)."""
     types = table.types
-    layout = types.layout(type_name, bindings) if types is not None else None
-    if layout is None or not layout.members:
+    if types is None or not aliases:
+        return types
+    return TypeTable(types.structs, {**aliases, **types.typedefs}, types.value_of)
+
+
+def pointer_members(fn: FunctionDef, table, args: list[Arg] | None = None,
+                    aliases: dict[str, str] | None = None) -> list[str]:
+    """The pointer members of the kernel's class parameters passed by value (`p.in`), in the order
+    the run registers their buffers after the pointer parameters' (a parameter's members in the order
+    of its layout): instrument.bind_checks checks an access written `p.in[i]` against its buffer by
+    this order, from the model's own bindings; `args`: the plan's structs instead."""
+    if args is not None:
+        return [m.name for a in args for m in a.members]
+    types = run_types(table, aliases)
+    out = []
+    for p in fn.params:
+        if p.pointers or p.reference:
+            continue
+        try:
+            got = struct_arg(table, p.name, p.type_name, table.template_bindings, types)
+        except NotRunnable:
+            got = None
+        out += [m.name for m in got.members] if got is not None else []
+    return out
+
+
+def _check_buffers(fn: FunctionDef, table, args: list[Arg], aliases: dict[str, str] | None) -> None:
+    """The log checks each address against at most MAX_BUFFERS buffers, and an access written through
+    a struct's pointer member against the buffer the model's layout gives it."""
+    total = sum(1 for a in args if a.kind == "buffer") + sum(len(a.members) for a in args)
+    if total > MAX_BUFFERS:
+        raise NotRunnable(f"`{fn.name}` takes {total} buffers (its pointer parameters and the pointer members of "
+                          f"its structs), more than the {MAX_BUFFERS} the log checks")
+    bound = pointer_members(fn, table, aliases=aliases)
+    if pointer_members(fn, table, args)[:len(bound)] != bound:
+        raise NotRunnable(f"the pointer members of `{fn.name}`'s structs are not those the model laid out "
+                          f"({', '.join(bound)})")
+
+
+def struct_arg(table, name: str, type_name: str, bindings: dict | None = None, types=None) -> Arg | None:
+    """A struct or class passed by value (`MatrixDim d`, `Params p`), laid out as the unit's type table
+    lays it out (padding, alignment, base classes, nested structs, fixed arrays): its scalar members
+    take stand-in values (the kernel reads them as data), each pointer member becomes a buffer whose
+    address the struct's bytes hold (`members`, sized by the plan; `dtype` the pointee type until then),
+    an empty one (a functor) is its size in zero bytes. None for a type that is not a class the unit
+    defines. `types`: the run's type table (run_types), else the unit's."""
+    types = types or table.types
+    if types is None:
         return None
-    fields = []
-    for m in layout.members:
-        dt = _DTYPES.get(" ".join(w for w in m.type.split() if w not in ("const", "volatile")))
-        if dt is None or "*" in m.type or not m.name:
-            return None
-        value = 1.0 if dt.startswith("float") else 1 if dt == "bool" else STAND_IN
-        fields.append([m.name, dt, m.offset, m.count, value])
+    layout = types.layout(type_name, bindings)
+    resolved = types.resolve(type_name, bindings)
+    if layout is None or resolved.endswith("*") or (not layout.members and builtin_layout(resolved) is not None):
+        return None
+    if types.specialized(type_name, bindings):
+        raise NotRunnable(f"parameter `{name}` has type `{type_name}`, a class template its file specializes, "
+                          f"whose layout for these arguments cudalint does not know")
+    fields: list = []
+    pointers: list[Arg] = []
+    _flatten(types, layout, bindings, name, "", 0, fields, pointers)
+    spans = sorted([(f[2], f[2] + np.dtype(f[1]).itemsize * f[3], f"{name}.{f[0]}", False) for f in fields] +
+                   [(m.offset, m.offset + 8, m.name, True) for m in pointers])
+    for (_, end, a, a_pointer), (start, _, b, b_pointer) in zip(spans, spans[1:]):
+        if start < end and (a_pointer or b_pointer):     # a union of a pointer and another member
+            pointer, other = (a, b) if a_pointer else (b, a)
+            raise NotRunnable(f"pointer member `{pointer}` of parameter `{name}` shares its bytes with `{other}`, "
+                              f"and which one the kernel reads is not known")
     return Arg(name, "struct", "", elements=layout.size, elem_size=layout.size, origin="stand-in member values",
-               fields=fields)
+               fields=fields, members=pointers)
+
+
+def _flatten(types, layout, bindings: dict | None, param: str, prefix: str, base: int, fields: list,
+             pointers: list) -> None:
+    """The leaves of a struct's layout: scalars (and arrays of them) into `fields`, pointers into
+    `pointers`, nested structs and arrays of structs followed member by member."""
+    for m in layout.members:
+        if len(fields) + len(pointers) > MAX_STRUCT_MEMBERS:
+            raise NotRunnable(f"parameter `{param}` has more than {MAX_STRUCT_MEMBERS} members")
+        path, at = prefix + m.name, base + m.offset
+        names = [path] if m.count == 1 else [f"{path}[{i}]" for i in range(m.count)]
+        if m.type.endswith("*"):
+            pointers += [Arg(f"{param}.{n}", "buffer", m.type[:-1].strip(), offset=at + i * m.size)
+                         for i, n in enumerate(names)]
+            continue
+        dt = _DTYPES.get(" ".join(w for w in m.type.split() if w not in ("const", "volatile")))
+        if dt is not None:
+            fields.append([path, dt, at, m.count, _stand_in(dt)])
+            continue
+        inner = types.layout(m.type, bindings) or types.layout(m.type)
+        if inner is None or inner.size != m.size:
+            raise NotRunnable(f"member `{param}.{path}` has type `{m.type}`, which the unit does not lay out")
+        if not inner.members:
+            if builtin_layout(m.type) is not None:     # a type with no numpy dtype (`__nv_bfloat16`): zero bytes
+                fields.append([path, f"V{inner.size}", at, m.count, 0])
+            continue                                    # an empty struct: its bytes stay zero
+        for i, n in enumerate(names):
+            _flatten(types, inner, bindings, param, n + ".", at + i * m.size, fields, pointers)
+
+
+def _simulated_members(arg: Arg, table, sim: Simulation) -> None:
+    """A scalar member the model reads as a size (`p.n` in `if (i < p.n)`) takes the value the
+    simulation gave it (the program's, or the one it chose), so that the buffers sized from the
+    simulation fit the run."""
+    for f in arg.fields:
+        name = f"{arg.name}.{f[0]}"
+        if name in table.params and f[3] == 1 and np.dtype(f[1]).kind in "iu":
+            info = np.iinfo(f[1])
+            f[4] = int(min(max(int(sim.param(name)), info.min), info.max))
+
+
+def _stand_in(dt: str) -> float | int:
+    """The value a scalar member takes: 1.0 for a float, true, else an integer that keeps the kernel's
+    loops short (at most the type's largest value)."""
+    if dt.startswith("float"):
+        return 1.0
+    if dt == "bool":
+        return 1
+    return int(min(STAND_IN, np.iinfo(dt).max))
 
 
 def program_values(table, sim: Simulation, args: list[Arg]) -> list[str]:
@@ -236,6 +392,10 @@ def program_values(table, sim: Simulation, args: list[Arg]) -> list[str]:
     for a in args:
         if a.kind == "scalar" and a.origin not in ("default", "data value") and a.name in table.launch.values:
             out.append(f"{a.name}={a.value} ({a.origin})")
+        for f in a.fields:        # a struct's member the model reads with a value the program gives
+            name = f"{a.name}.{f[0]}"
+            if name in table.params and name not in sim.defaulted_params:
+                out.append(f"{name}={f[4]} ({table.launch.provenance.get(name) or 'given'})")
     if sim.launch_known and table.launch.provenance.get("blockDim"):
         out.append("blockDim=(" + ", ".join(map(str, sim.block)) + f") ({table.launch.provenance['blockDim']})")
     if sim.grid_known and table.launch.provenance.get("gridDim"):

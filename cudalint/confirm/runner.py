@@ -48,6 +48,10 @@ EXIT_INTERNAL = 6
 COMPILE_TIMEOUT = 300.0
 
 
+class ArgumentMismatch(Exception):
+    """The compiled kernel takes a struct argument at another size than the type table laid it out."""
+
+
 class RunError(Exception):
     """The instrumented run did not produce a log (compile error, timeout, fault); one line."""
 
@@ -265,6 +269,9 @@ def _child(d: Path) -> int:
             continue
         try:
             _run_job(cp, d, k, job, module, kernels[job["name_expression"]], spec["plain"])
+        except ArgumentMismatch as exc:     # refused before the launch: the context is whole
+            _say(f"failed {k} {exc}")
+            continue
         except Exception as exc:     # a fault ends the CUDA context: the next job needs a fresh child
             _say(f"failed {k} {_first_line(exc)}")
             return EXIT_JOB
@@ -572,7 +579,8 @@ def _mangled_arg(a: str) -> str:
 
 
 def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> None:
-    need = sum(max(int(a["elements"]), 1) * np.dtype(a["dtype"]).itemsize for a in job["args"]
+    held = [m for a in job["args"] for m in a.get("members", ())]       # the buffers of structs' pointer members
+    need = sum(max(int(a["elements"]), 1) * np.dtype(a["dtype"]).itemsize for a in job["args"] + held
                if a["kind"] == "buffer") + (0 if plain else int(job["capacity"]) * 40)
     free = cp.cuda.runtime.memGetInfo()[0]
     if need > 0.8 * free:
@@ -584,12 +592,26 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
         if a["kind"] == "scalar":
             args.append(np.dtype(a["dtype"]).type(a["value"]))
             continue
-        if a["kind"] == "struct":      # a struct by value: a one-element structured array, laid out as the C struct
-            args.append(struct_value(a))
+        if a["kind"] == "struct":      # filled below, once its members' buffers are there
+            args.append(None)
             continue
         buf = _random(cp, max(int(a["elements"]), 1), np.dtype(a["dtype"]))
         buffers.append(buf)
         args.append(buf)
+    # the pointer members' buffers after the parameters' (the order instrument.bind_checks numbers them in)
+    addresses = {}
+    for m in held:
+        buf = _random(cp, max(int(m["elements"]), 1), np.dtype(m["dtype"]))
+        buffers.append(buf)
+        addresses[m["name"]] = buf.data.ptr
+    for i, a in enumerate(job["args"]):
+        if a["kind"] == "struct":     # a struct by value: its bytes, as CuPy passes a one-element numpy array
+            args[i] = struct_value(a, addresses)
+    sizes = param_sizes(kernel)
+    for i, a in enumerate(job["args"]):
+        if a["kind"] == "struct" and sizes is not None and i < len(sizes) and sizes[i] != int(a["elements"]):
+            raise ArgumentMismatch(f"the compiler lays out parameter `{a['name']}` of `{job['kernel']}` in {sizes[i]} "
+                                   f"bytes, cudalint's type table in {a['elements']}: not run")
     smem = int(job["smem"])
     if smem > 48 * 1024:
         kernel.max_dynamic_shared_size_bytes = smem
@@ -613,7 +635,8 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
         ctl[CL_SITE + i] = log[name].data.ptr
     ctl[CL_COUNTERS] = counters.data.ptr
     ctl[CL_REQUESTS] = requests.data.ptr
-    ctl[CL_CAPACITY], ctl[CL_NSITES], ctl[CL_NBUF], ctl[CL_NTHREADS] = cap, job["nsites"], len(buffers), nthreads
+    ctl[CL_CAPACITY], ctl[CL_NSITES], ctl[CL_NBUF], ctl[CL_NTHREADS] = cap, job["nsites"], min(len(buffers), CL_MAX_BUF), \
+        nthreads
     ctl[CL_GRID:CL_GRID + 3] = job["grid"]
     for i, b in enumerate(buffers[:CL_MAX_BUF]):
         ctl[CL_BASE + i] = b.data.ptr
@@ -634,16 +657,42 @@ def _run_job(cp, d: Path, k: int, job: dict, module, kernel, plain: bool) -> Non
     cp.get_default_memory_pool().free_all_blocks()
 
 
-def struct_value(a: dict) -> np.ndarray:
-    """A struct argument as CuPy passes one: a one-element array of a dtype with the members' offsets."""
-    fields = a["fields"]
-    dt = np.dtype({"names": [f[0] for f in fields],
-                   "formats": [(f[1], (f[3],)) if f[3] > 1 else f[1] for f in fields],
-                   "offsets": [f[2] for f in fields], "itemsize": int(a["elements"])})
-    v = np.zeros(1, dtype=dt)
-    for f in fields:
-        v[f[0]] = f[4]
-    return v
+def param_sizes(kernel) -> list[int] | None:
+    """The bytes of each parameter of a compiled kernel (the driver's cuFuncGetParamInfo, CUDA 12.4);
+    None where the driver or CuPy does not tell."""
+    import ctypes
+    try:
+        handle = kernel.kernel.ptr         # cupy.RawKernel -> cupy.cuda.function.Function
+        get = ctypes.CDLL("libcuda.so.1").cuFuncGetParamInfo
+    except (AttributeError, OSError):
+        return None
+    get.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_size_t)]
+    out: list[int] = []
+    for i in range(4096):
+        offset, size = ctypes.c_size_t(), ctypes.c_size_t()
+        if get(ctypes.c_void_p(handle), i, ctypes.byref(offset), ctypes.byref(size)) != 0:
+            break               # past the last parameter (or a driver that cannot say: nothing to compare)
+        out.append(int(size.value))
+    return out or None
+
+
+def struct_bytes(a: dict, addresses: dict[str, int] | None = None) -> bytes:
+    """The bytes of a struct argument (Arg.to_json()): each scalar member's value at its offset, each
+    pointer member's buffer address (`addresses` by the member's name, `p.in`), the rest zero."""
+    raw = bytearray(int(a["elements"]))
+    for name, dtype, offset, count, value in a["fields"]:
+        dt = np.dtype(dtype)
+        if dt.kind != "V":             # a type with no numpy dtype stays zero
+            chunk = np.full(int(count), value, dtype=dt.newbyteorder("<")).tobytes()
+            raw[offset:offset + len(chunk)] = chunk
+    for m in a.get("members", ()):
+        raw[m["offset"]:m["offset"] + 8] = struct.pack("<Q", int((addresses or {}).get(m["name"], 0)))
+    return bytes(raw)
+
+
+def struct_value(a: dict, addresses: dict[str, int] | None = None) -> np.ndarray:
+    """A struct argument as CuPy passes one by value: a one-element numpy array of its bytes."""
+    return np.frombuffer(struct_bytes(a, addresses), dtype=np.dtype((np.void, max(int(a["elements"]), 1)))).copy()
 
 
 def _random(cp, n: int, dt: np.dtype):

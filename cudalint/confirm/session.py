@@ -272,7 +272,7 @@ def _compare(run: KernelRun, result, table, sim, job, unit, log: Log, found: lis
     run.totals = kernel_totals(measures, [s for s in sites if any(a in table.accesses for a in s.accesses)])
     run.sites = [(s, measures[s.id]) for s in sites if s.id in measures]
     run.buffers = [f"{a.name}[{a.elements}]" + ("" if a.origin.startswith("largest") else f" ({a.origin})")
-                   for a in job.args if a.kind == "buffer"]
+                   for a in job.buffers()]
     run.invented = list(job.invented)
     run.values = list(job.values)
     if job.smem:

@@ -91,15 +91,17 @@ def build_unit(project, root: SourceFile, tables, defines: dict[str, str], inclu
         unit.barriers += fe.barriers
         unit.missed_barriers.extend((f.path, line) for line in fe.missed_barriers)
     kernels = {fn.name: fn for f in files for fn in f.kernels}
-    bind_checks(unit.sites, tables, kernels)
+    bodies = {}
     for variant in ("nvrtc", "nvcc"):
         writer = _Writer(by_key, edits, include_dirs, variant)
-        body = writer.file(root)
+        bodies[variant] = writer.file(root)
         if variant == "nvrtc":
             unit.definitions = writer.definitions
             for name in writer.aliased:
                 pairs = re.findall(r"typedef (\w+) (\w+);", _DOCUMENTED_ALIASES[name])
                 unit.aliases.update((alias, t) for t, alias in pairs)
+    bind_checks(unit.sites, tables, kernels, unit.aliases)
+    for variant, body in bodies.items():
         head = runtime_header() if instrumented else "typedef unsigned int uint;\n"
         if variant == "nvrtc":
             head += nvrtc_std_header()

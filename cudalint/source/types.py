@@ -359,6 +359,17 @@ class TypeTable:
         lay = self.layout(name, bindings)
         return lay.align if lay is not None else None
 
+    def specialized(self, name: str, bindings: dict[str, str] | None = None) -> bool:
+        """`name` is an instance of a class template that its file also specializes (`template <>
+        struct Op<SUM, float>`, a partial specialization): the table holds the primary template only,
+        whose layout need not be the instance's."""
+        found = self._struct(self.resolve(name, bindings))
+        if found is None or not found[0].template_params:
+            return False
+        text = getattr(found[0].file, "text", None) or ""
+        short = re.escape(found[0].name.split("::")[-1])
+        return re.search(r"\b(?:struct|class|union)\s+" + short + r"\s*<", text) is not None
+
     def member(self, name: str, path: str, bindings: dict[str, str] | None = None) -> Member | None:
         """A member of a struct type, through nested members (`pos.x`): its offset from the start of
         the outermost struct, its type and size."""
