@@ -1,10 +1,10 @@
 // expect-clean
-// Work-queue append with one global atomic per block. Each wanted item takes
-// its slot with a shared atomicAdd; then the first thread to arrive at the
-// second atomic (exactly one: an atomic hands every thread a value of its own)
-// reserves the block's range in the global queue, reading and rewriting
-// `s_total` alone, between two barriers.
-__global__ void append(const int* __restrict__ flags, int* __restrict__ counter, int* __restrict__ queue, int n) {
+// Block-local compaction. Each wanted item takes its slot with a shared
+// atomicAdd; then the first thread to arrive at the second atomic (exactly
+// one: an atomic hands every thread a value of its own) publishes the block's
+// count and turns `s_total` into the block's base, reading and rewriting it
+// alone, between two barriers. Each item's position goes to `pos`.
+__global__ void append(const int* __restrict__ flags, int* __restrict__ counts, int* __restrict__ pos, int n) {
   __shared__ int s_total, s_arrived;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x == 0) {
@@ -16,13 +16,13 @@ __global__ void append(const int* __restrict__ flags, int* __restrict__ counter,
   if (i < n && flags[i]) slot = atomicAdd(&s_total, 1);
   __syncthreads();
   if (atomicAdd(&s_arrived, 1) == 0) {
-    int base = atomicAdd(counter, s_total);
-    s_total = base;
+    counts[blockIdx.x] = s_total;
+    s_total = blockIdx.x * blockDim.x;
   }
   __syncthreads();
-  if (slot >= 0) queue[s_total + slot] = i;
+  if (i < n) pos[i] = s_total + slot;
 }
 
-void run_append(const int* flags, int* counter, int* queue, int n) {
-  append<<<(n + 255) / 256, 256>>>(flags, counter, queue, n);
+void run_append(const int* flags, int* counts, int* pos, int n) {
+  append<<<(n + 255) / 256, 256>>>(flags, counts, pos, n);
 }

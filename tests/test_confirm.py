@@ -84,6 +84,16 @@ def test_shared_scalar_passed_by_reference_is_logged_in_the_helper():
     assert "__device__ void accumulate(float& total, float v) { (*__cl_addr(" in work[0].unit.sources["nvrtc"]
 
 
+def test_an_atomic_on_a_shared_scalar_is_checked_at_the_scalars_address():
+    """`atomicAdd(&s_arrived, 1)` names the scalar by its address: the range check's base is
+    `&(s_arrived)`, not the scalar's value read as a pointer (which put every such atomic out of
+    range in the run)."""
+    res, runs, work = _prepared(SAMPLES / "atomic_leader_good.cu")
+    (site,) = [s for s in work[0].unit.sites if s.text == "&s_arrived"]
+    assert site.check == "array" and site.scalar
+    assert "(const void*)(&(s_arrived))" in work[0].unit.sources["nvrtc"]
+
+
 def test_barriers_come_from_the_model_in_each_spelling():
     res, runs, work = _prepared(SAMPLES / "cg_block_sync_good.cu")
     body = _body(work[0].unit.sources["nvrtc"])

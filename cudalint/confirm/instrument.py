@@ -44,6 +44,7 @@ class Site:
     check: str = "any"             # how the device checks it: buffer | array | any
     buffer: int = -1               # check == buffer: index of the kernel's pointer parameter
     array_bytes: int = 0           # check == array: bytes of the shared/local array `root`
+    scalar: bool = False           # `root` is a scalar (`__shared__ int count`): its address is `&count`
     accesses: list = field(default_factory=list)
     path: str = ""
     width: int = 0                 # bytes the access moves where more than the element (a float4 view of floats)
@@ -414,6 +415,7 @@ def bind_checks(sites: list[Site], tables, kernels: dict, aliases: dict[str, str
                 s.check, s.buffer = "buffer", pointers.index(arr.name)
         elif arr.extent and not arr.size_assumed:   # a struct of unknown size (`cg::block_tile_memory`): any
             s.check, s.array_bytes = "array", arr.extent * arr.elem_size
+            s.scalar = arr.scalar
 
 
 def check_args(s: Site) -> str:
@@ -421,6 +423,7 @@ def check_args(s: Site) -> str:
     if s.check == "buffer":
         return f"0, {s.buffer}, (const void*)0, 0ull{width}"
     if s.check == "array":
-        base = f"&({s.root})" if s.text.strip() == s.root else s.root    # a shared scalar is its own buffer
+        # a shared scalar is its own buffer, named by its address (`atomicAdd(&count, 1)` as well)
+        base = f"&({s.root})" if s.text.strip() == s.root or s.scalar else s.root
         return f"1, -1, (const void*)({base}), {s.array_bytes}ull{width}"
     return f"2, -1, (const void*)0, 0ull{width}"

@@ -69,7 +69,7 @@ class Declarations:
         self.shared_scalars.pop(name, None)
         if is_shared and not pointers:
             t, size, assumed = self._elem_type(base_type)
-            arr = MemoryArray(name, "shared", t, size, (1,), line, is_extern, assumed)
+            arr = MemoryArray(name, "shared", t, size, (1,), line, is_extern, assumed, scalar=True)
             self.table.arrays[name] = arr
             self.shared_scalars[name] = Ptr(arr, ir.Num(0), t, size)
             self.types[name] = base_type
@@ -153,7 +153,7 @@ class Declarations:
                             var.space)
             else:
                 t, size, assumed = self._elem_type(base_type)
-                arr = MemoryArray(name, var.space, t, size, (1,), var.line, var.extern, assumed)
+                arr = MemoryArray(name, var.space, t, size, (1,), var.line, var.extern, assumed, scalar=True)
                 self.table.arrays[name] = arr
                 self.shared_scalars[name] = Ptr(arr, ir.Num(0), t, size)
                 self.types[name] = base_type

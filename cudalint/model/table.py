@@ -60,6 +60,7 @@ class MemoryArray:
     line: int = 0
     extern: bool = False
     size_assumed: bool = False         # element size guessed (template type not bound)
+    scalar: bool = False               # a variable, not an array (`__shared__ int count;`): dims (1,)
 
     @property
     def extent(self) -> int | None:
