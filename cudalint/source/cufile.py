@@ -124,6 +124,17 @@ def _strip_address(text: str) -> str:
     return t
 
 
+def _last_part(text: str) -> str:
+    """`a::b<c::d>::k<T, 32>` -> `k<T, 32>`: the name after the last `::` outside brackets."""
+    depth, cut = 0, 0
+    for i, ch in enumerate(text):
+        depth += ch == "<"
+        depth -= ch == ">"
+        if depth == 0 and text.startswith("::", i):
+            cut = i + 2
+    return text[cut:].strip()
+
+
 def _balanced(t: str) -> bool:
     depth = 0
     for ch in t:
@@ -530,6 +541,11 @@ class SourceFile:
             targs = fn.child_by_field_name("arguments")
             template_args = [node_text(a) for a in targs.named_children] if targs is not None else []
         name = node_text(name_node).split("::")[-1] if name_node is not None else "?"
+        if not template_args and "<" in name and name.endswith(">"):
+            # `detail::matmul<Dtype, Itype, 32>`: a qualified name whose last part is a template
+            m = _KERNEL_OPERAND.fullmatch(_last_part(node_text(name_node)))
+            if m is not None and m.group("targs"):
+                name, template_args = m.group("name"), _split_top(m.group("targs"))
         ks = next(c for c in node.children if c.type == "kernel_call_syntax")
         config = [node_text(c) for c in ks.named_children]
         args_node = node.child_by_field_name("arguments")
@@ -546,6 +562,7 @@ class SourceFile:
         m = _KERNEL_OPERAND.fullmatch(_strip_address(texts[0]))
         if m is None:
             return
+        m = _KERNEL_OPERAND.fullmatch(_last_part(_strip_address(texts[0]))) or m
         name = m.group("name").split("::")[-1]
         template_args = _split_top(m.group("targs")) if m.group("targs") else []
         args: list[str] = []
