@@ -114,7 +114,7 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
         shapes = [(lb, 1, 1)]
     else:
         shapes = list(BLOCKS_3D if uses_z else BLOCKS_2D if uses_y else BLOCKS_1D)
-    for derived in (_radix_block(table, uses_z), _tile_block(table, uses_y, uses_z)):
+    for derived in (_radix_block(table, uses_y, uses_z), _tile_block(table, uses_y, uses_z)):
         if derived is not None and derived not in shapes:
             shapes.insert(0, derived)
     if unknown:
@@ -319,7 +319,7 @@ def _fits(table: TwoTreeTable, checks: list[tuple], block) -> bool:
     return runs or not table.accesses
 
 
-def _radix_block(table: TwoTreeTable, uses_z: bool) -> tuple[int, int, int] | None:
+def _radix_block(table: TwoTreeTable, uses_y: bool, uses_z: bool) -> tuple[int, int, int] | None:
     """The block width the kernel's own indexes say: `threadIdx.y * 8 + threadIdx.x` is a mixed-radix
     number whose x digit runs to 8, and so is `blockIdx.x * 512 + threadIdx.x` with 512: the stride
     of the level above is the size of the level below (a warp's worth of rows under it)."""
@@ -342,7 +342,9 @@ def _radix_block(table: TwoTreeTable, uses_z: bool) -> tuple[int, int, int] | No
     if not seen:
         return None
     bx, by = seen.most_common(1)[0][0]
-    return (bx, by, 2 if uses_z else 1)
+    # rows of a warp's worth only where the kernel has rows: one that never reads threadIdx.y runs
+    # its 16 threads as one row (a second row would be threads no index tells apart)
+    return (bx, by if uses_y else 1, 2 if uses_z else 1)
 
 
 def _ratio(a: ir.Expr, b: ir.Expr) -> int | None:

@@ -494,6 +494,41 @@ def _walk_types(node, types):
         stack.extend(n.children)
 
 
+def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict, project) -> dict:
+    """The values of the kernel's template value parameters that the launch passes on from the
+    host function's own (`template <int B_PAD = 8> void launch(...) { k<..., B_PAD><<<...>>>(...); }`):
+    the host template's instantiations in the launch's unit (`launch<0>`, `launch<8>`: called or
+    taken as a pointer), else its default argument. {kernel parameter: ((values...), words)}."""
+    host = site.host
+    if host is None or not host.template_params:
+        return {}
+    out: dict = {}
+    name = re.sub(r"<[^<>]*>", "", host.name).split("::")[-1].strip()
+    texts = None
+    for tp, arg in zip(kernel.template_params, site.template_args):
+        if tp.is_type or isinstance(template.get(tp.name), ir.Num):
+            continue
+        k = next((i for i, h in enumerate(host.template_params) if h.name == arg.strip() and not h.is_type), None)
+        if k is None:
+            continue
+        if texts is None:
+            texts = [f.tree.root_node.text for f in project.unit_files(site.file) if f.tree is not None]
+        found: list[int] = []
+        use = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*)>")
+        for text in texts:
+            for m in use.finditer(text):
+                args = [a.strip() for a in m.group(1).decode("utf-8", "replace").split(",")]
+                if len(args) > k and re.fullmatch(r"-?\d+", args[k]):
+                    found.append(int(args[k]))
+        values = tuple(sorted(set(found)))
+        default = host.template_params[k].default
+        if values:
+            out[tp.name] = (values, f"the instantiations of `{name}` pass {', '.join(map(str, values))}")
+        elif default is not None and re.fullmatch(r"-?\d+", default.strip()):
+            out[tp.name] = ((int(default),), f"`{name}`'s default template argument")
+    return out
+
+
 def _fold_host(resolver: HostResolver, text: str):
     """A template value argument resolved on the host side (`sgemm<BM, BN>` with `const int BM = 64;`)."""
     from ..index.evaluate import Evaluator, Unknown
@@ -1024,6 +1059,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         params = {**_constant_arguments(kernel, site, resolver), **resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
+        instantiated = _host_template_values(kernel, site, template, project)
         if len(kernel_sites) > 1:
             others = {f"{s.file.path}:{s.line}" for s in kernel_sites[1:]}
             assumptions.append(f"launched at {len(kernel_sites)} sites; analysed with the one at "
@@ -1067,6 +1103,12 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
                 params[k] = v[0]
         cfg.host_checks = _checks(kernel, readings)
         cfg.extents = _extents(kernel, readings)
+    for k, (vs, words) in (instantiated if kernel_sites else {}).items():
+        if len(vs) == 1:
+            template[k] = ir.Num(vs[0])
+        elif k not in cfg.values:
+            cfg.values[k] = vs
+        provenance.setdefault(k, words)
     for k, v in (given or {}).items():
         if k in {p.name for p in kernel.params} | {t.name for t in kernel.template_params}:
             cfg.values[k] = (v,)

@@ -33,6 +33,10 @@ _SCALARS = {
     "int64_t": 8, "uint64_t": 8, "size_t": 8, "ssize_t": 8, "ptrdiff_t": 8, "intptr_t": 8, "uintptr_t": 8,
     "ulong": 8, "longlong": 8, "ulonglong": 8,
     "cuComplex": 8, "cuFloatComplex": 8, "cuDoubleComplex": 16,
+    # the CUDA toolkit's storage types (cuda_fp8.h, cuda_fp16.h, cuda_bf16.h)
+    "__nv_fp8_storage_t": 1, "__nv_fp8x2_storage_t": 2, "__nv_fp8x4_storage_t": 4,
+    "__nv_fp8x2_e4m3": 2, "__nv_fp8x2_e5m2": 2, "__nv_fp8x4_e4m3": 4, "__nv_fp8x4_e5m2": 4,
+    "__half_raw": 2, "__nv_bfloat16_raw": 2, "__half2_raw": 4, "__nv_bfloat162_raw": 4,
 }
 # alignments that differ from the size
 _SCALAR_ALIGN = {"cuDoubleComplex": 16}

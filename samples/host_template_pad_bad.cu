@@ -1,0 +1,20 @@
+// The transpose of host_template_pad_good.cu where the program only uses the
+// launcher's default, no padding: the column read puts the warp's 32 lanes 32
+// words apart, all on one bank.
+template <int PAD>
+__global__ void transpose_pad(const float* __restrict__ in, float* __restrict__ out, int n) {
+  __shared__ float tile[32][32 + PAD];
+  const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  if (x < n && y < n) tile[threadIdx.y][threadIdx.x] = in[y * n + x];
+  __syncthreads();
+  const int ox = blockIdx.y * 32 + threadIdx.x, oy = blockIdx.x * 32 + threadIdx.y;
+  if (ox < n && oy < n) out[oy * n + ox] = tile[threadIdx.x][threadIdx.y];  // expect: CL401
+}
+
+template <int PAD = 0>
+void launch_transpose(const float* in, float* out, int n) {
+  dim3 block(32, 32), grid((n + 31) / 32, (n + 31) / 32);
+  transpose_pad<PAD><<<grid, block>>>(in, out, n);
+}
+
+void run_transpose(const float* in, float* out, int n) { launch_transpose(in, out, n); }
