@@ -378,7 +378,8 @@ class SourceFile:
         tparams: tuple[str, ...] = ()
         if node.parent is not None and node.parent.type == "template_declaration":
             tl = node.parent.child_by_field_name("parameters")
-            tparams = tuple(_template_param(tp).name for tp in (tl.named_children if tl is not None else ()))
+            tparams = tuple(_template_param(tp).name for tp in (tl.named_children if tl is not None else ())
+                            if tp.type != "comment")
         sd = StructDef(name, kind, [], align, tparams, tuple(bases), self, node.start_point[0] + 1)
         for f in body.named_children:
             if f.type != "field_declaration":
@@ -527,7 +528,8 @@ class SourceFile:
         if parent is not None and parent.type == "template_declaration":
             tl = parent.child_by_field_name("parameters")
             for tp in tl.named_children if tl is not None else ():
-                template_params.append(_template_param(tp))
+                if tp.type != "comment":        # `const int kTile, // 64: Br = 16 * 2 * 2`
+                    template_params.append(_template_param(tp))
         start = parent if parent is not None and parent.type == "template_declaration" else node
         return FunctionDef(name, node, node.child_by_field_name("body"), is_kernel, is_device, params,
                            template_params, bounds, start.start_point[0] + 1, self)
@@ -813,7 +815,7 @@ def _param(p) -> Param:
 
 
 def _template_param(tp) -> TemplateParam:
-    text = node_text(tp)
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", node_text(tp), flags=re.S)
     default = None
     if "=" in text:
         text, default = text.split("=", 1)
