@@ -514,12 +514,17 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
         if texts is None:
             texts = [f.tree.root_node.text for f in project.unit_files(site.file) if f.tree is not None]
         found: list[int] = []
+        partial = False         # an instantiation passes a name there (`launch<D, parallel_blocks>`)
         use = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*)>")
         for text in texts:
             for m in use.finditer(text):
                 args = [a.strip() for a in m.group(1).decode("utf-8", "replace").split(",")]
                 if len(args) > k and re.fullmatch(r"-?\d+", args[k]):
                     found.append(int(args[k]))
+                elif len(args) > k:
+                    partial = True
+        if partial:
+            continue            # the values seen are some of those the program passes: left open
         values = tuple(sorted(set(found)))
         default = host.template_params[k].default
         if values:
