@@ -9,7 +9,11 @@ defined in the linted files; those with a launch site in the linted files; of th
 launch is resolved (grid and block computed from the program: numbers, or expressions of the
 kernel's own parameters; nothing assumed or left to an unknown host value); those whose block is
 resolved and whose grid is computed as an expression of host values the program does not give
-(`min((ious.numel() + 511) / 512, 4096)`: "shape"); and the kernels' integer parameters that the
+(`min((ious.numel() + 511) / 512, 4096)`: "shape"); those whose grid and block are taken whole from
+the parameters of the launching function, passed on by every call in the linted files up to a
+function none of them calls ("fwd": kaldi's `cudaF_copy(dim3 Gr, dim3 Bl, ...)`, called only from
+C++ files outside the tree: the configuration is computed outside the linted files, and the
+shares are also given over the other kernels); and the kernels' integer parameters that the
 host code gives (a value or a set of values: derived) against those it leaves open. `--tree ROOT`
 measures that tree alone, linted from its root as part 2 is. Only the source, preprocessing and
 launch stages run: no kernel is analysed.
@@ -32,6 +36,38 @@ from cudalint.model.launch import resolve_launch               # noqa: E402
 from cudalint.source.project import Project                    # noqa: E402
 
 
+def forwarded(cfg, names: set[str], sites, project) -> bool:
+    """The grid and the block are the launching function's own parameters, passed on whole
+    (`void cudaF_copy(dim3 Gr, dim3 Bl, ...) { _copy<<<Gr, Bl>>>(...); }`), and no call in the linted
+    files gives them: the launch's configuration is computed outside them."""
+    host = {p.name for s in sites if s.host is not None for p in s.host.params} - names
+    dims = [d for d in (cfg.grid or ()) + (cfg.block or ())]
+    free = {x.name for d in dims for x in _walk(d)} - names
+    return bool(cfg.grid) and bool(cfg.block) and bool(free) and free <= host and \
+        all(_passed_through(project, s.host, free) for s in sites if s.host is not None)
+
+
+def _passed_through(project, fn, names: set[str], depth: int = 0) -> bool:
+    """Every call of `fn` in the linted files passes `names` on from its own caller's parameters
+    (kaldi's `cuda_copy(Gr, Bl, ...)` calling `cudaF_copy(Gr, Bl, ...)`), up to a function that no
+    linted file calls."""
+    callers = project.callers(fn)
+    if not callers:
+        return True
+    if depth >= 4:
+        return False
+    index = [i for i, p in enumerate(fn.params) if p.name in names]
+    for caller, call in callers:
+        args_node = call.child_by_field_name("arguments") if call is not None else None
+        args = [a.text.decode() for a in args_node.named_children if a.type != "comment"] if args_node else []
+        passed = {args[i].strip() for i in index if i < len(args)}
+        if not passed or not passed <= {p.name for p in caller.params}:
+            return False
+        if not _passed_through(project, caller, passed, depth + 1):
+            return False
+    return True
+
+
 def _walk(e):
     return (x for x in e.walk() if isinstance(x, (ir.Sym, ir.Name)))
 
@@ -52,8 +88,8 @@ def measure(paths: list[str]) -> dict:
     sources, read = read_project(files, cfg, context, errors=[])
     project = Project(sources, read)
     linted = {s.key for s in sources}
-    out = {"kernels": 0, "launched": 0, "resolved": 0, "shape": 0, "block_known": 0, "int_params": 0, "derived": 0,
-           "open": 0, "unresolved": []}
+    out = {"kernels": 0, "launched": 0, "forwarded": 0, "resolved": 0, "shape": 0, "block_known": 0, "int_params": 0,
+           "derived": 0, "open": 0, "unresolved": []}
     for src in sources:
         for fn in src.kernels:
             if fn.body is None:
@@ -70,6 +106,7 @@ def measure(paths: list[str]) -> dict:
                 continue
             names = {p.name for p in fn.params if not p.pointers}
             ok = computed(cfg_.grid, names) and computed(cfg_.block, names)
+            out["forwarded"] += not ok and forwarded(cfg_, names, [s for s in sites if s.kernel == fn.name], project)
             out["resolved"] += ok
             out["block_known"] += computed(cfg_.block, names)
             out["shape"] += computed(cfg_.block, names) and cfg_.grid is not None
@@ -131,14 +168,14 @@ def main() -> int:
     if a.json:
         print(json.dumps(rows, indent=1))
         return 0
-    head = f"{'part':4} {'repository':40} {'kernels':>7} {'launched':>8} {'resolved':>8} {'shape':>6} {'block':>6} " \
-           f"{'int params':>10} {'derived':>7} {'open':>5}"
+    head = f"{'part':4} {'repository':40} {'kernels':>7} {'launched':>8} {'fwd':>4} {'resolved':>8} {'shape':>6} " \
+           f"{'block':>6} {'int params':>10} {'derived':>7} {'open':>5}"
     print(head)
     tot: dict = {}
     for r in rows:
-        print(f"{r['part']:4} {r['repo'][:40]:40} {r['kernels']:7} {r['launched']:8} {r['resolved']:8} "
+        print(f"{r['part']:4} {r['repo'][:40]:40} {r['kernels']:7} {r['launched']:8} {r['forwarded']:4} {r['resolved']:8} "
               f"{r.get('shape', 0):6} {r['block_known']:6} {r['int_params']:10} {r['derived']:7} {r['open']:5}")
-        t = tot.setdefault(r["part"], {k: 0 for k in ("kernels", "launched", "resolved", "shape", "block_known",
+        t = tot.setdefault(r["part"], {k: 0 for k in ("kernels", "launched", "forwarded", "resolved", "shape", "block_known",
                                                        "int_params", "derived", "open")})
         for k in t:
             t[k] += r[k]
@@ -147,8 +184,12 @@ def main() -> int:
                 print("      " + u)
     for part, t in tot.items():
         share = 100 * t["resolved"] / t["launched"] if t["launched"] else 0
+        own = t["launched"] - t["forwarded"]
         print(f"part {part}: {t['kernels']} kernels, {t['launched']} launched in the linted files, "
-              f"{t['resolved']} resolved ({share:.0f}%), {t['shape']} with a resolved block and a computed grid, "
+              f"{t['resolved']} resolved ({share:.0f}%); {t['forwarded']} take grid and block whole from a function "
+              f"no linted file calls, of the other {own}: {t['resolved']} resolved "
+              f"({100 * t['resolved'] / own if own else 0:.0f}%), {t['shape']} with a resolved block and a computed grid "
+              f"({100 * t['shape'] / own if own else 0:.0f}); "
               f"block known {t['block_known']}; integer parameters "
               f"{t['int_params']}: {t['derived']} derived, {t['open']} open")
     print(f"({time.perf_counter() - start:.1f} s)")
