@@ -162,6 +162,11 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                 if not p.reference:
                     self.var_scope[p.name] = uniform.BLOCK      # an argument: one value for the whole launch
                 t = self.types.get(p.type_name, p.type_name)
+                if t not in ir.INT_KINDS and t not in ir.FLOAT_TYPES:
+                    # `typedef int32_t int32_cuda;`: a scalar by its alias (a type of the unit keeps its name)
+                    alias = self.layouts.resolve(t)
+                    if alias in ir.INT_KINDS or alias in ir.FLOAT_TYPES:
+                        t = alias
                 if ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")):
                     self.env[p.name] = ir.Sym(p.name, "param", t)
                     self.table.params[p.name] = t
