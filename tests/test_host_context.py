@@ -272,3 +272,27 @@ void Also(float* x) { cuda_scale(dim3(1), dim3(32), x, 32, 1); }
     # `Run(x, n, 2)` in Gpu's own member, 1 from the C++ caller of the wrapper; `c.Run(x, 100, 7)` is
     # Cpu's Run, not Gpu's
     assert set(cfg.values.get("stride", ())) == {1, 2}
+
+
+def test_an_angled_include_of_the_projects_own_folder_is_read(tmp_path, monkeypatch):
+    """`#include <mylib/core/macros.hpp>` from a file under `cpp/include/mylib/ops/`: a header-only
+    library includes its own headers by the path under its include root (the build's `-I
+    cpp/include`); the header is the project's, and the kernel declared through its macro is read."""
+    from cudalint.lint import Config, lint_paths
+    root = tmp_path / "cpp" / "include" / "mylib"
+    (root / "core").mkdir(parents=True)
+    (root / "ops").mkdir()
+    (root / "core" / "macros.hpp").write_text("#pragma once\n#define MYLIB_KERNEL static __global__ void\n")
+    (root / "ops" / "scale.cuh").write_text(
+        "#include <mylib/core/macros.hpp>\n"
+        "MYLIB_KERNEL scale(const float* in, float* out, int rows, int cols) {\n"
+        "  int row = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  int col = blockIdx.y;\n"
+        "  if (row < rows && col < cols) out[row * cols + col] = 2.0f * in[row * cols + col];\n"
+        "}\n"
+        "inline void run(const float* in, float* out, int rows, int cols) {\n"
+        "  scale<<<dim3((rows + 127) / 128, cols), 128>>>(in, out, rows, cols);\n"
+        "}\n")
+    monkeypatch.chdir(tmp_path)
+    found = lint_paths(["."], Config()).diagnostics
+    assert {(d.code, d.line) for d in found if d.severity == "warning"} == {("CL101", 5)}

@@ -449,6 +449,8 @@ class Preprocessor:
                         got = p
                         break
             self._found[key] = got
+        if got is None and angled and "/" in name:
+            got = _own_tree_header(name, here)
         if got is not None or angled or os.path.isabs(name):
             return got
         # the folders of the files that include this one, innermost first: a header next to the file
@@ -479,6 +481,23 @@ class Preprocessor:
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _UNSET = object()
 PROJECT_LEVELS = 6          # folders above a file searched for the headers its project's build names with -I
+
+
+def _own_tree_header(name: str, here: str) -> str | None:
+    """`#include <raft/core/macros.hpp>` in a file under `cpp/include/raft/...`: an angled include
+    that names a folder the file itself lies in is the project's own header, found from where that
+    folder lies (the build's `-I cpp/include`)."""
+    top = name.split("/", 1)[0]
+    d = os.path.abspath(here or ".")
+    for _ in range(PROJECT_LEVELS + 4):
+        if os.path.basename(d) == top:
+            p = os.path.normpath(os.path.join(os.path.dirname(d), name))
+            return p if os.path.isfile(p) else None
+        parent = os.path.dirname(d)
+        if parent == d or os.path.exists(os.path.join(d, ".git")):
+            break
+        d = parent
+    return None
 
 
 def _project_header(name: str, here: str) -> str | None:

@@ -508,11 +508,13 @@ class SourceFile:
         name_node = decl.child_by_field_name("declarator")
         name = node_text(name_node).split("::")[-1] if name_node is not None else "?"
         words = {c.type for c in node.children}
-        is_kernel = "__global__" in words
-        # `#define HOSTDEV __host__ __device__` / `HOSTDEV int idx(...)`: the qualifier behind a macro
-        is_device = "__device__" in words or any(
-            (m := self.macros.at(node.start_point[0] + 1).get(node_text(c))) is not None and "__device__" in m.body
-            for c in node.children if c.type in ("identifier", "type_identifier", "ERROR", "attribute_specifier"))
+        # `#define HOSTDEV __host__ __device__` / `HOSTDEV int idx(...)`, `#define RAFT_KERNEL static
+        # __global__ void` / `RAFT_KERNEL map_kernel(...)`: the qualifier behind a macro
+        behind = [m.body for c in node.children if c.type in ("identifier", "type_identifier", "ERROR",
+                                                              "attribute_specifier")
+                  if (m := self.macros.at(node.start_point[0] + 1).get(node_text(c))) is not None]
+        is_kernel = "__global__" in words or any(re.search(r"\b__global__\b", b) for b in behind)
+        is_device = "__device__" in words or any("__device__" in b for b in behind)
         bounds = None
         for c in node.children:
             if c.type == "launch_bounds":
