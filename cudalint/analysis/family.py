@@ -110,7 +110,9 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
         uses_y = uses_y and lc.block[1] != ir.Num(1)
         uses_z = uses_z and lc.block[2] != ir.Num(1)
     lb = table.launch_bounds
-    if lb and 1 <= lb <= 1024 and not uses_y and not uses_z:
+    if lc.block is None and _serial(table):
+        shapes = [(1, 1, 1)]        # no coordinate to share work by: a kernel run as `<<<1, 1>>>`
+    elif lb and 1 <= lb <= 1024 and not uses_y and not uses_z:
         shapes = [(lb, 1, 1)]
     else:
         shapes = list(BLOCKS_3D if uses_z else BLOCKS_2D if uses_y else BLOCKS_1D)
@@ -151,6 +153,19 @@ def _bound_name(table: TwoTreeTable, given: dict[str, int]) -> str | None:
     """The open name the kernel's `__launch_bounds__` is, where the program does not give it."""
     name = table.launch_bounds_name
     return name if name and name not in given and name not in table.launch.params else None
+
+
+def _serial(table: TwoTreeTable) -> bool:
+    """The kernel reads no thread or block coordinate anywhere (its indexes, guards, loops and
+    barriers): every thread would do the same work, so it is written for one thread (a timing probe,
+    a device-side setup step)."""
+    exprs = [e for a in table.accesses for e in (a.index, *a.guards)]
+    exprs += [e for it in table.iterators for e in (it.cond, it.start, it.value) if e is not None]
+    exprs += [g for b in table.barriers for g in b.guards]
+    coords = ("thread", "block", "blockdim", "griddim")
+    return bool(table.accesses) and not table.barriers and \
+        not any(x.kind in coords for e in exprs for x in ir.symbols(e)) and \
+        not any(a.unresolved for a in table.accesses)
 
 
 def _compared(table: TwoTreeTable) -> set[str]:
