@@ -89,7 +89,16 @@ class Accesses:
             flat = idx[0]
             for k in range(1, len(idx)):
                 d = dims[k]
-                flat = ir.add(ir.mul(flat, ir.Num(d if d is not None else 0)), idx[k])
+                if d is None:
+                    # `s_b[k][n]` of `half s_b[BK][BN + B_PAD]` with B_PAD the launch's: the row's
+                    # length is that expression; one nothing gives leaves the row unknown
+                    x = base.array.dim_exprs[k] if len(base.array.dim_exprs) > k else None
+                    if x is None:
+                        raise Unfollowable(f"`{_short(str(e))}`: the length of a row of `{base.array.name}` "
+                                           f"is not known")
+                    flat = ir.add(ir.mul(flat, x), idx[k])
+                    continue
+                flat = ir.add(ir.mul(flat, ir.Num(d)), idx[k])
             return base, flat
         if len(idx) > 1:
             raise Unfollowable(f"`{_short(str(e))}`: multi-dimensional subscript of a pointer")

@@ -166,25 +166,33 @@ class Declarations:
     def _array(self, name, base_type, dims, is_shared, is_extern, line, value, space: str | None = None) -> None:
         t, size, assumed = self._elem_type(base_type)
         extents: list[int | None] = []
+        exprs: list[ir.Expr | None] = []     # an extent the launch's values give (`BN + B_PAD`), as written
         for d in dims:
             if d is None:
                 extents.append(None)
+                exprs.append(None)
                 continue
+            x = None
             try:
                 e = self._parse(d if isinstance(d, str) else node_text(d))
                 # an extent read from memory (`float t[len[i]]`, seen where a damaged file misparses)
                 # is no constant, and no access of the kernel either
-                v = None if ir.of_type(e, ir.Subscript) or ir.of_type(e, ir.Deref) else \
-                    self.const_int(self.rvalue(e, None, None))
+                if ir.of_type(e, ir.Subscript) or ir.of_type(e, ir.Deref):
+                    v = None
+                else:
+                    x = self.rvalue(e, None, None)
+                    v = self.const_int(x)
             except (Unfollowable, ExprSyntaxError, MacroError):
                 v = None
             extents.append(v)
+            exprs.append(x if v is None and isinstance(x, ir.Expr) and
+                         all(s.kind == "param" for s in ir.symbols(x)) and ir.symbols(x) else None)
         if is_extern and extents == [None] and self.launch.smem is not None:
             smem = self.const_int(self.launch.smem)
             if smem:
                 extents = [smem // size]
         space = space or ("shared" if is_shared else "local")
-        arr = MemoryArray(name, space, t, size, tuple(extents), line, is_extern, assumed)
+        arr = MemoryArray(name, space, t, size, tuple(extents), line, is_extern, assumed, dim_exprs=tuple(exprs))
         self.table.arrays[name] = arr
         self.env[name] = Ptr(arr, ir.Num(0), t, size)
         self.types[name] = base_type

@@ -61,6 +61,7 @@ class MemoryArray:
     extern: bool = False
     size_assumed: bool = False         # element size guessed (template type not bound)
     scalar: bool = False               # a variable, not an array (`__shared__ int count;`): dims (1,)
+    dim_exprs: tuple = ()              # an extent of open values (`BN + B_PAD`), where dims has None
 
     @property
     def extent(self) -> int | None:
