@@ -59,8 +59,6 @@ NOT_LAUNCHED = {
     "unbound_width_bad.cu": "template argument",
     "unbound_width_good.cu": "template argument",
     "serial_kernel_good.cu": "no launch of",                          # a harness launches it
-    "host_template_pad_good.cu": "template argument",
-    "host_template_pad_bad.cu": "template argument",
     "pad_values_good.cu": "template argument",
     "pad_values_bad.cu": "template argument",
 }
