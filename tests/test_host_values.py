@@ -542,3 +542,23 @@ def test_runtime_launch_binds_the_arguments_by_address(tmp_path, monkeypatch):
     lc = launches(tmp_path, {"k.cu": _PERSISTENT + host}, monkeypatch)["drain"][0]
     assert lc.block[0] == ir.Num(256) and lc.grid[0] == ir.Num(132)
     assert lc.params.get("n") == 4096
+
+
+def test_a_block_from_a_member_of_a_struct_passed_whole_is_the_kernels_member(tmp_path, monkeypatch):
+    """`dim3 block(p.width / 4, p.heads, 3)` with `p` passed whole to the kernel: the block's edges
+    are the kernel's own `p.width` and `p.heads` (open where the host gives no value), not a block
+    the host hides; the third edge is 3."""
+    src = """
+struct Params { const float* in; float* out; int width; int heads; };
+__global__ void k(Params p) {
+  int i = (threadIdx.z * p.heads + threadIdx.y) * (p.width / 4) + threadIdx.x;
+  p.out[i] = p.in[i];
+}
+void run(Params p, cudaStream_t s) {
+  dim3 block(p.width / 4, p.heads, 3);
+  k<<<1, block, 0, s>>>(p);
+}
+"""
+    lc = launches(tmp_path, {"k.cu": src}, monkeypatch)["k"][0]
+    names = {x.name for d in lc.block for x in ir.symbols(d)}
+    assert names == {"p.width", "p.heads"} and lc.block[2] == ir.Num(3)

@@ -97,6 +97,15 @@ class HostResolver(HostScope):
                     any(x.kind == "param" and x.name not in self.kernel_params for x in ir.symbols(v)):
                 return ir.Sym(self.param_names[e.name], "param")
             return v
+        if isinstance(e, ir.Member) and not e.arrow and e.field not in ("x", "y", "z"):
+            # `dim3 block(param.size_per_head / 4, ...)` with `param` passed whole to the kernel: the
+            # member is the kernel's `param.size_per_head`, open where the host gives no value
+            path, base = [e.field], e.base
+            while isinstance(base, ir.Member) and not base.arrow:
+                path.insert(0, base.field)
+                base = base.base
+            if isinstance(base, ir.Name) and base.name in self.param_names and base.name not in self.env:
+                return ir.Sym(".".join([self.param_names[base.name], *path]), "param")
         return super().value(e)
 
     SNAPSHOT_EVERY = 32

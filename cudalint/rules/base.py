@@ -83,8 +83,10 @@ class Context:
 
 
 def chosen(sim, name: str) -> bool:
-    """A size the program does not give, whose value this trial chose."""
-    return name in sim.family.sizes and name not in sim.table.launch.params
+    """A size the program does not give, whose value this trial chose (or the simulation defaulted:
+    `param.size_per_head` of a struct passed by value, read where no trial names it)."""
+    return (name in sim.family.sizes and name not in sim.table.launch.params) or \
+        name in getattr(sim, "_defaulted", ())
 
 
 def open_names(sim, e: ir.Expr) -> list[str]:
