@@ -271,11 +271,18 @@ class RangeAnalysis:
             # cudalint tried for edges the program leaves open: `dim3 block(ne13, ne12)` with one
             # block is shaped by the data, and nothing is rounded up.)
             cands += [ir.Sym(p, "param") for p in self.table.params]
+        def fits(e) -> bool:
+            v = self._scalar(e)
+            return v is not None and v > 0 and -(-v // block) == grid and v <= grid * block
+
         best = None
         for sub in cands:
             v = self._scalar(sub)
             if v is None or v <= 0:
                 continue
+            if isinstance(sub, ir.Bin) and sub.op == "-" and isinstance(sub.right, ir.Num) and \
+                    sub.right.value > 0 and fits(sub.left):
+                continue    # `(dim - 1) / 8 + 1`: the size is dim, a multiple of 8 here; not dim - 1
             if -(-v // block) == grid and v < grid * block:
                 if best is None or v > best[1]:
                     best = (sub, v)
