@@ -102,8 +102,13 @@ def _lifted(sim, it):
     would end it early and make the chunk look half read)."""
     if it.cond is None:
         return it
-    lifted = _lift_open_min(sim, it.cond)
-    return it if lifted is it.cond else replace(it, cond=lifted)
+
+    def make():
+        lifted = _lift_open_min(sim, it.cond)
+        return it if lifted is it.cond else replace(it, cond=lifted)
+    # one per loop and trial, kept on the simulation: its trip counts are cached by the loop's id,
+    # which a copy made afresh for every question would hand to the next copy once collected
+    return _once(sim, "_cl301_lifted", (id(it),), make, it)
 
 
 def _lift_open_min(sim, e: ir.Expr) -> ir.Expr:
