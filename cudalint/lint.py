@@ -462,7 +462,7 @@ def host_files(known: list[SourceFile], candidates: list[str], cfg: Config,
     if not any(host_kind(c, cfg) == "source" for c in candidates):
         return []               # headers only give names; without a C++ source there is no call to read
     names = _wrapper_names(known)
-    kernels = {fn.name.encode() for f in known for fn in f.kernels}
+    kernels = {fn.name for f in known for fn in f.kernels}
     if not names and not kernels:
         return []
     texts: dict[str, bytes | None] = {}
@@ -508,15 +508,15 @@ def host_files(known: list[SourceFile], candidates: list[str], cfg: Config,
 
 
 _RUNTIME_LAUNCH = re.compile(rb"\bcudaLaunch(?:Cooperative)?Kernel\s*\(\s*([^,;]{1,200}),")
-_OPERAND_NAME = re.compile(rb"([A-Za-z_]\w*)\s*(?:<[^,;]*>)?\s*\)*\s*$")
 
 
-def _runtime_launches(data: bytes, kernels: set[bytes]) -> bool:
+def _runtime_launches(data: bytes, kernels: set[str]) -> bool:
     """The text launches one of `kernels` through the runtime (`cudaLaunchKernel((void*)k, ...)`: a
-    kernel declared in a C++ file and launched there)."""
+    kernel declared in a C++ file and launched there), its first argument read as a launch site's is."""
+    from .source.cufile import kernel_operand
     for m in _RUNTIME_LAUNCH.finditer(data):
-        name = _OPERAND_NAME.search(m.group(1))
-        if name is not None and name.group(1) in kernels:
+        operand = kernel_operand(m.group(1).decode("utf-8", "replace"))
+        if operand is not None and operand[0] in kernels:
             return True
     return False
 
@@ -805,7 +805,6 @@ def _quiet_numpy(analyse):
 @_quiet_numpy
 def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     """Two-tree table, simulation and rules of one kernel: (diagnostics, table or None)."""
-    from .model.build import KernelBuilder
     from .model.launch import resolve_launch
     from .analysis.family import derive
     from .analysis.simulate import AnalysisLimit, Simulation
@@ -819,8 +818,7 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
                                         f"more than the {MAX_KERNEL_NODES} cudalint analyses")], None
     try:
         launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project, fcfg.params)
-        table = KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
-                              project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
+        table = _build_table(fn, launch, template, src, project)
         table.assumptions.extend(assumptions)
         runs = []
         for combo in program_combinations(table.launch, fcfg.params):
@@ -970,6 +968,14 @@ def _dispatched_with_float(site) -> bool:
     return seen
 
 
+def _build_table(fn, launch, template, src: SourceFile, project: Project):
+    """The two-tree table of kernel `fn` under `launch` and the template arguments `template`, read
+    with what its units define."""
+    from .model.build import KernelBuilder
+    return KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
+                         project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
+
+
 def _hold_for_element_sizes(fn, launch, template, src, project, fcfg: Config, table, sim,
                             found: list[Diagnostic]) -> list[Diagnostic]:
     """A kernel whose element types are template parameters no launch binds (`T* in` of a kernel
@@ -980,15 +986,12 @@ def _hold_for_element_sizes(fn, launch, template, src, project, fcfg: Config, ta
                str((template or {}).get(tp.name) or tp.name).strip() == tp.name]   # `k<T>` in a host template too
     if not unbound or not any(d.code in _BYTE_RULES and d.severity != "info" for d in found):
         return found
-    from .model.build import KernelBuilder
     from .analysis.simulate import AnalysisLimit, Simulation
     width = _other_width(project.sites_for(fn))
     if width is None:
         return found
     try:
-        other = KernelBuilder(fn, launch, project.functions_for(src), {**(template or {}),
-                              **{n: width for n in unbound}}, project.constants_for(src),
-                              project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
+        other = _build_table(fn, launch, {**(template or {}), **{n: width for n in unbound}}, src, project)
         osim = Simulation(other, sim.params, sim.trial, sim.family)
         got = {_finding_key(d) for d in _check(other, osim, fcfg, set(_BYTE_RULES))}
     except (AnalysisLimit, RecursionError):

@@ -317,3 +317,16 @@ def test_an_early_return_before_a_barrier_counts_as_arrived_from_sm_70_on():
     assert not [d for d in lint_paths([path], Config(debug=True)).diagnostics if d.code == "CL502"]
     older = lint_paths([path], Config(debug=True, defines={"__CUDA_ARCH__": "600"})).diagnostics
     assert [(d.line, d.code) for d in older if d.code == "CL502"] == [(15, "CL502")]
+
+
+def test_a_barrier_under_a_negated_condition_of_the_launchs_values(tmp_path):
+    """`if (!flag) __syncthreads();` with the program passing flag = 0: the whole block takes the
+    barrier, and the read after it does not race (the negation is evaluated over the launch's
+    values, not a failure of the analysis)."""
+    body = """
+  __shared__ float s[256];
+  s[threadIdx.x] = in[threadIdx.x];
+  if (!flag) __syncthreads();
+  out[threadIdx.x] = s[255 - threadIdx.x];"""
+    assert findings(tmp_path, body, params={"n": 4096, "flag": 0}) == {}
+    assert set(findings(tmp_path, body, params={"n": 4096, "flag": 1})) == {(5, "CL501")}

@@ -407,17 +407,6 @@ def _of_values(g: ir.Expr) -> bool:
         not any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for n in g.walk())
 
 
-def _value_of(sim: Simulation, g: ir.Expr) -> int | None:
-    env = sim.base_env()
-    for x in ir.symbols(g):
-        if x.kind == "param":
-            env[x.name] = np.int64(sim.param(x.name))
-    try:
-        return int(Evaluator(env).value(g))
-    except (Unknown, ValueTooLarge, ValueError, TypeError, OverflowError, ArithmeticError):
-        return None
-
-
 def taken_barriers(sim: Simulation, barriers) -> list[Barrier]:
     """The barriers as this trial's values run them: one under a condition of the launch's values
     alone (`if constexpr (CTA_SIZE <= 32) __syncwarp(); else __syncthreads();`, `if (n > 0)`) is
@@ -428,7 +417,7 @@ def taken_barriers(sim: Simulation, barriers) -> list[Barrier]:
         keep: list[ir.Expr] = []
         run = True
         for g in b.guards:
-            v = _value_of(sim, g) if _of_values(g) else None
+            v = sim._scalar(g, sim.base_env()) if _of_values(g) else None
             if v is None:
                 keep.append(g)
             elif not v:

@@ -181,7 +181,8 @@ class Evaluator:
                     raise ValueTooLarge(f"`{e}`")
                 out = -v, t, b
             elif op == "!":
-                out = (v == 0).astype(np.int64), "b", 1
+                zero = v == 0       # an array, or a bool where the environment holds Python ints
+                out = (zero.astype(np.int64) if hasattr(zero, "astype") else np.int64(zero)), "b", 1
             else:
                 out = ~np.asarray(v, dtype=np.int64), t, None if b is None else b + 1
         elif cls is ir.Cond:

@@ -37,9 +37,9 @@ class Accesses:
                     return got
         return ir.Sym("addr", "unknown")
 
-    def _member_address(self, e: ir.Member, stmt, node) -> Ptr | None:
-        """`&p[i].data`: a pointer to the member of element `i`, as a view of the array in the
-        member's units (the struct's size and the member's offset whole multiples of its size)."""
+    def _member_of(self, e: ir.Member, stmt, node):
+        """(pointer to the struct, its index, the member's path, the member's layout) for member `e`
+        of a struct in memory; None where it is not one or its layout is not known."""
         got = self._container(e, stmt, node)
         if got is None or got[1] is None:
             return None
@@ -47,8 +47,17 @@ class Accesses:
         if not isinstance(ptr, Ptr) or not isinstance(index, ir.Expr):
             return None
         m = self.layouts.member(ptr.view, ".".join(path))
+        return None if m is None else (ptr, index, path, m)
+
+    def _member_address(self, e: ir.Member, stmt, node) -> Ptr | None:
+        """`&p[i].data`: a pointer to the member of element `i`, as a view of the array in the
+        member's units (the struct's size and the member's offset whole multiples of its size)."""
+        got = self._member_of(e, stmt, node)
+        if got is None:
+            return None
+        ptr, index, path, m = got
         arr = ptr.array
-        if m is None or m.count != 1 or not m.size or ptr.view_size != arr.elem_size or \
+        if m.count != 1 or not m.size or ptr.view_size != arr.elem_size or \
                 arr.elem_size % m.size or m.offset % m.size:
             return None
         view = self._member_view(arr, m)
@@ -273,14 +282,11 @@ class Accesses:
         one struct (a struct variable, what a pointer points to) is an array of its own; the member
         of element `i` of an array of structs is a view of that array in the member's units, where
         the struct's size and the member's offset are whole multiples of the member's size."""
-        got = self._container(e, stmt, node)
-        if got is None or got[1] is None:
+        got = self._member_of(e, stmt, node)
+        if got is None:
             return None
-        ptr, index, path = got
-        if not isinstance(ptr, Ptr) or not isinstance(index, ir.Expr):
-            return None
-        m = self.layouts.member(ptr.view, ".".join(path))
-        if m is None or m.count < 2 or ptr.view_size != ptr.array.elem_size:
+        ptr, index, path, m = got
+        if m.count < 2 or ptr.view_size != ptr.array.elem_size:
             return None
         arr = ptr.array
         if index == ir.Num(0) and ptr.offset == ir.Num(0) and (arr.dims == (1,) or arr.space == "global"):

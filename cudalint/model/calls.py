@@ -96,12 +96,18 @@ class Calls:
             return None
         return _base_type(t)
 
+    def _shared_aliases(self, params, args) -> dict:
+        """The reference parameters a `__shared__` scalar is passed to (`int& total` given `count`):
+        the scalar itself in the helper, read and written there, on the helper's side of its own
+        barriers; no read at the call."""
+        return {p.name: self.shared_scalars[a.name] for p, a in zip(params, args)
+                if p.reference and isinstance(a, ir.Name) and a.name in self.shared_scalars}
+
     def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
         """A `__device__` helper called as a statement: walk its body with its parameters bound."""
         scopes = [self._scope(a) for a in args]
         # a `__shared__` scalar passed by reference is the scalar itself in the helper, not a read
-        aliases = {p.name: self.shared_scalars[a.name] for p, a in zip(fn.params, args)
-                   if p.reference and isinstance(a, ir.Name) and a.name in self.shared_scalars}
+        aliases = self._shared_aliases(fn.params, args)
         vals, axes = [], []
         for p, a in zip(fn.params, args):
             since = len(self.table.accesses)
@@ -217,12 +223,12 @@ class Calls:
                 and self.may_inline(self.functions[name], node):
             f = self.overload(self.functions[name], args)
             ret = _single_return(f)
-            # a `__shared__` scalar passed by reference is no read at the call: the helper reads and
-            # writes the scalar itself, on its side of its own barriers
-            vals = self._rvalues([a for k, a in enumerate(args) if not (
-                k < len(f.params) and f.params[k].reference and isinstance(a, ir.Name)
-                and a.name in self.shared_scalars)], stmt, node) if ret is None else self._rvalues(args, stmt, node)
-            if ret is not None:
+            if ret is None:
+                aliased = self._shared_aliases(f.params, args)
+                self._rvalues([a for p, a in zip(f.params, args) if p.name not in aliased]
+                              + list(args[len(f.params):]), stmt, node)
+            else:
+                vals = self._rvalues(args, stmt, node)
                 # a helper that reads no memory and no thread coordinate returns one value for
                 # arguments that are one value (`floatToOrderedInt(beam)`)
                 if _thread_free(f):

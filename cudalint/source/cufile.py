@@ -124,6 +124,17 @@ def _strip_address(text: str) -> str:
     return t
 
 
+def kernel_operand(text: str) -> tuple[str, list[str]] | None:
+    """The kernel a runtime launch's first argument names, and its template arguments:
+    `(void*)&detail::k<float, 2>` -> ("k", ["float", "2"]); None where it names no function."""
+    t = _strip_address(text)
+    whole = _KERNEL_OPERAND.fullmatch(t)
+    if whole is None:
+        return None
+    m = _KERNEL_OPERAND.fullmatch(_last_part(t)) or whole
+    return m.group("name").split("::")[-1], (_split_top(m.group("targs")) if m.group("targs") else [])
+
+
 def _last_part(text: str) -> str:
     """`a::b<c::d>::k<T, 32>` -> `k<T, 32>`: the name after the last `::` outside brackets."""
     depth, cut = 0, 0
@@ -563,12 +574,10 @@ class SourceFile:
         texts = [node_text(a) for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
         if len(texts) < 3:
             return
-        m = _KERNEL_OPERAND.fullmatch(_strip_address(texts[0]))
-        if m is None:
+        operand = kernel_operand(texts[0])
+        if operand is None:
             return
-        m = _KERNEL_OPERAND.fullmatch(_last_part(_strip_address(texts[0]))) or m
-        name = m.group("name").split("::")[-1]
-        template_args = _split_top(m.group("targs")) if m.group("targs") else []
+        name, template_args = operand
         args: list[str] = []
         if len(texts) > 3 and host.body is not None:
             args = _address_array(node_text(host.body), texts[3].strip()) or []
