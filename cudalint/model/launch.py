@@ -25,7 +25,8 @@ from .pointers import pointer_launch
 from .table import LaunchConfig
 
 
-_ATOM = re.compile(r"[\w.]*")     # a name, a number or a member: nothing a grid expression repeats
+_ATOM = re.compile(r"[\w.]*")
+_MEMBER_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")    # `p.n`, `cfg.dims.rows`     # a name, a number or a member: nothing a grid expression repeats
 
 
 @dataclass
@@ -53,6 +54,7 @@ class HostResolver(HostScope):
         self.site = site
         self.bindings = dict(bindings or {})
         self.param_names: dict[str, str] = {}
+        self.member_args: dict[str, str] = {}      # `p.n` passed to a kernel parameter -> that parameter
         self.arg_exprs: dict[ir.Expr, str] = {}
         self.facts: dict[str, int] = {}     # sizes fixed by the branch the launch is in
         self.checks: list[tuple[ir.Expr, frozenset[str]]] = []   # (condition, host names it reads)
@@ -65,6 +67,9 @@ class HostResolver(HostScope):
                 a = a.strip()
                 if a.isidentifier() and not p.pointers and a not in self.bindings:
                     self.param_names[a] = p.name
+                elif _MEMBER_PATH.fullmatch(a) and not p.pointers and a.split(".")[0] not in self.bindings:
+                    # `k<<<(p.n + 255) / 256, 256>>>(..., p.n)`: the grid's `p.n` is the kernel's `n`
+                    self.member_args[a] = p.name
                 elif not p.pointers and not _ATOM.fullmatch(a):
                     # `k<<<ceil_div(B * T, 256), 256>>>(..., B * T)`: the grid's `B * T` is the kernel's `BT`
                     try:
@@ -104,8 +109,12 @@ class HostResolver(HostScope):
             while isinstance(base, ir.Member) and not base.arrow:
                 path.insert(0, base.field)
                 base = base.base
-            if isinstance(base, ir.Name) and base.name in self.param_names and base.name not in self.env:
-                return ir.Sym(".".join([self.param_names[base.name], *path]), "param")
+            if isinstance(base, ir.Name) and base.name not in self.env:
+                if base.name in self.param_names:
+                    return ir.Sym(".".join([self.param_names[base.name], *path]), "param")
+                passed = self.member_args.get(".".join([base.name, *path]))
+                if passed is not None:
+                    return ir.Sym(passed, "param")
         return super().value(e)
 
     SNAPSHOT_EVERY = 32
