@@ -231,3 +231,20 @@ def test_parallel_output_equals_serial_output():
     outs = {j: cli("samples", "--format", "json", "-j", str(j))[1] for j in (1, 2, 3)}
     assert outs[1] == outs[2] == outs[3]
     assert len(json.loads(outs[1])["diagnostics"]) > 40
+
+
+def test_full_help_of_a_one_dimensional_bank_conflict_lists_each_fix_once(tmp_path):
+    """A conflict on a flat `__shared__` array: the help offers a lane stride of one element, or
+    padding, each alternative introduced by one `or`."""
+    src = tmp_path / "flat.cu"
+    src.write_text("__global__ void k(int* out) {\n"
+                   "  __shared__ int s[128];\n"
+                   "  s[threadIdx.x] = threadIdx.x;\n"
+                   "  __syncthreads();\n"
+                   "  if (threadIdx.x < 32) out[threadIdx.x] = s[(threadIdx.x & 31) * 4];\n"
+                   "}\n"
+                   "void run(int* out) { k<<<1, 128>>>(out); }\n")
+    _, out = cli(str(src), "--format", "full", "--color", "never")
+    assert "CL401" in out
+    helps = [x.strip() for x in out.splitlines() if "pad one word every 32" in x]
+    assert helps and all(h.startswith("or pad one word") for h in helps), helps

@@ -283,10 +283,26 @@ class RangeAnalysis:
             if isinstance(sub, ir.Bin) and sub.op == "-" and isinstance(sub.right, ir.Num) and \
                     sub.right.value > 0 and fits(sub.left):
                 continue    # `(dim - 1) / 8 + 1`: the size is dim, a multiple of 8 here; not dim - 1
-            if -(-v // block) == grid and v < grid * block:
+            if -(-v // block) == grid and v < grid * block and self._one_more_block(g, sub, v, block, grid):
                 if best is None or v > best[1]:
                     best = (sub, v)
         return best
+
+    def _one_more_block(self, g: ir.Expr, sub: ir.Expr, v: int, edge: int, grid: int) -> bool:
+        """Whether the grid `g` grows by one block when its piece `sub` (of value `v`) grows by a
+        block edge's worth: the rounding of a size by that edge (`(n + 255) / 256`, `(n - 1) / 8 + 1`),
+        not a size that fits this trial's grid by chance (`(R - 1) / 32 + 1` blocks of 128 threads is
+        one block at every R up to 32). A piece the grid does not hold (a parameter beside a grid
+        written as a number) is not asked."""
+        if sub is g or not any(x is sub for x in g.walk()):
+            return True
+        env = {s.name: self.param(s.name) for s in ir.symbols(g) if s.kind == "param"}
+        env.update({f"blockDim.{a}": b for a, b in zip("xyz", self.block)})
+        try:
+            more = int(Evaluator(env).value(substitute(g, {sub: ir.Num(v + edge)})))
+        except (Unknown, ValueError, TypeError, OverflowError, AttributeError):
+            return True
+        return more == grid + 1
 
     def _within(self, acc: Access, mode: str, of: str) -> np.ndarray | None:
         """Where the instances of `mode` stand among those of `of`, when all of them do (the first

@@ -27,6 +27,7 @@ out[row * n + col] = sum;                          // 4 sectors per request
 import sys
 
 from ..index import ir
+from ..analysis.results import SECTOR, WARP
 from .base import Context, figure, internal, invented, open_names, scaled_text, short, written
 
 CODE = "CL101"
@@ -72,7 +73,9 @@ def message(d) -> str:
     if why and f.get("lane_term"):
         why += f" (`{f['lane_term']}`)"
     if f.get("open_figure"):    # the count is a trial's: the lanes' distance holds a value not given
-        text = f"{d.access} of `{f['text']}`: more sectors/request than the ideal {figure(m['ideal_sectors'])}{why}"
+        # and so is an ideal below a whole warp's: fewer lanes ran at the trial's sizes
+        ideal = f" {figure(m['ideal_sectors'])}" if m["ideal_sectors"] >= f.get("warp_ideal", 0) else ""
+        text = f"{d.access} of `{f['text']}`: more sectors/request than the ideal{ideal}{why}"
     else:
         text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
                 f"ideal {figure(m['ideal_sectors'])}{why}")
@@ -196,6 +199,7 @@ def check(ctx: Context):
                    "lane_names": sorted(n for n, _ in names),
                    "element_bytes": None if acc.array.size_assumed else acc.array.elem_size,
                    "lanes_uneven": not c.lanes_even,
+                   "warp_ideal": acc.width * WARP // SECTOR,     # a whole warp's sectors, each lane's element apart
                    # the sectors counted rest on a size cudalint chose: the lanes' distance is the
                    # program's expression (`4·D`), or made of such a size with no term to write it
                    "open_figure": isinstance(metrics["lane_stride_bytes"], str) or (c.lanes_even and apart is None)}

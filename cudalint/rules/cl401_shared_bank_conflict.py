@@ -87,7 +87,7 @@ def fixes(acc, padding: tuple[int, int] | None = None, term: str | None = None) 
                 f"`{arr.name}`)"]
     lanes = f"the lanes of a warp are spread by `{short(term, 32)}`: " if term and not internal(term) else ""
     return [f"{lanes}give consecutive lanes consecutive words of `{arr.name}` (a lane stride of one element)",
-            f"or pad one word every 32 (index `i + i / 32`, `{arr.name}` grown by 1/32)"]
+            f"pad one word every 32 (index `i + i / 32`, `{arr.name}` grown by 1/32)"]
 
 
 def _show(term, acc) -> str:
