@@ -192,3 +192,22 @@ def test_vector_bank_model_reproduces_ncu_on_an_h100():
     spec.loader.exec_module(bench)
     for kind in ("load", "store"):
         assert {n: bench.modelled(n, kind) for n in bench.PATTERNS} == bench.MEASURED_H100[kind]
+
+
+def test_a_32_byte_view_moves_in_16_byte_pieces_as_its_type_aligns_them(tmp_path):
+    """`*(ulonglong4*)(A + t * 8)` on a float tile: the 32-byte store goes out as two 16-byte
+    stores (ulonglong4 is 16-byte aligned), each with lanes 32 bytes apart: 8 wavefronts for an
+    ideal 4, 2-way (the float elements' alignment would split it into 4-byte words: 8-way). A
+    layout whose 16-byte pieces fill each phase's 128 bytes is conflict-free."""
+    text = ("__global__ void k(float* out) {\n"
+            "  __shared__ float A[4096];\n"
+            "  int t = threadIdx.x;\n"
+            "  *(ulonglong4*)(A + t * 8) = make_ulonglong4(0ULL, 0ULL, 0ULL, 0ULL);\n"
+            "  *(ulonglong4*)(A + 1024 + (t % 4) * 8 + (t / 4 % 2) * 4 + (t / 8) * 64) = make_ulonglong4(0ULL, 0ULL, 0ULL, 0ULL);\n"
+            "  __syncthreads();\n"
+            "  out[t] = A[t];\n"
+            "}\n"
+            "void run(float* o) { k<<<1, 32>>>(o); }\n")
+    found = {d.line: d for d in lint_source(tmp_path, text) if d.code == "CL401"}
+    assert set(found) == {4}
+    assert found[4].metrics["ways"] == 2 and found[4].metrics["ideal_wavefronts"] == 4

@@ -218,7 +218,8 @@ def piece_width(table, acc: Access) -> int:
     width = acc.width
     if width <= MAX_REQUEST and width & (width - 1) == 0:
         return width
-    align = table.types.align(acc.array.elem_type) if table.types is not None else None
+    # the alignment of what moves: a view's own type (`*(ulonglong4*)&s[i]`, 16), else the element's
+    align = table.types.align(acc.view or acc.array.elem_type) if table.types is not None else None
     piece = MAX_REQUEST
     while piece > 1 and (width % piece or (align is not None and align % piece)):
         piece //= 2

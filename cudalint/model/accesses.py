@@ -393,7 +393,8 @@ class Accesses:
                          value_axes=self.store_axes if k == "store" and kind == "store" else None,
                          volatile=_base_name(e) in self.volatile, written=e,
                          written_index=written if written is not None else index, member_offset=member_offset,
-                         stored=self.store_value if k == "store" else None)
+                         stored=self.store_value if k == "store" else None,
+                         view=ptr.view if width is None and ptr.view_size != arr.elem_size else "")
             self.table.accesses.append(acc)
         return _data(arr.name)
 

@@ -133,6 +133,7 @@ class Access:
     # from them when first read (a message, explain, a fix), not for every access of a run
     written: ir.Expr | None = None
     written_index: ir.Expr | None = None
+    view: str = ""                     # the type the access moves through a cast (`*(uint4*)&s[i]`), if any
     member_offset: int = 0             # bytes into the array's element: `p[i].y` of an array of structs
     stored: ir.Num | None = None       # a store of a number the program gives (`flag = 1`): the number
 
