@@ -304,3 +304,40 @@ void run(float *o, float *p) { k<<<64, 256>>>(o, ARG); }
 """
     assert lint(tmp_path, src.replace("ARG", "NULL"))[0] == []
     assert lint(tmp_path, src.replace("ARG", "p"))[0] == [(4, "CL101")]
+
+
+# ---- a kernel instance handed to a launch helper ------------------------------------------------
+
+HELPER = """#pragma once
+#include <cstdint>
+template <typename K, typename... Types>
+inline void linear_kernel(K kernel, uint32_t n, Types... args) {
+  kernel<<<(n + 127) / 128, 128>>>(n, args...);
+}
+"""
+FILL = """#include "helper.h"
+template <uint32_t STRIDE>
+__global__ void fill(uint32_t n, float* __restrict__ out) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  for (uint32_t k = 0; k < STRIDE; ++k) out[i * STRIDE + k] = 1.0f;
+}
+void run(float* out, uint32_t n) {
+  const uint32_t dims = %s;
+  linear_kernel(fill<dims>, n, out);
+}
+"""
+
+
+def test_an_instance_passed_to_a_launch_helper_is_read_where_it_is_passed_and_in_its_own_unit(tmp_path):
+    """`linear_kernel(fill<dims>, n, out)` with `const uint32_t dims = 1;` before the call: the
+    kernel is `fill<1>` (coalesced). Another file's `fill`, a kernel of its own passed as
+    `fill<dims>` with dims = 3, is not this one's instance, and the other way round."""
+    (tmp_path / "helper.h").write_text(HELPER)
+    (tmp_path / "a.cu").write_text(FILL % "1")
+    (tmp_path / "b.cu").write_text(FILL % "3")
+    diags = lint_paths([str(tmp_path)], Config()).diagnostics
+    found = sorted((d.path.rsplit("/", 1)[-1], d.code) for d in diags if d.severity != "info")
+    assert found == [("b.cu", "CL101")]
+    (d,) = [d for d in diags if d.code == "CL101"]
+    assert "lanes 12 B apart" in d.message and "launched at" not in " ".join(d.assumptions)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
-from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, node_text
+from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, kernel_operand, node_text
 from ..source.project import member_class
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
                    variadic_pack)
@@ -620,8 +620,8 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
                 own.append(s)
         elif not p.targets:
             passed = _passed_kernel(s, p.var, kernel, project)
-            if passed is not None:
-                own.append(passed)
+            if passed:
+                own.extend(passed)
             else:
                 untraced.append((s, p.var))
         else:
@@ -639,25 +639,55 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
 
 
-def _passed_kernel(site: LaunchSite, var: str, kernel: FunctionDef, project) -> LaunchSite | None:
+def _passed_kernel(site: LaunchSite, var: str, kernel: FunctionDef, project) -> list[LaunchSite]:
     """`template <typename F, typename... Args> void launch(F f, dim3 g, dim3 b, Args... args)
     { f<<<g, b>>>(args...); }` called as `launch(scale, grid, block, x, n)`: the launch is this
     kernel's when a call passes it as `f`; the kernel's arguments are the call's (a pack's elements
-    are named `args__0`, `args__1`, ... in the calls' values)."""
+    are named `args__0`, `args__1`, ... in the calls' values). A call passing an instance
+    (`launch(scale<3>, ...)`) gives its template arguments: one launch for each instance passed."""
     host = site.host
     if project is None or host is None:
-        return None
+        return []
     names = [q.name for q in host.params]
     if var not in names:
-        return None
+        return []
     index = names.index(var)
-    if not any(len(args) > index and _names(args[index], kernel.name) for _, _, args in _calls(host, project)):
-        return None
+    # a call passing a kernel of this name that is another one (defined in a unit of its own) is not its
+    passing = [(caller, call, args[index]) for caller, call, args in _calls(host, project)
+               if len(args) > index and _names(args[index], kernel.name)
+               and (caller.file is None or project.names_kernel(caller.file, kernel))]
+    if not passing:
+        return []
     args = site.args
     pack = variadic_pack(host)
     if pack is not None and len(args) == 1 and args[0].replace(" ", "") == pack + "...":
         args = [f"{pack}__{i}" for i in range(len(kernel.params))]
-    return replace(site, kernel=kernel.name, args=list(args), through=index)
+    instances: list[list[str]] = []
+    for caller, call, text in passing:
+        got = kernel_operand(text)
+        targs = _at_call(got[1], kernel, caller, call, site, project) if got is not None and got[1] \
+            else list(site.template_args)
+        if targs not in instances:
+            instances.append(targs)
+    return [replace(site, kernel=kernel.name, args=list(args), through=index, template_args=targs) for targs in instances]
+
+
+def _at_call(targs: list[str], kernel: FunctionDef, caller: FunctionDef, call, site: LaunchSite, project) -> list[str]:
+    """The template value arguments of an instance a call passes (`linear_kernel(eval<n_dims>, ...)`),
+    read where the call is: `const uint32_t n_dims = 3;` before it is 3; the rest as written."""
+    out = list(targs)
+    todo = [i for i, (tp, t) in enumerate(zip(kernel.template_params, targs))
+            if not tp.is_type and not t.strip().isdigit()]
+    if not todo or caller.file is None or caller.body is None:
+        return out
+    at = replace(site, host=caller, node=call, file=caller.file, line=call.start_point[0] + 1, args=[], config=[],
+                 through=None)
+    r = HostResolver(at, None, project.constants_for(caller.file), project)
+    for i in todo:
+        v = _fold_host(r, out[i])
+        if isinstance(v, ir.Num):
+            out[i] = str(v.value)
+    return out
 
 
 def _names(text: str, kernel: str) -> bool:
@@ -1084,9 +1114,14 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
         instantiated = _host_template_values(kernel, site, template, project)
         if len(kernel_sites) > 1:
-            others = {f"{s.file.path}:{s.line}" for s in kernel_sites[1:]}
+            # a site launching several instances (a kernel passed to a launcher as `k<3>` and `k<N>`)
+            # is named with each instance's template arguments
+            def where(s):
+                same = any(o is not s and o.file is s.file and o.line == s.line for o in kernel_sites)
+                return f"{s.file.path}:{s.line}" + (f" as `{kernel.name}<{', '.join(s.template_args)}>`" if same else "")
+            others = {where(s) for s in kernel_sites[1:]}
             assumptions.append(f"launched at {len(kernel_sites)} sites; analysed with the one at "
-                               f"{site.file.path}:{site.line} (others: {', '.join(sorted(others))})")
+                               f"{where(site)} (others: {', '.join(sorted(others))})")
         site_cfg, ctx, shapes, open_blocks = readings[0].config(kernel)
         if ctx is not None:
             site_cfg.origin = f"{site.file.path}:{site.line} (called at {ctx.where})"

@@ -87,9 +87,18 @@ class Project:
         found = {i for k in seen for i in self._site_index.get(k, ())}
         if self._definitions.get(kernel.name) == 1:
             found |= {i for i in self._site_names.get(kernel.name, ()) if i not in found and
-                      (self.sites[i].runtime or
-                       any(kernel.name in f.prototypes for f in self.unit_files(self.sites[i].file)))}
+                      (self.sites[i].runtime or self._declares(self.sites[i].file, kernel.name))}
         return [self.sites[i] for i in sorted(found)]
+
+    def names_kernel(self, src: SourceFile, kernel: FunctionDef) -> bool:
+        """Whether the kernel's name, written in `src`, is this kernel: `src` shares a unit with
+        the kernel's file, or the name is defined once in the project and `src`'s unit declares it."""
+        if kernel.file is None or self.sees(src, kernel.file):
+            return True
+        return self._definitions.get(kernel.name) == 1 and self._declares(src, kernel.name)
+
+    def _declares(self, src: SourceFile, name: str) -> bool:
+        return any(name in f.prototypes for f in self.unit_files(src))
 
     def functions_for(self, src: SourceFile) -> dict[str, FunctionDef]:
         """`__device__` helpers by name, as the file's units see them (the file's own first)."""
