@@ -86,14 +86,47 @@ def help(d) -> str | None:
     return f"the index of {where} goes down to {m['min_index']}: keep it at 0 or above"
 
 
+def _uncounted(sim, acc, point: dict) -> list:
+    """The loops around the access whose iteration count is not computed (a bound loaded or left
+    unknown: their first two iterations are simulated) that the extreme point needs past their
+    first iteration: the program may never run them that far."""
+    env = sim.base_env()
+    return [it for it in acc.loops if point.get(it.trip.name, 0) > 0 and sim.trip_samples(it, env) is None]
+
+
 def _reach_is_open(sim, acc) -> bool:
     """The index, or the bound of a loop or guard around it, names a size the program does not give
     (cudalint tries 1000 for it): how far the index reaches is then a value cudalint made up."""
     open_names = set(sim.defaulted_params)
     if not open_names:
         return False
-    exprs = [acc.index, *acc.guards, *(it.cond for it in acc.loops if it.cond is not None)]
-    return any(s.kind == "param" and s.name in open_names for e in exprs for s in ir.symbols(e))
+    return any(s.kind == "param" and s.name in open_names for e in _reach_exprs(sim, acc) for s in ir.symbols(e))
+
+
+def _reach_exprs(sim, acc) -> list:
+    """What sets how far an index reaches: the index, the conditions of the loops around it, and
+    the guards that bound what the index reads (a thread coordinate, a loop's counter: `if (t <
+    p.numBins) s[t]` bounds the index by that value) but the grid's tail guard. A guard the index
+    shares nothing with (`if (row >= rows) return;` before `r[it * 4 + 3]`) decides whether a
+    thread runs, not how far its index goes; and a guard of the global coordinate against the size
+    the grid is rounded up from (`if (i < n)` under `<<<(n + 255) / 256, 256>>>`, `s[t + 1]` in
+    it) only keeps the last block's extra threads out: every other block runs whole at any size, so
+    the reach inside a block is the kernel's own."""
+    grid = sim.table.launch.grid
+    sizing = {x.name for g in (grid or ()) if g is not None for x in ir.symbols(g) if x.kind == "param"}
+    reads = {x.name for x in ir.symbols(acc.index) if x.kind != "param"}
+    for it in acc.loops:        # a loop counter in the index reads what its loop's bounds read
+        if it.trip.name in reads or it.var in reads:
+            reads |= {x.name for e in (it.start, it.value) if e is not None for x in ir.symbols(e) if x.kind != "param"}
+    guards = [g for g in acc.guards if not _tail_guard(g, sizing) and
+              any(x.name in reads for x in ir.symbols(g) if x.kind != "param")]
+    return [acc.index, *(it.cond for it in acc.loops if it.cond is not None), *guards]
+
+
+def _tail_guard(g, sizing: set) -> bool:
+    syms = ir.symbols(g)
+    opened = {x.name for x in syms if x.kind == "param"}
+    return bool(opened) and opened <= sizing and any(x.name.startswith("blockIdx.") for x in syms)
 
 
 def check(ctx: Context):
@@ -136,7 +169,9 @@ def _check(ctx: Context):
                 continue
             # an index whose range is made of a value the program does not give (a loop to `n`):
             # the condition under which it leaves the array, not a finding
-            made = invented(sim, [expr, *acc.guards])
+            made = invented(sim, [expr, *_reach_exprs(sim, acc)[1:]])
+            point_at = r.at_max if r.hi > extent - 1 else r.at_min
+            made += [f"the iteration count of the loop over `{it.var}`" for it in _uncounted(sim, acc, point_at)]
             tail = (f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program "
                     f"does not give)") if made else ""
             metrics = {"max_index": r.hi, "min_index": r.lo, "extent": extent, "dimension": k + 1}

@@ -86,11 +86,20 @@ def check(ctx: Context):
             why = f"in {where}, whose trip count varies: {who}"
         else:
             why = f"under `{short(str(d.guard), 40)}`: {who}"
+        metrics: dict[str, object] = {"exit_line": d.exit.line if d.exit else None,
+                                      "loop_line": d.loop.line if d.loop else None}
+        tail = _tail_condition(sim, d.guard) if d.exit is None and d.loop is None else None
+        if tail is not None:
+            # the grid's tail guard: the last block's threads past the size miss the barrier wherever
+            # the grid rounds the size up, which no value of the program rules out; no trial's figures
+            size, cond = tail
+            why = (f"under `{short(str(d.guard), 40)}`: the threads of the last block past {size} do not reach it "
+                   f"whenever {cond}")
+            metrics["condition"] = cond
         msg = f"`{b.text}` {why}"
         yield ctx.diagnostic(me, None, msg, line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
                              path=b.path or None,
-                             metrics={"exit_line": d.exit.line if d.exit else None,
-                                      "loop_line": d.loop.line if d.loop else None},
+                             metrics=metrics, severity="warning" if tail is not None else None,
                              assumptions=list(sim.assumptions),
                              facts={"barrier": b.text, "exit": d.exit.kind if d.exit else None,
                                     "guard": short(str(d.guard), 40) if d.exit is None and d.loop is None else None})
@@ -106,3 +115,27 @@ def check(ctx: Context):
                                  f"around it depends on {why}",
                                  line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
                                  path=b.path or None)
+
+
+def _tail_condition(sim, guard) -> tuple[str, str] | None:
+    """(size, condition) where the barrier's guard is the grid's tail guard over a size the program
+    does not give (`if (i < n)` with `i = blockIdx.x * blockDim.x + threadIdx.x` under a grid of
+    `(n + 255) / 256` blocks): the threads past n miss the barrier whenever `n % 256 != 0`. None
+    for any other guard, or a block edge cudalint chose."""
+    if guard is None or sim.block_chosen:
+        return None
+    from ..index import ir
+    syms = ir.symbols(guard)
+    sizes = {x.name for x in syms if x.kind == "param"}
+    axes = {x.name[-1] for x in syms if x.name.startswith("blockIdx.")}
+    grid = sim.table.launch.grid
+    if len(sizes) != 1 or len(axes) != 1 or grid is None:
+        return None
+    (name,), (axis,) = sizes, axes
+    k = "xyz".index(axis)
+    if name not in sim.family.sizes or sim.family.roles.get(name) != "size" or \
+            name not in {x.name for x in ir.symbols(grid[k]) if x.kind == "param"} or \
+            not any(x.name == f"threadIdx.{axis}" for x in syms):
+        return None
+    return name, f"{name} % {sim.block[k]} != 0"
+

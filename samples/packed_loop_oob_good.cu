@@ -1,0 +1,17 @@
+// expect-clean
+// packed_loop_oob_bad.cu with the packing loop over the VPT / 4 words it fills: v[it * 4 + 3]
+// reaches v[7].
+#define VPT 8
+
+__global__ void pack(const float* __restrict__ in, unsigned* __restrict__ out, int rows) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  float v[VPT];
+  for (int it = 0; it < VPT; it++) v[it] = in[it * rows + row];
+  unsigned w[VPT / 4];
+  for (int it = 0; it < VPT / 4; it++)
+    w[it] = (unsigned)v[it * 4] | (unsigned)v[it * 4 + 3] << 24;
+  for (int k = 0; k < VPT / 4; k++) out[k * rows + row] = w[k];
+}
+
+void run_pack(const float* in, unsigned* out, int rows) { pack<<<(rows + 127) / 128, 128>>>(in, out, rows); }
