@@ -41,7 +41,7 @@ def test_concise_lines_fit_a_screen_line_and_state_the_figure():
     lines = out.splitlines()
     assert statistics.median(len(x) for x in lines) < 160
     assert not any("[assumes:" in x for x in lines)              # said once per kernel in full, per finding in JSON
-    line = next(x for x in lines if x.startswith("samples/aos_weight_bad.cu:16:5: warning: CL101"))
+    line = next(x for x in lines if x.startswith("samples/aos_weight_bad.cu:16:19: warning: CL101"))
     assert "32 sectors/request, ideal 4" in line and "lanes 32 B apart" in line
     # K is a size the program does not give: the cause, not a trial's count
     line = next(x for x in lines if x.startswith("samples/matmul_naive_bad.cu:12:17: warning: CL101"))

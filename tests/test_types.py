@@ -78,3 +78,21 @@ def test_file_scope_device_variables_are_collected():
     assert (v["coef"].space, v["coef"].type_text) == ("constant", "float")
     assert v["k::counter"].space == "global"
     assert "local" not in v                     # a kernel's own shared array is the model's walk
+
+
+def test_member_loads_are_reported_where_they_are_written_and_one_record_is_one_finding(tmp_path):
+    """`sqrtf(v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z)` of a `float3` array: each lane
+    reads a 12-byte record, three times the sectors a warp needs. The finding points at `v[i].x`
+    (not at the statement's start), and the three fields of the record are one finding that says so."""
+    from cudalint.lint import Config, lint_paths
+    path = tmp_path / "norm.cu"
+    path.write_text("__global__ void norm(const float3* v, float* out, int n) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < n) out[i] = sqrtf(v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z);\n"
+                    "}\n"
+                    "void run(const float3* v, float* out, int n) { norm<<<(n + 255) / 256, 256>>>(v, out, n); }\n")
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
+    assert len(found) == 1
+    (d,) = found
+    assert (d.line, d.column) == (3, 29) and "`v[i].x`" in d.message
+    assert "each thread reads 3 fields of its record" in d.message

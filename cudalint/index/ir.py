@@ -7,6 +7,7 @@ the analysis contains only `Num`, `Sym` and operators.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import field as _field     # where a class has a member named `field`
 
 # the size of a built-in C/CUDA element type: types.py is the one home of sizes and layouts
 from .types import builtin_size as type_size  # noqa: E402,F401
@@ -147,10 +148,12 @@ class Member(Expr):
     base: Expr
     field: str
     arrow: bool = False         # `p->x` (a member of what `base` points to), not `s.x`
+    # Span of the member expression in the text (where a load of it is reported): (start, end) offsets.
+    span: tuple[int, int] = _field(default=(0, 0), compare=False)
 
-    def __init__(self, base, field, arrow=False):
+    def __init__(self, base, field, arrow=False, span=(0, 0)):
         d = self.__dict__
-        d["base"], d["field"], d["arrow"] = base, field, arrow
+        d["base"], d["field"], d["arrow"], d["span"] = base, field, arrow, span
 
     def children(self):
         return (self.base,)

@@ -183,10 +183,10 @@ class _ToIR:
         return ir.Call(name, tuple(c[1] or ()), _template_args.get(span[0], ()))
 
     def member(self, span, c):
-        return ir.Member(c[0], str(c[1]))
+        return ir.Member(c[0], str(c[1]), False, span)
 
     def arrow_member(self, span, c):
-        return ir.Member(c[0], str(c[1]), True)
+        return ir.Member(c[0], str(c[1]), True, span)
 
     def args(self, span, c):
         return list(c)

@@ -248,9 +248,9 @@ def _width_reachable(sim, acc) -> bool:
 
 
 def record_key(acc, lane_bytes) -> tuple | None:
-    """(what makes the access one field of a per-thread record, the field's offset): the index's
-    terms but its constant offset, and the lanes' stride. `p[i * 7 + 0]` ... `p[i * 7 + 6]` share
-    the first part and differ in the second."""
+    """(what makes the access one field of a per-thread record, the field's offset in bytes): the
+    index's terms but its constant offset, and the lanes' stride. `p[i * 7 + 0]` ... `p[i * 7 + 6]`
+    share the first part and differ in the second, as do the members `v[i].x`, `v[i].y` of a struct."""
     if not lane_bytes:
         return None
     offset = 0
@@ -260,7 +260,7 @@ def record_key(acc, lane_bytes) -> tuple | None:
                 return None
             offset += t.stride.value
     moving = tuple(sorted(str(t) for t in acc.terms if not t.is_offset))
-    return (acc.array.name, acc.kind, moving, lane_bytes, acc.array.elem_size), offset
+    return (acc.array.name, acc.kind, moving, lane_bytes), offset * acc.array.elem_size + acc.member_offset
 
 
 def one_per_record(diags: list) -> list:
@@ -275,8 +275,7 @@ def one_per_record(diags: list) -> list:
     drop = set()
     for (_, _, key), ds in groups.items():
         offsets = {d.facts["record"][1] for d in ds}
-        stride_elems = key[3] // key[4] if isinstance(key[3], int) and key[4] else None
-        if len(offsets) < 2 or stride_elems is None or max(offsets) - min(offsets) >= stride_elems:
+        if len(offsets) < 2 or not isinstance(key[3], int) or max(offsets) - min(offsets) >= abs(key[3]):
             continue
         head = min(ds, key=lambda d: (d.line, d.column))
         others = sorted({d.line for d in ds if d is not head})
