@@ -96,3 +96,17 @@ def test_member_loads_are_reported_where_they_are_written_and_one_record_is_one_
     (d,) = found
     assert (d.line, d.column) == (3, 29) and "`v[i].x`" in d.message
     assert "each thread reads 3 fields of its record" in d.message
+
+
+def test_one_field_read_twice_in_a_statement_is_one_finding(tmp_path):
+    """`if (in[i * 2] < 0 || in[i * 2] > 1)`: one element of a 2-float record a lane, read twice in
+    one condition (nvcc loads it once): one CL101 finding, at the first."""
+    from cudalint.lint import Config, lint_paths
+    path = tmp_path / "clamp.cu"
+    path.write_text("__global__ void check(const float* in, int* bad, int n) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < n && (in[i * 2] < 0.f || in[i * 2] > 1.f)) bad[i] = 1;\n"
+                    "}\n"
+                    "void run(const float* in, int* bad, int n) { check<<<(n + 255) / 256, 256>>>(in, bad, n); }\n")
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
+    assert [(d.line, d.column) for d in found] == [(3, 17)]

@@ -274,6 +274,13 @@ def one_per_record(diags: list) -> list:
             groups.setdefault((d.path, d.kernel, rec[0]), []).append(d)
     drop = set()
     for (_, _, key), ds in groups.items():
+        # one field read twice in one statement (`if (in[d] < 0 || in[d] > 1)`) is one load
+        first: dict = {}
+        for d in sorted(ds, key=lambda d: (d.line, d.column)):
+            same = first.setdefault((d.line, d.facts["record"][1], d.facts.get("text")), d)
+            if same is not d:
+                drop.add(id(d))
+        ds = [d for d in ds if id(d) not in drop]
         offsets = {d.facts["record"][1] for d in ds}
         if len(offsets) < 2 or not isinstance(key[3], int) or max(offsets) - min(offsets) >= abs(key[3]):
             continue
