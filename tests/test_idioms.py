@@ -133,3 +133,21 @@ __global__ void k(float *out, int ld) {
 void host(float *o, int ld) { k<<<dim3(ld / 256, 64), 256>>>(o, ld); }
 """, ld=1024)
     assert (5, "CL101") in got       # column-major helper, r from threadIdx.x: lanes a row apart
+
+
+def test_a_compound_assignment_of_a_y_major_subscript_is_one_cl102_finding(tmp_path):
+    """`a[r * cols + c] *= 2.0f` with r on threadIdx.x and c on threadIdx.y: the load and the store
+    of one subscript have one cause and one fix (swap x and y): one finding, not the same line twice."""
+    from cudalint.lint import Config, lint_paths
+    path = tmp_path / "scale.cu"
+    path.write_text("__global__ void scale(float* a, int rows, int cols) {\n"
+                    "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  int c = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                    "  if (r < rows && c < cols) a[r * cols + c] *= 2.0f;\n"
+                    "}\n"
+                    "void run(float* a, int rows, int cols) {\n"
+                    "  dim3 b(16, 16), g((rows + 15) / 16, (cols + 15) / 16);\n"
+                    "  scale<<<g, b>>>(a, rows, cols);\n"
+                    "}\n")
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.severity != "info"]
+    assert [(d.line, d.code) for d in found] == [(4, "CL102")]

@@ -89,8 +89,9 @@ def x_stride_text(sim, acc, sx: int) -> str:
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
+    said = set()        # `a[r * n + c] *= 2`: the load and the store of one subscript are one finding
     for acc in ctx.accesses():
-        if acc.space != "global" or acc.unresolved:
+        if acc.space != "global" or acc.unresolved or (acc.path, acc.line, acc.column) in said:
             continue
         res = sim.result(acc)
         c = res.coalescing
@@ -113,5 +114,6 @@ def check(ctx: Context):
                        "stride_x": x_stride_text(sim, acc, sx)}
             d.cause = frozenset((n, acc.reaching.get(n, "")) for n in xs)
             d.message = message(d)
+            said.add((acc.path, acc.line, acc.column))
             yield d
             break
