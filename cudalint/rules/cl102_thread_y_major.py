@@ -91,7 +91,8 @@ def check(ctx: Context):
     me = sys.modules[__name__]
     said = set()        # `a[r * n + c] *= 2`: the load and the store of one subscript are one finding
     for acc in ctx.accesses():
-        if acc.space != "global" or acc.unresolved or (acc.path, acc.line, acc.column) in said:
+        place = (acc.path, acc.line, acc.column, acc.array.name, str(acc.written_index))
+        if acc.space != "global" or acc.unresolved or place in said:
             continue
         res = sim.result(acc)
         c = res.coalescing
@@ -114,6 +115,6 @@ def check(ctx: Context):
                        "stride_x": x_stride_text(sim, acc, sx)}
             d.cause = frozenset((n, acc.reaching.get(n, "")) for n in xs)
             d.message = message(d)
-            said.add((acc.path, acc.line, acc.column))
+            said.add(place)
             yield d
             break
