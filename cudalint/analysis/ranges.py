@@ -193,11 +193,8 @@ class RangeAnalysis:
             v = self._scalar(sub)
             if v is None or v != grid * edge:
                 continue
-            try:
-                more = int(Evaluator({**{s.name: self.param(s.name) for s in ir.symbols(g) if s.kind == "param"},
-                                      **{f"blockDim.{a}": b for a, b in zip("xyz", self.block)}}
-                                     ).value(substitute(g, {sub: ir.Num(v + 1)})))
-            except (Unknown, ValueError, TypeError, OverflowError, AttributeError):
+            more = self._grid_at(g, sub, v + 1)
+            if more is None:
                 return
             if more != grid + 1:
                 continue
@@ -296,13 +293,18 @@ class RangeAnalysis:
         written as a number) is not asked."""
         if sub is g or not any(x is sub for x in g.walk()):
             return True
+        more = self._grid_at(g, sub, v + edge)
+        return more is None or more == grid + 1
+
+    def _grid_at(self, g: ir.Expr, sub: ir.Expr, value: int) -> int | None:
+        """The grid dimension `g` with its piece `sub` at `value` (the rest at this trial's values),
+        or None where it cannot be worked out."""
         env = {s.name: self.param(s.name) for s in ir.symbols(g) if s.kind == "param"}
         env.update({f"blockDim.{a}": b for a, b in zip("xyz", self.block)})
         try:
-            more = int(Evaluator(env).value(substitute(g, {sub: ir.Num(v + edge)})))
+            return int(Evaluator(env).value(substitute(g, {sub: ir.Num(value)})))
         except (Unknown, ValueError, TypeError, OverflowError, AttributeError):
-            return True
-        return more == grid + 1
+            return None
 
     def _within(self, acc: Access, mode: str, of: str) -> np.ndarray | None:
         """Where the instances of `mode` stand among those of `of`, when all of them do (the first

@@ -25,8 +25,8 @@ from .pointers import pointer_launch
 from .table import LaunchConfig
 
 
-_ATOM = re.compile(r"[\w.]*")
-_MEMBER_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")    # `p.n`, `cfg.dims.rows`     # a name, a number or a member: nothing a grid expression repeats
+_ATOM = re.compile(r"[\w.]*")     # a name, a number or a member: nothing a grid expression repeats
+_MEMBER_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")    # `p.n`, `cfg.dims.rows`
 
 
 @dataclass

@@ -90,8 +90,7 @@ def _uncounted(sim, acc, point: dict) -> list:
     """The loops around the access whose iteration count is not computed (a bound loaded or left
     unknown: their first two iterations are simulated) that the extreme point needs past their
     first iteration: the program may never run them that far."""
-    env = sim.base_env()
-    return [it for it in acc.loops if point.get(it.trip.name, 0) > 0 and sim.trip_samples(it, env) is None]
+    return [it for it in acc.loops if point.get(it.trip.name, 0) > 0 and sim.trip_count(it) is None]
 
 
 def _reach_is_open(sim, acc) -> bool:

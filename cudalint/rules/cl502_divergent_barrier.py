@@ -31,6 +31,7 @@ __syncthreads();              // every thread of the block arrives
 """
 import sys
 
+from ..index import ir
 from . import cl901_analysis_limit
 from .base import Context, fmt_thread, loop_name, short
 
@@ -124,7 +125,6 @@ def _tail_condition(sim, guard) -> tuple[str, str] | None:
     for any other guard, or a block edge cudalint chose."""
     if guard is None or sim.block_chosen:
         return None
-    from ..index import ir
     syms = ir.symbols(guard)
     sizes = {x.name for x in syms if x.kind == "param"}
     axes = {x.name[-1] for x in syms if x.name.startswith("blockIdx.")}
@@ -138,4 +138,3 @@ def _tail_condition(sim, guard) -> tuple[str, str] | None:
             not any(x.name == f"threadIdx.{axis}" for x in syms):
         return None
     return name, f"{name} % {sim.block[k]} != 0"
-
