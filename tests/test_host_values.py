@@ -562,3 +562,39 @@ void run(Params p, cudaStream_t s) {
     lc = launches(tmp_path, {"k.cu": src}, monkeypatch)["k"][0]
     names = {x.name for d in lc.block for x in ir.symbols(d)}
     assert names == {"p.width", "p.heads"} and lc.block[2] == ir.Num(3)
+
+
+# ---- values the command line may change ----------------------------------------------------------
+
+ARGV_MAIN = """#include <cstdlib>
+__global__ void scale(float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  x[i] *= 2.0f;
+}
+int main(int argc, char** argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 1 << 20;
+  int threads = 128;
+  if (argc > 2)
+    threads = atoi(argv[2]);
+  float* x;
+  cudaMalloc(&x, n * sizeof(float));
+  scale<<<(n + threads - 1) / threads, threads>>>(x, n);
+  return 0;
+}
+"""
+
+
+def test_a_block_the_command_line_may_change_is_read_at_the_program_s_own(tmp_path, monkeypatch):
+    cfg, _, assumptions = launches(tmp_path, {"main.cu": ARGV_MAIN}, monkeypatch)["scale"]
+    assert [fold(b) for b in cfg.block] == [128, 1, 1]
+    assert any("`atoi(argv[2])`" in a and "run-time input" in a for a in assumptions)
+    # the size passed to the kernel stays the kernel's open `n`: the grid is worked out from it
+    assert at(cfg.grid[0], n=1000) == 8
+
+
+def test_a_size_the_command_line_may_change_keeps_the_missing_guard_a_warning(tmp_path):
+    cu = tmp_path / "main.cu"
+    cu.write_text(ARGV_MAIN)
+    found = [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL202"]
+    # at the program's own n = 1 << 20 the grid covers x exactly; another n overruns it
+    assert found and all(d.severity == "warning" for d in found)

@@ -63,3 +63,16 @@ def test_a_given_stride_keeps_its_figure(tmp_path):
         void run(const float *a, float *o) { col<<<16, 256>>>(a, o); }
     """)
     assert "lanes 256 B apart" in d.message
+
+
+def test_a_grid_edge_the_program_does_not_give_is_written_as_its_launch_expression(tmp_path):
+    # the lanes are gridDim.x elements apart, and the grid is `batch`, which no caller gives
+    (d,) = cl101(tmp_path, """\
+        __global__ void column_copy(const float *in, float *out, int len) {
+          for (int i = threadIdx.x; i < len; i += blockDim.x)
+            out[blockIdx.x * len + i] = in[i * gridDim.x + blockIdx.x];
+        }
+        void run(const float *in, float *out, int len, int batch) { column_copy<<<batch, 128>>>(in, out, len); }
+    """)
+    assert "lanes 4·batch B apart" in d.message
+    assert not re.search(r"\d{3,} B apart", d.message)

@@ -174,11 +174,22 @@ def _collect(node, out: list[_Candidate]) -> None:
     if t == "pointer_expression" and _op(node) == "&":
         _address(node.child_by_field_name("argument"), out)
         return
+    if t == "field_expression" and _op(node) == "." and _member_of_name(node):
+        # `s.done` of a `__shared__` struct variable: the member's own bytes
+        out.append(_Candidate(node, False, _root(node)))
+        return
     if t == "identifier" and not _declared_or_called(node):
         out.append(_Candidate(node, False, node_text(node)))
         return
     for c in node.named_children:
         _collect(c, out)
+
+
+def _member_of_name(node) -> bool:
+    """`s.a.b`: a member path from a plain name, with no subscript, call or `->` on the way."""
+    while node.type == "field_expression" and _op(node) == ".":
+        node = node.child_by_field_name("argument")
+    return node is not None and node.type == "identifier"
 
 
 def _address(node, out) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..index import ir
 from ..index.types import template_arguments
-from ..source.cufile import node_text
+from ..source.cufile import node_text, type_words
 from . import uniform
 from .table import Access, MemoryArray, short_text as _short
 from .symbols import Ptr, Unfollowable, _data, _names, _scale
@@ -46,7 +46,7 @@ class Accesses:
         ptr, index, path = got
         if not isinstance(ptr, Ptr) or not isinstance(index, ir.Expr):
             return None
-        m = self.layouts.member(ptr.view, ".".join(path))
+        m = self.layouts.member(ptr.view, ".".join(path), self.type_bindings(ptr.view))
         return None if m is None else (ptr, index, path, m)
 
     def _member_address(self, e: ir.Member, stmt, node) -> Ptr | None:
@@ -166,7 +166,7 @@ class Accesses:
             return self.access(ptr, "load", stmt, node) and _data(_short(str(e)))
         if not isinstance(ptr, Ptr) or not isinstance(index, ir.Expr):
             return _data(_short(str(e)))
-        m = self.layouts.member(ptr.view, ".".join(path))
+        m = self.layouts.member(ptr.view, ".".join(path), self.type_bindings(ptr.view))
         exact = ptr.view_size == ptr.array.elem_size or (ptr.array.elem_size and
                                                           ptr.view_size % ptr.array.elem_size == 0)
         if m is None or not exact:
@@ -289,7 +289,8 @@ class Accesses:
         if m.count < 2 or ptr.view_size != ptr.array.elem_size:
             return None
         arr = ptr.array
-        if index == ir.Num(0) and ptr.offset == ir.Num(0) and (arr.dims == (1,) or arr.space == "global"):
+        if index == ir.Num(0) and ptr.offset == ir.Num(0) and (arr.dims == (1,) or arr.space == "global") and \
+                not self._aliased(ptr.view, path[0]):
             key = (id(arr), tuple(path))
             got = self.members.get(key)
             if got is None:
@@ -304,6 +305,17 @@ class Accesses:
         ratio = arr.elem_size // m.size
         start = ir.add(ir.mul(ir.add(ptr.offset, index), ir.Num(ratio)), ir.Num(m.offset // m.size))
         return Ptr(view.array, start, m.type, m.size)
+
+    def _aliased(self, view: str, top: str) -> bool:
+        """Member `top` of a struct shares bytes with another member (a union's members, an anonymous
+        union inside a struct): its elements are not an array of their own but a view of the
+        variable's bytes, where a store through one member meets a read through the other."""
+        lay = self.layouts.layout(view, self.type_bindings(view))
+        m = lay.member(top) if lay is not None else None
+        if m is None:
+            return False
+        end = m.offset + m.bytes
+        return any(o is not m and o.offset < end and m.offset < o.offset + o.bytes for o in lay.members)
 
     def access(self, e: ir.Expr, kind: str, stmt, node):
         if isinstance(e, ir.Deref):
@@ -369,7 +381,7 @@ class Accesses:
                 break
         unbound = arr.elem_type in self.types and not self.types[arr.elem_type]    # a template type no launch binds
         if unresolved is None and arr.size_assumed and not unbound and self.layouts.defines(arr.elem_type):
-            unresolved = (f"the size of `{arr.elem_type}` is not known: a type one of its members is declared with "
+            unresolved = (f"the size of {type_words(arr.elem_type)} is not known: a type one of its members is declared with "
                           f"is not defined where the kernel is compiled")
         # an atomic whose result the program drops (`atomicExch(&flag, 1);`) stores and reads nothing it uses
         kinds = ["load", "store"] if kind == "atomic" else ["store"] if kind == "atomic-store" else [kind]

@@ -129,6 +129,18 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         return {n for n in names if n.isidentifier() and n.encode() in text and
                 re.search(rb"[(<]\s*(?:const\s+)?" + re.escape(n.encode()) + rb"\s*[*&]*\s*[)>(]", text)}
 
+    def type_bindings(self, t: str) -> dict[str, str] | None:
+        """The template arguments a type is laid out with: `Pack<T, 4>`'s bound where the kernel's
+        (or a helper's) bind them; an in-place struct's members sized by the kernel's own template
+        parameters (`__shared__ union { T a[BX]; ... } u;`)."""
+        if "<" not in t and "@" not in t:
+            return None
+        bindings = {n: self.types[n] for n in self.type_names if self.types.get(n)}
+        if "@" in t:
+            bindings.update({tp.name: str(v.value) for tp in self.fn.template_params
+                             if not tp.is_type and isinstance(v := self.env.get(tp.name), ir.Num)})
+        return bindings
+
     def _elem_type(self, type_name: str) -> tuple[str, int, bool]:
         """Concrete element type and size (index/types.py); a type the unit does not lay out (an
         unbound template type) is assumed 4 bytes."""
@@ -136,8 +148,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
             # a template type parameter no launch binds: not a class of the same name in the unit
             return type_name, 4, True
         t = self.types.get(type_name, type_name) or type_name
-        # `Pack<T, 4>`: the template's arguments bound where the kernel's (or a helper's) bind them
-        bindings = {n: self.types[n] for n in self.type_names if self.types.get(n)} if "<" in t else None
+        bindings = self.type_bindings(t)
         t = self.layouts.resolve(t, bindings)
         size = self.layouts.size(t, bindings)
         if size is None:

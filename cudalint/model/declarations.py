@@ -7,7 +7,7 @@ import re
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
-from ..source.cufile import node_text
+from ..source.cufile import anonymous_type_name, node_text
 from . import uniform
 from .table import MemoryArray
 from .symbols import Ptr, Unfollowable, _data, _names, _needs_cast, group_scope
@@ -19,7 +19,7 @@ class Declarations:
     def declaration(self, node) -> None:
         text = node_text(node)
         type_node = node.child_by_field_name("type")
-        type_name = node_text(type_node) if type_node is not None else "int"
+        type_name = (anonymous_type_name(type_node) or node_text(type_node)) if type_node is not None else "int"
         storage = {node_text(c) for c in node.children if c.type in ("storage_class_specifier", "type_qualifier")}
         if "volatile" in storage or "volatile" in type_name.split():
             type_name = "volatile " + type_name

@@ -45,6 +45,38 @@ def unknown(why: str) -> ir.Sym:
     return ir.Sym(why, "unknown")
 
 
+# Conversions of text the program reads when it runs (its command line, its environment): what
+# they give is open, and a value the program sets where they give none is its own.
+_INPUT_CALLS = frozenset(("atoi", "atol", "atoll", "atof", "strtol", "strtoul", "strtoll", "strtoull", "strtod",
+                          "strtof", "stoi", "stol", "stoll", "stoul", "stoull", "stof", "stod"))
+INPUT = "input:"
+
+
+def is_input(v) -> bool:
+    """A value read when the program runs (`atoi(argv[1])`), and nothing else."""
+    return isinstance(v, ir.Sym) and v.kind == "unknown" and v.name.startswith(INPUT)
+
+
+def program_value(e: ir.Expr, taken: list[str] | None = None) -> ir.Expr:
+    """`e` with each choice between a run-time input and a value of the program's own (`argc > 1 ?
+    atoi(argv[1]) : 8`, or `dimx = 8; if (argc > 2) dimx = atoi(argv[1]);`) taken at the program's
+    value; the inputs passed over are added to `taken`."""
+    if isinstance(e, ir.Cond):
+        for side, other in ((e.then, e.other), (e.other, e.then)):
+            if is_input(side) and not is_open(other):
+                if taken is not None:
+                    taken.append(side.name[len(INPUT):])
+                return program_value(other, taken)
+        return e
+    if isinstance(e, ir.Bin):
+        left, right = program_value(e.left, taken), program_value(e.right, taken)
+        return e if left is e.left and right is e.right else ir.Bin(e.op, left, right)
+    if isinstance(e, ir.Call) and e.fn in ("min", "max"):
+        args = tuple(program_value(a, taken) for a in e.args)
+        return e if all(a is b for a, b in zip(args, e.args)) else ir.Call(e.fn, args)
+    return e
+
+
 def is_open(v) -> bool:
     """A value holding something the host code does not give (unknown)."""
     if isinstance(v, tuple):
@@ -172,6 +204,8 @@ class HostScope:
                 if isinstance(av, tuple) or isinstance(bv, tuple) or not isinstance(cv, ir.Expr):
                     return unknown("?")
                 return ir.Cond(cv, av, bv)
+            case ir.Call(fn=fn) if fn.split("::")[-1] in _INPUT_CALLS:
+                return ir.Sym(INPUT + str(e), "unknown")
             case ir.Call(fn=fn, args=args):
                 got = self.call(fn, args)
                 if got is not None:

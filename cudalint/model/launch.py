@@ -18,7 +18,7 @@ from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, kernel_operand, node_text
 from ..source.project import member_class
-from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, substitute, unknown,
+from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
                    variadic_pack)
 from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
 from .pointers import pointer_launch
@@ -59,6 +59,7 @@ class HostResolver(HostScope):
         self.facts: dict[str, int] = {}     # sizes fixed by the branch the launch is in
         self.checks: list[tuple[ir.Expr, frozenset[str]]] = []   # (condition, host names it reads)
         self.allocations: dict[str, object] = {}                # host pointer -> bytes (or unknown)
+        self.inputs_passed_over: list[str] = []     # run-time inputs a launch's shape was read without
         self.kernel_params = {p.name for p in kernel.params} if kernel is not None else set()
 
         if kernel is not None:
@@ -458,6 +459,9 @@ class HostResolver(HostScope):
         if isinstance(v, ir.Sym) and v.kind == "unknown":
             return None     # `block[d][fp]`: a dim3 the host code hides; not (?, 1, 1)
         dims = _num3(v[1] if isinstance(v, tuple) else [v])
+        # a block or grid the command line may change is analysed at the program's own (the kernel's
+        # sizes stay open: a value the program passes to the kernel is its parameter)
+        dims = tuple(program_value(d, self.inputs_passed_over) for d in dims)
         if block and any(ir.of_type(d, ir.Cond) for d in dims):
             # `threads = n > 512 ? 512 : n`: a block of one shape or another, as the host's values go;
             # not one shape (the analysis reads a block as one)
@@ -1123,6 +1127,11 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
             assumptions.append(f"launched at {len(kernel_sites)} sites; analysed with the one at "
                                f"{where(site)} (others: {', '.join(sorted(others))})")
         site_cfg, ctx, shapes, open_blocks = readings[0].config(kernel)
+        passed_over = list(dict.fromkeys(t for r, _ in readings[0].readers for t in r.inputs_passed_over))
+        if passed_over:
+            assumptions.append(f"launch shape taken at the program's own values where "
+                               f"{' and '.join(f'`{t}`' for t in passed_over[:2])} give{'s' if len(passed_over) == 1 else ''} "
+                               f"none (a run-time input may change it)")
         if ctx is not None:
             site_cfg.origin = f"{site.file.path}:{site.line} (called at {ctx.where})"
             distinct = {(tuple(map(str, c.grid)), tuple(map(str, c.block))) for c, _ in shapes}

@@ -131,16 +131,28 @@ def invented(sim, exprs) -> list[str]:
                 out[x.name] = None
             elif x.kind == "griddim" and not sim.grid_known:
                 out[x.name] = None
+            elif x.kind == "griddim" and (g := launch_grid_of(sim, x)) is not None:
+                todo.append(g)      # the launch's grid, made of sizes the program may not give
             elif x.kind == "iter" and x.name in loops:
                 it = loops[x.name]
                 todo += [it.cond, it.start, it.value]
     return list(out)
 
 
+def launch_grid_of(sim, s: ir.Sym) -> ir.Expr | None:
+    """The launch's expression for a `gridDim` axis, where the program's launch gives the grid."""
+    lc = sim.table.launch
+    if s.kind != "griddim" or not sim.grid_known or lc.grid is None:
+        return None
+    return lc.grid["xyz".index(s.name[-1])]
+
+
 def scaled_text(sim, e: ir.Expr, value: int, scale: int = 1) -> str | None:
     """`value` (= scale × e at this trial) written as the program's own expression where `e` holds a
     value the program does not give (`4·K` bytes, not 4000): a message never quotes an invented figure.
     None where `e` holds none."""
+    if isinstance(e, ir.Sym) and (g := launch_grid_of(sim, e)) is not None and open_names(sim, g):
+        e = g       # `gridDim.x` of a launch `<<<B, 256>>>`: B
     if not open_names(sim, e):
         return None
     text = str(e)

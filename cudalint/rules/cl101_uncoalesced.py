@@ -127,7 +127,7 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
     es = acc.array.elem_size
     fits = []
     for t in moving:
-        v = sim._scalar(t.stride)
+        v = sim._scalar(t.stride, sim.base_env())     # `gridDim.x` too
         if v and lane_bytes % v == 0:
             fits.append((lane_bytes != v * es, t, v))
     for _, t, v in sorted(fits, key=lambda f: f[0]):

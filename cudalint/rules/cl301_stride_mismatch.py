@@ -343,13 +343,31 @@ def _group_mismatch(sim, acc, key, ts, offsets):
             if c < span_run and mixed and acc.kind == "store" and \
                     all(x.coord.kind in ("block", "thread") for x in [t, *below]):
                 from ..analysis.simulate import guards_followed
-                if guards_followed(acc.guards):
+                if guards_followed(acc.guards) and _reach(sim, acc, below) >= c:
                     return ("overlap", t, below, c, span_run, 0, False)
             # the terms below reach up to the sum of their largest steps: two unit-stride terms
             # over 128 values each span 255 elements, not 128
             span = max(span + c * m, c * (m + 1))
             span_run = max(span_run + c * r, c * (r + 1))
     return None
+
+
+def _reach(sim, acc, below) -> int | float:
+    """How far apart the terms `below` place two threads that run the access: their sum's greatest
+    less its least over the simulated instances the guards let through (`if (col < N)` keeps
+    `blockIdx.x * 32 + threadIdx.x` under N, whatever the grid's last block covers). Infinite where
+    that cannot be worked out."""
+    from ..index.evaluate import Evaluator, Unknown
+    import numpy as np
+    e: ir.Expr = ir.Num(0)
+    for b in below:
+        e = ir.add(e, ir.mul(b.stride, b.coord))
+    try:
+        env, mask = sim.instance_env(acc, "range")
+        v = np.broadcast_to(np.asarray(Evaluator(env).value(e), dtype=np.int64), mask.shape)[mask]
+    except (Unknown, MemoryError, ValueError, TypeError, OverflowError):
+        return math.inf
+    return int(v.max() - v.min()) if v.size else 0
 
 
 def _analysed(acc) -> list[tuple[int, list]]:

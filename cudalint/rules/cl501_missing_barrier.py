@@ -95,7 +95,9 @@ def check(ctx: Context):
             when = f"{inside}; add {barrier} between"
         if race.warp_barrier:
             when += " (the warp-level sync between them orders one warp only)"
-        what = f"`{r.array.name}`" if r.array.dims == (1,) else f"`{short(written(r), 40)}`"   # (1,): a scalar
+        # (1,): a scalar, named alone where the access moves all of it (not one member of a struct)
+        whole = r.array.dims == (1,) and r.width >= r.array.elem_size
+        what = f"`{r.array.name}`" if whole else f"`{short(written(r), 40)}`"
         msg = f"{fmt_thread(b, keep)} {verb} {what} that {fmt_thread(a, keep)} stores at line {w.line}{when}"
         metrics = {"store_line": w.line, "element": race.byte // r.array.elem_size,
                    "loop_line": race.loop.line if race.loop is not None else None}

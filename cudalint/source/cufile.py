@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import zlib
 import re
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -34,6 +35,21 @@ def condition_of(clause):
         return None
     kids = [c for c in clause.named_children if c.type != "comment"]
     return kids[-1] if kids else None
+
+
+def anonymous_type_name(type_node) -> str | None:
+    """The name a struct, union or class defined in place with no name of its own (`__shared__
+    struct { float v[256]; int done; } s;`) is known by: made of its text, so the same definition
+    read in two units is one type. None for any other type."""
+    if type_node.type not in ("struct_specifier", "union_specifier", "class_specifier") or \
+            type_node.child_by_field_name("name") is not None or type_node.child_by_field_name("body") is None:
+        return None
+    return f"{type_node.type.split('_')[0]}@{zlib.crc32(type_node.text):08x}"
+
+
+def type_words(name: str) -> str:
+    """A type as a message names it: an in-place struct by what it is, not by its made-up name."""
+    return f"the {name.split('@')[0]} defined in place" if "@" in name else f"`{name}`"
 
 
 def node_text(node) -> str:
@@ -366,6 +382,8 @@ class SourceFile:
         if parent is not None and parent.type == "type_definition":
             names += [scope + node_text(d) for d in parent.children_by_field_name("declarator")
                       if d.type == "type_identifier"]
+        elif not sd.name and parent is not None and parent.type == "declaration":
+            names += [anonymous_type_name(node) or ""]     # `__shared__ struct { ... } s;`
         for n in names:
             self.structs.setdefault(n, sd if n == sd.name else _renamed(sd, n))
 
@@ -426,6 +444,10 @@ class SourceFile:
 
     def _type_text(self, type_node) -> str:
         """A member's or variable's type as written, a macro in it expanded (`REAL x;`, `#define REAL float`)."""
+        if type_node.parent is not None and type_node.parent.type == "declaration":
+            anonymous = anonymous_type_name(type_node)
+            if anonymous is not None:
+                return anonymous
         text = node_text(type_node)
         if type_node.type in ("primitive_type", "sized_type_specifier") or "{" in text:
             return text

@@ -307,6 +307,8 @@ class TypeTable:
                 tname = f.nested.name or f"{sd.name}::{f.name or '(anonymous)'}@"
                 if lay is not None and not f.nested.name:      # found again by member()
                     self._layouts[(tname, ())] = lay
+                    if bindings:        # (and where the enclosing type is laid out with template arguments)
+                        self._layouts[(tname, tuple(sorted(bindings.items())))] = lay
             elif f.pointers or f.reference:
                 lay, tname = Layout("*", 8, 8), self.resolve(f.type_text, bindings) + "*" * max(1, f.pointers)
             else:
