@@ -7,6 +7,7 @@ from ..index.types import template_arguments
 from ..source.cufile import node_text, type_words
 from . import uniform
 from .table import Access, MemoryArray, short_text as _short
+from .host import substitute
 from .symbols import Ptr, Unfollowable, _data, _names, _scale
 
 
@@ -290,7 +291,7 @@ class Accesses:
             return None
         arr = ptr.array
         if index == ir.Num(0) and ptr.offset == ir.Num(0) and (arr.dims == (1,) or arr.space == "global") and \
-                not self._aliased(ptr.view, path[0]):
+                (len(m.dims) > 1 or not self._aliased(ptr.view, path[0])):
             key = (id(arr), tuple(path))
             got = self.members.get(key)
             if got is None:
@@ -309,7 +310,8 @@ class Accesses:
     def _aliased(self, view: str, top: str) -> bool:
         """Member `top` of a struct shares bytes with another member (a union's members, an anonymous
         union inside a struct): its elements are not an array of their own but a view of the
-        variable's bytes, where a store through one member meets a read through the other."""
+        variable's bytes, where a store through one member meets a read through the other. (A view
+        has one dimension: a member of several is kept an array of its own, its aliases unseen.)"""
         lay = self.layouts.layout(view, self.type_bindings(view))
         m = lay.member(top) if lay is not None else None
         if m is None:
@@ -381,8 +383,9 @@ class Accesses:
                 break
         unbound = arr.elem_type in self.types and not self.types[arr.elem_type]    # a template type no launch binds
         if unresolved is None and arr.size_assumed and not unbound and self.layouts.defines(arr.elem_type):
-            unresolved = (f"the size of {type_words(arr.elem_type)} is not known: a type one of its members is declared with "
-                          f"is not defined where the kernel is compiled")
+            unresolved = (f"the size of {type_words(arr.elem_type)} is not known: " + (
+                "a member's type or extent is not known where the kernel is compiled" if "@" in arr.elem_type else
+                "a type one of its members is declared with is not defined where the kernel is compiled"))
         # an atomic whose result the program drops (`atomicExch(&flag, 1);`) stores and reads nothing it uses
         kinds = ["load", "store"] if kind == "atomic" else ["store"] if kind == "atomic-store" else [kind]
         defs, reaching = self.defs, {}
@@ -408,7 +411,81 @@ class Accesses:
                          stored=self.store_value if k == "store" else None,
                          view=ptr.view if width is None and ptr.view_size != arr.elem_size else "")
             self.table.accesses.append(acc)
+        if arr.space == "local" and unresolved is None:
+            if kind == "store":
+                self._note_fill(arr, flat)
+            elif kind == "load":
+                filled = self.fills.get(arr.name)
+                if filled is not None:
+                    return substitute(filled[1], {filled[0]: flat})
         return _data(arr.name)
+
+    # ---- register arrays filled in a loop --------------------------------------------------
+    _FILL_KINDS = frozenset(("thread", "block", "blockdim", "griddim", "param"))
+
+    def _note_fill(self, arr: MemoryArray, index: ir.Expr) -> None:
+        """`for (t = 0; t < T; t++) idx[t] = threadIdx.x + t * blockDim.x;`: the one store of a register
+        array, at its loop's counter, of a value made of that counter and the launch's values: element
+        k of the array holds that value at t = k wherever the kernel reads it (an element the loop does
+        not store holds nothing the program may read). Any other store to the array, an element
+        passed to a helper by reference, the array passed whole: it is not followed."""
+        name = arr.name
+        if name in self.fills:          # a second store met in the walk
+            self.fills[name] = None
+            return
+        value = self.store_expr
+        counter = index if isinstance(index, ir.Sym) and index.kind == "iter" and \
+            any(it.trip == index for it in self.loops) else None
+        if counter is None or value is None or self.helper or not self._filled_once(name) or \
+                any(s != counter and s.kind not in self._FILL_KINDS for s in ir.symbols(value)):
+            self.fills[name] = None
+            return
+        self.fills[name] = (counter, value)
+
+    def _filled_once(self, name: str) -> bool:
+        """In the kernel's text, `name` is written at one place, by a plain assignment to an element,
+        and read only as elements: not passed whole, nor by address, nor to a parameter taken by
+        reference."""
+        body = self.fn.body
+        if body is None or name.encode() not in body.text:
+            return False
+        stores = 0
+        stack = [body]
+        while stack:
+            n = stack.pop()
+            if n.type == "identifier" and node_text(n) == name:
+                up = n.parent
+                if up is not None and up.type == "array_declarator":
+                    continue
+                if up is None or up.type != "subscript_expression" or up.child_by_field_name("argument") != n:
+                    return False        # the array whole: passed, aliased, its address taken
+                use = up.parent
+                if use is None:
+                    return False
+                if use.type == "assignment_expression" and use.child_by_field_name("left") == up:
+                    op = use.child_by_field_name("operator")
+                    if op is None or node_text(op) != "=":
+                        return False
+                    stores += 1
+                elif use.type in ("update_expression", "pointer_expression"):
+                    return False
+                elif use.type == "argument_list" and not self._by_value(use, up):
+                    return False
+                continue
+            stack.extend(n.named_children)
+        return stores == 1
+
+    def _by_value(self, args_node, arg) -> bool:
+        """The element `arg` of a call's arguments goes to a parameter taken by value (a helper of the
+        unit that says so, or a CUDA intrinsic)."""
+        call = args_node.parent
+        fn = call.child_by_field_name("function") if call is not None else None
+        name = node_text(fn).split("::")[-1].split("<")[0].strip() if fn is not None else ""
+        helper = self.functions.get(name)
+        if helper is None:
+            return name.startswith("__") or name in ("min", "max", "abs", "printf")
+        at = [a for a in args_node.named_children if a.type != "comment"].index(arg)
+        return at < len(helper.params) and not helper.params[at].reference
 
 
 def _base_name(e: ir.Expr) -> str | None:

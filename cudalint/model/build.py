@@ -68,6 +68,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
         self.var_axes: dict[str, int] = {}        # the threadIdx axes a local's value follows (uniform.thread_mask)
         self.store_axes: frozenset[str] | None = None          # ... the value the store being recorded writes
+        self.store_expr: ir.Expr | None = None     # the value a plain `a[i] = v` stores, as the walk reads it
+        self.fills: dict[str, tuple[ir.Sym, ir.Expr] | None] = {}     # register arrays filled in a loop
         self.store_value: ir.Num | None = None    # ... that value, where it is a number the program gives
         self._expanding = None                    # the statement macro whose expansion is being walked
         self.cond_loop: Iterator | None = None    # the loop whose condition is being read

@@ -101,10 +101,12 @@ class DefUse:
             self.access(target, "load", stmt, node)
         self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
         self.store_axes = stored
+        self.store_expr = got if e.op == "=" and isinstance(got, ir.Expr) else None
         try:
             self.access(target, "store", stmt, node)
         finally:
             self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
+            self.store_expr = None
 
     # ---- which threads a value follows (CL302: threads that store one value do not conflict) ----
     # Axes are thread_mask bits (uniform.py), UNKNOWN where the value reads what the model does not follow.
