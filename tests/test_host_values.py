@@ -598,3 +598,26 @@ def test_a_size_the_command_line_may_change_keeps_the_missing_guard_a_warning(tm
     found = [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL202"]
     # at the program's own n = 1 << 20 the grid covers x exactly; another n overruns it
     assert found and all(d.severity == "warning" for d in found)
+
+
+def test_a_launch_in_a_macro_is_read_where_the_macro_is_called(tmp_path, monkeypatch):
+    src = """
+template <int PACK>
+__global__ void norm(float* x, int n) { x[blockIdx.x * n + threadIdx.x * PACK] *= 2.0f; }
+#define LN_KERNEL(PACK)                  \\
+    dim3 grid(m);                        \\
+    dim3 block(min(n / PACK, 1024));     \\
+    norm<PACK><<<grid, block>>>(x, n);
+void run(float* x, int m, int n) {
+  if (n % 8 == 0) {
+    LN_KERNEL(8);
+  } else {
+    LN_KERNEL(2);
+  }
+}
+"""
+    cfg, template, assumptions = launches(tmp_path, {"ln.cu": src}, monkeypatch)["norm"]
+    assert str(template["PACK"]) == "8"
+    # what the expansion declares before its launch is read: the block is `min(n / 8, 1024)`
+    assert at(cfg.block[0], n=4096) == 512
+    assert any("launched at 2 sites" in a for a in assumptions)

@@ -110,3 +110,31 @@ def test_one_field_read_twice_in_a_statement_is_one_finding(tmp_path):
                     "void run(const float* in, int* bad, int n) { check<<<(n + 255) / 256, 256>>>(in, bad, n); }\n")
     found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
     assert [(d.line, d.column) for d in found] == [(3, 17)]
+
+
+def test_a_member_type_of_a_class_template_is_its_own_class_s_not_another_s():
+    types = _types("""
+        template <typename T> struct vec4 { typedef float4 Type; };
+        template <> struct vec4<double> { typedef double Type; };
+        template <typename T, int N> struct PackType { using type = float; };
+        template <> struct PackType<half, 8> { using type = int4; };
+        struct Other { using type = half; };
+        template <typename T> struct alignas(16) Packed128 {
+          static constexpr const int size = sizeof(int4) / sizeof(T);
+          T payload[size];
+        };
+    """)
+    # the primary's member where no specialization takes the instance, the specialization's where one does
+    assert types.size("vec4<float>::Type") == 16
+    assert types.size("vec4<double>::Type") == 8
+    assert types.size("PackType<half, 8>::type") == 16
+    assert types.size("PackType<float, 4>::type") == 4
+    # an unknown class's `type` is not `Other::type`
+    assert types.size("Unknown<float>::type") is None
+    # a choice of type made by the template's values, where they fold
+    assert types.size("std::conditional_t<(D <= 1), ushort4, uint4>", {"D": "1"}) == 8
+    assert types.size("std::conditional<(D <= 1), ushort4, uint4>::type", {"D": "3"}) == 16
+    assert types.size("std::conditional_t<(D <= 1), ushort4, uint4>") is None
+    # an extent that is the class's own static member, sized by its template argument
+    assert types.size("Packed128<half>") == 16
+    assert types.layout("Packed128<float>").member("payload").count == 4

@@ -8,7 +8,7 @@ from ..source.cufile import node_text, type_words
 from . import uniform
 from .table import Access, MemoryArray, short_text as _short
 from .host import substitute
-from .symbols import Ptr, Unfollowable, _data, _names, _scale
+from .symbols import UNKNOWN_VIEW, Ptr, Unfollowable, _data, _names, _scale
 
 
 _BUILTIN_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
@@ -381,6 +381,9 @@ class Accesses:
                 else:
                     unresolved = f"index depends on `{s.name}`, which the model does not follow"
                 break
+        if unresolved is None and ptr.view.startswith(UNKNOWN_VIEW):
+            unresolved = (f"it goes through a cast to `{ptr.view[len(UNKNOWN_VIEW):]}`, whose size is not known "
+                          f"where the kernel is compiled")
         unbound = arr.elem_type in self.types and not self.types[arr.elem_type]    # a template type no launch binds
         if unresolved is None and arr.size_assumed and not unbound and self.layouts.defines(arr.elem_type):
             unresolved = (f"the size of {type_words(arr.elem_type)} is not known: " + (

@@ -133,14 +133,14 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
 
     def type_bindings(self, t: str) -> dict[str, str] | None:
         """The template arguments a type is laid out with: `Pack<T, 4>`'s bound where the kernel's
-        (or a helper's) bind them; an in-place struct's members sized by the kernel's own template
-        parameters (`__shared__ union { T a[BX]; ... } u;`)."""
+        (or a helper's) bind them, and the kernel's own integer template values (an in-place
+        struct's members sized by them, `__shared__ union { T a[BX]; ... } u;`, a choice made by
+        them, `std::conditional_t<(DEGREE <= 1), ushort4, uint4>`)."""
         if "<" not in t and "@" not in t:
             return None
         bindings = {n: self.types[n] for n in self.type_names if self.types.get(n)}
-        if "@" in t:
-            bindings.update({tp.name: str(v.value) for tp in self.fn.template_params
-                             if not tp.is_type and isinstance(v := self.env.get(tp.name), ir.Num)})
+        bindings.update({tp.name: str(v.value) for tp in self.fn.template_params
+                         if not tp.is_type and isinstance(v := self.env.get(tp.name), ir.Num)})
         return bindings
 
     def _elem_type(self, type_name: str) -> tuple[str, int, bool]:

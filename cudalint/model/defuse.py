@@ -8,7 +8,7 @@ from ..preprocess.macros import MacroError
 from . import uniform
 from .table import short_text as _short
 from .symbols import (Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _MISSING, _data, _is_barrier, _names,
-                      _needs_cast, _scale)
+                      _needs_cast, _scale, UNKNOWN_VIEW)
 
 
 class DefUse:
@@ -280,7 +280,11 @@ class DefUse:
             case ir.Cast(type=t, expr=x):
                 v = self.rvalue(x, stmt, node)
                 if isinstance(v, Ptr) and t.pointers:
-                    name, size, _ = self._elem_type(t.name)
+                    name, size, assumed = self._elem_type(t.name)
+                    if assumed and self.types.get(t.name, "?") not in ("", t.name):   # (not a template type no launch binds)
+                        # a view of a type the unit does not lay out (`(typename Pack<T, 8>::type*)p`):
+                        # its width is not known, nor what an access through it moves
+                        name = UNKNOWN_VIEW + name
                     return Ptr(v.array, v.offset, name, size)
                 if isinstance(v, Ptr):
                     return ir.Sym("ptr", "unknown")

@@ -82,6 +82,8 @@ class HostResolver(HostScope):
                 self.env.update({k: ir.Num(v) for k, v in ann.params.items()})
         if site.host is not None and site.host.body is not None:
             self._walk_host(site.host, site.node.start_byte)
+            if site.expansion is not None:      # a macro's expansion, up to its launch
+                self._walk(site.expansion[0], site.expansion[1].start_byte)
 
     def free_name(self, name: str):
         if name in self.bindings:

@@ -20,6 +20,7 @@ _BLOCK_GROUPS = ("thread_block", "this_thread_block", "grid_group", "this_grid")
 _MAX_INLINE_DEPTH = 6
 _INT_TYPES = set(ir.INT_KINDS) | {"auto"}
 _MISSING = object()
+UNKNOWN_VIEW = "?"      # the mark of a view whose type's size is not known (`Ptr.view`)
 
 
 @dataclass(frozen=True)

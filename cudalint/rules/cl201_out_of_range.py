@@ -110,16 +110,22 @@ def _reach_exprs(sim, acc) -> list:
     thread runs, not how far its index goes; and a guard of the global coordinate against the size
     the grid is rounded up from (`if (i < n)` under `<<<(n + 255) / 256, 256>>>`, `s[t + 1]` in
     it) only keeps the last block's extra threads out: every other block runs whole at any size, so
-    the reach inside a block is the kernel's own."""
+    the reach inside a block is the kernel's own. Likewise the loops: only those whose counter the
+    index reads, or the bounds of such a loop read."""
     grid = sim.table.launch.grid
     sizing = {x.name for g in (grid or ()) if g is not None for x in ir.symbols(g) if x.kind == "param"}
     reads = {x.name for x in ir.symbols(acc.index) if x.kind != "param"}
-    for it in acc.loops:        # a loop counter in the index reads what its loop's bounds read
+    counters = []
+    for it in reversed(acc.loops):      # a loop counter in the index reads what its loop's bounds read
         if it.trip.name in reads or it.var in reads:
-            reads |= {x.name for e in (it.start, it.value) if e is not None for x in ir.symbols(e) if x.kind != "param"}
+            counters.append(it)
+            reads |= {x.name for e in (it.start, it.value, it.cond) if e is not None
+                      for x in ir.symbols(e) if x.kind != "param"}
     guards = [g for g in acc.guards if not _tail_guard(g, sizing) and
               any(x.name in reads for x in ir.symbols(g) if x.kind != "param")]
-    return [acc.index, *(it.cond for it in acc.loops if it.cond is not None), *guards]
+    # a loop whose counter the index does not read (`for (m = 0; m < width / 32; m++)` around
+    # `Bs[e][col]`) decides how often the access runs, not how far it reaches
+    return [acc.index, *(it.cond for it in acc.loops if it.cond is not None and it in counters), *guards]
 
 
 def _tail_guard(g, sizing: set) -> bool:

@@ -47,6 +47,13 @@ def anonymous_type_name(type_node) -> str | None:
     return f"{type_node.type.split('_')[0]}@{zlib.crc32(type_node.text):08x}"
 
 
+def specialization_key(text: str) -> str:
+    """`Pack< half , 8 >` as `Pack<half, 8>`: how a class template's instance is named in tables."""
+    from .types import _split_args
+    base, _, args = text.partition("<")
+    return base.strip() + "<" + ", ".join(" ".join(a.split()) for a in _split_args(args.rsplit(">", 1)[0])) + ">"
+
+
 def type_words(name: str) -> str:
     """A type as a message names it: an in-place struct by what it is, not by its made-up name."""
     return f"the {name.split('@')[0]} defined in place" if "@" in name else f"`{name}`"
@@ -117,6 +124,9 @@ class LaunchSite:
     # passing this kernel there give its values
     through: int | None = None
     runtime: bool = False         # `cudaLaunchKernel((void*)k, ...)`: a pointer to the kernel, declared any way
+    # a launch in the expansion of a macro called at `node`: (the expansion's statements, the launch
+    # among them); what the expansion declares before the launch (`dim3 block(n / 4);`) is read too
+    expansion: tuple | None = None
 
 
 # the runtime's launch calls: kernel, grid, block, argument addresses, shared bytes, stream
@@ -317,7 +327,7 @@ class SourceFile:
             if not local and host is None and t == "enum_specifier":
                 self._enum(node, scope)
             if not local and host is None and t in ("type_definition", "alias_declaration"):
-                self._typedef(node)
+                self._typedef(node, scope)
             if t == "namespace_definition":
                 name = node.child_by_field_name("name")
                 scope = scope + (node_text(name) + "::" if name is not None else "")
@@ -332,6 +342,8 @@ class SourceFile:
             elif t == "call_expression" and host is not None and \
                     node_text(node.child_by_field_name("function") or node).split("::")[-1] in _RUNTIME_LAUNCHES:
                 self._runtime_launch(node, host)
+            if host is not None and t == "expression_statement" and self._launching_macros():
+                self._macro_launch(node, host)
             if t in _PLAIN and _plain(node):
                 continue
             # what the walk looks for are named nodes (tokens, the anonymous ones, have no children)
@@ -501,19 +513,31 @@ class SourceFile:
                 qualified, space, type_text, dims, pointers, "extern" in words, "volatile" in words, self,
                 node.start_point[0] + 1, node_text(value) if value is not None else None)
 
-    def _typedef(self, node) -> None:
+    def _typedef(self, node, scope: str = "") -> None:
+        """`typedef float4 Type;`, `using type = T;`: by its name, and, inside a class (not one of a
+        template's specializations), by the class's name too (`vec4::Type`)."""
         type_node = node.child_by_field_name("type")
         if type_node is None:
             return
         target = " ".join(w for w in node_text(type_node).split() if w not in ("const", "volatile", "struct"))
         if node.type == "alias_declaration":
             name = node.child_by_field_name("name")
-            if name is not None:
-                self.typedefs[node_text(name)] = target
-            return
-        for d in node.children_by_field_name("declarator"):
-            if d.type == "type_identifier":
-                self.typedefs[node_text(d)] = target
+            names = [node_text(name)] if name is not None else []
+        else:
+            names = [node_text(d) for d in node.children_by_field_name("declarator") if d.type == "type_identifier"]
+        up = node.parent.parent if node.parent is not None and node.parent.type == "field_declaration_list" else None
+        cls = up.child_by_field_name("name") if up is not None and up.type in ("struct_specifier", "class_specifier") \
+            else None
+        qualified = None
+        if cls is not None and scope:
+            text = node_text(cls)
+            # a specialization's members by its arguments as written (`TypeConverter<half>::Type`)
+            qualified = scope if "<" not in text else \
+                scope[:len(scope) - len(text.split("<")[0].strip()) - 2] + specialization_key(text) + "::"
+        for n in names:
+            self.typedefs[n] = target
+            if qualified is not None:
+                self.typedefs.setdefault(qualified + n, target)
 
     def _enum(self, node, scope: str) -> None:
         """`enum { TILE = 32, ROWS }`: each enumerator is a constant (ROWS = TILE + 1)."""
@@ -569,7 +593,9 @@ class SourceFile:
         return FunctionDef(name, node, node.child_by_field_name("body"), is_kernel, is_device, params,
                            template_params, bounds, start.start_point[0] + 1, self)
 
-    def _launch(self, node, host) -> None:
+    def _launch(self, node, host, at=None) -> None:
+        """A `kernel<<<...>>>(...)` call; `at`: the place that stands for it, where `node` is in the
+        expansion of a macro called there."""
         fn = node.child_by_field_name("function")
         template_args: list[str] = []
         name_node = fn
@@ -587,7 +613,43 @@ class SourceFile:
         config = [node_text(c) for c in ks.named_children]
         args_node = node.child_by_field_name("arguments")
         args = [node_text(a) for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
-        self.launches.append(LaunchSite(name, template_args, config, args, host, node.start_point[0] + 1, self, node))
+        at = node if at is None else at
+        self.launches.append(LaunchSite(name, template_args, config, args, host, at.start_point[0] + 1, self, at))
+
+    def _launching_macros(self) -> frozenset[str]:
+        """The macros of the file whose expansion launches a kernel (`#define LAUNCH(V)
+        kernel<T, V><<<grid, block>>>(...)`)."""
+        got = self.__dict__.get("_launching")
+        if got is None:
+            got = self.__dict__["_launching"] = frozenset(
+                n for n, m in self.macros.macros.items() if _LAUNCH_BRACKETS.search(m.body.encode()))
+        return got
+
+    def _macro_launch(self, stmt, host: FunctionDef) -> None:
+        """`case 4: LAUNCH(4); break;`: a statement that calls a macro whose expansion launches a
+        kernel is that launch, at the statement's place (its `case`, its `if`, the host code before
+        it), with the configuration and arguments the expansion writes."""
+        call = stmt.named_children[0] if stmt.named_children else None
+        callee = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+        if callee is None or callee.type != "identifier" or node_text(callee) not in self._launching:
+            return
+        try:
+            text = self.macros.at(stmt.start_point[0] + 1).expand(node_text(stmt))
+        except MacroError:
+            return
+        if not _LAUNCH_BRACKETS.search(text.encode()):
+            return
+        tree = _parser().parse(("void __cudalint_expansion() {\n" + text + "\n}").encode("utf-8", "surrogateescape"))
+        stack = [tree.root_node]
+        while stack:
+            n = stack.pop()
+            if n.type == "call_expression" and any(c.type == "kernel_call_syntax" for c in n.children):
+                self._launch(n, host, at=call)
+                body = tree.root_node.named_children[0].child_by_field_name("body") \
+                    if tree.root_node.named_children else None
+                self.launches[-1].expansion = (body, n) if body is not None else None
+                continue
+            stack.extend(reversed(n.named_children))
 
     def _runtime_launch(self, node, host: FunctionDef) -> None:
         """`cudaLaunchKernel((void*)k, grid, block, args, smem, stream)` (and the cooperative form): a

@@ -189,11 +189,28 @@ class TypeTable:
                 return t
             if t in self.structs:
                 return t
+            chosen = self._conditional(t, bindings)
+            if chosen is not None:       # `std::conditional_t<(D <= 1), ushort4, uint4>` at D's value
+                t = _words(chosen)
+                continue
             target = self.typedefs.get(t)
             if target is not None and "{" in target:       # `typedef struct {...} Pt;`: the struct itself
                 return t
             if target is None and "::" in t:
-                target = self.typedefs.get(t.split("::")[-1])
+                qual, member = t.rsplit("::", 1)
+                if "<" in qual:
+                    # `Pack<T, 8>::type`: the member of that class template, if the unit has it and
+                    # no specialization of it may be the instance (a specialization's member need
+                    # not be the primary's); never another class's `type`
+                    spec = self._specialization(qual)
+                    if not isinstance(spec, str):
+                        return t
+                    target = self.typedefs.get(spec + "::" + member)
+                    if target is None or _words(target) == t:
+                        return t
+                    t = _words(target)
+                    continue
+                target = self.typedefs.get(member)
                 if target is None and builtin_layout(t.split("::")[-1]) is not None:
                     return t.split("::")[-1]
             if target is None or _words(target) == t:
@@ -365,6 +382,53 @@ class TypeTable:
         lay = self.layout(name, bindings)
         return lay.align if lay is not None else None
 
+    _CONDITIONAL = re.compile(r"^(?:std::)?conditional(?:_t\s*<(?P<a>.*)>|\s*<(?P<b>.*)>\s*::\s*type)$", re.DOTALL)
+
+    def _conditional(self, t: str, bindings: dict[str, str] | None) -> str | None:
+        """The type `std::conditional_t<C, A, B>` (or `std::conditional<C, A, B>::type`) names where
+        the unit's constants and the template's values fold C; None otherwise."""
+        if "conditional" not in t:
+            return None
+        m = self._CONDITIONAL.match(t)
+        if m is None:
+            return None
+        text = m.group("a") if m.group("a") is not None else m.group("b")
+        depth, cut = 0, None
+        for i, ch in enumerate(text):       # the condition ends at the first comma outside brackets
+            depth += ch in "([{"            # (its `<` and `>` are comparisons, not a template's)
+            depth -= ch in ")]}"
+            if ch == "," and depth == 0:
+                cut = i
+                break
+        args = [text[:cut].strip(), *_split_args(text[cut + 1:])] if cut is not None else []
+        fold = getattr(self.value_of, "fold", None)
+        if len(args) != 3 or fold is None:
+            return None
+        v = fold(args[0], None, 0, self.value_of.constants, self, bindings)
+        return None if v is None else (args[1] if v else args[2])
+
+    def _specialization(self, name: str) -> str | bool:
+        """Which of its class template's definitions instance `name` (`vec4<float>`) is, by its name
+        in the tables: the primary's (`ns::vec4`), or the explicit specialization with the same
+        arguments (`ns::vec4<double>` for `template <> struct vec4<double>`); True where that is not
+        known (a partial specialization may take it, or the template is not in the unit)."""
+        m = _TEMPLATE_ID.match(_words(name))
+        if m is None:
+            return True
+        found = self._struct(self.resolve(name))
+        text = getattr(found[0].file, "text", None) or "" if found is not None else ""
+        short = re.escape((found[0].name if found is not None else m.group(1)).split("::")[-1])
+        args = [self.resolve(a) for a in _split_args(m.group(2))]
+        if found is None:
+            return True
+        for s in re.finditer(r"template\s*<([^<>]*)>\s*(?:struct|class|union)\s+" + short + r"\s*<([^{;]*)>\s*[{:]", text):
+            if s.group(1).strip():
+                return True         # a partial specialization: which instances it takes is not read
+            theirs = _split_args(s.group(2))
+            if [self.resolve(a) for a in theirs] == args:
+                return found[0].name + "<" + ", ".join(" ".join(a.split()) for a in theirs) + ">"
+        return found[0].name
+
     def specialized(self, name: str, bindings: dict[str, str] | None = None) -> bool:
         """`name` is an instance of a class template that its file also specializes (`template <>
         struct Op<SUM, float>`, a partial specialization): the table holds the primary template only,
@@ -457,4 +521,7 @@ class _Fold:
         self.fold, self.constants, self.table = fold, constants, table
 
     def __call__(self, text: str, sd: StructDef, bindings: dict[str, str]) -> int | None:
+        own = self.constants.get(f"{sd.name}::{text.strip()}")
+        if own is not None:     # `T payload[size]` with `static constexpr size_t size = 16 / sizeof(T);`
+            return self.fold(own.text, own.file, own.line, self.constants, self.table, bindings)
         return self.fold(text, sd.file, sd.line, self.constants, self.table, bindings)
