@@ -23,12 +23,19 @@ class _Usage(Exception):
     pass
 
 
+_MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
+_SIZE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*(?:\(\d+(?:, ?\d+)*\)|\[\d+\])?")
+
+
 def _kv(text: str, what: str) -> tuple[str, str]:
     if "=" in text:
         k, v = text.split("=", 1)
     else:
         k, v = text, "1"
-    if not re.fullmatch(r"[A-Za-z_]\w*", k):
+    # a size may be a member of a struct the kernel takes (`p.n`), or a query of one (`t.getSize(1)`,
+    # `t.size_[1]`), as the findings name it
+    name = _SIZE_NAME if what == "--param" else _MACRO_NAME
+    if not name.fullmatch(k):
         raise _Usage(f"bad {what} `{text}`: expected NAME=VALUE")
     return k, v
 

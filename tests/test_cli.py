@@ -75,6 +75,26 @@ def test_launch_option_and_param_option(tmp_path):
     assert code == 0, out
 
 
+def test_param_names_a_size_as_the_findings_name_it(tmp_path):
+    # a member of a struct the kernel takes, and an element of one's array member read through a
+    # method (`t.getSize(1)` returning `size_[i]`): both are sizes the findings name, and both
+    # are given with --param in those words
+    f = tmp_path / "k.cu"
+    f.write_text("struct P { int n; };\n"
+                 "template <int D> struct T { int size_[D]; __device__ int getSize(int i) const { return size_[i]; } };\n"
+                 "__global__ void k(float* out, P p, T<2> t) {\n"
+                 "  __shared__ float s[256];\n"
+                 "  for (int i = threadIdx.x; i < p.n; i += blockDim.x) s[i] = 0;\n"
+                 "  for (int i = threadIdx.x; i < t.getSize(1); i += blockDim.x) s[i] += 1;\n"
+                 "  __syncthreads();\n  out[threadIdx.x] = s[threadIdx.x];\n}\n"
+                 "void run(float* o, P p, T<2> t) { k<<<1, 256>>>(o, p, t); }\n")
+    code, out, err = run(str(f), "--param", "p.n=512", "--param", "t.size_[1]=64")
+    assert err == "" and code == 1 and "CL201" in out and "reaches 255 + 1*256 = 511" in out
+    code, out, err = run(str(f), "--param", "p.n=256", "--param", "t.size_[1]=256")
+    assert (code, err) == (0, ""), out
+    assert "expected NAME=VALUE" in run(str(f), "--param", "p.n+1=4")[2]
+
+
 def test_define_on_the_command_line(tmp_path):
     f = tmp_path / "k.cu"
     f.write_text("__global__ void k(float* a) {\n  __shared__ float t[TILE];\n  t[threadIdx.x] = a[threadIdx.x];\n}\n"

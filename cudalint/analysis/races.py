@@ -533,6 +533,7 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     later, earlier = (w, r) if w.seq > r.seq else (r, w)
     blocks = own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]
     own_units = None
+    within: Race | None = None
     for loop, warp_barrier in cases:
         if loop is None:
             if own_units is None:
@@ -569,12 +570,21 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
                 if _no_thread_shares(fw, fr):
                     continue
                 for by_warp in ((True,) if warp_barrier else (True, False)):
+                    if not by_warp and within is not None:
+                        continue        # a pair in one warp is found already: only one across warps is news
                     hit = _shared_pair(fw, fr, by_warp)
                     if hit is None:
                         continue
                     u, t1, t2 = hit
                     pt = {f"blockIdx.{a}": block[i] for i, a in enumerate("xyz")}
                     coords = [{**pt, **{k: int(v[t]) for k, v in sim.tid.items()}} for t in (t1, t2)]
-                    return Race(w, r, loop, (coords[0], coords[1]), u * unit, t1 // WARP == t2 // WARP,
+                    race = Race(w, r, loop, (coords[0], coords[1]), u * unit, t1 // WARP == t2 // WARP,
                                 warp_barrier)
-    return None
+                    if not race.same_warp:
+                        return race
+                    # two lanes of one warp: a warp barrier would do, unless threads of two warps
+                    # meet at another point of the search; it is reported once none does
+                    within = race
+        if within is not None:
+            return within
+    return within

@@ -217,7 +217,10 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
               smem, sampled_blocks(grid), args, nsites, notes=notes, smem_origin=smem_origin)
     job.invented = list(dict.fromkeys(invented_values(sim) + [
         f"{a.name}.{f[0]}={f[4]}" for a in args if a.kind == "struct" for f in a.fields
-        if f"{a.name}.{f[0]}" not in table.params or f"{a.name}.{f[0]}" in sim.defaulted_params]))
+        if (f"{a.name}.{f[0]}" not in table.params or f"{a.name}.{f[0]}" in sim.defaulted_params)
+        and not isinstance(f[4], list)] + [
+        f"{a.name}.{f[0]}[{k}]={v}" for a in args if a.kind == "struct" for f in a.fields
+        if isinstance(f[4], list) for k, v in enumerate(f[4]) if f"{a.name}.{f[0]}[{k}]" not in table.params]))
     job.values = program_values(table, sim, args)
     return job
 
@@ -370,9 +373,15 @@ def _simulated_members(arg: Arg, table, sim: Simulation) -> None:
     simulation fit the run."""
     for f in arg.fields:
         name = f"{arg.name}.{f[0]}"
-        if name in table.params and f[3] == 1 and np.dtype(f[1]).kind in "iu":
-            info = np.iinfo(f[1])
+        if np.dtype(f[1]).kind not in "iu":
+            continue
+        info = np.iinfo(f[1])
+        if name in table.params and f[3] == 1:
             f[4] = int(min(max(int(sim.param(name)), info.min), info.max))
+        elif f[3] > 1 and any(f"{name}[{k}]" in table.params for k in range(f[3])):
+            # an array member read element by element as sizes (`t.shape[0] * t.shape[1]`)
+            f[4] = [int(min(max(int(sim.param(f"{name}[{k}]")), info.min), info.max))
+                    if f"{name}[{k}]" in table.params else f[4] for k in range(f[3])]
 
 
 def _stand_in(dt: str) -> float | int:

@@ -683,7 +683,8 @@ def struct_bytes(a: dict, addresses: dict[str, int] | None = None) -> bytes:
     for name, dtype, offset, count, value in a["fields"]:
         dt = np.dtype(dtype)
         if dt.kind != "V":             # a type with no numpy dtype stays zero
-            chunk = np.full(int(count), value, dtype=dt.newbyteorder("<")).tobytes()
+            chunk = (np.asarray(value, dtype=dt.newbyteorder("<")) if isinstance(value, list)
+                     else np.full(int(count), value, dtype=dt.newbyteorder("<"))).tobytes()
             raw[offset:offset + len(chunk)] = chunk
     for m in a.get("members", ()):
         raw[m["offset"]:m["offset"] + 8] = struct.pack("<Q", int((addresses or {}).get(m["name"], 0)))

@@ -278,6 +278,32 @@ class Accesses:
             return ir.Sym(name, "param", t)
         return None
 
+    def _field_element(self, e: ir.Subscript) -> ir.Sym | None:
+        """`t.size_[1]`: an element, at a constant index, of an integer array member of a struct the
+        kernel takes by value: a value the launch gives, one for every thread (an open size, as
+        `p.n` is). None for anything else."""
+        path: list[str] = []
+        cur: ir.Expr = e.base
+        while cur.__class__ is ir.Member and not cur.arrow:
+            path.insert(0, cur.field)
+            cur = cur.base
+        index = self.env.get(e.index.name) if e.index.__class__ is ir.Name else e.index
+        if cur.__class__ is not ir.Name or not path or index.__class__ is not ir.Num:
+            return None
+        root = self.env.get(cur.name)
+        if root.__class__ is not ir.Sym or root.kind != "unknown" or root.name not in self.struct_params:
+            return None
+        m = self.layouts.member(self.struct_params[root.name], ".".join(path), self.type_bindings(
+            self.struct_params[root.name]))
+        if m is None or len(m.dims) != 1 or not 0 <= index.value < m.dims[0]:
+            return None
+        t = self.layouts.resolve(m.type)
+        if t not in ir.INT_KINDS:
+            return None
+        name = f"{root.name}.{'.'.join(path)}[{index.value}]"
+        self.table.params.setdefault(name, t)
+        return ir.Sym(name, "param", t)
+
     def _member_array(self, e: ir.Member, stmt, node) -> Ptr | None:
         """`s.arr` / `p->arr` / `p[i].arr` as an array: a pointer to the member's elements. A member of
         one struct (a struct variable, what a pointer points to) is an array of its own; the member
@@ -325,6 +351,10 @@ class Accesses:
             if isinstance(p, Ptr):
                 return self._record(p, ir.Num(0), kind, stmt, node, e)
             return _data("deref")
+        if isinstance(e, ir.Subscript) and kind == "load" and e.base.__class__ is ir.Member:
+            got = self._field_element(e)
+            if got is not None:
+                return got
         if isinstance(e, ir.Subscript):
             try:
                 ptr, index = self._element(e, stmt, node)

@@ -139,6 +139,10 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         if "<" not in t and "@" not in t:
             return None
         bindings = {n: self.types[n] for n in self.type_names if self.types.get(n)}
+        # a type parameter no launch binds is read as the 4-byte type its pointers are assumed to
+        # point to (a finding that rests on that is tried again at 2 bytes, `_hold_for_element_sizes`)
+        bindings.update({tp.name: "float" for tp in self.fn.template_params
+                         if tp.is_type and self.types.get(tp.name) in ("", tp.name)})
         bindings.update({tp.name: str(v.value) for tp in self.fn.template_params
                          if not tp.is_type and isinstance(v := self.env.get(tp.name), ir.Num)})
         return bindings

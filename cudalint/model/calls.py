@@ -217,6 +217,9 @@ class Calls:
             return _data(name)
         if ("." in fn or "->" in fn) and self.depth < _MAX_INLINE_DEPTH:
             got = self._method_call(fn, args, stmt, node, targs)
+            if isinstance(got, ir.Sym) and got.kind == "data" and all(a.__class__ is ir.Num for a in args):
+                # `t.getSize(1)` returning `size_[i]` of a class the unit does not lay out
+                got = self._parameter_query(fn, list(args)) or got
             if got is not None:
                 return got
         if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES \
@@ -281,7 +284,55 @@ class Calls:
                     for s in ir.symbols(v):
                         if s.kind == "data" and not s.name.endswith("()"):
                             return s
+        got = self._parameter_query(fn, vals)
+        if got is not None:
+            return got
         return _data(f"{fn}()")      # a call the model does not follow (its value is data to it)
+
+    def _parameter_query(self, fn: str, vals) -> ir.Sym | None:
+        """`sizes.getSize(1)`, `x.size(0)`: a method the unit does not define, called on an object
+        the kernel takes by value, with constant arguments: one value for the whole launch, which
+        the program does not give here: an open size (tried as sizes are), not a value read from
+        memory. A loop to it and a guard against it (`coarse != t.getSize(1) - 1`) then agree."""
+        m = _METHOD_CALL.match(fn)
+        if m is None or m.group("op") != "." or not m.group("recv").isidentifier():
+            return None
+        recv = m.group("recv")
+        p = next((q for q in self.fn.params if q.name == recv), None)
+        cur = self.env.get(recv)
+        if p is None or p.pointers or p.reference or not isinstance(cur, ir.Sym) or cur.name != recv or \
+                cur.kind != "unknown" or not all(isinstance(v, ir.Num) for v in vals):
+            return None
+        if not self._kept_whole(recv):
+            return None
+        name = f"{recv}.{m.group('method')}({', '.join(str(v) for v in vals)})"
+        self.table.params.setdefault(name, "int")
+        return ir.Sym(name, "param")
+
+    def _kept_whole(self, name: str) -> bool:
+        """The kernel's by-value object `name` keeps the value the launch gave it: the kernel only
+        calls its methods with constant arguments and reads its members; it never passes it to a
+        helper (which may take it by reference), assigns it, or calls a method on it with a
+        thread's value (`rng.advance(i * 4)`: a generator's state, each thread's own)."""
+        key = ("_kept_whole", name)
+        got = self.members.get(key)
+        if got is None:
+            text = self.fn.body.text.decode("utf-8", "replace") if self.fn.body is not None else ""
+            got = True
+            for m in re.finditer(r"(?<![\w.])" + re.escape(name) + r"\b\s*(\.|->)?\s*(\w+)?\s*(\()?", text):
+                if m.group(1) is None:
+                    got = False         # the object itself: an argument, an assignment, its address
+                    break
+                if m.group(3):
+                    depth, i = 1, m.end()
+                    while i < len(text) and depth:
+                        depth += {"(": 1, ")": -1}.get(text[i], 0)
+                        i += 1
+                    if re.search(r"[A-Za-z_]", text[m.end():i - 1]):
+                        got = False     # a method given a name's value
+                        break
+            self.members[key] = got
+        return got
 
     def _method_call(self, fn: str, args, stmt, node, targs: tuple[str, ...]):
         """`view.lane(i)` of a struct whose method is one `return` (`return &data_[i * ncols_];`): its

@@ -112,15 +112,17 @@ def opaque(e) -> bool:
         any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for n in e.walk())
 
 
-def invented(sim, exprs) -> list[str]:
+def invented(sim, exprs, loops=None) -> list[str]:
     """The values in `exprs` that this trial made up: sizes the program does not give, and the grid
     dimensions of a launch cudalint assumed (its block shapes are the family's trials, each one that
-    the program could launch); a loop's counter brings its bounds' values."""
+    the program could launch); a loop's counter brings its bounds' values. `loops`: the loops around
+    the access the expressions belong to (two loops of a kernel may count with one name: `for (i =
+    ...; i < n; ...)` and later `for (i = ...; i < m; ...)`); else every loop of the kernel."""
     if sim is None:
         return []
     out: dict[str, None] = {}
     todo, seen = list(exprs), set()
-    loops = {it.trip.name: it for it in sim.table.iterators}
+    loops = {it.trip.name: it for it in (sim.table.iterators if loops is None else loops)}
     while todo:
         e = todo.pop()
         if e is None or id(e) in seen:

@@ -134,9 +134,9 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
         said = scaled_text(sim, t.stride, lane_bytes, lane_bytes // v)
         if said is not None:
             return said
-        if not invented(sim, [t.stride, *_lane_factors(t.coord)]):
+        if not invented(sim, [t.stride, *_lane_factors(t.coord)], acc.loops):
             return str(lane_bytes)
-    if invented(sim, [e for t in moving for e in (t.stride, *_lane_factors(t.coord))]):
+    if invented(sim, [e for t in moving for e in (t.stride, *_lane_factors(t.coord))], acc.loops):
         return None
     return str(lane_bytes)
 

@@ -174,7 +174,7 @@ def _check(ctx: Context):
                 continue
             # an index whose range is made of a value the program does not give (a loop to `n`):
             # the condition under which it leaves the array, not a finding
-            made = invented(sim, [expr, *_reach_exprs(sim, acc)[1:]])
+            made = invented(sim, [expr, *_reach_exprs(sim, acc)[1:]], acc.loops)
             point_at = r.at_max if r.hi > extent - 1 else r.at_min
             made += [f"the iteration count of the loop over `{it.var}`" for it in _uncounted(sim, acc, point_at)]
             tail = (f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program "
@@ -224,7 +224,7 @@ def _allocation_range(ctx: Context, acc, me):
     r = res.ranges[0]
     if any(opaque(c) for c in conditions(acc)):
         return      # a guard cudalint cannot evaluate is taken as running: no range over it is sure
-    made = invented(sim, [acc.index, *acc.guards])
+    made = invented(sim, [acc.index, *acc.guards], acc.loops)
     launch = launch_made(sim, [acc.index, *acc.guards, *(it.cond for it in acc.loops if it.cond is not None)])
     made += [n for n in launch if n not in made]
     where = f"`{acc.array.name}` ({size_text} bytes allocated)"

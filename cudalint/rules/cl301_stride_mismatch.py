@@ -700,7 +700,7 @@ def _check(ctx: Context):
             # `8 * n`), so what a stride mismatch may rest on is an assumed grid, and the ranges of
             # the coordinates below (a loop's bound)
             made = [n for n in invented(sim, [x.stride for x in (t, *below)]) if n.startswith("gridDim")]
-            made += [n for n in invented(sim, [x.coord for x in below]) if n not in made]
+            made += [n for n in invented(sim, [x.coord for x in below], acc.loops) if n not in made]
             if made:
                 # the strides compared are made of values cudalint chose: a condition, not a finding
                 msg += f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program does not give)"

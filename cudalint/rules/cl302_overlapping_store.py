@@ -60,7 +60,7 @@ def check(ctx: Context):
         a, b = ov.threads
         keep = {k for k in a if k.startswith("threadIdx") and sim.block["xyz".index(k[-1])] > 1}
         # the element's number holds a size the program does not give: it is no figure to quote
-        made = invented(sim, [acc.index])
+        made = invented(sim, [acc.index], acc.loops)
         where = "one element" if made else f"element {ov.element}"
         msg = (f"{fmt_thread(a, keep)} and {fmt_thread(b, keep).removeprefix('thread ')} both store to {where} "
                f"through `{short(written(acc))}` ({ov.writers} writers in one step)")

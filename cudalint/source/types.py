@@ -202,7 +202,7 @@ class TypeTable:
                     # `Pack<T, 8>::type`: the member of that class template, if the unit has it and
                     # no specialization of it may be the instance (a specialization's member need
                     # not be the primary's); never another class's `type`
-                    spec = self._specialization(qual)
+                    spec = self._specialization(qual, bindings)
                     if not isinstance(spec, str):
                         return t
                     target = self.typedefs.get(spec + "::" + member)
@@ -407,7 +407,7 @@ class TypeTable:
         v = fold(args[0], None, 0, self.value_of.constants, self, bindings)
         return None if v is None else (args[1] if v else args[2])
 
-    def _specialization(self, name: str) -> str | bool:
+    def _specialization(self, name: str, bindings: dict[str, str] | None = None) -> str | bool:
         """Which of its class template's definitions instance `name` (`vec4<float>`) is, by its name
         in the tables: the primary's (`ns::vec4`), or the explicit specialization with the same
         arguments (`ns::vec4<double>` for `template <> struct vec4<double>`); True where that is not
@@ -418,7 +418,7 @@ class TypeTable:
         found = self._struct(self.resolve(name))
         text = getattr(found[0].file, "text", None) or "" if found is not None else ""
         short = re.escape((found[0].name if found is not None else m.group(1)).split("::")[-1])
-        args = [self.resolve(a) for a in _split_args(m.group(2))]
+        args = [self.resolve(a, bindings) for a in _split_args(m.group(2))]
         if found is None:
             return True
         for s in re.finditer(r"template\s*<([^<>]*)>\s*(?:struct|class|union)\s+" + short + r"\s*<([^{;]*)>\s*[{:]", text):
