@@ -319,7 +319,9 @@ class Calls:
         if got is None:
             text = self.fn.body.text.decode("utf-8", "replace") if self.fn.body is not None else ""
             got = True
-            for m in re.finditer(r"(?<![\w.])" + re.escape(name) + r"\b\s*(\.|->)?\s*(\w+)?\s*(\()?", text):
+            for m in re.finditer(r"(?<![\w.])" + re.escape(name) + r"\b\s*(\.|->|\[)?\s*(\w+)?\s*(\()?", text):
+                if m.group(1) == "[":
+                    continue            # `t[i][j]`: what it points to, read or written, not the object
                 if m.group(1) is None:
                     got = False         # the object itself: an argument, an assignment, its address
                     break
