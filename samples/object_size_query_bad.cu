@@ -1,5 +1,5 @@
 // The same prefetch without the guard that skips the last step: in the last
-// step the loading threads still read the ids after its barrier, while the
+// step the threads still read the ids after its barrier, while the
 // threads that went on store the next query's ids, with no barrier between.
 template <typename T, int D>
 struct Tensor
@@ -11,7 +11,7 @@ struct Tensor
 
 __global__ void gather(Tensor<int, 2> ids, const float* table, float* out, int queries)
 {
-    __shared__ int s_ids[256];
+    __shared__ int s_ids[1024];
     for (int q = 0; q < queries; ++q)
     {
         for (int i = threadIdx.x; i < ids.getSize(1); i += blockDim.x)
@@ -20,8 +20,7 @@ __global__ void gather(Tensor<int, 2> ids, const float* table, float* out, int q
         for (int c = 0; c < ids.getSize(1); ++c)
         {
             __syncthreads();
-            if (threadIdx.x >= 32)
-                out[q * blockDim.x + threadIdx.x] += table[s_ids[c]];  // expect: CL501
+            out[q * blockDim.x + threadIdx.x] += table[s_ids[c]];  // expect: CL501
         }
     }
 }
