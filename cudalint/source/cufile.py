@@ -597,6 +597,8 @@ class SourceFile:
         """A `kernel<<<...>>>(...)` call; `at`: the place that stands for it, where `node` is in the
         expansion of a macro called there."""
         fn = node.child_by_field_name("function")
+        while fn is not None and fn.type == "parenthesized_expression" and fn.named_children:
+            fn = fn.named_children[0]       # `(kernel<T, I>)<<<...>>>`, as a launch macro writes it
         template_args: list[str] = []
         name_node = fn
         if fn is not None and fn.type == "template_function":
