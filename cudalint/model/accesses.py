@@ -251,11 +251,7 @@ class Accesses:
         """A member of a struct the kernel takes by value (`p.x`, `params.d_out`, `p.sizes.n`), a value
         the launch gives: a pointer member points to an array of its own, an integer member is a size
         of the launch (open, as an integer parameter is). None for anything else."""
-        path: list[str] = []
-        cur: ir.Expr = e
-        while cur.__class__ is ir.Member and not cur.arrow:
-            path.insert(0, cur.field)
-            cur = cur.base
+        cur, path = _dot_path(e)
         if cur.__class__ is not ir.Name or not path:
             return None
         root = self.env.get(cur.name)
@@ -282,11 +278,7 @@ class Accesses:
         """`t.size_[1]`: an element, at a constant index, of an integer array member of a struct the
         kernel takes by value: a value the launch gives, one for every thread (an open size, as
         `p.n` is). None for anything else."""
-        path: list[str] = []
-        cur: ir.Expr = e.base
-        while cur.__class__ is ir.Member and not cur.arrow:
-            path.insert(0, cur.field)
-            cur = cur.base
+        cur, path = _dot_path(e.base)
         index = self.env.get(e.index.name) if e.index.__class__ is ir.Name else e.index
         if cur.__class__ is not ir.Name or not path or index.__class__ is not ir.Num:
             return None
@@ -519,6 +511,15 @@ class Accesses:
             return name.startswith("__") or name in ("min", "max", "abs", "printf")
         at = [a for a in args_node.named_children if a.type != "comment"].index(arg)
         return at < len(helper.params) and not helper.params[at].reference
+
+
+def _dot_path(e: ir.Expr) -> tuple[ir.Expr, list[str]]:
+    """`p.sizes.n` as (`p`, ["sizes", "n"]): the `.` members of `e`, down to what they are taken of."""
+    path: list[str] = []
+    while e.__class__ is ir.Member and not e.arrow:
+        path.insert(0, e.field)
+        e = e.base
+    return e, path
 
 
 def _base_name(e: ir.Expr) -> str | None:

@@ -131,6 +131,11 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         return {n for n in names if n.isidentifier() and n.encode() in text and
                 re.search(rb"[(<]\s*(?:const\s+)?" + re.escape(n.encode()) + rb"\s*[*&]*\s*[)>(]", text)}
 
+    def unbound_type(self, name: str) -> bool:
+        """`name` is a template type parameter no launch binds (or one bound to itself: `k<T>` in a
+        host template)."""
+        return name in self.types and self.types[name] in ("", name)
+
     def type_bindings(self, t: str) -> dict[str, str] | None:
         """The template arguments a type is laid out with: `Pack<T, 4>`'s bound where the kernel's
         (or a helper's) bind them, and the kernel's own integer template values (an in-place
@@ -141,8 +146,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         bindings = {n: self.types[n] for n in self.type_names if self.types.get(n)}
         # a type parameter no launch binds is read as the 4-byte type its pointers are assumed to
         # point to (a finding that rests on that is tried again at 2 bytes, `_hold_for_element_sizes`)
-        bindings.update({tp.name: "float" for tp in self.fn.template_params
-                         if tp.is_type and self.types.get(tp.name) in ("", tp.name)})
+        bindings.update({tp.name: "float" for tp in self.fn.template_params if tp.is_type and self.unbound_type(tp.name)})
         bindings.update({tp.name: str(v.value) for tp in self.fn.template_params
                          if not tp.is_type and isinstance(v := self.env.get(tp.name), ir.Num)})
         return bindings

@@ -281,9 +281,10 @@ class DefUse:
                 v = self.rvalue(x, stmt, node)
                 if isinstance(v, Ptr) and t.pointers:
                     name, size, assumed = self._elem_type(t.name)
-                    if assumed and self.types.get(t.name, "?") not in ("", t.name):   # (not a template type no launch binds)
+                    if assumed and not self.unbound_type(t.name):
                         # a view of a type the unit does not lay out (`(typename Pack<T, 8>::type*)p`):
-                        # its width is not known, nor what an access through it moves
+                        # its width is not known, nor what an access through it moves (a template
+                        # type no launch binds is tried at 4 and 2 bytes instead)
                         name = UNKNOWN_VIEW + name
                     return Ptr(v.array, v.offset, name, size)
                 if isinstance(v, Ptr):

@@ -126,8 +126,9 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
     moving = [t for t in acc.terms if any(s.name in axes for s in ir.symbols(t.coord))]
     es = acc.array.elem_size
     fits = []
+    dims = sim.base_env()       # a stride of `gridDim.x` too
     for t in moving:
-        v = sim._scalar(t.stride, sim.base_env())     # `gridDim.x` too
+        v = sim._scalar(t.stride, dims)
         if v and lane_bytes % v == 0:
             fits.append((lane_bytes != v * es, t, v))
     for _, t, v in sorted(fits, key=lambda f: f[0]):
