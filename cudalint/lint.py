@@ -820,25 +820,15 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
         launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project, fcfg.params)
         table = _build_table(fn, launch, template, src, project)
         table.assumptions.extend(assumptions)
-        runs = []
-        for combo in program_combinations(table.launch, fcfg.params):
-            params = {**combo, **fcfg.params}
-            family = derive(table, {**table.launch.params, **params})
-            try:
-                sim = Simulation(table, params, family.primary, family)
-            except AnalysisLimit as exc:
-                diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
-                return diags, table
-            found = _check(table, sim, fcfg)
-            if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
-                found = [d for d in found if "rests_on" not in d.metrics]
-            if len(family.trials) > 1:
-                found = _hold_for_family(table, family, fcfg, found, sim.block, params)
-            runs.append((combo, found, sim))
-        found = _program_findings(runs, table.launch)
-        found = _hold_for_element_sizes(fn, launch, template, src, project, fcfg, table, runs[0][2], found)
-        diags.extend(_say_values(found, table, runs[0][2].family))
-        diags.extend(_notes(table, runs[0][2]))
+        try:
+            found, sim = _findings_at(fn, table, template, src, project, fcfg)
+        except AnalysisLimit as exc:
+            diags.append(_note(table, table.line, 1, f"kernel `{fn.name}` is not simulated: {exc}"))
+            return diags, table
+        found = _say_values(found, table, sim.family)
+        found.extend(_other_launches(fn, table, template, src, project, fcfg, found))
+        diags.extend(found)
+        diags.extend(_notes(table, sim))
     except RecursionError:     # a limit of the analysis, not a bug: say which
         diags.append(_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: it nests expressions or "
                                              f"statements deeper than cudalint follows"))
@@ -850,6 +840,113 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
                             f"cudalint failed on kernel `{fn.name}`: {exception_line(exc)}; its findings are "
                             f"missing (please report this)", fn.name)]
     return diags, table
+
+
+def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: Config):
+    """The findings of kernel `fn` read as `table` (one launch and its template values), and the
+    first simulation: each combination of the program's values, each trial where the program gives
+    none, each width of an unbound element type. AnalysisLimit where the kernel cannot be simulated."""
+    from .analysis.family import derive
+    from .analysis.simulate import Simulation
+    runs = []
+    for combo in program_combinations(table.launch, fcfg.params):
+        params = {**combo, **fcfg.params}
+        family = derive(table, {**table.launch.params, **params})
+        sim = Simulation(table, params, family.primary, family)
+        found = _check(table, sim, fcfg)
+        if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
+            found = [d for d in found if "rests_on" not in d.metrics]
+        if len(family.trials) > 1:
+            found = _hold_for_family(table, family, fcfg, found, sim.block, params)
+        runs.append((combo, found, sim))
+    found = _program_findings(runs, table.launch)
+    found = _hold_for_element_sizes(fn, table.launch, template, src, project, fcfg, table, runs[0][2], found)
+    return _running(found, table, runs[0][2]), runs[0][2]
+
+
+# the rules that judge one access by what it does when it runs
+_ACCESS_RULES = frozenset({"CL101", "CL102", "CL201", "CL202", "CL203", "CL301", "CL302", "CL401"})
+
+
+def _running(found: list[Diagnostic], table, sim) -> list[Diagnostic]:
+    """An access that no thread runs at the launch read (`case 0:` of a `switch (dtype)` the launch's
+    branch gives 2, `if (stride_src)` of an instance with `false`) makes no finding of its own."""
+    at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
+    out = []
+    for d in found:
+        acc = at.get((d.path, d.line, d.column, d.access)) if d.code in _ACCESS_RULES else None
+        if acc is not None and d.severity != "info":
+            try:
+                if not sim.executed(acc):
+                    continue
+            except Exception:       # a result the simulation cannot work out decides nothing here
+                pass
+        out.append(d)
+    return out
+
+
+MAX_OTHER_LAUNCHES = 3      # other launch shapes of one kernel read besides its first launch's
+MAX_LAUNCHES_READ = 16      # launches of one kernel whose shapes are worked out to find those
+
+
+def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg: Config,
+                    found: list[Diagnostic]) -> list[Diagnostic]:
+    """A kernel the program launches at several sites with other blocks or template values
+    (`switch (n) { case 256: k<256><<<g, 256>>>(...); case 512: k<512><<<g, 512>>>(...); }`) runs
+    at each: the warnings of the other launches whose blocks are computed (the widest first, at
+    most MAX_OTHER_LAUNCHES of them), that the first launch does not make, each said with the
+    launch that makes it. Given launches (`--launch`, an annotation) leave one launch to read."""
+    from .analysis.simulate import AnalysisLimit
+    from .model.host import fold
+    from .model.launch import kernel_launches, resolve_launch
+    if fn.name in fcfg.launches or any(a.kind == "launch" and a.block for a in fn.annotations):
+        return []
+    sites = project.sites_for(fn)
+    launches = kernel_launches(fn, sites, project)
+    if len(launches) < 2:
+        return []
+
+    def shape(launch, tmpl):
+        block = tuple(fold(b) for b in launch.block) if launch.block is not None else None
+        if block is None or None in block or any(b <= 0 for b in block):
+            return None
+        return block, tuple(sorted((k, str(v)) for k, v in (tmpl or {}).items()))
+
+    seen = {shape(table.launch, template)}
+    others = []
+    for i in range(1, min(len(launches), MAX_LAUNCHES_READ)):
+        launch, tmpl, assumptions = resolve_launch(fn, sites, fcfg.launches, project, fcfg.params, only=i)
+        key = shape(launch, tmpl)
+        if key is None or key in seen:
+            continue
+        seen.add(key)
+        others.append((key, launch, tmpl, assumptions, launches[i]))
+    others.sort(key=lambda o: -(o[0][0][0] * o[0][0][1] * o[0][0][2]))
+    have = {_finding_key(d) for d in found}
+    out: list[Diagnostic] = []
+    for key, launch, tmpl, assumptions, site in others[:MAX_OTHER_LAUNCHES]:
+        other = _build_table(fn, launch, tmpl, src, project)
+        other.assumptions.extend(assumptions)
+        try:
+            got, sim = _findings_at(fn, other, tmpl, src, project, fcfg)
+        except AnalysisLimit:
+            continue
+        targs = ", ".join(str(tmpl[t.name]) for t in fn.template_params if t.name in (tmpl or {}))
+        where = f"{site.file.path}:{site.line}" if site.file is not None else f"line {site.line}"
+        words = f"at the launch at {where}" + (f" as `{fn.name}<{targs}>`" if targs else "") + \
+            f", block {_shape(key[0])}"
+        taken = [str(c) for c in launch.host_checks if c not in table.launch.host_checks]
+        if taken and sum(map(len, taken)) <= 80:
+            words += f", where {' and '.join(f'`{c}`' for c in taken)}"
+        for d in _say_values(got, other, sim.family):
+            k = _finding_key(d)
+            if k in have or d.severity == "info":
+                continue
+            have.add(k)
+            d.message += f" ({words})"
+            d.metrics = {**d.metrics, "launch": words}
+            out.append(d)
+    return out
 
 
 def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:

@@ -267,5 +267,7 @@ def test_a_record_no_loop_fills_keeps_its_hole_and_says_how_many(tmp_path):
     found = cl301(tmp_path, src)
     assert found, "slot 8 of every record is never written or read"
     for d in found:
-        assert "1 of every 9 elements are skipped" in d.message or "5 of every 9" in d.message
+        # the store fills slots 0..7, the reread 4 of them: slot 8 is the hole, whichever access says it
+        assert "1 of every 9 elements are skipped" in d.message or \
+            "with the other accesses of `idx`, 1 of every 9 elements are never read" in d.message
         assert "with ," not in d.message

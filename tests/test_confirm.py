@@ -882,3 +882,17 @@ def test_a_unit_with_library_headers_and_member_templates_compiles_where_the_use
         assert _where(text, "__global__ void twice") == (str(f), 6)     # compiler messages at the user's lines
     kernels, left_out = _compile_with_nvcc(tmp_path, work)
     assert kernels == {"twice"} and not left_out
+
+
+def test_a_finding_of_another_launch_is_not_measured_at_the_first_one():
+    """`dispatch_sites_bad.cu` overflows its tile only at its second launch (block 256 for a tile of
+    128); the run is of the first (64 threads), whose log cannot speak to it either way."""
+    res, runs, work = _prepared(SAMPLES / "dispatch_sites_bad.cu")
+    table = res.tables[0]
+    sites = work[0].unit.sites
+    measures = {s.id: SiteMeasure(s.id, requests=4, weight=4) for s in sites}
+    diags = [d for d in res.diagnostics if d.code == "CL201"]
+    assert diags and all("launch" in d.metrics for d in diags)
+    confirm_diagnostics(diags, table, sites, measures, 2.0)
+    assert all(d.confirmed is None for d in diags)
+    assert all(d.measured["summary"].startswith("not measured: the run is the kernel's first launch") for d in diags)

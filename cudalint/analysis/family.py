@@ -110,10 +110,17 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
         uses_y = uses_y and lc.block[1] != ir.Num(1)
         uses_z = uses_z and lc.block[2] != ir.Num(1)
     lb = table.launch_bounds
+    if lc.block is None and lc.block_choices:
+        # the program's own shapes, one of which its branches pick: not cudalint's
+        shapes = list(lc.block_choices)
+        reason = "block of the launch is one of " + ", ".join(str(b) for b in shapes) + " as the host's branches go"
+        return [(b, ()) for b in shapes if _fits(table, _fit_checks(table), b)] or [(shapes[0], ())], reason, False
     if lc.block is None and _serial(table):
         shapes = [(1, 1, 1)]        # no coordinate to share work by: a kernel run as `<<<1, 1>>>`
     elif lb and 1 <= lb <= 1024 and not uses_y and not uses_z:
-        shapes = [(lb, 1, 1)]
+        # `__launch_bounds__(1024)` is the most threads a launch runs, not the only count: a
+        # verdict holds at the bound and at half of it
+        shapes = [(lb, 1, 1)] + ([(lb // 2, 1, 1)] if lb >= 64 else [])
     else:
         shapes = list(BLOCKS_3D if uses_z else BLOCKS_2D if uses_y else BLOCKS_1D)
     for derived in (_radix_block(table, uses_y, uses_z), _tile_block(table, uses_y, uses_z)):
@@ -443,11 +450,49 @@ def _sizes(table: TwoTreeTable, given: dict[str, int],
         # the banks a warp's lanes fall on depend on the factors of two of their stride: an open
         # row length is tried odd too (both sizes above are multiples of 8)
         out[n] = out[n] + (out[n][0] | 1,)
+    for n, k in derived_divisors(lc).items():
+        # `totalBlocks = numElements / 2 / 256` passed beside `numElements`: the size is tried where the
+        # value derived from it takes the trial sizes (1000 blocks, not 1)
+        if n in out and roles.get(n) == "size":
+            out[n] = tuple(v * k for v in out[n])
     checks = param_checks(lc)
     if checks:
         for n in names:
             out[n] = tuple(allowed(checks, n, v, given) for v in out[n])
     return out, roles
+
+
+MAX_DIVISOR = 1 << 20
+
+
+def derived_divisors(launch) -> dict[str, int]:
+    """The open sizes a derived parameter divides by a constant (`n / 3`, `n / 2 / 256`, `n >> 4`),
+    with the largest such constant."""
+    out: dict[str, int] = {}
+
+    def constant(e) -> int | None:
+        if ir.symbols(e):
+            return None
+        try:
+            v = Evaluator({}).value(e)
+        except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
+            return None
+        return int(v) if float(v).is_integer() else None
+
+    def walk(e, k: int) -> None:
+        c = constant(e.right) if isinstance(e, ir.Bin) and e.op in ("/", ">>") else None
+        if c is not None and c > 0:
+            c = c if e.op == "/" else (1 << c if c < 21 else MAX_DIVISOR)
+            walk(e.left, min(MAX_DIVISOR, k * c))
+        elif isinstance(e, ir.Sym):
+            if e.kind == "param":
+                out[e.name] = max(out.get(e.name, 1), k)
+        elif isinstance(e, ir.Expr):
+            for c in e.children():
+                walk(c, k)
+    for e in (getattr(launch, "derived", None) or {}).values():
+        walk(e, 1)
+    return {n: k for n, k in out.items() if k > 1}
 
 
 def bank_strides(table: TwoTreeTable) -> set[str]:

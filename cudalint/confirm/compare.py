@@ -348,6 +348,9 @@ def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measu
     for d in diags:
         if d.code not in CONFIRMERS or not _of(d, table):
             continue
+        if "launch" in d.metrics:       # made at another launch of the kernel than the one run
+            d.measured = {"summary": f"not measured: the run is the kernel's first launch, the finding is {d.metrics['launch']}"}
+            continue
         hits = sites_of(d, table, sites)
         ms = [measures[s.id] for s in hits if s.id in measures]
         if not hits:

@@ -201,10 +201,15 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
                               f"of those)")
         if p.reference:
             raise NotRunnable(f"parameter `{p.name}` of `{fn.name}` is a reference, which confirm mode cannot pass")
+        derived = table.launch.derived.get(p.name)
         if p.name in table.params:
             value = sim.param(p.name)
             origin = "default" if p.name in sim.defaulted_params else \
                 table.launch.provenance.get(p.name) or "given"
+        elif derived is not None and sim._scalar(derived) is not None:
+            # `count` passed as `n / 3` at every launch: that value of the run's `n`
+            value = sim._scalar(derived)
+            origin = table.launch.provenance.get(p.name) or f"{derived} at every launch"
         else:
             value, origin = 1.0 if dtype.startswith("float") else 1, "data value"
         args.append(Arg(p.name, "scalar", dtype, value=value, origin=origin))

@@ -72,6 +72,15 @@ class Expr:
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
 
+def named(e: Expr, name: str) -> Expr:
+    """A copy of `e` that prints as `name` (and is equal to `e`): a kernel parameter every launch
+    passes as `n / 3` is that expression, and a message still calls it by its name."""
+    import copy
+    c = copy.copy(e)
+    c.__dict__["_shown"] = name
+    return c
+
+
 def walk_all(exprs):
     """Each distinct node of the expressions once, in preorder, one after the other (a node met in
     an earlier one is not met again: an access's index, subscripts and guards share most nodes)."""

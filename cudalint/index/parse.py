@@ -684,6 +684,20 @@ def _nested_name(m) -> str:
     return m.group(2) + " " * len(m.group(1))
 
 
+# C++'s alternative tokens (`and`, `not_eq`, ...), written as their operators padded to their length
+# so that every span stays where it was; a string or character literal is passed over whole
+_ALT_TOKENS = {"and": "&&", "or": "||", "not": "!", "not_eq": "!=", "bitand": "&", "bitor": "|", "xor": "^",
+               "compl": "~", "and_eq": "&=", "or_eq": "|=", "xor_eq": "^="}
+_ALT_WORDS = "|".join(sorted(_ALT_TOKENS, key=len, reverse=True))
+_ALT_TOKEN_HINT = re.compile(rf"\b(?:{_ALT_WORDS})\b")
+_ALT_TOKEN = re.compile(rf'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|(?<![\w.>:])\b({_ALT_WORDS})\b(?!\s*::)')
+
+
+def _alt_token(m) -> str:
+    word = m.group(1)
+    return m.group(0) if word is None else _ALT_TOKENS[word].ljust(len(word))
+
+
 def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
     text = strip_comments(text)
     if "::" in text:
@@ -694,6 +708,8 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
         text = _TEMPLATE_MEMBER.sub(_template_member, text)
     if text.count("::") > 1:
         text = _NESTED_NAME.sub(_nested_name, text)
+    if _ALT_TOKEN_HINT.search(text):        # `i < n and j < m`: C++'s alternative spellings
+        text = _ALT_TOKEN.sub(_alt_token, text)
     if "\\" in text:       # a backslash-newline splices two lines (translation phase 2)
         text = _LINE_SPLICE.sub(lambda m: " " * len(m.group(0)), text)
     src = text

@@ -26,6 +26,9 @@ def _num(v) -> str:
 
 
 def _fmt(e: ir.Expr, memo: dict) -> tuple[str, int]:
+    shown = e.__dict__.get("_shown")
+    if shown is not None:           # a value the program names (a parameter passed as `n / 3`): its name
+        return shown, _POSTFIX + 1
     if e.__class__ is ir.Bin:       # most nodes: tested first, by class
         op = e.op
         p = _PREC[op]

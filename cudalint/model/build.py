@@ -188,7 +188,10 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                     alias = self.layouts.resolve(t)
                     if alias in ir.INT_KINDS or alias in ir.FLOAT_TYPES:
                         t = alias
-                if ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")):
+                if ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")) and \
+                        p.name in self.launch.derived:
+                    self.env[p.name] = ir.named(self.launch.derived[p.name], p.name)
+                elif ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")):
                     self.env[p.name] = ir.Sym(p.name, "param", t)
                     self.table.params[p.name] = t
                 elif t in ir.FLOAT_TYPES:

@@ -447,7 +447,15 @@ class Calls:
             return False
         ctor = receiver[:receiver.index("(")].strip()
         for _ in range(4):                       # typedef chains: BlockReduceT -> cub::BlockReduce<...>
-            if _CUB_BLOCK.search(ctor.split("<")[0].split("::")[-1]):
+            m = _CUB_BLOCK.search(ctor.split("<")[0].split("::")[-1])
+            if m and m.group(1) in ("Load", "Store"):
+                full = ctor
+                for _ in range(4):               # `typedef cub::BlockLoad<T, 128, 4, ALG> BlockLoad;`
+                    if "<" in full:
+                        break
+                    full = self.types.get(full) or self.typedefs.get(full) or ""
+                return _exchanges(full, m.group(1)) if "<" in full else True
+            if m:
                 return True
             target = self.types.get(ctor) or self.typedefs.get(ctor)
             if not target:
@@ -500,6 +508,30 @@ def _warp_collective(fn: str) -> bool:
     receiver, _, method = fn.rpartition(".")
     return bool(receiver) and method in _TILE_METHODS
 # CUB's (and hipCUB's) block-wide collectives: each call ends after a barrier of the whole block
+def _exchanges(text: str, kind: str) -> bool:
+    """`cub::BlockLoad<T, 128, 4, cub::BLOCK_LOAD_TRANSPOSE>` moves its items through shared memory
+    between barriers; the direct, striped and vectorized algorithms (the default is direct) read and
+    write each thread's own items with no barrier, and the warp-transposing ones exchange within a
+    warp."""
+    args = text[text.index("<") + 1:text.rindex(">")] if ">" in text else ""
+    depth, parts, cur = 0, [], ""
+    for ch in args:
+        depth += ch in "<("
+        depth -= ch in ">)"
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    if len(parts) < 4:
+        return False                            # BLOCK_LOAD_DIRECT / BLOCK_STORE_DIRECT
+    alg = parts[3].split("::")[-1].strip()
+    if not re.fullmatch(r"BLOCK_(LOAD|STORE)_\w+", alg):
+        return True                             # an algorithm named by a parameter: as a collective
+    return alg == f"BLOCK_{kind.upper()}_TRANSPOSE"
+
+
 _CUB_BLOCK = re.compile(r"^Block(Reduce|Scan|Load|Store|Exchange|RadixSort|Histogram|Discontinuity|Shuffle|"
                         r"AdjacentDifference|RunLengthDecode|MergeSort)\w*$")
 _CUB_METHODS = {"Reduce", "Sum", "InclusiveSum", "ExclusiveSum", "InclusiveScan", "ExclusiveScan", "Load", "Store",

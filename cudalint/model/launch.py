@@ -176,8 +176,14 @@ class HostResolver(HostScope):
         elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))
                                                 and c.type != "expression_statement"):
             self._branch_fact(c, stop)
+            looped = c.type in ("for_statement", "while_statement", "do_statement") and c.end_byte > stop
+            if looped:
+                # what the loop assigns after the launch (or in its update) is the last iteration's at
+                # the launch, also where the body reads it before (`lastLevel = offset / n` with
+                # `offset = lastLevel / 2` after the launch)
+                self._loop_carried(c, stop)
             self._walk(c, stop)
-            if c.type in ("for_statement", "while_statement", "do_statement") and c.end_byte > stop:
+            if looped:
                 self._loop_carried(c, stop)
         elif c.end_byte <= stop and c.type in ("for_statement", "while_statement", "do_statement",
                                                "switch_statement", "for_range_loop", "try_statement"):
@@ -453,6 +459,87 @@ class HostResolver(HostScope):
                 if isinstance(v, ir.Sym) and v.kind == "param":
                     self.facts[v.name] = num.value
 
+    def _decided(self, e: ir.Expr) -> ir.Expr:
+        """`threads = n > 1024 ? 1024 : n` at a launch in `case 256:` of `switch (n)`, or past
+        `if (n > 1024) return;`: the arm the launch's branch decides (its facts give the size, its
+        checks the condition)."""
+        if not isinstance(e, ir.Expr) or fold(e) is not None:
+            return e
+        if self.facts:
+            e = substitute(e, {s: ir.Num(self.facts[s.name]) for s in ir.symbols(e)
+                               if s.kind == "param" and s.name in self.facts})
+        held = {c for c, _ in self.checks}
+        # `if (threadsY == 4) k<<<g, threads>>>` with `dim3 threads(32, threadsY)`: the value the
+        # branch compares is that number in it
+        equal = {}
+        for c in held:
+            if isinstance(c, ir.Bin) and c.op == "==":
+                for a, b in ((c.left, c.right), (c.right, c.left)):
+                    if fold(b) is not None and fold(a) is None:
+                        equal[a] = ir.Num(fold(b))
+        if equal:
+            e = substitute(e, equal)
+        if not ir.of_type(e, ir.Cond):
+            return e
+        def truth(c) -> bool | None:
+            known = fold(c)
+            if known is not None:
+                return bool(known)
+            cond = _as_condition(c)
+            if cond in held:
+                return True
+            if _as_condition(ir.negate(cond)) in held:
+                return False
+            if isinstance(c, ir.Bin) and c.op in ("&&", "||"):
+                a, b = truth(c.left), truth(c.right)
+                if c.op == "&&":
+                    return False if a is False or b is False else True if a and b else None
+                return True if a or b else False if a is False and b is False else None
+            if isinstance(c, ir.Un) and c.op == "!":
+                t = truth(c.operand)
+                return None if t is None else not t
+            return None
+
+        for _ in range(8):
+            mapping = {}
+            for c in ir.of_type(e, ir.Cond):
+                t = truth(c.cond)
+                if t is not None:
+                    mapping[c] = c.then if t else c.other
+                elif c.then == c.other:         # `colors <= 3 ? 4 : 4`: one value either way
+                    mapping[c] = c.then
+            if not mapping:
+                break
+            e = substitute(e, mapping)
+        return e
+
+    MAX_BLOCK_CHOICES = 4
+
+    def block_choices(self, text: str) -> tuple[tuple[int, int, int], ...]:
+        """`dim3 threads(32, threadsY)` with `threadsY` 4 or 8 as the host's branches go: each block
+        the launch may run, where every arm is a number (at most MAX_BLOCK_CHOICES of them)."""
+        try:
+            v = self.value(self._parse(text))
+        except (ExprSyntaxError, MacroError, OutOfBudget):
+            return ()
+        if isinstance(v, ir.Sym) and v.kind == "unknown":
+            return ()
+        dims = tuple(self._decided(program_value(d, self.inputs_passed_over))
+                     for d in _num3(v[1] if isinstance(v, tuple) else [v]))
+        per_dim = []
+        for d in dims:
+            arms = _arms(d)
+            if arms is None:
+                return ()
+            per_dim.append(arms)
+        out = []
+        for x in per_dim[0]:
+            for y in per_dim[1]:
+                for z in per_dim[2]:
+                    if x > 0 and y > 0 and z > 0 and x * y * z <= 1024 and (x, y, z) not in out:
+                        out.append((x, y, z))
+        return tuple(out) if 1 < len(out) <= self.MAX_BLOCK_CHOICES else ()
+
     def dims(self, text: str, block: bool = False) -> tuple[ir.Expr, ir.Expr, ir.Expr] | None:
         try:
             v = self.value(self._parse(text))
@@ -464,12 +551,24 @@ class HostResolver(HostScope):
         # a block or grid the command line may change is analysed at the program's own (the kernel's
         # sizes stay open: a value the program passes to the kernel is its parameter)
         dims = tuple(program_value(d, self.inputs_passed_over) for d in dims)
+        dims = tuple(self._decided(d) for d in dims)
         if block and any(ir.of_type(d, ir.Cond) for d in dims):
             # `threads = n > 512 ? 512 : n`: a block of one shape or another, as the host's values go;
             # not one shape (the analysis reads a block as one)
             return None
         return dims
 
+
+
+def _arms(e, depth: int = 0) -> list[int] | None:
+    """The numbers a `c ? a : b` tree can be, None where a leaf is no number."""
+    n = fold(e)
+    if n is not None:
+        return [n]
+    if isinstance(e, ir.Cond) and depth < 4:
+        a, b = _arms(e.then, depth + 1), _arms(e.other, depth + 1)
+        return None if a is None or b is None else list(dict.fromkeys(a + b))
+    return None
 
 
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "&&", "||"}
@@ -516,6 +615,61 @@ def _walk_types(node, types):
         if n.type in types:
             yield n
         stack.extend(n.children)
+
+
+def _explicit_instances(kernel: FunctionDef, project, template: dict) -> dict:
+    """A kernel no launch of the linted files names, instantiated explicitly in its unit (`template
+    __global__ void sort_pairs<1024>(float*);`, a library's kernels launched from elsewhere): the
+    values those instantiations give its template value parameters, {parameter: ((values...),
+    words)}; a type parameter every instantiation gives one type is bound to it (in `template`)."""
+    name = kernel.name.split("::")[-1]
+    use = re.compile(rb"\btemplate\s+(?:(?:__global__|__launch_bounds__\s*\([^()]*\)|void|static|inline)\s+)*"
+                     + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*)>\s*\(")
+    found: list[tuple[list[str], int]] = []
+    for f in project.unit_files(kernel.file):
+        if f.tree is None:
+            continue
+        text = f.tree.root_node.text
+        for m in use.finditer(text):
+            args = _split_args(m.group(1).decode("utf-8", "replace"))
+            if len(args) <= len(kernel.template_params):
+                found.append((args, text.count(b"\n", 0, m.start()) + 1))
+    out: dict = {}
+    for i, tp in enumerate(kernel.template_params):
+        got = [(a[i], line) for a, line in found if len(a) > i]
+        if not got or len(got) < len(found):
+            continue
+        where = f"explicit instantiation{'s' if len(got) > 1 else ''} at line{'s' if len(got) > 1 else ''} " + \
+            ", ".join(str(line) for _, line in got[:3]) + (", ..." if len(got) > 3 else "")
+        if tp.is_type:
+            types = {a for a, _ in got}
+            if len(types) == 1:
+                template[tp.name] = types.pop()
+            continue
+        vals = [int(a, 0) for a, _ in got if re.fullmatch(r"-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*", a)
+                and not a.rstrip("uUlL").startswith("-0")] if all(
+            re.fullmatch(r"-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*", a) for a, _ in got) else []
+        if vals:
+            out[tp.name] = (tuple(sorted(set(vals))), where)
+    return out
+
+
+def _split_args(text: str) -> list[str]:
+    """A template argument list's arguments, split at its top-level commas."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
 
 
 def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict, project) -> dict:
@@ -594,6 +748,7 @@ def launch_from_site(site: LaunchSite, kernel: FunctionDef, r: HostResolver | No
     r = r or HostResolver(site, kernel)
     grid = r.dims(site.config[0]) if site.config else None
     block = r.dims(site.config[1], block=True) if len(site.config) > 1 else None
+    choices = r.block_choices(site.config[1]) if block is None and len(site.config) > 1 else ()
     smem = None
     if len(site.config) > 2:
         try:
@@ -602,7 +757,7 @@ def launch_from_site(site: LaunchSite, kernel: FunctionDef, r: HostResolver | No
         except (ExprSyntaxError, MacroError):
             smem = None
     rel = site.file.path
-    return LaunchConfig(grid, block, smem, f"{rel}:{site.line}")
+    return LaunchConfig(grid, block, smem, f"{rel}:{site.line}", block_choices=choices)
 
 
 def _site_rank(kernel: FunctionDef, site: LaunchSite) -> int:
@@ -1072,6 +1227,37 @@ def _extents(kernel: FunctionDef, readings: list[_SiteValues]) -> dict[str, ir.E
     return out
 
 
+def _derived(kernel: FunctionDef, readings: list[_SiteValues]) -> dict[str, ir.Expr]:
+    """Integer parameters every launch passes as one expression of the kernel's other parameters
+    (`int count = n / 3;` passed as `count`, with `n` passed as `n`), as the launch's own host
+    function reads them (whatever its callers pass, the relation holds), and only over names the
+    host passes straight to the kernel parameter of the same name (so `n` is the kernel's `n`)."""
+    out: dict[str, ir.Expr] = {}
+    if not readings:
+        return out
+    for i, p in enumerate(kernel.params):
+        if p.pointers or p.reference or not p.name:
+            continue
+        got = set()
+        for s in readings:
+            r = s.base
+            if len(s.site.args) <= i:
+                got.add(None)
+                break
+            try:
+                v = r.value(r._parse(s.site.args[i]))
+            except (ExprSyntaxError, MacroError, OutOfBudget):
+                got.add(None)
+                break
+            ok = isinstance(v, ir.Expr) and fold(v) is None and not is_open(v) and bool(ir.symbols(v)) and \
+                all(x.kind == "param" and x.name != p.name and r.param_names.get(x.name) == x.name
+                    for x in ir.symbols(v)) and not ir.of_type(v, ir.Call)
+            got.add(v if ok else None)
+        if len(got) == 1 and None not in got:
+            out[p.name] = got.pop()
+    return out
+
+
 def _in_kernel_terms(e, ctx: CallContext, r: HostResolver):
     """A caller's allocation size in the kernel's parameters: the caller's value for a wrapper
     parameter that the wrapper passes straight to the kernel is that kernel parameter."""
@@ -1096,10 +1282,17 @@ def _incomplete(kernel: FunctionDef, project) -> list[str]:
     return []
 
 
+def kernel_launches(kernel: FunctionDef, sites: list[LaunchSite], project=None) -> list[LaunchSite]:
+    """The launches of a kernel, best first (the first is the one `resolve_launch` reads)."""
+    return _kernel_sites(kernel, sites, project)[0]
+
+
 def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch], project=None,
-                   given: dict[str, int] | None = None) -> tuple[LaunchConfig, dict[str, str], list[str]]:
+                   given: dict[str, int] | None = None,
+                   only: int | None = None) -> tuple[LaunchConfig, dict[str, str], list[str]]:
     """The launch a kernel is analysed with, its template arguments, and assumptions made.
-    `given`: the values of `--param` (and the configuration's `params`), which win."""
+    `given`: the values of `--param` (and the configuration's `params`), which win. `only`: the
+    index of one launch (in `kernel_launches`' order) read alone, with its own values."""
     template: dict[str, str] = {}
     params: dict[str, int] = {}
     provenance: dict[str, str] = {}
@@ -1108,8 +1301,13 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         provenance.update({k: f"annotation at line {ann.line}" for k in ann.params})
     resolver = None
     kernel_sites, assumptions = _kernel_sites(kernel, sites, project)
+    if only is not None:
+        kernel_sites = kernel_sites[only:only + 1]
     readings: list[_SiteValues] = []
     site_cfg = None
+    instantiated: dict = {}
+    if not kernel_sites and kernel.template_params and project is not None and kernel.file is not None:
+        instantiated = _explicit_instances(kernel, project, template)
     if kernel_sites:
         site = kernel_sites[0]
         budget = Budget()
@@ -1172,7 +1370,11 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
                 params[k] = v[0]
         cfg.host_checks = _checks(kernel, readings)
         cfg.extents = _extents(kernel, readings)
-    for k, (vs, words) in (instantiated if kernel_sites else {}).items():
+        cfg.derived = {k: v for k, v in _derived(kernel, readings).items()
+                       if k not in params and k not in cfg.values and k not in (given or {})}
+        for k, v in cfg.derived.items():
+            provenance.setdefault(k, f"{k} = {v} at every launch")
+    for k, (vs, words) in instantiated.items():
         if len(vs) == 1:
             template[k] = ir.Num(vs[0])
         elif k not in cfg.values:

@@ -252,6 +252,11 @@ class Statements:
         if other is not None and other.type == "else_clause":
             # `else // why` and then the statement: the comment is no statement of the else
             other = next((c for c in other.named_children if c.type != "comment"), None)
+        if isinstance(cond, ir.Num) and isinstance(cond.value, (int, bool)):
+            # `if (nIsPow2)` with the template's `false`, `if (blockSize >= 512)` with 256: the compiler
+            # keeps only the arm the instance takes (as `if constexpr` does)
+            live = then if cond.value else other
+            return self.stmt(live) if live is not None else None
         before = dict(self.env)
         mark, outer_exits = len(self.guards), self.nested_exits
         self.nested_exits = []

@@ -31,7 +31,10 @@ class LaunchConfig:
     smem: ir.Expr | None = None
     origin: str = "assumed"             # where it came from: "path:line", "annotation", "--launch", "assumed"
     params: dict[str, int] = field(default_factory=dict)    # sizes fixed by the launch annotation
-    param_map: dict[str, ir.Expr] = field(default_factory=dict)  # kernel param -> host expression
+    # a parameter every launch passes as an expression of the kernel's other parameters
+    # (`int count = n / 3; k<<<(count + 127) / 128, 128>>>(out, count, n)`): that expression, so that
+    # the kernel's `i < count` is the guard of the grid sized from `n / 3`
+    derived: dict[str, ir.Expr] = field(default_factory=dict)
     # what the host program gives, with where it comes from (model/launch.py, model/host.py):
     # the values each integer parameter takes at every launch (derived; absent: open)
     values: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -44,6 +47,9 @@ class LaunchConfig:
     # a pointer parameter's extent in bytes, from the allocation the launch passes
     # (`cudaMalloc(&p, n * sizeof(float))`): an expression over the kernel's parameters, or a number
     extents: dict[str, ir.Expr] = field(default_factory=dict)
+    # the blocks a launch may run where its block is one of a few shapes as the host's branches go
+    # (`dim3 threads(32, threadsY)` with `threadsY` 4 or 8): a verdict holds at each
+    block_choices: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def known(self) -> bool:

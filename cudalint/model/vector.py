@@ -83,9 +83,14 @@ def _term_alignment(t: Term) -> int:
     return alignment(t.stride) if t.is_offset else min(_BIG, alignment(t.coord) * alignment(t.stride))
 
 
-def _mergeable(acc: Access) -> bool:
+def _mergeable(acc: Access, views: bool = False) -> bool:
+    """A shared access nvcc may serve with its neighbours; `views`: also one through a cast of
+    another element type (`((unsigned*)smem)[t * 8 + k]` of an `extern __shared__ char smem[]`),
+    whose neighbours are `width / elem_size` elements apart."""
     return (acc.space == "shared" and not acc.unresolved and not acc.atomic and not acc.volatile
-            and acc.width == acc.array.elem_size and acc.width in (2, 4, 8))
+            and (acc.width == acc.array.elem_size or
+                 views and acc.view != "" and acc.width > acc.array.elem_size and acc.width % acc.array.elem_size == 0)
+            and acc.width in (2, 4, 8))
 
 
 _UNSET = object()
@@ -188,7 +193,7 @@ def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
     where `base` is aligned to the merged width."""
     groups: dict[tuple, list[tuple[int, Access]]] = {}
     for acc in table.accesses:
-        if acc in out or not _mergeable(acc):
+        if acc in out or not _mergeable(acc, views=True):
             continue
         split = _split(acc)
         if split is None:
@@ -198,6 +203,8 @@ def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
     for (_, _, width, _, _, rest), members in groups.items():
         if len(members) < 2:
             continue
+        elem = members[0][1].array.elem_size
+        step = width // elem            # elements between neighbours: 1, or a view's width in elements
         align = min((_term_alignment(Term(c, s)) for c, s in rest), default=_BIG)
         at = {}
         for off, acc in members:
@@ -207,9 +214,9 @@ def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
                 continue
             k = MAX_REQUEST // width
             while k > 1:
-                run = [at.get(off + j) for j in range(k)]
-                if (min(align, alignment(ir.Num(off))) % k == 0 and all(a is not None and a not in out for a in run)
-                        and _side_by_side(table, run)):
+                run = [at.get(off + j * step) for j in range(k)]
+                if (min(align, alignment(ir.Num(off))) * elem % (k * width) == 0
+                        and all(a is not None and a not in out for a in run) and _side_by_side(table, run)):
                     merge = Merge(k * width, k, run[0], tuple(run))
                     for a in run:
                         out[a] = merge
@@ -251,18 +258,19 @@ def possible_merges(table: TwoTreeTable, sure: dict[Access, Merge], trips: dict 
 
 
 def element_merges(table: TwoTreeTable) -> None:
-    """Loads of the members of one struct or vector element that together make the whole element
-    (`p[i].x` and `p[i].y` of a `float2`, under the same guards and loops, nothing stored to the
-    array between them): nvcc serves them as one load of the element where its alignment allows
-    that width (the type's own, 8 for a float2), so the model holds that one load."""
+    """Loads (or stores) of the members of one struct or vector element that together make the
+    whole element (`p[i].x` and `p[i].y` of a `float2`; `out[i].x = ...; out[i].y = ...; .z; .w` of
+    a `uint4`), under the same guards and loops, the array not accessed the other way between them:
+    nvcc serves them as one access of the element where its alignment allows that width (the
+    type's own, 8 for a float2, 16 for a uint4), so the model holds that one access."""
     groups: dict[tuple, list[Access]] = {}
     for acc in table.accesses:
-        if acc.kind != "load" or acc.space != "global" or acc.unresolved or acc.volatile or acc.atomic:
+        if acc.space != "global" or acc.unresolved or acc.volatile or acc.atomic:
             continue
         size = acc.array.elem_size
         if acc.width >= size or size > MAX_REQUEST or size & (size - 1):
             continue
-        key = (id(acc.array), acc.index, acc.guards, tuple(map(id, acc.loops)))
+        key = (id(acc.array), acc.kind, acc.index, acc.guards, tuple(map(id, acc.loops)))
         groups.setdefault(key, []).append(acc)
     drop: set[int] = set()
     for members in groups.values():
@@ -277,8 +285,14 @@ def element_merges(table: TwoTreeTable) -> None:
         if covered != set(range(size)):
             continue
         lo, hi = min(m.seq for m in members), max(m.seq for m in members)
-        if any(lo < a.seq < hi and a.array is head.array and a.kind == "store" for a in table.accesses):
+        if any(lo < a.seq < hi and a.array is head.array and a.kind != head.kind for a in table.accesses) or \
+                any(lo < b.seq < hi for b in table.barriers):
             continue
+        if head.kind == "store":        # one store of what the members store: their values' axes
+            axes = [m.value_axes for m in members]
+            head.value_axes = None if any(a is None for a in axes) else frozenset().union(*axes)
+            head.value_scope = min(m.value_scope for m in members)
+            head.stored = None
         head.width, head.member_offset = size, 0
         drop.update(id(m) for m in members[1:])
     if drop:

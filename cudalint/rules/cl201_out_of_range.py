@@ -121,16 +121,19 @@ def _reach_exprs(sim, acc) -> list:
             counters.append(it)
             reads |= {x.name for e in (it.start, it.value, it.cond) if e is not None
                       for x in ir.symbols(e) if x.kind != "param"}
-    guards = [g for g in acc.guards if not _tail_guard(g, sizing) and
+    given = {n for n in sim.params if n not in set(sim.defaulted_params)}
+    guards = [g for g in acc.guards if not _tail_guard(g, sizing, given) and
               any(x.name in reads for x in ir.symbols(g) if x.kind != "param")]
     # a loop whose counter the index does not read (`for (m = 0; m < width / 32; m++)` around
     # `Bs[e][col]`) decides how often the access runs, not how far it reaches
     return [acc.index, *(it.cond for it in acc.loops if it.cond is not None and it in counters), *guards]
 
 
-def _tail_guard(g, sizing: set) -> bool:
+def _tail_guard(g, sizing: set, given: set) -> bool:
+    """A guard of the global coordinate against sizes the grid is rounded up from; the sizes the
+    program gives are numbers in it (`index / channels >= rows` with `channels` given)."""
     syms = ir.symbols(g)
-    opened = {x.name for x in syms if x.kind == "param"}
+    opened = {x.name for x in syms if x.kind == "param" and x.name not in given}
     return bool(opened) and opened <= sizing and any(x.name.startswith("blockIdx.") for x in syms)
 
 

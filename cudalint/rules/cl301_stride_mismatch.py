@@ -573,13 +573,14 @@ def _term_words(t) -> str:
 MAX_RECORD = 4096       # positions of a record enumerated at most
 
 
-def _record_positions(sim, acc, terms, t, c: int) -> set[int] | None:
+def _record_positions(sim, acc, terms, t, c: int, common: frozenset[str] = frozenset()) -> set[int] | None:
     """The positions, within each stride `c` of term `t`, that one access reaches through its own
-    loops below `t` (`idx[i * 9 + j]` with j over 0..3: {0, 1, 2, 3}); None where a term below `t`
-    is not a loop of its own (a thread or block coordinate) or a range is not known."""
+    loops and the threads that run it below `t` (`idx[i * 9 + j]` with j over 0..3: {0, 1, 2, 3});
+    None where a term below `t` is a block coordinate or a range is not known. `common`: terms every
+    access compared has, which move them all alike (a column `bid` of rows `tps + i`)."""
     pos = {0}
     for x in terms:
-        if x is t or str(x) == str(t):
+        if x is t or str(x) == str(t) or str(x) in common:
             continue
         step = _numeric(sim, x.stride, ones=True)
         if step is None:
@@ -589,9 +590,13 @@ def _record_positions(sim, acc, terms, t, c: int) -> set[int] | None:
             continue
         if step >= c:
             continue                        # a level above the record
-        if not (isinstance(x.coord, ir.Sym) and x.coord.kind == "iter"):
+        if not (isinstance(x.coord, ir.Sym) and x.coord.kind in ("iter", "thread")):
             return None
-        m = _coord_max(sim, x.coord, acc)
+        if x.coord.kind == "thread" and _constant(x.stride) is None:
+            return None     # a thread's step of an open size (`threadIdx.y * width`): not a record's slot
+        # a thread coordinate below the record (`rec[blockIdx.x].code[threadIdx.x + k * blockDim.x]`):
+        # the threads that run the access fill their part of it
+        m = _coord_max(sim, x.coord, acc, running_only=True)
         if m is None or m < 0 or len(pos) * (m + 1) > MAX_RECORD:
             return None
         pos = {p + n * step for p in pos for n in range(m + 1)}
@@ -599,25 +604,47 @@ def _record_positions(sim, acc, terms, t, c: int) -> set[int] | None:
 
 
 def _record_filled(sim, table, acc, dim: int, t, c: int) -> bool:
+    cover = _record_cover(sim, table, acc, dim, t, c)
+    return bool(cover) and cover >= set(range(c * acc.array.elem_size))
+
+
+def _record_cover(sim, table, acc, dim: int, t, c: int) -> set[int]:
     """The accesses of the array that go through the same record term `t` (stride `c`) reach, with
-    their own loops, every position of the record between them: the record is the program's layout,
-    and an access that reads part of it (a corner case rereading four of nine slots) skips nothing.
-    Loads and stores count together here: what a thread writes of its record and what it reads are
-    one layout."""
-    key = str(t)
-    covered: set[int] = set()
+    their own loops, every byte of the record between them: the record is the program's layout,
+    and an access that reads part of it (a corner case rereading four of nine slots, one member of
+    a struct beside the others) skips nothing. Loads and stores count together here: what a thread
+    writes of its record and what it reads are one layout. The record's members read through
+    another element type (`rec[blockIdx.x].size` beside `rec[blockIdx.x].code[i]`, the latter in
+    words) count by their bytes."""
+    rec = c * acc.array.elem_size
+    if c > MAX_RECORD or rec > MAX_RECORD * 16:
+        return set()                # a record too wide to count byte by byte: nothing said filled
+    need = set(range(rec))
+    covered: set[int] = set()       # bytes of the record
+    found = []
     for a in table.accesses:
-        if a.array is not acc.array or a.unresolved:
+        if a.unresolved or a.array.name != acc.array.name or a.array.space != acc.array.space:
+            continue
+        same = a.array is acc.array
+        size = a.array.elem_size
+        if rec % size:
             continue
         for k, terms in _analysed(a):
-            if k != dim or not any(str(x) == key for x in terms):
+            if (k != dim) if same else (k != -1 or dim != -1):
                 continue
-            got = _record_positions(sim, a, terms, next(x for x in terms if str(x) == key), c)
-            if got is not None:
-                covered |= got
-        if len(covered) >= c:
-            return True
-    return False
+            x = next((x for x in terms if not x.is_offset and x.coord == t.coord and
+                      _numeric(sim, x.stride, ones=True) == rec // size), None)
+            if x is not None:
+                found.append((a, terms, x, size))
+    sets = [frozenset(str(y) for y in terms if y is not x and not y.is_offset) for _, terms, x, _ in found]
+    common = frozenset.intersection(*sets) if len(sets) > 1 else frozenset()
+    for a, terms, x, size in found:
+        got = _record_positions(sim, a, terms, x, rec // size, common)
+        if got is not None:
+            covered |= {(p * size + a.member_offset + b) % rec for p in got for b in range(a.width)}
+        if covered >= need:
+            break
+    return covered
 
 
 def check(ctx: Context):
@@ -667,9 +694,19 @@ def _check(ctx: Context):
                 # the kernel reads the elements this access leaves (an in-place reduction's second
                 # half, read once by the whole block and then no more)
                 continue
-            if kind == "gap" and all(isinstance(b.coord, ir.Sym) and b.coord.kind == "iter" for b in below) \
-                    and _record_filled(sim, ctx.table, acc, k, t, c):
-                continue        # the thread's own loops elsewhere fill the record this access reads part of
+            members = False     # other accesses fill part of the holes (a record's other members)
+            if kind == "gap" and all(isinstance(b.coord, ir.Sym) and b.coord.kind in ("iter", "thread")
+                                     for b in below):
+                cover = _record_cover(sim, ctx.table, acc, k, t, c)
+                size = acc.array.elem_size
+                if cover and cover >= set(range(c * size)):
+                    # the thread's own loops (or the block's threads) elsewhere fill the record this
+                    # access fills part of: its other members (`rec[blockIdx.x].size` beside `.code[i]`)
+                    continue
+                left = sum(1 for e in range(c) if not any(e * size + b in cover for b in range(size))) \
+                    if cover else c
+                if left < c - span:
+                    members, holes = True, left
             others = [a for a, _ in together if a is not acc] if joint else []
             reported.update(id(a) for a in others)   # one finding for the accesses that fill the stride together
             below_txt = " + ".join(f"`{short(str(b), 32)}`" for b in below)
@@ -684,6 +721,10 @@ def _check(ctx: Context):
                 msg = f"{head}: neighbouring {who} overlap"
             elif grid_open:
                 msg = f"{head}: it leaves elements between its steps unwritten"
+            elif kind == "gap" and members:     # a record's other members fill some of the stride
+                msg = f"{head}: with the other accesses of `{acc.array.name}`, {holes} of every {c} elements " \
+                      f"are never {'read' if acc.kind == 'load' else 'written'}"
+                metrics = {"stride": c, "skipped": holes}
             elif kind == "gap" and joint and not others:     # the access's own copies leave the holes
                 msg = f"{head}: {holes} of every {c} elements are skipped"
                 metrics = {"stride": c, "skipped": holes}

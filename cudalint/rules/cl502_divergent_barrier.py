@@ -63,6 +63,14 @@ def help(d) -> str | None:
     return f"move `{f['barrier']}` out from under the condition: every thread of the block must reach it"
 
 
+def _grid_open(sim) -> bool:
+    """The grid is computed from a size the program does not give (cudalint tried a value for it)."""
+    grid = sim.table.launch.grid
+    opened = set(sim.defaulted_params)
+    return not sim.grid_known or grid is None or any(
+        x.kind == "param" and x.name in opened for g in grid if g is not None for x in ir.symbols(g))
+
+
 def check(ctx: Context):
     from ..analysis.divergence import divergent_barriers, unfollowed_guard
     sim = ctx.sim
@@ -78,7 +86,13 @@ def check(ctx: Context):
         blocks = keep - threads
         if blocks and any(d.reaches.get(k) for k in blocks) and \
                 all(d.reaches.get(k) == d.misses.get(k) for k in blocks):
-            who = f"in block {fmt_thread(d.reaches, blocks).split(' of block ')[1]}, {who}"
+            if _grid_open(sim):
+                # a block's number in a grid sized from values the program does not give is no figure
+                # to quote: the last block, or one
+                last = all(d.reaches.get(k) == sim.grid["xyz".index(k[-1])] - 1 for k in blocks)
+                who = f"in {'the last block' if last else 'one block'}, {who}"
+            else:
+                who = f"in block {fmt_thread(d.reaches, blocks).split(' of block ')[1]}, {who}"
         if d.exit is not None:
             why = f"after the early `{d.exit.kind}` at line {d.exit.line}: {who}"
         elif d.loop is not None:
@@ -90,7 +104,25 @@ def check(ctx: Context):
         metrics: dict[str, object] = {"exit_line": d.exit.line if d.exit else None,
                                       "loop_line": d.loop.line if d.loop else None}
         tail = _tail_condition(sim, d.guard) if d.exit is None and d.loop is None else None
-        if tail is not None:
+        loop_cond = d.loop.cond if d.loop is not None else None
+        opened = sorted({x.name for x in ir.symbols(loop_cond) if x.kind == "param"} & set(sim.defaulted_params)) \
+            if loop_cond is not None else []
+        conditional = tail is not None
+        if loop_cond is not None and opened and blocks and _grid_open(sim):
+            # a grid-stride loop over sizes the program does not give: which threads of the last block
+            # run one iteration fewer is a figure of the sizes tried; it is said as the condition it is
+            names = " and ".join(f"`{n}`" for n in opened)
+            if any(x.kind == "block" for x in ir.symbols(loop_cond)):        # a grid-stride loop
+                cond = "the size leaves the last block partly past its end"
+                why = (f"in {where}, whose trip count varies with {names}: in the last block, the threads past the "
+                       f"end do not reach it whenever {cond}")
+            else:                                                               # a block-stride loop
+                cond = f"{names} give{'s' if len(opened) == 1 else ''} the threads of a block unequal counts"
+                why = (f"in {where}, whose trip count varies with {names}: the threads that run it fewer times do "
+                       f"not reach it whenever {cond}")
+            metrics["condition"] = cond
+            conditional = True
+        elif tail is not None:
             # the grid's tail guard: the last block's threads past the size miss the barrier wherever
             # the grid rounds the size up, which no value of the program rules out; no trial's figures
             size, cond = tail
@@ -100,7 +132,7 @@ def check(ctx: Context):
         msg = f"`{b.text}` {why}"
         yield ctx.diagnostic(me, None, msg, line=b.line, column=b.column, end=(b.line, b.end_column or b.column),
                              path=b.path or None,
-                             metrics=metrics, severity="warning" if tail is not None else None,
+                             metrics=metrics, severity="warning" if conditional else None,
                              assumptions=list(sim.assumptions),
                              facts={"barrier": b.text, "exit": d.exit.kind if d.exit else None,
                                     "guard": short(str(d.guard), 40) if d.exit is None and d.loop is None else None})
