@@ -160,7 +160,7 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
          typedefs: dict[str, str] | None = None, deduced: dict[str, str] | None = None) -> Job:
     """The run of one kernel. `host_values`: the host template's arguments where the launch sits in a
     host template (`reduce<T>` instantiated `reduce<int>`); `typedefs`: the unit's type names."""
-    if not sim.launch_known and not sim.block_chosen:
+    if not sim.launch_known and not sim.block_chosen and sim.block not in table.launch.block_choices:
         raise NotRunnable(f"no launch of `{fn.name}` in the files linted (lint its runner too, or give "
                           f"`--launch {fn.name}:grid=X,Y,Z:block=X,Y,Z`)")
     if table.launch.grid is None:
