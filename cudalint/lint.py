@@ -932,7 +932,9 @@ def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg
         except AnalysisLimit:
             continue
         targs = ", ".join(str(tmpl[t.name]) for t in fn.template_params if t.name in (tmpl or {}))
-        where = f"{site.file.path}:{site.line}" if site.file is not None else f"line {site.line}"
+        # in the kernel's own file, its line; else the file as the run names it
+        where = f"line {site.line}" if site.file is None or site.file.path == src.path else \
+            f"{site.file.path}:{site.line}"
         words = f"at the launch at {where}" + (f" as `{fn.name}<{targs}>`" if targs else "") + \
             f", block {_shape(key[0])}"
         taken = [str(c) for c in launch.host_checks if c not in table.launch.host_checks]
