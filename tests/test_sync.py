@@ -124,9 +124,50 @@ def test_barrier_under_thread_condition_diverges(tmp_path):
   if (threadIdx.x < 16) {
     s[threadIdx.x] = in[threadIdx.x];
     __syncthreads();
-  }""")
+  }
+  out[threadIdx.x] = s[threadIdx.x % 16];""")
     d = got[(5, "CL502")]
     assert "`threadIdx.x < 16`" in d.message and "thread 16 does not" in d.message
+
+
+_TAIL_IF = """
+  __shared__ float s[256];
+  if (threadIdx.x < 16) {
+    s[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = s[15 - threadIdx.x];
+  }"""
+
+
+def test_barrier_in_an_if_that_ends_the_kernel_is_an_exit_from_sm70(tmp_path):
+    """The threads that fail the test run nothing more: they exit, as after `if (...) return;`
+    (synccheck on an H100 reports nothing; with a statement after the `if` it reports divergence)."""
+    assert (5, "CL502") not in findings(tmp_path, _TAIL_IF)
+    assert (5, "CL502") in findings(tmp_path, _TAIL_IF, defines={"__CUDA_ARCH__": "600"})
+
+
+def test_an_if_inside_a_loop_or_a_helper_does_not_end_the_kernel(tmp_path):
+    looped = """
+  __shared__ float s[256];
+  for (int r = 0; r < 4; ++r) {
+    if (threadIdx.x < 16) {
+      s[threadIdx.x] = in[threadIdx.x + r];
+      __syncthreads();
+    }
+  }"""
+    assert (6, "CL502") in findings(tmp_path, looped)
+    helper = """
+__device__ void stage(float* s, const float* in) {
+  if (threadIdx.x < 16) {
+    s[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+  }
+}"""
+    got = findings(tmp_path, """
+  __shared__ float s[256];
+  stage(s, in);
+  out[threadIdx.x] = s[threadIdx.x % 16];""", extra=helper)
+    assert any(code == "CL502" for _, code in got)
 
 
 @pytest.mark.parametrize("cond", ["blockIdx.x < 8", "flag > 0", "n > 100", "threadIdx.x < 512"])

@@ -29,6 +29,7 @@ class Accesses:
                 ptr, index = self._element(x, stmt, node)
                 if ptr is None:
                     return ir.Sym("addr", "unknown")
+                index = self._row_start(x, ptr, index)
                 return Ptr(ptr.array, ir.add(ptr.offset, _scale(index, ptr)), ptr.view, ptr.view_size)
             case ir.Deref(expr=p):
                 return self.rvalue(p, stmt, node)
@@ -37,6 +38,21 @@ class Accesses:
                 if got is not None:
                     return got
         return ir.Sym("addr", "unknown")
+
+    @staticmethod
+    def _row_start(x: ir.Subscript, ptr, index):
+        """`&tile[t]` of `float tile[32][32]`: the address of row t, t * 32 elements in (fewer
+        subscripts than the array has dimensions name a row, not an element)."""
+        n, cur = 0, x
+        while isinstance(cur, ir.Subscript):
+            n, cur = n + 1, cur.base
+        dims = ptr.array.dims
+        if ptr.offset != ir.Num(0) or not 1 <= n < len(dims) or any(d is None for d in dims[n:]):
+            return index
+        row = 1
+        for d in dims[n:]:
+            row *= d
+        return ir.mul(index, ir.Num(row))
 
     def _member_of(self, e: ir.Member, stmt, node):
         """(pointer to the struct, its index, the member's path, the member's layout) for member `e`

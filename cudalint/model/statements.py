@@ -260,6 +260,10 @@ class Statements:
         before = dict(self.env)
         mark, outer_exits = len(self.guards), self.nested_exits
         self.nested_exits = []
+        if other is None and self._kernel_tail(node):
+            # `if (i < n) { ...; __syncthreads(); ... }` at the kernel's end: the threads that fail the
+            # test run nothing more and exit, as after `if (i >= n) return;` (synccheck agrees)
+            self.exits[id(cond)] = Exit(cond, node.start_point[0] + 1, "return")
         self.guards.append(cond)
         leaves_then = self.stmt(then) if then is not None else None
         self._drop_guards(mark + 1)
@@ -306,6 +310,35 @@ class Statements:
                 for e in exits:
                     self._exit_guard(ir.Bin("||", ir.negate(taken), e.guard), None, e.kind, e.line)
         return None
+
+    def _kernel_tail(self, node) -> bool:
+        """Nothing of the kernel runs after `node` for a thread that passes over it: it is the last
+        statement of the kernel's body, or of an `if` arm that is (not of a loop's body, nor of a
+        helper's: the caller goes on)."""
+        body = getattr(self.fn, "body", None)
+        if body is None:
+            return False
+        cur = node
+        for _ in range(64):
+            nxt = cur.next_named_sibling
+            while nxt is not None and nxt.type == "comment":
+                nxt = nxt.next_named_sibling
+            if nxt is not None:
+                return False
+            parent = cur.parent
+            if parent is None:
+                return False
+            if parent.type == "compound_statement":
+                if parent.start_byte == body.start_byte and parent.end_byte == body.end_byte:
+                    return True
+                cur = parent
+            elif parent.type == "else_clause" and parent.parent is not None:
+                cur = parent.parent
+            elif parent.type == "if_statement":
+                cur = parent
+            else:
+                return False
+        return False
 
     def _exit_guard(self, guard: ir.Expr, node, kind: str, line: int = 0) -> None:
         self.guards.append(guard)

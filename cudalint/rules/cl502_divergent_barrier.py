@@ -7,7 +7,10 @@ The guards are evaluated for every thread of sampled blocks and iterations, so a
 `blockIdx` or on parameters (uniform across the block) is not a finding. Threads that `return`
 early have exited, and exited threads count as arrived at a barrier on sm_70 and later (PTX
 `bar.sync`): an early `return` before a barrier is reported only for an older target
-(`-D __CUDA_ARCH__=600`; the default is sm_90).
+(`-D __CUDA_ARCH__=600`; the default is sm_90). The same holds for an `if` that ends the kernel
+(`if (i < n) { ...; __syncthreads(); ... }` with nothing after it): the threads that fail the test
+exit. Threads that go on to run anything after it do not (compute-sanitizer's synccheck reports
+both cases so on an H100).
 
 ## Why is this bad?
 `__syncthreads()` waits for every thread of the block. When only some threads call it the

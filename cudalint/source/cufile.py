@@ -251,6 +251,11 @@ def _plain(node) -> bool:
 _ANNOTATION = re.compile(r"^\s*(?://+|/\*+)\s*cudalint\s*:\s*(launch|param)\b(.*?)(\*/)?\s*$", re.DOTALL)
 
 
+# an initializer that can only be an integer: numbers, names and operators, no floating literal
+# (one character class, linear on any text: a long template argument list never backtracks)
+_INTEGER_TEXT = re.compile(r"[\w\s()+\-*/%<>&|^~!?:]{1,200}")
+
+
 class SourceFile:
     """One file's structure, read off the text its translation unit compiles (see preprocess)."""
 
@@ -364,13 +369,17 @@ class SourceFile:
         type_node = node.child_by_field_name("type")
         tname = node_text(type_node).split() if type_node is not None else []
         integer = bool({"const", "constexpr"} & words) and tname[-1:] != [] and tname[-1] in _INT_WORDS
+        # `const Ncv32u NUM_SCAN_THREADS = 256;`: a type the unit names (a typedef of an integer, as
+        # often as not) with an integer value is taken as one; a floating value is not
+        aliased = bool({"const", "constexpr"} & words) and type_node is not None and \
+            type_node.type in ("type_identifier", "qualified_identifier") and not integer
         for d in node.children_by_field_name("declarator"):
             if d.type == "function_declarator":
                 if "__global__" in {node_text(c) for c in node.children}:
                     inner = d.child_by_field_name("declarator")
                     self.prototypes.add(node_text(inner).split("::")[-1] if inner is not None else "")
                 continue
-            if not integer:
+            if not integer and not aliased:
                 continue
             if d.type == "init_declarator":      # const int TILE = 32;
                 target, value = d.child_by_field_name("declarator"), d.child_by_field_name("value")
@@ -379,6 +388,9 @@ class SourceFile:
             if value is not None and value.type in ("initializer_list", "argument_list"):   # int N{32}
                 value = value.named_children[0] if len(value.named_children) == 1 else None
             if target is None or value is None or target.type not in ("identifier", "field_identifier"):
+                continue
+            if aliased and (not _INTEGER_TEXT.fullmatch(node_text(value)) or
+                            re.search(r"(?<![xX\w])\d+[eE.]|\.\d", node_text(value))):
                 continue
             name = scope + node_text(target)
             self.constants[name] = Constant(name, node_text(value), self, node.start_point[0] + 1)
