@@ -43,6 +43,7 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (glob, selectors)
     exclude: tuple[str, ...] = ()                 # globs, relative to `root`
     host_include: tuple[str, ...] = ()            # globs of more files read as host context (lint.py)
+    include: tuple[str, ...] = ()                 # globs of more files linted as CUDA (`*.hxx`) in a folder
     root: str | None = None                       # directory the globs are relative to (the config file's)
     respect_gitignore: bool = True
     force_exclude: bool = False                   # exclude even files named on the command line
@@ -71,6 +72,10 @@ class Config:
 
     def excluded(self, path: str) -> bool:
         return any(_glob_match(path, pat, self.root) for pat in self.exclude)
+
+    def included(self, path: str) -> bool:
+        """A file `extend-include` names: linted as CUDA when a folder is walked, as `.cu`/`.cuh` are."""
+        return any(_glob_match(path, pat, self.root) for pat in self.include)
 
     def host_included(self, path: str) -> bool:
         """A file `extend-host-include` names: read as host context (lint.py's host_kind)."""
@@ -199,6 +204,7 @@ KEYS: dict[str, tuple[Callable, object]] = {
     "per-file-ignores": (_per_file_ignores, {}),
     "exclude": (_str_list, []),
     "extend-exclude": (_str_list, []),
+    "extend-include": (_str_list, []),
     "extend-host-include": (_str_list, []),
     "respect-gitignore": (_bool, True),
     "force-exclude": (_bool, False),
@@ -213,7 +219,7 @@ KEYS: dict[str, tuple[Callable, object]] = {
 }
 _TABLES = {"coalescing", "bank-conflict"}                      # sub-tables holding dotted keys
 _MERGED = {"define", "params", "launch", "per-file-ignores"}   # merged entry by entry across layers
-_ADDED = {"extend-select", "extend-exclude", "extend-host-include"}   # concatenated across layers
+_ADDED = {"extend-select", "extend-exclude", "extend-include", "extend-host-include"}   # concatenated across layers
 
 
 # ---- files ----------------------------------------------------------------------------------
@@ -482,7 +488,7 @@ class Resolver:
                 selection=RuleSelection(tuple(v["select"]) + tuple(v["extend-select"]), tuple(v["ignore"])),
                 per_file_ignores=tuple((g, tuple(s)) for g, s in v["per-file-ignores"].items()),
                 exclude=tuple(v["exclude"]) + tuple(v["extend-exclude"]), root=root,
-                host_include=tuple(v["extend-host-include"]),
+                host_include=tuple(v["extend-host-include"]), include=tuple(v["extend-include"]),
                 respect_gitignore=v["respect-gitignore"], force_exclude=v["force-exclude"], jobs=self.jobs,
                 show_limits=v["show-limits"], show_uncertain=v["show-uncertain"])
         return self._configs[cfg_path]

@@ -145,11 +145,11 @@ def collect_paths(paths: list[str], cfg: Config | None = None, errors: list | No
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _skipped_dir(
                     cfg.for_file(os.path.join(root, d, "_")), os.path.join(root, d), gitignore))
                 found.extend(os.path.join(root, f) for f in files
-                             if f.endswith(EXTENSIONS) and not cfg.for_file(os.path.join(root, f)).excluded(
-                                 os.path.join(root, f)))
+                             if _cuda_file(os.path.join(root, f), cfg) and
+                             not cfg.for_file(os.path.join(root, f)).excluded(os.path.join(root, f)))
                 if host is not None and len(host) < MAX_HOST_CANDIDATES:
                     here = cfg.for_file(os.path.join(root, "_"))      # a folder's files share its configuration
-                    host.extend(h for f in files if not f.endswith(EXTENSIONS) and
+                    host.extend(h for f in files if not _cuda_file(os.path.join(root, f), cfg) and
                                 host_kind(h := os.path.join(root, f), here) is not None and
                                 not here.excluded(h) and not (here.respect_gitignore and gitignore.ignored(h)))
             out.extend(sorted(f for f in found if not (cfg.for_file(f).respect_gitignore and gitignore.ignored(f))))
@@ -354,11 +354,20 @@ MAX_HOST_ROUNDS = 3            # wrappers of wrappers, through headers (`inline 
                                # { cudaF_copy(...); }` in kaldi's cu-kernels.h)
 
 
+def _cuda_file(path: str, cfg: Config) -> bool:
+    """A file a folder's walk lints: `.cu`, `.cuh`, and what the configuration's `extend-include`
+    globs name (`*.hxx` of a library that keeps its kernels there)."""
+    if path.endswith(EXTENSIONS):
+        return True
+    fcfg = cfg.for_file(path)
+    return bool(fcfg.include) and fcfg.included(path)
+
+
 def host_kind(path: str, cfg: Config) -> str | None:
     """"source" for a C++ file read as host context (`.cc`, `.cpp`, `.cxx`, `.c++`, and what the
     configuration's `extend-host-include` globs name), "header" for a C++ header (looked at for the
     wrappers it defines), None for any other file (a .cu/.cuh is linted, not host context)."""
-    if path.endswith(EXTENSIONS):
+    if _cuda_file(path, cfg):
         return None
     if path.endswith(HOST_SOURCES):
         return "source"

@@ -95,6 +95,17 @@ def test_exclude_extend_exclude_gitignore_and_force_exclude(tmp_path):
     assert cudalint(tmp_path, "third_party/v.cu") == (0, "", "")
 
 
+def test_extend_include_lints_more_extensions_in_a_folder(tmp_path):
+    """A library that keeps its kernels in `.hxx` files: a folder's walk lints them once the
+    configuration names them (as ruff's `extend-include`), and excluded ones stay out."""
+    files = {"vecadd.cu": VECADD, "kernels/v.hxx": VECADD, "vendor/w.hxx": VECADD}
+    project(tmp_path, '[tool.cudalint]\n', files=files)
+    assert {p for p, _, _ in codes(cudalint(tmp_path, ".")[1])} == {"./vecadd.cu"}
+    (tmp_path / "pyproject.toml").write_text('[tool.cudalint]\nextend-include = ["*.hxx"]\n'
+                                             'extend-exclude = ["vendor"]\n')
+    assert {p for p, _, _ in codes(cudalint(tmp_path, ".")[1])} == {"./vecadd.cu", "./kernels/v.hxx"}
+
+
 def test_define_params_launch_min_ratio(tmp_path):
     project(tmp_path, "[tool.cudalint]\ndefine = { TILE = 32 }\n", files={"k.cu": TILE_KERNEL})
     assert "CL201" in cudalint(tmp_path, ".")[1]
