@@ -873,6 +873,11 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
     return _running(found, table, runs[0][2]), runs[0][2]
 
 
+def _accesses_by_place(table) -> dict:
+    """The kernel's accesses by the place a finding names: (path, line, column, load/store)."""
+    return {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
+
+
 # the rules that judge one access by what it does when it runs
 _ACCESS_RULES = frozenset({"CL101", "CL102", "CL201", "CL202", "CL203", "CL301", "CL302", "CL401"})
 
@@ -880,7 +885,7 @@ _ACCESS_RULES = frozenset({"CL101", "CL102", "CL201", "CL202", "CL203", "CL301",
 def _running(found: list[Diagnostic], table, sim) -> list[Diagnostic]:
     """An access that no thread runs at the launch read (`case 0:` of a `switch (dtype)` the launch's
     branch gives 2, `if (stride_src)` of an instance with `false`) makes no finding of its own."""
-    at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
+    at = _accesses_by_place(table)
     out = []
     for d in found:
         acc = at.get((d.path, d.line, d.column, d.access)) if d.code in _ACCESS_RULES else None
@@ -987,7 +992,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
         conditional.setdefault(key(d), d)
     if not first and not fcfg.show_uncertain:
         return notes + list(conditional.values())
-    at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
+    at = _accesses_by_place(table)
     holds: dict = {k: [family.primary] for k in first}
     idle: dict = {k: 0 for k in first}      # trials in which the finding's access does not run
     others: dict = {}                       # findings the first trial does not produce
@@ -1260,7 +1265,7 @@ def _say_values(diags: list[Diagnostic], table, family) -> list[Diagnostic]:
     """Each warning says, in a few words, where the values its strides are made of come from: the
     host code (`incx = 64: every call of `scal` passes 64`), or nowhere (`K not given`). Values
     written in the kernel or its launch line need no words."""
-    at = {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
+    at = _accesses_by_place(table)
     launch = table.launch
     for d in diags:
         acc = at.get((d.path, d.line, d.column, d.access))

@@ -470,17 +470,10 @@ def derived_divisors(launch) -> dict[str, int]:
     with the largest such constant."""
     out: dict[str, int] = {}
 
-    def constant(e) -> int | None:
-        if ir.symbols(e):
-            return None
-        try:
-            v = Evaluator({}).value(e)
-        except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
-            return None
-        return int(v) if float(v).is_integer() else None
+    from ..model.host import fold
 
     def walk(e, k: int) -> None:
-        c = constant(e.right) if isinstance(e, ir.Bin) and e.op in ("/", ">>") else None
+        c = fold(e.right) if isinstance(e, ir.Bin) and e.op in ("/", ">>") else None
         if c is not None and c > 0:
             c = c if e.op == "/" else (1 << c if c < 21 else MAX_DIVISOR)
             walk(e.left, min(MAX_DIVISOR, k * c))

@@ -20,7 +20,7 @@ from ..source.types import (  # noqa: F401 - the layouts, by the names other sta
     FieldDecl,
     StructDef,
     _TEMPLATE_ID,
-    _split_args,
+    split_top_level,
     TypeTable,
     _vector_members,
     _up,

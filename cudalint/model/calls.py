@@ -8,6 +8,7 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import FunctionDef, node_text
+from ..source.types import split_top_level
 from . import uniform
 from .table import Barrier, short_text as _short
 from .symbols import Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
@@ -513,17 +514,7 @@ def _exchanges(text: str, kind: str) -> bool:
     between barriers; the direct, striped and vectorized algorithms (the default is direct) read and
     write each thread's own items with no barrier, and the warp-transposing ones exchange within a
     warp."""
-    args = text[text.index("<") + 1:text.rindex(">")] if ">" in text else ""
-    depth, parts, cur = 0, [], ""
-    for ch in args:
-        depth += ch in "<("
-        depth -= ch in ">)"
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur)
+    parts = split_top_level(text[text.index("<") + 1:text.rindex(">")] if ">" in text else "")
     if len(parts) < 4:
         return False                            # BLOCK_LOAD_DIRECT / BLOCK_STORE_DIRECT
     alg = parts[3].split("::")[-1].strip()

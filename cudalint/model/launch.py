@@ -18,6 +18,7 @@ from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, kernel_operand, node_text
 from ..source.project import member_class
+from ..source.types import split_top_level
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
                    variadic_pack)
 from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
@@ -631,7 +632,7 @@ def _explicit_instances(kernel: FunctionDef, project, template: dict) -> dict:
             continue
         text = f.tree.root_node.text
         for m in use.finditer(text):
-            args = _split_args(m.group(1).decode("utf-8", "replace"))
+            args = split_top_level(m.group(1).decode("utf-8", "replace"))
             if len(args) <= len(kernel.template_params):
                 found.append((args, text.count(b"\n", 0, m.start()) + 1))
     out: dict = {}
@@ -651,24 +652,6 @@ def _explicit_instances(kernel: FunctionDef, project, template: dict) -> dict:
             re.fullmatch(r"-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*", a) for a, _ in got) else []
         if vals:
             out[tp.name] = (tuple(sorted(set(vals))), where)
-    return out
-
-
-def _split_args(text: str) -> list[str]:
-    """A template argument list's arguments, split at its top-level commas."""
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur).strip())
     return out
 
 

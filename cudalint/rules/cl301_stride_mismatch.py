@@ -603,11 +603,6 @@ def _record_positions(sim, acc, terms, t, c: int, common: frozenset[str] = froze
     return {p % c for p in pos}
 
 
-def _record_filled(sim, table, acc, dim: int, t, c: int) -> bool:
-    cover = _record_cover(sim, table, acc, dim, t, c)
-    return bool(cover) and cover >= set(range(c * acc.array.elem_size))
-
-
 def _record_cover(sim, table, acc, dim: int, t, c: int) -> set[int]:
     """The accesses of the array that go through the same record term `t` (stride `c`) reach, with
     their own loops, every byte of the record between them: the record is the program's layout,

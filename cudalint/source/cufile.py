@@ -10,7 +10,7 @@ from itertools import repeat
 
 from ..preprocess import Preprocessor, file_key
 from ..preprocess.macros import MacroError, MacroTable
-from .types import FieldDecl, StructDef
+from .types import FieldDecl, StructDef, split_top_level
 
 # the last word of an integer type: `const unsigned int`, `constexpr size_t`, `static const int64_t`
 INT_WORDS = _INT_WORDS = {"int", "unsigned", "long", "short", "size_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
@@ -49,9 +49,8 @@ def anonymous_type_name(type_node) -> str | None:
 
 def specialization_key(text: str) -> str:
     """`Pack< half , 8 >` as `Pack<half, 8>`: how a class template's instance is named in tables."""
-    from .types import _split_args
     base, _, args = text.partition("<")
-    return base.strip() + "<" + ", ".join(" ".join(a.split()) for a in _split_args(args.rsplit(">", 1)[0])) + ">"
+    return base.strip() + "<" + ", ".join(" ".join(a.split()) for a in split_top_level(args.rsplit(">", 1)[0])) + ">"
 
 
 def type_words(name: str) -> str:
@@ -158,7 +157,7 @@ def kernel_operand(text: str) -> tuple[str, list[str]] | None:
     if whole is None:
         return None
     m = _KERNEL_OPERAND.fullmatch(_last_part(t)) or whole
-    return m.group("name").split("::")[-1], (_split_top(m.group("targs")) if m.group("targs") else [])
+    return m.group("name").split("::")[-1], (split_top_level(m.group("targs")) if m.group("targs") else [])
 
 
 def _last_part(text: str) -> str:
@@ -181,20 +180,6 @@ def _balanced(t: str) -> bool:
     return depth == 0
 
 
-def _split_top(text: str) -> list[str]:
-    """A template argument list's items, split at the commas outside brackets."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        depth += ch in "<([{"
-        depth -= ch in ">)]}"
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    return out + ([cur.strip()] if cur.strip() else [])
-
-
 def _address_array(body: str, name: str) -> list[str] | None:
     """The variables whose addresses the host puts in `void* name[] = {&a, (void*)&n}`, in order."""
     if not re.fullmatch(r"[A-Za-z_]\w*", name):
@@ -202,7 +187,7 @@ def _address_array(body: str, name: str) -> list[str] | None:
     m = re.search(r"\bvoid\s*\*\s*" + name + r"\s*\[[^\]]*\]\s*=\s*\{(?P<items>[^{}]*)\}", body)
     if m is None:
         return None
-    items = [_strip_address(x) for x in _split_top(m.group("items"))]
+    items = [_strip_address(x) for x in split_top_level(m.group("items"))]
     return items if all(re.fullmatch(r"[A-Za-z_][\w.]*(?:->\w+)*", x) for x in items) else None
 
 
@@ -622,7 +607,7 @@ class SourceFile:
             # `detail::matmul<Dtype, Itype, 32>`: a qualified name whose last part is a template
             m = _KERNEL_OPERAND.fullmatch(_last_part(node_text(name_node)))
             if m is not None and m.group("targs"):
-                name, template_args = m.group("name"), _split_top(m.group("targs"))
+                name, template_args = m.group("name"), split_top_level(m.group("targs"))
         ks = next(c for c in node.children if c.type == "kernel_call_syntax")
         config = [node_text(c) for c in ks.named_children]
         args_node = node.child_by_field_name("arguments")

@@ -137,7 +137,9 @@ class StructDef:
 _TEMPLATE_ID = re.compile(r"^([\w:]+)\s*<(.*)>$", re.DOTALL)
 
 
-def _split_args(text: str) -> list[str]:
+def split_top_level(text: str) -> list[str]:
+    """The items of an argument list (`T, 128, cub::BLOCK_LOAD_VECTORIZE`), split at the commas outside
+    brackets, each stripped; a trailing empty item is dropped."""
     out, depth, cur = [], 0, ""
     for ch in text:
         if ch in "<([{":
@@ -222,7 +224,7 @@ class TypeTable:
         args: list[str] = []
         m = _TEMPLATE_ID.match(name)
         if m is not None:
-            name, args = m.group(1), _split_args(m.group(2))
+            name, args = m.group(1), split_top_level(m.group(2))
         sd = self.structs.get(name) or self.structs.get(self._short.get(name.split("::")[-1], ""))
         if sd is None:
             return None
@@ -400,7 +402,7 @@ class TypeTable:
             if ch == "," and depth == 0:
                 cut = i
                 break
-        args = [text[:cut].strip(), *_split_args(text[cut + 1:])] if cut is not None else []
+        args = [text[:cut].strip(), *split_top_level(text[cut + 1:])] if cut is not None else []
         fold = getattr(self.value_of, "fold", None)
         if len(args) != 3 or fold is None:
             return None
@@ -418,13 +420,13 @@ class TypeTable:
         found = self._struct(self.resolve(name))
         text = getattr(found[0].file, "text", None) or "" if found is not None else ""
         short = re.escape((found[0].name if found is not None else m.group(1)).split("::")[-1])
-        args = [self.resolve(a, bindings) for a in _split_args(m.group(2))]
+        args = [self.resolve(a, bindings) for a in split_top_level(m.group(2))]
         if found is None:
             return True
         for s in re.finditer(r"template\s*<([^<>]*)>\s*(?:struct|class|union)\s+" + short + r"\s*<([^{;]*)>\s*[{:]", text):
             if s.group(1).strip():
                 return True         # a partial specialization: which instances it takes is not read
-            theirs = _split_args(s.group(2))
+            theirs = split_top_level(s.group(2))
             if [self.resolve(a) for a in theirs] == args:
                 return found[0].name + "<" + ", ".join(" ".join(a.split()) for a in theirs) + ">"
         return found[0].name
