@@ -858,15 +858,23 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
     from .analysis.family import derive
     from .analysis.simulate import Simulation
     runs = []
-    for combo in program_combinations(table.launch, fcfg.params):
+    lc = table.launch
+    common = list(lc.host_checks)
+    for combo in program_combinations(lc, fcfg.params):
         params = {**combo, **fcfg.params}
-        family = derive(table, {**table.launch.params, **params})
-        sim = Simulation(table, params, family.primary, family)
-        found = _check(table, sim, fcfg)
-        if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
-            found = [d for d in found if "rests_on" not in d.metrics]
-        if len(family.trials) > 1:
-            found = _hold_for_family(table, family, fcfg, found, sim.block, params)
+        # the checks the host makes before the calls that give this combination's template values
+        lc.host_checks = common + [c for n, v in combo.items() for c in lc.value_checks.get((n, v), ())
+                                   if c not in common]
+        try:
+            family = derive(table, {**lc.params, **params})
+            sim = Simulation(table, params, family.primary, family)
+            found = _check(table, sim, fcfg)
+            if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
+                found = [d for d in found if "rests_on" not in d.metrics]
+            if len(family.trials) > 1:
+                found = _hold_for_family(table, family, fcfg, found, sim.block, params)
+        finally:
+            lc.host_checks = common
         runs.append((combo, found, sim))
     found = _program_findings(runs, table.launch)
     found = _hold_for_element_sizes(fn, table.launch, template, src, project, fcfg, table, runs[0][2], found)
@@ -1030,6 +1038,21 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
     out = list(notes) + list(conditional.values())
     standing = [k for k in first if len(holds[k]) + idle[k] == len(family.trials)]
     apart = _apart_trial(table, family, params, fcfg, [first[k] for k in standing if k[0] in _MEETINGS], at)
+    # a warp's sectors through `k / (ic / groups)`: lanes as far apart as a quotient of two sizes the
+    # program leaves open, which takes any value (1 where a trial sets both alike)
+    given = set(table.launch.params) | set(params) | set(family.block_names)
+    for k in standing:
+        if k[0] in _COALESCING and (acc := at.get(k[1:])) is not None and \
+                (tops := _open_ratio_step(acc.index, given)) and \
+                _fails_with(table, family, params, fcfg, k, acc, holds[k][0], {n: 64 for n in tops}):
+            apart.add(k)
+    # an access that runs in some trials only (`FACTOR ? f(src[i * s]) : src[i * s]`, the template
+    # flag tried with one stride and the stride's other value with the other flag): where the
+    # trials it runs in never gave a size its index reads another value, the verdict rests on it
+    for k in standing:
+        if idle[k] and (acc := at.get(k[1:])) is not None and \
+                _fails_at_other_values(table, family, params, fcfg, k, acc, holds[k], given):
+            apart.add(k)
     for k, d in first.items():
         if len(holds[k]) + idle[k] == len(family.trials) and k not in apart:
             out.append(d)
@@ -1129,6 +1152,7 @@ def _finding_key(d: Diagnostic) -> tuple:
 
 # findings of two threads meeting at one element: equal trial values of two sizes make them meet
 _MEETINGS = frozenset({"CL302", "CL501"})
+_COALESCING = frozenset({"CL101", "CL102"})
 
 
 # sizes two threads' meeting is asked again at: each open size takes one of these, a different one
@@ -1151,6 +1175,10 @@ def _apart_trial(table, family, params, fcfg: Config, found: list[Diagnostic], a
     gone: set = set()
     keys = {_finding_key(d) for d in found}
     across = {_finding_key(d): d.metrics.get("loop_line") for d in found}     # a race across a loop's iterations
+    for k in keys:
+        acc = at.get(k[1:])
+        if acc is not None and _open_strides_apart(acc.index, given):
+            gone.add(k)     # threads meet only where two open strides take related values
     if family.blocks:       # a block cudalint chose, and a stride that is a ratio of open sizes
         for k in keys:
             acc = at.get(k[1:])
@@ -1161,7 +1189,9 @@ def _apart_trial(table, family, params, fcfg: Config, found: list[Diagnostic], a
         sizes, moved = dict(base.sizes), 0
         for n in sorted(sizes):
             if n not in given and sizes[n] >= 2:
-                sizes[n] += 64 * moved      # distinct, and as divisible by powers of two as before
+                # distinct, as divisible by powers of two as before, and no one the mean of two
+                # others (1000, 1064, 1128 would make `x * 1000 + z * 1128` meet `2 * y * 1064`)
+                sizes[n] += 64 * ((1 << moved) - 1)
                 moved += 1
         if moved >= 2:
             variants.append(Trial(base.block, tuple(sizes.items())))
@@ -1204,6 +1234,91 @@ def _open_ratio(e, given: set) -> bool:
         return any(s.kind == "param" and s.name not in given for s in ir.symbols(x))
     return any(isinstance(n, ir.Bin) and n.op in ("/", "%") and open_in(n.left) and open_in(n.right)
                for n in e.walk())
+
+
+def _fails_with(table, family, params, fcfg: Config, k, acc, trial, scale: dict[str, int]) -> bool:
+    """Whether finding `k` of `acc` is not made at `trial` with the sizes in `scale` multiplied
+    (`ic` 64 times the groups: a group 64 inputs wide), where the access runs there."""
+    from .analysis.family import Trial
+    from .analysis.simulate import AnalysisLimit, Simulation
+    sizes = tuple((m, x * scale[m] if m in scale else x) for m, x in trial.sizes)
+    try:
+        sim = Simulation(table, params, Trial(trial.block, sizes), family)
+        sim.wanted = frozenset({k[0]})
+        got = {_finding_key(d) for d in _check(table, sim, fcfg, {k[0]}, frozenset({id(acc)}))
+               if d.severity != "info"}
+        return k not in got and sim.executed(acc)
+    except (AnalysisLimit, ZeroDivisionError, ValueError, OverflowError):
+        return False
+
+
+def _fails_at_other_values(table, family, params, fcfg: Config, k, acc, trials, given: set) -> bool:
+    """A finding of an access that runs in some trials only (`FACTOR ? f(src[i * s]) : src[i * s]`,
+    the flag tried with one stride and the stride's other value with the other flag): where those
+    trials give a size its index reads one value of those the family tries, the finding is asked
+    again at a running trial with that size at each other value; True where one does not make it."""
+    from .analysis.family import Trial
+    from .analysis.simulate import AnalysisLimit, Simulation
+    from .index import ir
+    names = sorted({x.name for x in ir.symbols(acc.index) if x.kind == "param" and x.name not in given})
+    base = trials[0]
+    for n in names:
+        tried = {t.size(n) for t in family.trials} - {None}
+        seen = {t.size(n) for t in trials} - {None}
+        if len(tried) < 2 or len(seen) != 1:
+            continue
+        for v in sorted(tried - seen):
+            trial = Trial(base.block, tuple((m, v if m == n else x) for m, x in base.sizes))
+            try:
+                sim = Simulation(table, params, trial, family)
+                sim.wanted = frozenset({k[0]})
+                got = {_finding_key(d) for d in _check(table, sim, fcfg, {k[0]}, frozenset({id(acc)}))
+                       if d.severity != "info"}
+                if k not in got and sim.executed(acc):
+                    return True
+            except (AnalysisLimit, ZeroDivisionError, ValueError, OverflowError):
+                continue
+    return False
+
+
+def _open_strides_apart(e, given: set) -> bool:
+    """An index whose thread and block coordinates step by two or more different strides each
+    made of sizes the program leaves open (`x * s0 + y * s1 + z * s2` of a strided view): two
+    threads meet only where those sizes satisfy a relation (s0 == s1, 3 * s1 == 2 * s0 + s2), which
+    equal trial values make and the program's strides, one a multiple of the span below it, do not."""
+    from .index import ir
+    from .index.terms import decompose
+    strides = []
+    for t in decompose(e):
+        coord = t.coord
+        if t.is_offset or not any(x.kind in ("thread", "block") for x in ir.symbols(coord)):
+            continue
+        if not any(x.kind == "param" and x.name not in given for x in ir.symbols(t.stride)):
+            return False    # a coordinate with a stride of its own values: it may meet at those
+        strides.append(str(t.stride))
+    # (two coordinates at one stride, `y * s1 + z * s1`, meet whatever s1 is)
+    return len(strides) >= 2 and len(set(strides)) == len(strides)
+
+
+def _open_ratio_step(e, given: set) -> set[str]:
+    """The numerators' open sizes of the quotients of two open sizes that scale or divide a thread's
+    or loop's coordinate (`k / (ic / groups)`, `tid * (n / m)`: ic, n), where how far apart the
+    lanes are may be that quotient's value (1 where a trial sets both alike)."""
+    from .index import ir
+
+    def moving(x):
+        return any(s.kind in ("thread", "iter") for s in ir.symbols(x))
+    out: set[str] = set()
+    for n in e.walk():
+        if not (isinstance(n, ir.Bin) and n.op in ("*", "/", "%")):
+            continue
+        for coord, q in ((n.left, n.right), (n.right, n.left) if n.op == "*" else (None, None)):
+            if coord is None or not moving(coord):
+                continue
+            for r in q.walk():
+                if isinstance(r, ir.Bin) and r.op in ("/", "%") and _open_ratio(r, given):
+                    out |= {s.name for s in ir.symbols(r.left) if s.kind == "param" and s.name not in given}
+    return out
 
 
 def _conditional(d: Diagnostic) -> bool:

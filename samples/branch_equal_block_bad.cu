@@ -1,5 +1,6 @@
 // The block's height is a host variable of two values, and the branch that compares it to 8
-// launches the instance for 4 rows: thread rows 4 to 7 store the elements rows 0 to 3 store.
+// launches the instance for 4 rows: thread rows 4 to 7 store their own input rows into the tile
+// slots rows 0 to 3 store theirs, and which row survives is unspecified.
 template <int B_Y, int B_X>
 __global__ void stage(float* out, const float* in)
 {
@@ -7,9 +8,9 @@ __global__ void stage(float* out, const float* in)
     const int ty = threadIdx.y % B_Y;
     const int tx = threadIdx.x % B_X;
     const int base = blockIdx.x * B_Y * B_X;
-    tile[ty][tx] = in[base + ty * B_X + tx];  // expect: CL302
+    tile[ty][tx] = in[base + threadIdx.y * B_X + tx];  // expect: CL302
     __syncthreads();
-    out[base + ty * B_X + tx] = tile[ty][tx] + tile[ty][(tx + 1) % B_X];  // expect: CL302
+    out[base + ty * B_X + tx] = tile[ty][tx] + tile[ty][(tx + 1) % B_X];
 }
 
 void launch_stage(float* out, const float* in, int n, int colors)

@@ -47,3 +47,78 @@ def test_slices_that_may_store_different_values_conflict(tmp_path, body):
     (d,) = cl302(tmp_path, body)
     assert d.severity == "error"
     assert "z=0" in d.message and "z=1" in d.message
+
+
+HALVES = """\
+    __global__ void k(const float *x, const float *sum, float *out, float scale, int n) {{
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i >= n) return;
+      {body}
+    }}
+    void run(const float *x, const float *sum, float *out, float scale, int n) {{
+      k<<<(n + 255) / 256, 256>>>(x, sum, out, scale, n);
+    }}
+"""
+
+
+def halves(tmp_path, body):
+    cu = tmp_path / "h.cu"
+    cu.write_text(textwrap.dedent(HALVES.format(body=body)))
+    return [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL302"]
+
+
+@pytest.mark.parametrize("body", [
+    "out[i / 2] = (i / 2) * 3.0f;",                                 # the value is a function of the element
+    "float s = sum[i / 2]; out[i / 2] = s * scale;",                # loaded at the element's own index
+    "out[i / 2] = scale;",                                          # an argument: one value for the launch
+])
+def test_writers_computing_one_value_from_the_element_do_not_conflict(tmp_path, body):
+    assert halves(tmp_path, body) == []
+
+
+@pytest.mark.parametrize("body", [
+    "out[i / 2] = x[i];",                                           # each writer its own element of x
+    "float s = x[i]; out[i / 2] = s * scale;",                      # through a local
+    "out[i / 2] = i * 3.0f;",                                       # a value of the thread, not the element
+    "float s = sum[i / 2]; for (int k = 0; k < 4; ++k) { out[i / 2 + k] = s; s = x[i + k]; }",   # reassigned
+])
+def test_writers_computing_their_own_values_conflict(tmp_path, body):
+    (d,) = halves(tmp_path, body)
+    assert d.severity == "error"
+
+
+def test_writers_updating_the_element_they_store_conflict(tmp_path):
+    # each writer reads the element and stores it less one: a writer may read another's store
+    (d,) = halves(tmp_path, "out[i / 2] = out[i / 2] - scale;")
+    assert d.severity == "error"
+
+
+ACCESSOR = """\
+    struct Mat2D {{
+      float *data;
+      int pitch;
+      __device__ float *ptr(int r, int c) const {{ return data + r * pitch + c; }}
+    }};
+    __global__ void k(Mat2D coef, const float *in, float *out, int n) {{
+      __shared__ float cs[2 * 90];
+      int a = blockIdx.z;
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      cs[2 * a] = {value};
+      __syncthreads();
+      if (i < n) out[a * n + i] = in[i] * cs[2 * a];
+    }}
+    void run(Mat2D coef, const float *in, float *out, int n) {{
+      k<<<dim3((n + 255) / 256, 1, 90), 256>>>(coef, in, out, n);
+    }}
+"""
+
+
+@pytest.mark.parametrize("value, conflict", [
+    ("*coef.ptr(a, 0)", False),                   # the block's coefficient, through an accessor
+    ("*coef.ptr(a, threadIdx.x % 2)", True),      # two coefficients: lanes store different ones
+])
+def test_a_value_read_through_an_accessor_follows_the_address_it_reads(tmp_path, value, conflict):
+    cu = tmp_path / "a.cu"
+    cu.write_text(textwrap.dedent(ACCESSOR.format(value=value)))
+    got = [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL302"]
+    assert bool(got) == conflict

@@ -621,3 +621,47 @@ void run(float* x, int m, int n) {
     # what the expansion declares before its launch is read: the block is `min(n / 8, 1024)`
     assert at(cfg.block[0], n=4096) == 512
     assert any("launched at 2 sites" in a for a in assumptions)
+
+
+def test_dim3_copies_of_dim3_values(tmp_path, monkeypatch):
+    # `k<<<dim3(grid), dim3(block)>>>` copies a dim3 the host already built: the copy is that dim3
+    program = """__global__ void scale(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2.0f;
+}
+void run(float *x, int n) {
+  dim3 block(256);
+  dim3 grid((n + 255) / 256);
+  dim3 again(grid);
+  scale<<<dim3(again), dim3(block)>>>(x, n);
+}
+"""
+    cfg, _, _ = launches(tmp_path, {"scale.cu": program}, monkeypatch)["scale"]
+    assert [fold(b) for b in cfg.block] == [256, 1, 1]
+    assert at(cfg.grid[0], n=1000) == 4 and [fold(g) for g in cfg.grid[1:]] == [1, 1]
+
+
+def test_an_assignment_in_the_other_arm_does_not_reach_the_launch(tmp_path, monkeypatch):
+    # `threads` is reassigned in the `mode == 1` arm only: the launch in the `else` runs 16 x 16
+    program = """__global__ void scale16(const float *in, float *out) {
+  int t = 16 * threadIdx.y + threadIdx.x;
+  out[blockIdx.x * 256 + t] = 2.0f * in[blockIdx.x * 256 + t];
+}
+__global__ void scale32(const float *in, float *out) {
+  int t = 32 * threadIdx.y + threadIdx.x;
+  out[blockIdx.x * 512 + t] = in[blockIdx.x * 512 + t];
+}
+void run(const float *in, float *out, int mode) {
+  dim3 blocks(64);
+  dim3 threads(16, 16);
+  if (mode == 1) {
+    threads = dim3(32, 16);
+    scale32<<<blocks, threads>>>(in, out);
+  } else {
+    scale16<<<blocks, threads>>>(in, out);
+  }
+}
+"""
+    got = launches(tmp_path, {"modes.cu": program}, monkeypatch)
+    assert [fold(b) for b in got["scale16"][0].block] == [16, 16, 1]
+    assert [fold(b) for b in got["scale32"][0].block] == [32, 16, 1]

@@ -36,7 +36,7 @@ def test_unknown_block_edge_is_assumed_not_taken_as_a_problem_size(tmp_path):
     assert got == [(4, "CL102"), (4, "CL102")]          # x and y swapped: one finding per access
     text = "; ".join(diags[0].assumptions)
     # the edge takes the values that make the usual block shapes (bs x bs: 16 x 16 and 32 x 32)
-    assert "block size `bs` not given: checked with bs = 16, 32: blockDim (16, 16, 1), (32, 32, 1)" in text
+    assert "block size `bs` not given: checked with bs = 16, 32, 8: blockDim (16, 16, 1), (32, 32, 1), (8, 8, 1)" in text
     assert "--param bs=VALUE" in text
     assert "bs=1000" not in text
 
@@ -67,11 +67,11 @@ void launch(float *o, int n, int rows) {
   k<<<dim3(n / 32, n / 64), dim3(32, rows)>>>(o, n);
 }
 """)
-    # with 8, 16 or 32 rows (64 would be 2048 threads), rows of every 64 are skipped: a stride
+    # with 4, 8, 16 or 32 rows (64 would be 2048 threads), rows of every 64 are skipped: a stride
     # mismatch for every block the launch can have
     assert [d.code for d in diags] == ["CL301"]
-    assert any("block size `rows` not given: checked with rows = 8, 16, 32: blockDim (32, 8, 1), (32, 16, 1), "
-               "(32, 32, 1)" in a for a in diags[0].assumptions)
+    assert any("block size `rows` not given: checked with rows = 8, 16, 32, 4: blockDim (32, 8, 1), (32, 16, 1), "
+               "(32, 32, 1), (32, 4, 1)" in a for a in diags[0].assumptions)
 
 
 def test_one_dimensional_launch_with_unknown_size_uses_the_1d_shape(tmp_path):

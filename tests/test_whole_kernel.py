@@ -381,3 +381,45 @@ void run(const int* a, int* out) { k<<<1, 64>>>(a, out); }
 """
     assert not [d for d in _run(tmp_path, text.replace("VALUE", "1")).diagnostics if d.code == "CL501"]
     assert [d.line for d in _run(tmp_path, text.replace("VALUE", "2")).diagnostics if d.code == "CL501"] == [5]
+
+
+def test_a_post_increment_indexes_with_the_value_before_it(tmp_path):
+    # `s[2 * t + k++]` twice: slots 2t and 2t + 1, in range; `++k` the second time would be 2t + 2
+    text = """__global__ void k(const float *in, float *out) {
+  __shared__ float s[512];
+  int k = 0;
+  s[threadIdx.x * 2 + k++] = in[threadIdx.x];
+  s[threadIdx.x * 2 + k++] = 2.0f * in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x] + s[511 - threadIdx.x];
+}
+void run(const float *in, float *out) { k<<<1, 256>>>(in, out); }
+"""
+    r = _run(tmp_path, text)
+    t, acc = _accesses(r)
+    stores = [(a.array.name, str(a.index)) for a in t.accesses if a.kind == "store" and a.array.name == "s"]
+    assert stores[0][1].endswith("* 2") and stores[-1][1].endswith("* 2 + 1"), stores
+    assert "CL201" not in {c for c, _ in _codes(r)}
+    r = _run(tmp_path, text.replace("k++] = 2.0f", "++k] = 2.0f"))
+    assert ("CL201", 5) in _codes(r)
+
+
+def test_every_step_of_a_for_update_is_followed(tmp_path):
+    # `i++, in += 2`: the pointer moves two words each iteration, so the loop reads words 0..17
+    text = """__device__ void absorb(float *s, const float *in) {
+  for (int i = 0; i < 9; i++, in += 2) s[i] = in[0] + in[1];
+}
+__global__ void k(const float *data, float *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  float s[9];
+  absorb(s, data + t * 18);
+  out[t] = s[0] + s[8];
+}
+void run(const float *d, float *o, int n) { k<<<(n + 255) / 256, 256>>>(d, o, n); }
+"""
+    r = _run(tmp_path, text)
+    t, acc = _accesses(r)
+    (load,) = [a for a in t.accesses if a.array.name == "data" and a.member_offset == 0 and "+ 1" not in str(a.index)]
+    assert "2 * i" in str(load.index) or "i * 2" in str(load.index), str(load.index)
+    assert "CL301" not in {c for c, _ in _codes(r)}

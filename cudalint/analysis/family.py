@@ -20,7 +20,7 @@ from ..index.evaluate import Evaluator, Unknown
 from ..model.table import TwoTreeTable
 
 BLOCKS_1D = ((256, 1, 1), (128, 1, 1), (1024, 1, 1))
-BLOCKS_2D = ((32, 8, 1), (16, 16, 1), (32, 32, 1))
+BLOCKS_2D = ((32, 8, 1), (16, 16, 1), (32, 32, 1), (32, 4, 1))
 BLOCKS_3D = ((32, 4, 4), (8, 8, 8), (16, 16, 4))
 SIZES = (1000, 1024)            # a problem size: neither or both a power of two
 SIZES_POW2 = (1024, 256)        # one the kernel masks with `& (n - 1)`
@@ -504,8 +504,17 @@ def bank_strides(table: TwoTreeTable) -> set[str]:
 
 
 def param_checks(launch) -> list[ir.Expr]:
-    """The host's checks that read the kernel's parameters alone: those a trial's values can meet."""
-    return [c for c in launch.host_checks if all(s.kind == "param" for s in ir.symbols(c))]
+    """The host's checks that read the kernel's parameters alone: those a trial's values can meet
+    (`assert(ld % 128 == 0 && ld >= cols)` as its two parts: each is met on its own names)."""
+    out: list[ir.Expr] = []
+    stack = list(reversed(launch.host_checks))
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ir.Bin) and c.op == "&&":
+            stack.extend((c.right, c.left))
+        elif all(s.kind == "param" for s in ir.symbols(c)):
+            out.append(c)
+    return out
 
 
 def grid_sizes(table: TwoTreeTable, family: Family) -> list[str]:

@@ -46,13 +46,70 @@ def conjuncts(g: ir.Expr):
         yield g
 
 
+_LEAST = frozenset({"min", "umin", "fminf"})
+_MOST = frozenset({"max", "umax", "fmaxf"})
+_FLIPPED = {">": "<", ">=": "<="}
+
+
+def implied(c: ir.Expr) -> list[ir.Expr]:
+    """Conditions a comparison implies that need no operand of a `min`/`max` the model does not
+    follow: `s < min(count[b], CAP)` implies `s < CAP` (and `s < count[b]`, data), and
+    `max(lo, x) < e` implies `lo < e`. A guard read from memory still bounds the index by its
+    constant side."""
+    if c.__class__ is not ir.Bin or c.op not in ("<", "<=", ">", ">="):
+        return []
+    left, right, op = c.left, c.right, c.op
+    if op in _FLIPPED:
+        left, right, op = right, left, _FLIPPED[op]
+    out: list[ir.Expr] = []
+    r, wrap = _bare(right)
+    if r.__class__ is ir.Call and r.fn in _LEAST:
+        out.extend(ir.Bin(op, left, wrap(a)) for a in r.args)
+    lt, wrap = _bare(left)
+    if lt.__class__ is ir.Call and lt.fn in _MOST:
+        out.extend(ir.Bin(op, wrap(a), right) for a in lt.args)
+    return out
+
+
+def _bare(e: ir.Expr):
+    """`e` without its casts, and how to put them back around another operand."""
+    casts = []
+    while e.__class__ is ir.Cast:
+        casts.append(e.type)
+        e = e.expr
+
+    def wrap(x: ir.Expr) -> ir.Expr:
+        for t in reversed(casts):
+            x = ir.Cast(t, x)
+        return x
+    return e, wrap
+
+
+def _truth(env: dict, c: ir.Expr):
+    """Where a conjunct of a guard holds; where it reads data, where what it implies holds (the
+    rest may hold); Unknown where nothing of it is followed."""
+    try:
+        return Evaluator(env).truth(c)
+    except Unknown:
+        got = None
+        for w in implied(c):
+            try:
+                v = Evaluator(env).truth(w)
+            except Unknown:
+                continue
+            got = v if got is None else got & v
+        if got is None:
+            raise
+        return got
+
+
 def guard_value(env: dict, g: ir.Expr, shape) -> np.ndarray | None:
     """Where a guard holds, from the parts of it the model follows: in `p != NULL && tid == 0` the
     pointer test (data to the model) may pass, the thread test decides. None: nothing followed."""
     out = None
     for c in conjuncts(g):
         try:
-            v = np.broadcast_to(Evaluator(env).truth(c), shape)
+            v = np.broadcast_to(_truth(env, c), shape)
         except Unknown:
             continue  # data-dependent: may hold
         out = v if out is None else out & v
@@ -310,7 +367,7 @@ class Instances:
             got = self._conjuncts.get(ck)
             if got is None:
                 try:
-                    v = Evaluator(env).truth(c)
+                    v = _truth(env, c)
                 except Unknown:
                     v = None  # data-dependent: may hold
                 got = self._conjuncts[ck] = (v, c)

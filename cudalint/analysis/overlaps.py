@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..index import ir
-from ..index.evaluate import value_span
+from ..index.evaluate import Evaluator, Unknown, value_span
 from ..model.table import Access
 from .results import Overlap, WARP
 
@@ -37,6 +37,26 @@ def _overlap_moot(acc: Access) -> bool:
     or a value that follows no threadIdx axis), or bytes of one element, which the index does not
     tell apart."""
     return acc.value_scope >= 2 or acc.width < acc.array.elem_size
+
+
+def _input_keys(acc: Access, env, shape) -> np.ndarray | None:
+    """Per instance and thread, a number two threads share only where everything the stored value
+    is computed from (`value_inputs`: the indexes it loads from, the locals it reads) is equal for
+    them. None: not known, or not evaluable here."""
+    inputs = acc.value_inputs
+    if inputs is None:
+        return None
+    if not inputs:
+        return np.zeros(shape, dtype=np.int64)
+    ev = Evaluator(env)
+    try:
+        cols = [np.broadcast_to(np.asarray(ev.value(e)), shape).ravel() for e in inputs]
+    except (Unknown, ValueError, TypeError, OverflowError, ZeroDivisionError, FloatingPointError):
+        return None
+    if len(cols) == 1:
+        return cols[0].reshape(shape)
+    _, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
+    return inverse.reshape(shape)
 
 
 class OverlapAnalysis:
@@ -109,6 +129,7 @@ class OverlapAnalysis:
         if _no_repeat(flat, mask):
             return
         keys = self._value_keys(acc)
+        inputs = _input_keys(acc, env, shape) if keys is not None or acc.value_inputs is not None else None
         # instances in growing batches (the first mostly decides): sorted by instance, value and
         # thread, the first two neighbours of one instance with one value are the pair an
         # instance-by-instance search finds first
@@ -125,7 +146,11 @@ class OverlapAnalysis:
                 order = np.lexsort((lanes, keys[lanes], vals, rows))
             r, v, ln = rows[order], vals[order], lanes[order]
             same = (r[1:] == r[:-1]) & (v[1:] == v[:-1])
-            if keys is not None:
+            if inputs is not None:      # threads equal on what the value is computed from store one value
+                rr = r + (start - size // 8)
+                apart = inputs[rr[1:], ln[1:]] != inputs[rr[:-1], ln[:-1]]
+                same &= apart if keys is None else apart & (keys[ln[1:]] != keys[ln[:-1]])
+            elif keys is not None:
                 same &= keys[ln[1:]] != keys[ln[:-1]]
             if acc.value_scope == 1:
                 same &= (ln[1:] // WARP) != (ln[:-1] // WARP)

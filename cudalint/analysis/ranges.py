@@ -163,16 +163,45 @@ class RangeAnalysis:
                 st = self._step(acc, env, f"threadIdx.{taxis}", shape, index)
                 if not st or self._step(acc, env, f"blockIdx.{axis}", shape, index) != edge * st:
                     continue
+                if self._rows_hold_grid(acc, axis, taxis, st * self.grid[axis_i] * edge):
+                    continue    # each row of the array has room for every thread of the grid's row
                 if flat is None:
                     flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
                 ok = mask & ~over
-                limit = flat[ok].max() if ok.any() else _I64_MIN
+                if not ok.any():
+                    # only threads past the size run it (`else if (i == n) out[i] = 0;`): a branch
+                    # written for them, past an end the program knows is not there
+                    continue
+                limit = flat[ok].max()
                 beyond = bad & (flat > limit) & (flat >= extent)
                 if beyond.any():
                     i, t = np.unravel_index(np.argmax(np.where(beyond, flat, _I64_MIN)), shape)
                     res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), size, extent,
                                         self.grid[axis_i] * edge, taxis)
                     return
+
+    def _rows_hold_grid(self, acc: Access, axis: str, taxis: str, span: int) -> bool:
+        """The access steps rows of its array by a pitch of their own (`out[blockIdx.y * ld + c]`, a
+        coordinate of another axis times a size), at least as long as the grid's padded extent along
+        `axis` (`span`, in elements): the threads the grid adds past the size write inside their
+        own row, into its padding (`ld` a multiple of the tile, checked by the host)."""
+        own = {f"blockIdx.{axis}", f"threadIdx.{taxis}"}
+        pitches = []
+        for t in acc.terms:
+            c = t.coord
+            if t.is_offset or (isinstance(c, ir.Sym) and c.name in own):
+                continue
+            if not isinstance(c, ir.Sym) or c.kind not in ("block", "thread", "iter"):
+                return False    # a row picked by a value the model does not follow
+            pitch = self._scalar(t.stride)
+            if pitch is None:
+                return False
+            pitches.append((pitch, any(x.kind == "param" for x in ir.symbols(t.stride))))
+        if not pitches:
+            return False
+        # the shortest row the index steps (`(t * 16 + ty) * N`: N), a size of the program's
+        pitch, given = min(pitches)
+        return given and pitch >= span
 
     def _multiple(self, acc: Access, env, shape, index, g: ir.Expr, axis: str, axis_i: int, t_i: int, res) -> None:
         """An access that no guard or loop bounds along a grid axis the launch rounds up from a size
@@ -268,6 +297,14 @@ class RangeAnalysis:
             # cudalint tried for edges the program leaves open: `dim3 block(ne13, ne12)` with one
             # block is shaped by the data, and nothing is rounded up.)
             cands += [ir.Sym(p, "param") for p in self.table.params]
+        # `(n + 128) / 128` blocks of 128 is ceil((n + 1) / 128): n + 1 threads, one past n on purpose
+        # (the n + 1 boundaries of n segments), a size of its own
+        cands += [ir.Bin("+", x, ir.Num(1)) for q in g.walk()
+                  if isinstance(q, ir.Bin) and q.op == "/" and q.right == ir.Num(block)
+                  and isinstance(q.left, ir.Bin) and q.left.op == "+"
+                  for x, c in ((q.left.left, q.left.right), (q.left.right, q.left.left))
+                  if c == ir.Num(block) and any(s.kind == "param" for s in ir.symbols(x))]
+
         def fits(e) -> bool:
             v = self._scalar(e)
             return v is not None and v > 0 and -(-v // block) == grid and v <= grid * block

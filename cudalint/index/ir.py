@@ -289,10 +289,11 @@ class Assign(Expr):
     op: str  # = += -= ... ; ++ and -- become += 1 / -= 1
     target: Expr
     value: Expr
+    post: bool = False      # `k++` / `k--`: the expression's value is the target's before the update
 
-    def __init__(self, op, target, value):
+    def __init__(self, op, target, value, post=False):
         d = self.__dict__
-        d["op"], d["target"], d["value"] = op, target, value
+        d["op"], d["target"], d["value"], d["post"] = op, target, value, post
 
     def children(self):
         return (self.target, self.value)

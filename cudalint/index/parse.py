@@ -148,7 +148,7 @@ class _ToIR:
         return ir.Assign("+=" if str(c[0]) == "++" else "-=", c[1], ir.Num(1))
 
     def postfix_op(self, span, c):
-        return ir.Assign("+=" if str(c[1]) == "++" else "-=", c[0], ir.Num(1))
+        return ir.Assign("+=" if str(c[1]) == "++" else "-=", c[0], ir.Num(1), post=True)
 
     def address_of(self, span, c):
         return ir.AddrOf(c[0])

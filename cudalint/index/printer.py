@@ -64,6 +64,8 @@ def _fmt(e: ir.Expr, memo: dict) -> tuple[str, int]:
             return f"&{_wrap(x, _UNARY, memo)}", _UNARY
         case ir.Deref(expr=x):
             return f"*{_wrap(x, _UNARY, memo)}", _UNARY
+        case ir.Assign(op=op, target=t, value=v, post=True) if op in ("+=", "-=") and v == ir.Num(1):
+            return f"{_wrap(t, _POSTFIX, memo)}{op[0] * 2}", _POSTFIX
         case ir.Assign(op=op, target=t, value=v):
             return f"{_wrap(t, 2, memo)} {op} {_wrap(v, 1, memo)}", 1
         case ir.Comma(left=l, right=r):

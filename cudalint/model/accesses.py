@@ -447,6 +447,7 @@ class Accesses:
                          reaching=reaching,
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
                          value_axes=self.store_axes if k == "store" and kind == "store" else None,
+                         value_inputs=_inputs(self.store_inputs, arr) if k == "store" and kind == "store" else None,
                          volatile=_base_name(e) in self.volatile, written=e,
                          written_index=written if written is not None else index, member_offset=member_offset,
                          stored=self.store_value if k == "store" else None,
@@ -590,3 +591,11 @@ def _class_text(sd) -> bytes:
                 break
         got = sd.__dict__["_text"] = "\n".join(out).encode()
     return got
+
+
+def _inputs(inputs, arr) -> tuple | None:
+    """A store's value inputs (`_value_inputs`), unless the value reads the array it is stored to:
+    `c[k] = c[k] - d` in many threads reads what another writer may have stored already."""
+    if inputs is None or any(name == arr.name for _, name in inputs):
+        return None
+    return tuple(e for e, _ in inputs)

@@ -65,9 +65,14 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.volatile: set[str] = set()           # names declared `volatile` (each access stays its own)
         self.call_scope: dict[str, int] = {}      # ... a helper's result
         self.return_scopes: list[int] | None = None   # the returns of the helper being walked
+        self.return_axes: list[int] | None = None     # ... the threadIdx axes of their values
+        self.call_axes: dict[str, int] = {}       # ... a helper's result (UNKNOWN: not followed)
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
+        self.var_inputs: dict[str, tuple[tuple[ir.Expr, str], ...]] = {}    # a local's value inputs, where known
+        self.guard_axes: dict[ir.Expr, int] = {}  # a test of loaded values -> the threadIdx axes it follows
         self.var_axes: dict[str, int] = {}        # the threadIdx axes a local's value follows (uniform.thread_mask)
         self.store_axes: frozenset[str] | None = None          # ... the value the store being recorded writes
+        self.store_inputs: tuple[tuple[ir.Expr, str], ...] | None = None    # ... what that value is a function of
         self.store_expr: ir.Expr | None = None     # the value a plain `a[i] = v` stores, as the walk reads it
         self.fills: dict[str, tuple[ir.Sym, ir.Expr] | None] = {}     # register arrays filled in a loop
         self.store_value: ir.Num | None = None    # ... that value, where it is a number the program gives
@@ -253,6 +258,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         if self.fn.body is not None:
             self.stmt(self.fn.body)
         vector.element_merges(self.table)
+        vector.forwarded_loads(self.table)
         self._classify_phases()
         self._vector_merges()
         return self.table

@@ -2,6 +2,8 @@
 bounded), barriers and warp collectives recorded, cooperative-group methods resolved."""
 from __future__ import annotations
 
+import functools
+import operator
 import re
 
 from ..index import ir
@@ -133,7 +135,8 @@ class Calls:
                 axes.append(0 if e is not None else uniform.UNKNOWN)     # a constant follows no thread
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
-                 dict(self.shared_scalars), set(self.volatile), self.walk_root, dict(self.var_axes))
+                 dict(self.shared_scalars), set(self.volatile), self.walk_root, dict(self.var_axes),
+                 dict(self.var_inputs))
         self.env = dict(self.env)
         self.volatile = self._volatile_in(fn)
         self.types = dict(self.types)
@@ -148,6 +151,7 @@ class Calls:
             self.types[p.name] = p.type_name
             self.var_scope[p.name] = sc
             self.var_axes[p.name] = ax
+            self.var_inputs.pop(p.name, None)
             self._bind_group(p, a)
         self.helper = fn.name
         self.walk_root = fn.body
@@ -168,10 +172,11 @@ class Calls:
             self.depth -= 1
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
              self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
-             self.volatile, self.walk_root, self.var_axes) = saved
+             self.volatile, self.walk_root, self.var_axes, self.var_inputs) = saved
             for p, a in zip(fn.params, args):      # what the helper wrote through a reference is not followed
                 if p.reference and isinstance(a, ir.Name) and a.name not in self.shared_scalars:
                     self.var_axes[a.name] = uniform.UNKNOWN
+                    self.var_inputs.pop(a.name, None)
                     self.var_scope[a.name] = uniform.THREAD
         line = stmt.start_point[0] + 1 if stmt is not None else self.line
         for name, (value, scope) in written.items():
@@ -235,6 +240,7 @@ class Calls:
                 vals = self._rvalues(args, stmt, node)
                 # a helper that reads no memory and no thread coordinate returns one value for
                 # arguments that are one value (`floatToOrderedInt(beam)`)
+                self.call_axes.pop(fn, None)
                 if _thread_free(f):
                     self.call_scope[fn] = min((self._scope(a) for a in args), default=uniform.BLOCK)
                 else:
@@ -256,17 +262,21 @@ class Calls:
                     self.depth -= 1
                     self.env, self.types, self.src, self.line, self.path, self.volatile = saved
             saved_returns, self.return_scopes = self.return_scopes, []
+            saved_axes, self.return_axes = self.return_axes, []
             try:
                 self.inline(f, args, stmt, targs)
                 self.call_scope[fn] = min(self.return_scopes, default=uniform.THREAD)
+                axes = self.return_axes
+                self.call_axes[fn] = uniform.UNKNOWN if not axes or min(axes) < 0 else \
+                    functools.reduce(operator.or_, axes)
             finally:
-                self.return_scopes = saved_returns
+                self.return_scopes, self.return_axes = saved_returns, saved_axes
             return _data(name)
         if name in ("sizeof", "alignof", "__alignof__") and len(args) == 1:
             size = self._sizeof(args[0], name == "sizeof")
             # its operand is not evaluated: nothing it names is read
             return ir.Num(size) if size is not None else _data(f"{name}()")
-        if _is_barrier(fn) or self._library_barrier(fn):
+        if self.barrier_call(fn, args) or self._library_barrier(fn):
             self.barrier(fn, args, stmt, node)
             return _data(name)
         vals = self._rvalues(args, stmt, node)
@@ -463,6 +473,22 @@ class Calls:
                 return False
             ctor = target
         return False
+
+    def barrier_call(self, fn: str, args) -> bool:
+        """A call of a barrier: `__syncthreads()`, `g.sync()`, `cg::sync(g)`. An unqualified `sync(x)`
+        or `synchronize(x)` is cooperative groups' only where x is a group; a local (a lambda named
+        `sync`) or a function of the program by that name is what it is, not a barrier."""
+        if not _is_barrier(fn):
+            return False
+        if "::" in fn or "." in fn or fn.startswith("__"):
+            return True
+        if fn in self.env or fn in self.functions:
+            return False
+        if fn in ("sync", "synchronize"):
+            group = args[0] if args else None
+            return isinstance(group, ir.Name) and (group.name in self.groups or
+                                                   group_scope(self.types.get(group.name, "")) is not None)
+        return True
 
     def barrier(self, fn: str, args, stmt, node) -> None:
         """Record a barrier at its place in program order, with the guards and early exits it sits under."""

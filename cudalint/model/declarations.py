@@ -81,18 +81,21 @@ class Declarations:
                 self.env[name] = ir.Sym(name, "unknown", base_type)
             self.types[name] = base_type
             self.var_axes[name] = 0                 # no value yet: what is assigned to it brings its axes
+            self.var_inputs.pop(name, None)
             return
         if value.type == "argument_list" or value.type == "initializer_list":
             # `dim3 b(32, 8)` / `float4 v{...}`: not an index; what its elements read is read
             self._initializer_reads(value, stmt)
             self.env[name] = ir.Sym(name, "unknown", base_type)
             self.var_axes[name] = uniform.UNKNOWN
+            self.var_inputs.pop(name, None)
             return
         expr, exact = self._parse_node(value)
         since = len(self.table.accesses)
         val = self.rvalue(expr, stmt, value if exact else None)
         self.var_scope[name] = self._scope(expr)      # after the walk: a helper's result scope is known
         self.var_axes[name] = self._value_axes(expr, since, val)
+        self._set_inputs(name, self._value_inputs(expr, since, val))
         if pointers and isinstance(val, Ptr) and base_type not in ("auto",):
             t, size, _ = self._elem_type(base_type)
             if t != val.view and ir.type_size(t):
@@ -192,10 +195,42 @@ class Declarations:
             if smem:
                 extents = [smem // size]
         space = space or ("shared" if is_shared else "local")
+        view, view_size = t, size
+        if space == "shared" and len(extents) == 1 and not assumed:
+            # `__shared__ float4 stage[N]` read as `(float*)stage`: the array's unit is the narrowest
+            # type the kernel views it through, and its own type a view of 4 of those (an index of
+            # the narrow view, `tile[33 * t]`, is exact in bytes, not rounded to a float4)
+            narrow = self._narrowest_view(name, size)
+            if narrow is not None:
+                t, ratio = narrow[0], size // narrow[1]
+                size = narrow[1]
+                extents = [e * ratio if e is not None else None for e in extents]
+                exprs = [ir.mul(x, ir.Num(ratio)) if x is not None else None for x in exprs]
         arr = MemoryArray(name, space, t, size, tuple(extents), line, is_extern, assumed, dim_exprs=tuple(exprs))
         self.table.arrays[name] = arr
-        self.env[name] = Ptr(arr, ir.Num(0), t, size)
+        self.env[name] = Ptr(arr, ir.Num(0), view, view_size)
         self.types[name] = base_type
+
+    def _narrowest_view(self, name: str, size: int) -> tuple[str, int] | None:
+        """The narrowest element type the kernel's text casts a pointer to array `name` to
+        (`(float*)stage`, `reinterpret_cast<int*>(&buf[0])`), where it divides `size`."""
+        body = self.fn.body
+        if body is None or size <= 1:
+            return None
+        text = node_text(body)
+        if name not in text:
+            return None
+        best = None
+        for m in re.finditer(r"(?:\(\s*(?:const\s+|volatile\s+)*([A-Za-z_][\w:]*)\s*\*\s*\)|reinterpret_cast\s*<\s*"
+                             r"(?:const\s+)?([A-Za-z_][\w:]*)\s*\*\s*>\s*\()\s*\(?\s*&?\s*" + re.escape(name) + r"\b",
+                             text):
+            tn = m.group(1) or m.group(2)
+            got, sz, assumed = self._elem_type(tn)
+            if assumed or not sz or sz >= size or size % sz:
+                continue
+            if best is None or sz < best[1]:
+                best = (got, sz)
+        return best
 
     def const_int(self, e) -> int | None:
         """Value of an expression that depends on nothing but constants and launch sizes."""

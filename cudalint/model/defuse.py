@@ -7,7 +7,7 @@ from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from . import uniform
 from .table import short_text as _short
-from .symbols import (Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _MISSING, _data, _is_barrier, _names,
+from .symbols import (Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _MISSING, _data, _names,
                       _needs_cast, _scale, UNKNOWN_VIEW)
 
 
@@ -25,7 +25,7 @@ class DefUse:
             case ir.Assign():
                 self.assign(e, stmt, node)
                 return
-            case ir.Call(fn=fn, args=args) if _is_barrier(fn):
+            case ir.Call(fn=fn, args=args) if self.barrier_call(fn, args):
                 self.barrier(fn, args, stmt, node)
                 return
             case ir.Call(fn=fn, args=args, targs=targs) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH \
@@ -47,15 +47,19 @@ class DefUse:
                 self.rvalue(target, stmt, node)
             self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
             self.store_axes = uniform.mask_axes(self._value_axes(e.value, since, got)) if e.op == "=" else None
+            self.store_inputs = self._value_inputs(e.value, since, got) if e.op == "=" else None
             try:
                 self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
             finally:
                 self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
+                self.store_inputs = None
             return
         if isinstance(target, ir.Name):
             name = target.name
             value = self.rvalue(e.value, stmt, node)
-            self._set_axes(name, self._value_axes(e.value, since, value), e.op != "=" or bool(self.guards))
+            keep = e.op != "=" or bool(self.guards)
+            self._set_axes(name, self._value_axes(e.value, since, value), keep)
+            self._set_inputs(name, None if keep else self._value_inputs(e.value, since, value))
             if e.op == "=":
                 self.var_scope[name] = self._scope(e.value)
             elif uniform.butterfly(e.value):       # `v += __shfl_xor_sync(m, v, o)` over every offset
@@ -83,15 +87,18 @@ class DefUse:
                 self.member_access(target, "load", stmt, node)
             self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
             self.store_axes = uniform.mask_axes(axes) if e.op == "=" else None
+            self.store_inputs = self._value_inputs(e.value, since, got) if e.op == "=" else None
             try:
                 if self.member_access(target, "store", stmt, node) is None:
                     root = _root_name(target)
                     if root is not None:        # a field of a local struct or vector: part of its value
                         self._set_axes(root, axes, True)
+                        self._set_inputs(root, None)
                     if not isinstance(target.base, ir.Name):
                         self.rvalue(target.base, stmt, node)      # `f(x).y = v`: what the base reads
             finally:
                 self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
+                self.store_inputs = None
             return  # else a field of a struct/vector local: not an index
         # store to memory
         got = self.rvalue(e.value, stmt, node)
@@ -101,12 +108,13 @@ class DefUse:
             self.access(target, "load", stmt, node)
         self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
         self.store_axes = stored
+        self.store_inputs = self._value_inputs(e.value, since, got) if e.op == "=" else None
         self.store_expr = got if e.op == "=" and isinstance(got, ir.Expr) else None
         try:
             self.access(target, "store", stmt, node)
         finally:
             self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
-            self.store_expr = None
+            self.store_expr = self.store_inputs = None
 
     # ---- which threads a value follows (CL302: threads that store one value do not conflict) ----
     # Axes are thread_mask bits (uniform.py), UNKNOWN where the value reads what the model does not follow.
@@ -121,6 +129,8 @@ class DefUse:
                 if mask < 0:
                     break
                 got = uniform.thread_mask(g)
+                if got < 0:
+                    got = self.guard_axes.get(g, got)
                 mask = uniform.UNKNOWN if got < 0 else mask | got
         self.var_axes[name] = mask
 
@@ -148,18 +158,21 @@ class DefUse:
                 return got
             m |= got
         var_axes = self.var_axes
-        for n in ir.of_type(e, ir.Name):
-            name = n.name
+        names, calls = self._outer(e)
+        for name in names:
             got = var_axes[name] if name in var_axes else self._name_axes(name)
             if got < 0:
                 return got
             m |= got
         helper = False
-        for c in ir.of_type(e, ir.Call):
+        for c in calls:
             fn = c.fn
             if fn in self.call_scope:       # a helper of several returns: its result's scope
                 if self.call_scope[fn] != uniform.BLOCK:
-                    return uniform.UNKNOWN
+                    got = self.call_axes.get(fn, uniform.UNKNOWN)
+                    if got < 0:
+                        return uniform.UNKNOWN
+                    m |= got
             elif fn in self.functions:
                 helper = True
             elif not uniform.pure(fn.split("::")[-1].rsplit(".", 1)[-1]):
@@ -173,6 +186,86 @@ class DefUse:
             if mb.base.__class__ is ir.Name and mb.base.name == "threadIdx":
                 m |= {"x": 1, "y": 2, "z": 4}.get(mb.field, 0)
         return m
+
+    def _set_inputs(self, name: str, inputs: tuple[tuple[ir.Expr, str], ...] | None) -> None:
+        if inputs is None:
+            self.var_inputs.pop(name, None)
+        else:
+            self.var_inputs[name] = inputs
+
+    def _value_inputs(self, e: ir.Expr, since: int, value) -> tuple[tuple[ir.Expr, str], ...] | None:
+        """What the value of `e`, just walked, is a function of, thread by thread: the indexes of the
+        loads it makes, the resolved values of the locals it reads (or, for a local holding loaded
+        data, what that value was a function of) and the threadIdx it names. Threads equal on all of
+        them compute one value: `mean[g] = sum[g] * inv`, stored by every thread of group g, is one
+        value however many threads store it. Parts that follow no threadIdx are left out (one value
+        in the block). None where the value reads what the model does not follow (a helper's result,
+        a local assigned under a guard or in parts). Each comes with the array it loads from ("" for
+        none): a value read from the array the store writes may be another writer's."""
+        if self._value_axes(e, since, value) < 0:
+            return None
+        if isinstance(value, ir.Expr) and uniform.thread_mask(value) >= 0:
+            return ((value, ""),)     # the value itself, computed from what the model follows
+        out: list[tuple[ir.Expr, str]] = []
+        accesses = self.table.accesses
+        for i in range(since, len(accesses)):
+            a = accesses[i]
+            if a.kind == "load":
+                out.append((a.index, a.array.name))
+        if isinstance(value, Ptr) and uniform.thread_mask(value.offset) > 0:
+            out.append((value.offset, ""))
+        names, calls = self._outer(e)
+        for name in names:
+            if (self.var_axes[name] if name in self.var_axes else self._name_axes(name)) == 0:
+                continue        # one value in the block
+            got = self.env.get(name)
+            if isinstance(got, ir.Expr) and uniform.thread_mask(got) >= 0:
+                out.append((got, ""))
+                continue
+            kept = self.var_inputs.get(name)
+            if kept is None:
+                return None
+            out.extend(kept)
+        for c in calls:
+            if c.fn in self.call_scope or c.fn in self.functions:
+                return None     # a helper's result: what it reads is its own
+        for mb in ir.of_type(e, ir.Member):
+            if mb.base.__class__ is ir.Name and mb.base.name == "threadIdx" and mb.field in ("x", "y", "z"):
+                out.append((self._builtin("threadIdx", mb.field), ""))
+        return tuple(out)
+
+    def _outer(self, e: ir.Expr) -> tuple[list[str], list[ir.Call]]:
+        """The names and calls `e` reads other than in the address of a load from memory: that
+        address is the load's index, counted as such (`sum[i / 2]` reads the element i / 2, not i;
+        `*m.ptr(r, 0)` the element the accessor's pointer names)."""
+        names: list[str] = []
+        calls: list[ir.Call] = []
+        stack = [e]
+        seen = set()
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            cls = n.__class__
+            if cls is ir.Name:
+                names.append(n.name)
+                continue
+            if cls is ir.Deref or (cls is ir.Subscript and self._memory_base(n.base)) or \
+                    (cls is ir.Member and n.arrow and self._memory_base(n.base)):
+                continue
+            if isinstance(n, ir.Call):
+                calls.append(n)
+            stack.extend(c for c in n.children() if isinstance(c, ir.Expr))
+        return names, calls
+
+    def _memory_base(self, base: ir.Expr) -> bool:
+        """`base` names memory a load reads (a pointer, a shared or global array): what indexes it is
+        an address."""
+        while base.__class__ is ir.Subscript or base.__class__ is ir.Member:
+            base = base.base
+        return base.__class__ is ir.Name and (isinstance(self.env.get(base.name), Ptr) or
+                                              base.name in self.table.arrays)
 
     @staticmethod
     def _named_mask(value: ir.Expr) -> int:
@@ -193,7 +286,10 @@ class DefUse:
         if isinstance(v, Ptr):
             return uniform.thread_mask(v.offset)
         if isinstance(v, ir.Expr):
-            return uniform.thread_mask(v)
+            got = uniform.thread_mask(v)
+            if got < 0 and self.var_scope.get(name) == uniform.BLOCK:
+                return 0        # an argument (`float scale`): data, but one value for the whole launch
+            return got
         return uniform.UNKNOWN
     def _compound(self, cur, op, value):
         if isinstance(cur, Ptr) and isinstance(value, ir.Expr) and op in ("+=", "-="):
@@ -296,7 +392,11 @@ class DefUse:
             case ir.AddrOf(expr=x):
                 return self.address(x, stmt, node)
             case ir.Assign():
+                # `a[k++]`: the index is k before the update (`a[++k]`: after it)
+                before = self.rvalue(e.target, stmt, node) if e.post and isinstance(e.target, ir.Name) else None
                 self.assign(e, stmt, node)
+                if before is not None:
+                    return before
                 return self.rvalue(e.target, stmt, node) if isinstance(e.target, ir.Name) else _data("assign")
             case ir.Comma(left=l, right=r):
                 self.effect(l, stmt, node)

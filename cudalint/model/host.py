@@ -86,6 +86,14 @@ def is_open(v) -> bool:
     return any(s.kind == "unknown" for s in ir.symbols(v))
 
 
+def _dim3(args: list) -> tuple:
+    """`dim3(...)` of host values: a copy of another dim3 (`dim3(grid)`) is that dim3; an argument
+    that is itself a dim3 anywhere else is no number."""
+    if len(args) == 1 and isinstance(args[0], tuple):
+        return args[0]
+    return ("dim3", [unknown("dim3") if isinstance(a, tuple) else a for a in args])
+
+
 def fold(v) -> int | None:
     """The number an expression of constants is, None when it is not one."""
     if isinstance(v, ir.Num) and isinstance(v.value, int):
@@ -184,7 +192,7 @@ class HostScope:
                         self._resolving.discard(n)
                 return self.free_name(n)
             case ir.Call(fn="dim3", args=args):
-                return ("dim3", [self.value(a) for a in args])
+                return _dim3([self.value(a) for a in args])
             case ir.Cast(expr=x):
                 return self.value(x)
             case ir.Bin(op=op, left=l, right=r):
@@ -321,7 +329,7 @@ class HostScope:
                 try:
                     args = [self.value(self._parse(node_text(a))) for a in params.named_children]
                     if tname == "dim3":
-                        self.env[name] = ("dim3", args)
+                        self.env[name] = _dim3(args)
                     elif len(args) == 1 and isinstance(args[0], ir.Expr):
                         self.env[name] = args[0]
                     else:
@@ -342,7 +350,7 @@ class HostScope:
                 if value.type in ("argument_list", "initializer_list"):     # dim3 grid(a, b) / grid{a, b}
                     args = [self.value(self._parse(node_text(a))) for a in value.named_children]
                     if tname == "dim3":
-                        self.env[name] = ("dim3", args)
+                        self.env[name] = _dim3(args)
                     else:
                         self.env[name] = args[0] if len(args) == 1 else unknown(name)
                 else:

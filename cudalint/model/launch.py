@@ -150,9 +150,17 @@ class HostResolver(HostScope):
             self._statement(c, stop)
 
     def _walk(self, node, stop: int) -> None:
+        skip = None
+        if node.type == "if_statement":
+            # the launch in the `else`: the `then` arm does not run on the way to it
+            alt = node.child_by_field_name("alternative")
+            if alt is not None and alt.start_byte <= stop < alt.end_byte:
+                skip = node.child_by_field_name("consequence")
         for c in node.named_children:
             if c.start_byte >= stop:
                 return
+            if skip is not None and c.start_byte == skip.start_byte and c.end_byte == skip.end_byte:
+                continue
             self._statement(c, stop)
 
     def _statement(self, c, stop: int) -> None:
@@ -841,6 +849,14 @@ def _names(text: str, kernel: str) -> bool:
     return t.split("::")[-1] == kernel
 
 
+def _call_targs(call) -> tuple[str, ...]:
+    """The template arguments a call names its function with (`launch<16, 32>(...)`)."""
+    f = call.child_by_field_name("function")
+    targs = f.child_by_field_name("arguments") if f is not None and f.type == "template_function" else None
+    return tuple(node_text(a).strip() for a in targs.named_children if a.type != "comment") \
+        if targs is not None else ()
+
+
 def _calls(fn: FunctionDef, project) -> list[tuple[FunctionDef, object, list[str]]]:
     out = []
     for caller, call in project.callers(fn):
@@ -863,6 +879,7 @@ class CallContext:
     where: str              # "path:line" of the call
     wrapper: str            # the host function called
     checks: tuple = ()      # the caller's checks before the call (in the caller's values)
+    targs: tuple = ()       # the call's template arguments as written (`launch<16>(...)`: ("16",))
 
 
 def call_contexts(fn: FunctionDef, project, budget: Budget, depth: int = 0,
@@ -920,7 +937,8 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
         outer = call_contexts(caller, project, budget, depth + 1) if caller.params else []
         for ctx in outer or [None]:
             if ctx is None:
-                out.append(CallContext(values, allocs, f"{caller.file.path}:{line}", fn.name, checks))
+                out.append(CallContext(values, allocs, f"{caller.file.path}:{line}", fn.name, checks,
+                                       _call_targs(call)))
             else:
                 sub = {ir.Sym(k, "param"): v for k, v in ctx.values.items() if isinstance(v, ir.Expr)}
                 # a `dim3` the caller's caller gives, passed on whole (`cudaF_copy(Gr, Bl, ...)` in
@@ -932,7 +950,7 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
                 out.append(CallContext({k: put(v) for k, v in values.items()},
                                        {**{k: put(v) for k, v in allocs.items()}, **more},
                                        f"{caller.file.path}:{line}, from {ctx.where}", fn.name,
-                                       tuple(put(c) for c in checks) + tuple(ctx.checks)))
+                                       tuple(put(c) for c in checks) + tuple(ctx.checks), _call_targs(call)))
             if len(out) >= MAX_CALLS:
                 return out
     return out
@@ -1357,6 +1375,8 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
                        if k not in params and k not in cfg.values and k not in (given or {})}
         for k, v in cfg.derived.items():
             provenance.setdefault(k, f"{k} = {v} at every launch")
+    if readings and kernel_sites and len(readings) == 1:
+        cfg.value_checks = _instance_checks(kernel, kernel_sites[0], readings[0], instantiated)
     for k, (vs, words) in instantiated.items():
         if len(vs) == 1:
             template[k] = ir.Num(vs[0])
@@ -1374,6 +1394,35 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     cfg.params = params
     assumptions.extend(_incomplete(kernel, project))
     return cfg, template, assumptions
+
+
+def _instance_checks(kernel: FunctionDef, site: LaunchSite, s: _SiteValues, instantiated: dict) -> dict:
+    """The checks the host makes before the calls that instantiate the launching function with each
+    value of a template parameter the launch passes on: `if (n % 16 == 0) launch<16>(...)` runs the
+    16 instance only where n is a multiple of 16. Each value's checks are those every call giving
+    it makes (in the kernel's parameters)."""
+    host = site.host
+    out: dict = {}
+    if host is None or not host.template_params:
+        return out
+    for tp, arg in zip(kernel.template_params, site.template_args):
+        if tp.is_type or tp.name not in instantiated:
+            continue
+        k = next((i for i, h in enumerate(host.template_params) if h.name == arg.strip() and not h.is_type), None)
+        if k is None:
+            continue
+        by_value: dict[int, set] = {}
+        for _, ctx in s.readers:
+            if ctx is None or len(ctx.targs) <= k or not re.fullmatch(r"-?\d+", ctx.targs[k]):
+                return {}       # a call of the launcher the template value of which is not read here
+            here = {c for c in (_in_kernel_terms(c, ctx, s.base) for c in ctx.checks)
+                    if _over_params(c, kernel) and ir.symbols(c)}
+            v = int(ctx.targs[k])
+            by_value[v] = here if v not in by_value else by_value[v] & here
+        for v, checks in by_value.items():
+            if checks:
+                out[(tp.name, v)] = sorted(checks, key=str)
+    return out
 
 
 def _dims_words(s: _SiteValues, index: int) -> str:

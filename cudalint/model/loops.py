@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError
@@ -11,6 +12,8 @@ from ..preprocess.macros import MacroError
 from ..source.cufile import condition_of, node_text
 from .table import AREA, Iterator, SLIDE, short_text as _short
 from .symbols import Ptr, Unfollowable, _data, _scale
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 class Loops:
@@ -27,14 +30,15 @@ class Loops:
                 self.declaration(init)
             else:
                 self.expression(init, node)
-        var, step = None, None
+        var, step, more = None, None, []
         if update is not None:
             upd = self._parse(node_text(update))
             for a in _assignments(upd):
-                if isinstance(a.target, ir.Name):
+                if var is None and isinstance(a.target, ir.Name):
                     var, step = a.target.name, a
-                    break
-        self._loop(node, var, step, cond_node, body, "for")
+                else:
+                    more.append(a)      # `i++, in += 2`: the update's other steps
+        self._loop(node, var, step, cond_node, body, "for", more)
 
     def range_for(self, node) -> None:
         """`for (auto& v : items)`: a loop whose count the model does not know, its variable each
@@ -60,16 +64,16 @@ class Loops:
         body = node.child_by_field_name("body")
         self._loop(node, None, None, cond_node, body, "while")
 
-    def _loop(self, node, var, step, cond_node, body, kind) -> None:
+    def _loop(self, node, var, step, cond_node, body, kind, more=()) -> None:
         line = node.start_point[0] + 1
-        carried = self._carried_updates(body, var, step)
+        carried = self._carried_updates(body, var, step, more)
         start = self.env.get(var) if var is not None else None
         # The trip counter is named after the loop variable when the two coincide (0, 1, 2, ...).
         unit = var is not None and var in carried and _is_unit(start, carried[var])
         trip = ir.Sym(var if unit else f"iter({var or 'loop@' + str(line)})", "iter", "int")
         parent = self.loops[-1] if self.loops else None
         it = Iterator(var or f"loop@{line}", trip, trip, None, line, AREA, parent)
-        it.unroll = _unroll_pragma(node)
+        it.unroll = _unroll_pragma(node, getattr(self.src, "body_pragmas", None) or {})
         exits: dict[str, ir.Expr] = {}
         for name, (op, inc) in carried.items():
             cur = self.env.get(name)
@@ -107,6 +111,12 @@ class Loops:
         guard_mark = len(self.guards)
         self.guards.append(cond)
         mark = len(self.table.accesses)
+        if self.var_inputs and body is not None:
+            # a local the body assigns holds, from the second iteration on, what the body gave it
+            for n in self._assignments_under(body)[2]:
+                target = n.child_by_field_name("left") or n.child_by_field_name("argument")
+                for name in _WORD.findall(node_text(target) if target is not None else node_text(n)):
+                    self.var_inputs.pop(name, None)
         saved_assigns = self._loop_assigns
         if body is not None:
             self._loop_assigns = (self.walk_root, body.start_byte, body.end_byte, self._assignments_under(body))
@@ -173,19 +183,23 @@ class Loops:
             return True
         return not isinstance(cur, Ptr) and t in ir.FLOAT_TYPES
 
-    def _carried_updates(self, body, var, step) -> dict[str, tuple[str, object]]:
+    def _carried_updates(self, body, var, step, more=()) -> dict[str, tuple[str, object]]:
         """Variables updated in the loop by a loop-invariant step: `x += c`, `p += BK`, `s >>= 1`,
         `x ^= c`, `x %= M`, and a step wrapped around (`x += c; x %= M;`, `x = (x + c) % M`)."""
         found: dict[str, tuple[str, object]] = {}
         assigns = []
         if step is not None:
             assigns.append(step)
+        assigns.extend(more)
         if body is not None:
             for n in self._assignments_under(body)[2]:
                 try:
-                    assigns.extend(_assignments(self._parse(node_text(n))))
+                    got = _assignments(self._parse(node_text(n)))
                 except (ExprSyntaxError, MacroError):
                     continue
+                # `for (int k = 0; ...; k++)` inside the body: another k, declared there
+                assigns.extend(a for a in got if not (isinstance(a.target, ir.Name) and
+                                                      _declared_between(n, a.target.name, body)))
         bad: dict[str, None] = {}       # in the order met: the notes about them come in this order
         updates: dict[str, list[tuple[str, object]]] = {}
         for k, a in enumerate(assigns):
@@ -305,14 +319,22 @@ class Loops:
 
 
 # ---- small helpers ---------------------------------------------------------------------------
-def _unroll_pragma(node) -> int | None:
-    """`#pragma unroll` (0) or `#pragma unroll N` (N) right before a loop; None without one."""
+def _unroll_pragma(node, held: dict[int, str]) -> int | None:
+    """`#pragma unroll` (0) or `#pragma unroll N` (N) right before a loop; None without one. `held`:
+    the pragmas the file's parse left out, by line (between a statement's head and its body)."""
     prev = node.prev_sibling
     while prev is not None and prev.type == "comment":
         prev = prev.prev_sibling
-    if prev is None or prev.type != "preproc_call":
-        return None
-    words = node_text(prev).split()
+    if prev is not None and prev.type == "preproc_call":
+        text = node_text(prev)
+    else:
+        row = node.start_point[0] - 1
+        while row in held and "unroll" not in held[row]:
+            row -= 1
+        if row not in held:
+            return None
+        text = held[row]
+    words = text.split()
     if words[:1] == ["#pragma"] and words[1:2] == ["unroll"]:
         words = words[2:]
     elif words[:2] == ["#", "pragma"] and words[2:3] == ["unroll"]:
@@ -353,6 +375,38 @@ def _assignments_query():
     from tree_sitter import Query
     from ..source.cufile import _parser
     return Query(_parser().language, "[(assignment_expression) (update_expression)] @a")
+
+
+def _declared_between(node, name: str, top) -> bool:
+    """`name` is declared in a scope that holds `node` inside `top`: a `for` loop's initializer
+    around it, or a declaration before it in a block around it (so the `name` it assigns is that
+    declaration's, not the one `top`'s loop carries)."""
+    child, cur = node, node.parent
+    while cur is not None:
+        if cur.type in ("for_statement", "for_range_loop"):
+            init = cur.child_by_field_name("initializer") or cur.child_by_field_name("declarator")
+            if init is not None and init.type == "declaration" and name in _declared_names(init):
+                return True
+        elif cur.type == "compound_statement":
+            for c in cur.named_children:
+                if c.start_byte >= child.start_byte:
+                    break
+                if c.type == "declaration" and name in _declared_names(c):
+                    return True
+        if cur.start_byte == top.start_byte and cur.end_byte == top.end_byte and cur.type == top.type:
+            return False
+        child, cur = cur, cur.parent
+    return False
+
+
+def _declared_names(decl) -> set[str]:
+    out = set()
+    for d in decl.children_by_field_name("declarator"):
+        while d is not None and d.type not in ("identifier", "field_identifier"):
+            d = d.child_by_field_name("declarator")
+        if d is not None:
+            out.add(node_text(d))
+    return out
 
 
 def _assignment_nodes(node) -> list:

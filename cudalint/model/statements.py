@@ -8,8 +8,10 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import condition_of, node_text
+from ..source.types import split_top_level
 from .table import Exit, short_text as _short
-from .symbols import Ptr, Unfollowable
+from . import uniform
+from .symbols import Ptr, Unfollowable, _data
 
 
 # an expansion that begins a statement: `do { ... } while (0)`, `if (...) ...`, `{ ... }`
@@ -31,6 +33,8 @@ class Statements:
             elif t == "expression_statement":
                 if (m := _TEMPLATE_TYPE_DECLARATION.fullmatch(node_text(node))) is not None:
                     self.template_type_declaration(m, node)
+                elif node.named_children and node.named_children[0].type == "gnu_asm_expression":
+                    self.asm_statement(node.named_children[0], node)
                 elif node.named_children:
                     try:
                         self.expression(node.named_children[0], node)
@@ -49,7 +53,10 @@ class Statements:
                 if node.named_children:
                     if self.return_scopes is not None:
                         self.return_scopes.append(self._scope(self._parse_node(node.named_children[0])[0]))
+                    since = len(self.table.accesses)
                     self.expression(node.named_children[0], node)
+                    if self.return_axes is not None:
+                        self.return_axes.append(self._return_axes(node.named_children[0], since))
                 return "return"
             elif t in ("break_statement", "continue_statement"):
                 return t.split("_")[0]
@@ -81,6 +88,104 @@ class Statements:
             self.note(node, "expression nested too deeply")
             self._unread_exit(node)
         return None
+
+    def _return_axes(self, node, since: int) -> int:
+        """The threadIdx axes a helper's returned value follows (its loads recorded from `since`);
+        UNKNOWN where it calls a helper whose result is not followed."""
+        e = self._parse_node(node)[0]
+        for c in ir.of_type(e, ir.Call):
+            if c.fn in self.functions and self.call_axes.get(c.fn, uniform.UNKNOWN) < 0:
+                return uniform.UNKNOWN
+        return self._value_axes(e, since, None)
+
+    def _type_traits(self, cond) -> ir.Expr | None:
+        """The condition of an `if constexpr` on type traits of the instance's types
+        (`std::is_same_v<T, float>`, `std::is_floating_point<T>::value`), each trait folded to 1 or
+        0; None where it names none, or a type the instance does not bind."""
+        if cond is None:
+            return None
+        text = node_text(cond)
+        unknown = False
+
+        def fold(m) -> str:
+            nonlocal unknown
+            args = [self._bound_type(a) for a in split_top_level(m.group(2) or m.group(3) or "")]
+            if any(a is None for a in args):
+                unknown = True
+                return m.group(0)
+            kind = m.group(1)
+            if kind == "is_same" and len(args) == 2:
+                return "1" if args[0] == args[1] else "0"
+            if kind == "is_floating_point" and len(args) == 1:
+                return "1" if args[0] in ir.FLOAT_TYPES or args[0] in ("half", "__half", "__nv_bfloat16") else "0"
+            if kind == "is_integral" and len(args) == 1:
+                return "1" if args[0] in ir.INT_KINDS or args[0] in ("bool", "char") else "0"
+            unknown = True
+            return m.group(0)
+        folded, count = _TRAIT.subn(fold, text)
+        if not count or unknown:
+            return None
+        try:
+            val = self.rvalue(self._parse(folded), None, None)
+        except (ExprSyntaxError, MacroError, Unfollowable):
+            return None
+        return val if isinstance(val, ir.Expr) else None
+
+    def _bound_type(self, text: str) -> str | None:
+        """A type as the instance binds it (`T` -> `float`, a typedef to its target), qualifiers
+        dropped; None for a template type the instance leaves open."""
+        words = [w for w in text.replace("&", " ").split() if w not in ("const", "volatile", "typename")]
+        name = " ".join(words)
+        seen = set()
+        while name in self.types and name not in seen:
+            seen.add(name)
+            name = self.types[name]
+            if not name:
+                return None
+        return name.replace("std::", "").strip() or None
+
+    def asm_statement(self, asm, stmt) -> None:
+        """`asm("lg2.approx.f32 %0, %1;" : "=f"(y) : "f"(x));`: its inputs are read. An instruction
+        that touches no memory, no other lane and no special register (`%laneid`, `%clock`) is a
+        function of its inputs: its outputs follow the threads those do (two threads that give it
+        one value get one back). Otherwise, and for an output that is not a local, what it writes is
+        a value the model does not follow; the statement is noted as not read."""
+        code = asm.child_by_field_name("assembly_code")
+        template = node_text(code) if code is not None else ""
+        outputs: list[tuple[str, object]] = []
+        inputs: list[tuple[str, object]] = []
+        for lst in asm.named_children:
+            if lst.type in ("gnu_asm_output_operand_list", "gnu_asm_input_operand_list"):
+                for op in lst.named_children:
+                    value, constraint = op.child_by_field_name("value"), op.child_by_field_name("constraint")
+                    if value is not None:
+                        (outputs if lst.type.startswith("gnu_asm_output") else inputs).append(
+                            (node_text(constraint) if constraint is not None else "", value))
+        pure = _ASM_IMPURE.search(template) is None
+        axes, scope = 0, uniform.BLOCK
+        feeds: list | None = []
+        for constraint, value in inputs + [(c, v) for c, v in outputs if "+" in c]:
+            e = self._parse(node_text(value))
+            since = len(self.table.accesses)
+            got = self.rvalue(e, stmt, None)
+            a = self._value_axes(e, since, got)
+            ins = self._value_inputs(e, since, got) if a >= 0 else None
+            axes = uniform.UNKNOWN if a < 0 or axes < 0 else axes | a
+            scope = min(scope, self._scope(e))
+            feeds = None if ins is None or feeds is None else feeds + list(ins)
+        if not pure:
+            axes, scope, feeds = uniform.UNKNOWN, uniform.THREAD, None
+        for _, value in outputs:
+            text = node_text(value).strip()
+            if not text.isidentifier():
+                pure = False        # a store through the operand: not followed
+                continue
+            self.env[text] = _data(text)
+            self.var_axes[text] = axes
+            self.var_scope[text] = scope
+            self._set_inputs(text, None if feeds is None else tuple(feeds))
+        if not pure:
+            self.note(stmt, f"cannot read `{_short(node_text(stmt))}`: inline PTX the model does not follow")
 
     def _unread_exit(self, node) -> None:
         """A statement not read that may leave (`if (j >= half) return;`): what follows runs under a
@@ -246,7 +351,8 @@ class Statements:
     def if_statement(self, node) -> str | None:
         cond_node = node.child_by_field_name("condition")
         cond_inner = condition_of(cond_node) if cond_node is not None and cond_node.named_children else cond_node
-        cond = self.condition(cond_inner, node)
+        traits = self._type_traits(cond_inner) if any(c.type == "constexpr" for c in node.children) else None
+        cond = self.condition(cond_inner, node) if traits is None else traits
         then = node.child_by_field_name("consequence")
         other = node.child_by_field_name("alternative")
         if other is not None and other.type == "else_clause":
@@ -348,7 +454,12 @@ class Statements:
         if node is None:
             return ir.Num(1)
         expr, exact = self._parse_node(node)
+        since = len(self.table.accesses)
         val = self.rvalue(expr, stmt, node if exact else None)
+        if isinstance(val, ir.Expr) and uniform.thread_mask(val) < 0:
+            # a test of loaded values (`if (m < tile[ty][j])`): the threads it splits, as a value's
+            # axes (the addresses it loads, the locals it reads), for what is assigned under it
+            self.guard_axes[val] = self._value_axes(expr, since, val)
         return val if isinstance(val, ir.Expr) else ir.Num(1)
 
 
@@ -384,3 +495,17 @@ def _has(node, kind: str, stop_at_loops: bool) -> bool:
 
 _TEMPLATE_TYPE_DECLARATION = re.compile(
     r"\s*(?P<type>(?:const\s+)?[A-Za-z_][\w:]*\s*<[\w\s,:*]*>)\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[^;]+?)\s*;\s*")
+
+
+# inline PTX whose outputs are not a function of its inputs alone: special registers (`%laneid`,
+# `%clock`, `%tid`), memory, other lanes (shuffles, votes, matrix fragments), barriers
+_ASM_IMPURE = re.compile(r"%%?(?:tid|ntid|laneid|warpid|nwarpid|clock|clock64|globaltimer\w*|smid|nsmid|gridid|"
+                         r"lanemask\w*|ctaid|nctaid|envreg\d+|pm\d+|dynamic_smem_size|total_smem_size)\b|"
+                         r"\b(?:ld|st|atom|red|shfl|vote|bar|barrier|match|cp|mma|wmma|ldmatrix|stmatrix|redux|"
+                         r"activemask|tex|tld4|suld|sust|sured|prefetch|prefetchu|mbarrier|membar|fence|isspacep|"
+                         r"cvta|griddepcontrol|elect|setmaxnreg|tcgen05|wgmma|multimem)\b")
+
+
+# type traits an `if constexpr` asks of the instance's types
+_TRAIT = re.compile(r"(?:\bstd\s*::\s*)?\b(is_same|is_floating_point|is_integral)"
+                    r"(?:_v\s*<([^<>]*)>|\s*<([^<>]*)>\s*::\s*value)")

@@ -44,6 +44,9 @@ class LaunchConfig:
     # conditions over the kernel's parameters the host establishes before every launch
     # (`assert(n % 256 == 0)`, `if (n % 4) return;`, `TORCH_CHECK(n % 4 == 0, ...)`)
     host_checks: list[ir.Expr] = field(default_factory=list)
+    # ... and those it establishes before the calls that instantiate a template value as one number
+    # (`if (n % 16 == 0) launch<16>(...); else if (n % 8 == 0) launch<8>(...);`): {(name, value): checks}
+    value_checks: dict[tuple[str, int], list[ir.Expr]] = field(default_factory=dict)
     # a pointer parameter's extent in bytes, from the allocation the launch passes
     # (`cudaMalloc(&p, n * sizeof(float))`): an expression over the kernel's parameters, or a number
     extents: dict[str, ir.Expr] = field(default_factory=dict)
@@ -134,7 +137,14 @@ class Access:
     # the locals it reads, the guards they were set under); None where it reads what the model does
     # not follow. Two threads equal on these axes store one value.
     value_axes: frozenset[str] | None = None
+    # a store: what its value is a function of, thread by thread (the indexes it loads from, the
+    # resolved values of the locals it reads); None where it reads what the model does not follow.
+    # Two threads equal on all of them store one value, whatever axes those follow.
+    value_inputs: tuple[ir.Expr, ...] | None = None
     volatile: bool = False             # made through a `volatile` name: never merged with its neighbours
+    # a load of the element the same thread stored just before, with nothing between that may change
+    # it: nvcc keeps the stored value in a register and reads no memory (vector.forwarded_loads)
+    forwarded: bool = False
     # the access as parsed, and its index as written (else as resolved): the texts below are printed
     # from them when first read (a message, explain, a fix), not for every access of a run
     written: ir.Expr | None = None

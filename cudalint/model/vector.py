@@ -20,6 +20,7 @@ the hardware serves: 8 bytes per lane in 2 phases, 16 bytes in 4.
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 import numpy as np
@@ -291,9 +292,80 @@ def element_merges(table: TwoTreeTable) -> None:
         if head.kind == "store":        # one store of what the members store: their values' axes
             axes = [m.value_axes for m in members]
             head.value_axes = None if any(a is None for a in axes) else frozenset().union(*axes)
+            ins = [m.value_inputs for m in members]
+            head.value_inputs = None if any(i is None for i in ins) else \
+                tuple(x for i in ins if i is not None for x in i)
             head.value_scope = min(m.value_scope for m in members)
             head.stored = None
         head.width, head.member_offset = size, 0
         drop.update(id(m) for m in members[1:])
     if drop:
         table.accesses = [a for a in table.accesses if id(a) not in drop]
+
+
+def forwarded_loads(table: TwoTreeTable) -> None:
+    """Mark the loads that read what the same thread stored to those bytes before them, on every
+    path to them (the store's guards are a prefix of the load's, in the same loop iteration), with
+    no barrier, atomic or store that may reach them between: nvcc keeps the stored value in a
+    register (`sl[0] = atomicAdd(cursor, n); if (sl[0] >= cap) ...` reads no memory in the PTX;
+    `rec[i] = make_int2(s, n); if (rec[i].x >= cap)` neither). A store to another global array may
+    alias the element (pointers), one to the same array at an index a constant apart does not."""
+    stored: dict[tuple, Access] = {}
+    barriers = sorted(b.seq for b in table.barriers)
+    for a in table.accesses:
+        if a.space == "local":
+            continue            # a register's store reaches no memory
+        if a.atomic or a.unresolved or a.volatile:
+            if a.kind == "store" or a.atomic:
+                stored.clear()  # may reach any element
+            continue
+        key = (id(a.array), a.index)
+        if a.kind == "store":
+            for k, s in list(stored.items()):
+                if s.array is a.array:
+                    if k != key and not _apart(a.index, s.index):
+                        del stored[k]
+                elif s.space == "global" and a.space == "global":
+                    del stored[k]       # another pointer: may point at the element
+            held = stored.get(key)
+            if held is not None and not (a.member_offset <= held.member_offset and
+                                         held.member_offset + held.width <= a.member_offset + a.width):
+                del stored[key]         # another part of the element: the earlier store's part kept?
+                continue                # (not followed: neither is said to hold the bytes)
+            stored[key] = a
+            continue
+        src = stored.get(key)
+        if src is None or src.loops != a.loops or a.guards[:len(src.guards)] != src.guards:
+            continue
+        if not (src.member_offset <= a.member_offset and a.member_offset + a.width <= src.member_offset + src.width):
+            continue            # bytes the store did not write
+        i = bisect.bisect_right(barriers, src.seq)
+        if i < len(barriers) and barriers[i] < a.seq:
+            continue            # a barrier between: another thread may have stored there
+        a.forwarded = True
+
+
+def _apart(x: ir.Expr, y: ir.Expr) -> bool:
+    """Two indexes a nonzero constant apart (`2 * i + 1` and `2 * i`): never one element."""
+    counts: dict = {}
+    for e, sign in ((x, 1), (y, -1)):
+        stack = [(e, sign)]
+        while stack:
+            n, sg = stack.pop()
+            if n.__class__ is ir.Bin and n.op in ("+", "-"):
+                stack.append((n.left, sg))
+                stack.append((n.right, sg if n.op == "+" else -sg))
+            elif n.__class__ is ir.Un and n.op == "-":
+                stack.append((n.operand, -sg))
+            elif n.__class__ is ir.Cast and not n.type.pointers:
+                stack.append((n.expr, sg))
+            else:
+                counts[n] = counts.get(n, 0) + sg
+    gap = 0
+    for n, c in counts.items():
+        if c == 0:
+            continue
+        if n.__class__ is not ir.Num or not isinstance(n.value, int):
+            return False
+        gap += c * n.value
+    return gap != 0

@@ -4,7 +4,9 @@ request touches (lanes linearized x-fastest, element size and vector width inclu
 the access when that is at least 2x the ideal: the bytes the active lanes ask for, divided by 32.
 An access every lane of a row reads at one address (a broadcast along threadIdx.x) is not
 flagged: in a block narrower than a warp its two or four rows cost one sector each, and no term
-of the index spreads the lanes.
+of the index spreads the lanes. A load of what the same thread stored to those bytes just
+before, with no barrier, atomic or other pointer's store between, reads a register, not memory,
+and is not counted.
 
 ## Why is this bad?
 Global memory is served in 32-byte sectors. When adjacent lanes are far apart, every lane pulls
@@ -173,8 +175,8 @@ def _lane_factors(e) -> list:
 def check(ctx: Context):
     sim = ctx.sim
     for acc in ctx.accesses():
-        if acc.space != "global" or acc.unresolved:
-            continue
+        if acc.space != "global" or acc.unresolved or acc.forwarded:
+            continue        # (a load of what the thread just stored reads a register)
         res = sim.result(acc)
         c = res.coalescing
         if c is None or c.ratio < ctx.options.min_ratio:

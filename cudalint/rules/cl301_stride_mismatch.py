@@ -11,7 +11,10 @@ stride between them, so they are not reported; a hole that all of them leave is 
 at the first, naming the others. Loads are only combined with loads and stores with stores,
 and a copy that only part of the block runs (`if (threadIdx.x < 128)`) fills nothing.
 Problem sizes given with `--param` are compared by value, so `i * height` steps whole rows of
-`width` when the two are equal.
+`width` when the two are equal. A loop that starts a few elements into each row and runs to its
+end (`for (j = 1; j < N; j++)` over rows of N, or an interior `1 .. N - 2`) leaves a boundary,
+not a hole; two leading dimensions on the two arms of a branch on a kernel argument
+(`if (transposed)`) are the two layouts the argument chooses between.
 
 ## Why is this bad?
 A stride larger than the level below leaves holes (elements no thread ever touches, and an
@@ -540,6 +543,32 @@ def _base_sizes(acc) -> frozenset[str]:
                                                        for s in ir.symbols(t.coord) if s.kind == "param")
 
 
+EDGE = 4       # the most elements a loop's own bounds leave at either end of a row (a stencil's halo)
+
+
+def _edge_holes(pos: set[int], c: int) -> bool:
+    """The positions one access reaches in each row of `c` are one run that starts a few elements
+    into the row and runs to its end, or to as many short of it (`for (j = 1; j < N; j++) x[i * N +
+    j] -= x[i * N + j - 1]`, an interior `1 .. N - 2`): the loop's bounds leave a boundary, the
+    stride is the row's length. A run from the row's start that stops short of its end is what a
+    loop bound left behind by a wider record looks like, and stays a finding."""
+    lo, hi = min(pos), max(pos)
+    if len(pos) != hi - lo + 1:
+        return False
+    front, back = lo, c - 1 - hi
+    return 0 < front <= EDGE and back in (0, front) and 8 * (front + back) < c
+
+
+def _exclusive(a, b, table) -> bool:
+    """Two accesses on the two arms of one branch on a value of the whole launch (`if (transposed)`
+    and its `else`, a kernel argument): one run reads the array through one of them only."""
+    theirs = set(b.guards)
+
+    def launch_wide(s) -> bool:
+        return s.kind in ("param", "uniform") or (s.kind == "unknown" and f"{s.name}@param" in table.definitions)
+    return any(ir.negate(g) in theirs and all(launch_wide(s) for s in ir.symbols(g)) for g in a.guards)
+
+
 def _leading_dims(acc) -> frozenset[str] | None:
     keys = {frozenset(s.name for s in ir.symbols(t.stride) if s.kind == "param")
             for t in acc.terms if not t.is_offset and isinstance(t.coord, ir.Sym)
@@ -702,6 +731,9 @@ def _check(ctx: Context):
                     if cover else c
                 if left < c - span:
                     members, holes = True, left
+                own = _record_positions(sim, acc, kept, t, c)
+                if not members and own and _edge_holes(own, c):
+                    continue
             others = [a for a, _ in together if a is not acc] if joint else []
             reported.update(id(a) for a in others)   # one finding for the accesses that fill the stride together
             below_txt = " + ".join(f"`{short(str(b), 32)}`" for b in below)
@@ -757,7 +789,8 @@ def _check(ctx: Context):
         name = (acc.array.name, _base_sizes(acc))
         if name not in first:
             first[name] = (ld, acc)
-        elif first[name][0] != ld:
+        elif first[name][0] != ld and not _exclusive(acc, first[name][1], ctx.table):
+            # (a branch of `if (transposed)` and its `else` read two layouts, never both in one run)
             other = first[name][1]
             msg = (f"`{name[0]}` has leading dimension `{next(iter(ld))}` here but `{next(iter(first[name][0]))}` "
                    f"at line {other.line}: one of the two has the wrong pitch")

@@ -1,6 +1,11 @@
 """## What it does
 Evaluates a store's index for every thread of a block in the same iteration and flags two
-threads that write the same element, where the table gives each thread its own.
+threads that write the same element, where the table gives each thread its own. Threads that
+compute one value store nothing the other loses: those that differ only on threadIdx axes the
+value does not follow, and those whose value is made of the same things (the same addresses
+loaded, the same values of the locals it reads: `mean[g] = sum[g] * inv` in every thread of
+group g). A value read from the array being stored to may be another writer's, and counts as
+its own.
 
 ## Why is this bad?
 Two threads storing to one element race: which value survives is unspecified, and work one of

@@ -117,7 +117,7 @@ def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
     for acc in ctx.accesses():
-        if acc.space != "shared" or acc.unresolved or (acc.atomic and acc.kind == "store"):
+        if acc.space != "shared" or acc.unresolved or (acc.atomic and acc.kind == "store") or acc.forwarded:
             continue
         if sim.error(acc):
             continue

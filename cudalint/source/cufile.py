@@ -267,7 +267,9 @@ class SourceFile:
         self.annotation_errors: list[ParseProblem] = []
         self.problems: list[ParseProblem] = _missing_headers_once(
             [ParseProblem(p.line, p.column, p.line, p.message, p.severity, p.code) for p in view.problems])
-        data = _for_parser(self.text).encode("utf-8", errors="surrogateescape")
+        self._specifier_uses: dict[int, list[tuple[int, str]]] = {}     # line (0-based) -> (column, macro)
+        parsed, self.body_pragmas = _for_parser(self.text, _specifier_macros(self.macros), self._specifier_uses)
+        data = parsed.encode("utf-8", errors="surrogateescape")
         self.tree = _parser().parse(data)
         self._annotated = b"cudalint" in data      # no comment of a file without the word is read
         self._collect(self.tree.root_node, None, "")
@@ -567,6 +569,13 @@ class SourceFile:
         behind = [m.body for c in node.children if c.type in ("identifier", "type_identifier", "ERROR",
                                                               "attribute_specifier")
                   if (m := self.macros.at(node.start_point[0] + 1).get(node_text(c))) is not None]
+        # a specifier macro blanked for the parser (`HOSTDEV inline int at(...)`), on the line of the
+        # function's start before it, or alone on the line above
+        row, col = node.start_point
+        for r in (row - 1, row):
+            for c_, word in self._specifier_uses.get(r, ()):
+                if (r < row or c_ < col) and (m := self.macros.at(row + 1).get(word)) is not None:
+                    behind.append(m.body)
         is_kernel = "__global__" in words or any(re.search(r"\b__global__\b", b) for b in behind)
         is_device = "__device__" in words or any("__device__" in b for b in behind)
         bounds = None
@@ -782,7 +791,7 @@ def _missing_headers_once(problems: list[ParseProblem]) -> list[ParseProblem]:
     return [p for p in problems if p is first or p not in missing]
 
 
-_ALIGN = re.compile(r"__align__\s*\(\s*\w+\s*\)")
+_ALIGN = re.compile(r"__align__\s*\((?:[^()]|\([^()]*\))*\)")
 _ALIGN_ARG = re.compile(rb"(?:__align__|alignas)\s*\(\s*(\w+)\s*\)")
 _MEMORY_SPACE = re.compile(rb"__shared__|__constant__|__device__|__managed__")
 
@@ -845,10 +854,120 @@ def _renamed(sd: StructDef, name: str) -> StructDef:
     return replace(sd, name=name)
 
 
-def _for_parser(text: str) -> str:
-    """What tree-sitter-cuda reads: `struct __align__(16) T {...}` with the attribute blanked (the
-    grammar does not know it); columns stay."""
-    return _ALIGN.sub(lambda m: " " * len(m.group(0)), text) if "__align__" in text else text
+def _for_parser(text: str, specifiers: dict[str, bool] | None = None,
+                uses: dict[int, list[tuple[int, str]]] | None = None) -> tuple[str, dict[int, str]]:
+    """What tree-sitter-cuda reads: `struct __align__(16) T {...}` and `float v[8]
+    __attribute__((aligned(16)))` with the attribute blanked (the grammar does not know them
+    there), the uses of macros that stand for declaration specifiers (`#define HDI __host__
+    __device__ __forceinline__`, `#define ALIGN(n) __align__(n)`: `specifiers`, name -> takes
+    arguments) and CUDA's own header words (`__device_builtin__`) blanked, and a `#pragma` line
+    between a statement's head and its body (`for (j...)` / `#pragma unroll` / `for (k...)`: the
+    grammar takes a directive only between statements, and would end the outer loop there) blanked
+    too, its text kept by line (0-based); columns stay."""
+    blank = (lambda m: " " * len(m.group(0)))
+    if "__align__" in text:
+        text = _ALIGN.sub(blank, text)
+    if "__attribute__" in text:
+        text = _ATTRIBUTE.sub(blank, text)
+    if "_builtin" in text:
+        text = _HEADER_WORDS.sub(blank, text)
+    if specifiers:
+        text = _blank_uses(text, specifiers, uses)
+    held: dict[int, str] = {}
+    if "pragma" not in text:
+        return text, held
+    parts: list[str] = []
+    last = 0
+    for m in _PRAGMA_LINE.finditer(text):
+        if not _ends_head(text, m.start()):
+            continue
+        held[text.count("\n", 0, m.start())] = m.group(0).strip()
+        parts.append(text[last:m.start()])
+        parts.append(" " * len(m.group(0)))
+        last = m.end()
+    if not held:
+        return text, held
+    parts.append(text[last:])
+    return "".join(parts), held
+
+
+_ATTRIBUTE = re.compile(r"__attribute__\s*\(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\)")
+_HEADER_WORDS = re.compile(r"\b__(?:device|cudart)_builtin(?:_texture_type|_surface_type)?__\b")
+_SPECIFIER_WORDS = frozenset({"inline", "__inline__", "__inline", "__forceinline__", "__noinline__", "static",
+                              "__device__", "__host__", "extern", "constexpr", "__restrict__"})
+_ALIGN_ANY = re.compile(r"\b(?:__align__|alignas|__declspec)\s*\((?:[^()]|\([^()]*\))*\)")
+
+
+def _specifier_macros(macros) -> dict[str, bool]:
+    """The macros of a unit whose body is declaration specifiers and attributes alone (`HDI` for
+    `__host__ __device__ __forceinline__`, `MY_ALIGN(n)` for `__align__(n)`, an empty `DEVICE`):
+    name -> whether it takes arguments. One that makes a kernel (`__global__`) is not among them."""
+    out: dict[str, bool] = {}
+    for name, events in getattr(macros, "events", {}).items():
+        m = next((m for _, m in reversed(events) if m is not None), None)
+        if m is None or m.variadic:
+            continue
+        body = _ALIGN_ANY.sub(" ", _ATTRIBUTE.sub(" ", m.body))
+        words = body.split()
+        if all(w in _SPECIFIER_WORDS for w in words):
+            out[name] = m.params is not None
+    return out
+
+
+def _blank_uses(text: str, specifiers: dict[str, bool], uses: dict | None = None) -> str:
+    """`text` with the uses of the specifier macros blanked (with their arguments), directive lines
+    left as they are; `uses` gets each blanked use's place, line (0-based) -> [(column, name)]."""
+    names = [n for n in specifiers if n in text]
+    if not names:
+        return text
+    use = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) +
+                     r")\b(?:\s*\((?:[^()]|\([^()]*\))*\))?")
+    parts: list[str] = []
+    last = 0
+    for m in use.finditer(text):
+        word = m.group(0).split("(", 1)[0].strip()
+        end = m.end() if specifiers[word] else m.start() + len(word)
+        if specifiers[word] and end == m.start() + len(word):
+            continue            # a function-like macro's name without its arguments: not a use
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start:m.start()].lstrip().startswith("#"):
+            continue
+        parts.append(text[last:m.start()])
+        parts.append(" " * (end - m.start()))
+        last = end
+        if uses is not None:
+            uses.setdefault(text.count("\n", 0, m.start()), []).append((m.start() - line_start, word))
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+_PRAGMA_LINE = re.compile(r"^[ \t]*#[ \t]*pragma\b[^\n]*", re.M)
+_HEAD_END = re.compile(r"(?:\)|\belse|\bdo)\Z")
+
+
+def _ends_head(text: str, at: int) -> bool:
+    """The code before offset `at` ends a statement's head (`for (...)`, `if (...)`, `else`, `do`)
+    whose body is still to come: what precedes is `)` or `else`/`do`, comments and other
+    directives passed over."""
+    while True:
+        before = text[:at].rstrip()
+        if before.endswith("*/"):
+            start = before.rfind("/*")
+            if start < 0:
+                return False
+            at = start
+            continue
+        line_start = before.rfind("\n") + 1
+        line = before[line_start:]
+        code = line.split("//", 1)[0].rstrip()
+        if not code.strip() or code.lstrip().startswith("#"):
+            if line_start == 0:
+                return False
+            at = line_start - 1     # a comment or a directive alone on its line: the line before
+            continue
+        return _HEAD_END.search(code) is not None
 
 
 def _snippet(text: str, n: int = 40) -> str:
