@@ -122,3 +122,29 @@ def test_a_value_read_through_an_accessor_follows_the_address_it_reads(tmp_path,
     cu.write_text(textwrap.dedent(ACCESSOR.format(value=value)))
     got = [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL302"]
     assert bool(got) == conflict
+
+
+ROWSTAT = """\
+    __global__ void row_stats(const float* in, float* out) {{
+      __shared__ float tile[8][32];
+      float m[1];
+      m[0] = -1e30f;
+      tile[threadIdx.y][threadIdx.x] = in[threadIdx.y * 32 + threadIdx.x];
+      __syncthreads();
+      for (int j = 0; j < 32; j++)
+        m[0] = fmaxf(m[0], {read});
+      out[blockIdx.x * 8 + threadIdx.y] = m[0];
+    }}
+    void run(const float* in, float* out) {{ row_stats<<<4, dim3(32, 8)>>>(in, out); }}
+"""
+
+
+@pytest.mark.parametrize("read, conflict", [
+    ("tile[threadIdx.y][j]", False),                # the row's maximum, one value per row
+    ("tile[threadIdx.y][threadIdx.x] + j", True),   # each lane's own column
+])
+def test_a_register_array_holds_what_its_stores_follow(tmp_path, read, conflict):
+    cu = tmp_path / "r.cu"
+    cu.write_text(textwrap.dedent(ROWSTAT.format(read=read)))
+    got = [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL302"]
+    assert bool(got) == conflict

@@ -423,3 +423,17 @@ void run(const float *d, float *o, int n) { k<<<(n + 255) / 256, 256>>>(d, o, n)
     (load,) = [a for a in t.accesses if a.array.name == "data" and a.member_offset == 0 and "+ 1" not in str(a.index)]
     assert "2 * i" in str(load.index) or "i * 2" in str(load.index), str(load.index)
     assert "CL301" not in {c for c, _ in _codes(r)}
+
+
+def test_a_struct_aligned_by_attribute_is_padded_to_its_alignment(tmp_path):
+    # 60 bytes of members, `__attribute__((aligned(16)))`: 64 bytes an element, as `__align__(16)`
+    text = """struct __attribute__((aligned(16))) Rec { float3 a, b, c, d; unsigned int e, f, g; };
+__global__ void touch(Rec* recs, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) recs[i].a = make_float3(1.f, 2.f, 3.f);
+}
+void launch(Rec* r, int n) { touch<<<(n + 255) / 256, 256>>>(r, n); }
+"""
+    r = _run(tmp_path, text)
+    t, _ = _accesses(r)
+    assert t.arrays["recs"].elem_size == 64

@@ -438,6 +438,15 @@ class Accesses:
         for n in (ir.of_type(written, ir.Name) if written is not None else ()):
             if isinstance(self.env.get(n.name), ir.Expr):
                 deps[n.name] = {s.name for s in ir.symbols(self.env[n.name]) if s.kind == "thread"}
+        if arr.space == "local" and "store" in kinds:
+            # a register array's elements hold what its stores store: the axes of all of them, and of
+            # which element each store picks (read back through any element, conservatively)
+            got = _axes_bits(self.store_axes) if kind == "store" and not unresolved else uniform.UNKNOWN
+            if got >= 0:
+                picked = uniform.thread_mask(flat)
+                got = uniform.UNKNOWN if picked < 0 else got | picked
+            old = self.local_axes.get(arr.name, 0)
+            self.local_axes[arr.name] = uniform.UNKNOWN if got < 0 or old < 0 else old | got
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), width or ptr.view_size, line, col, end_line, end_col,
                          tuple(self.guards), tuple(self.loops),
@@ -599,3 +608,11 @@ def _inputs(inputs, arr) -> tuple | None:
     if inputs is None or any(name == arr.name for _, name in inputs):
         return None
     return tuple(e for e, _ in inputs)
+
+
+def _axes_bits(axes) -> int:
+    """A store's value axes (`store_axes`: threadIdx axis names, None where not followed) as
+    thread_mask bits."""
+    if axes is None:
+        return uniform.UNKNOWN
+    return sum({"threadIdx.x": 1, "threadIdx.y": 2, "threadIdx.z": 4}.get(a, 0) for a in axes)

@@ -146,9 +146,12 @@ class DefUse:
             a = accesses[i]
             if a.kind != "load":
                 continue
-            if a.atomic or a.unresolved or a.space == "local":
+            if a.atomic or a.unresolved:
                 return uniform.UNKNOWN
             got = uniform.thread_mask(a.index)
+            if a.space == "local":      # a register array: each thread's own, holding what was stored
+                held = self.local_axes.get(a.array.name, uniform.UNKNOWN)
+                got = uniform.UNKNOWN if held < 0 or got < 0 else held | got
             if got < 0:
                 return got
             m |= got
@@ -211,6 +214,8 @@ class DefUse:
         for i in range(since, len(accesses)):
             a = accesses[i]
             if a.kind == "load":
+                if a.space == "local":
+                    return None     # one element of two threads' register arrays: two values
                 out.append((a.index, a.array.name))
         if isinstance(value, Ptr) and uniform.thread_mask(value.offset) > 0:
             out.append((value.offset, ""))

@@ -792,7 +792,7 @@ def _missing_headers_once(problems: list[ParseProblem]) -> list[ParseProblem]:
 
 
 _ALIGN = re.compile(r"__align__\s*\((?:[^()]|\([^()]*\))*\)")
-_ALIGN_ARG = re.compile(rb"(?:__align__|alignas)\s*\(\s*(\w+)\s*\)")
+_ALIGN_ARG = re.compile(rb"(?:__align__|alignas|__attribute__\s*\(\(\s*(?:__)?aligned(?:__)?)\s*\(\s*(\w+)\s*\)")
 _MEMORY_SPACE = re.compile(rb"__shared__|__constant__|__device__|__managed__")
 
 
