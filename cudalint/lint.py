@@ -1240,10 +1240,15 @@ def _fails_with(table, family, params, fcfg: Config, k, acc, trial, scale: dict[
     """Whether finding `k` of `acc` is not made at `trial` with the sizes in `scale` multiplied
     (`ic` 64 times the groups: a group 64 inputs wide), where the access runs there."""
     from .analysis.family import Trial
-    from .analysis.simulate import AnalysisLimit, Simulation
     sizes = tuple((m, x * scale[m] if m in scale else x) for m, x in trial.sizes)
+    return _not_made_at(table, family, params, fcfg, k, acc, Trial(trial.block, sizes))
+
+
+def _not_made_at(table, family, params, fcfg: Config, k, acc, trial) -> bool:
+    """Finding `k` of `acc` is not made at `trial`, and the access runs there."""
+    from .analysis.simulate import AnalysisLimit, Simulation
     try:
-        sim = Simulation(table, params, Trial(trial.block, sizes), family)
+        sim = Simulation(table, params, trial, family)
         sim.wanted = frozenset({k[0]})
         got = {_finding_key(d) for d in _check(table, sim, fcfg, {k[0]}, frozenset({id(acc)}))
                if d.severity != "info"}
@@ -1258,7 +1263,6 @@ def _fails_at_other_values(table, family, params, fcfg: Config, k, acc, trials, 
     trials give a size its index reads one value of those the family tries, the finding is asked
     again at a running trial with that size at each other value; True where one does not make it."""
     from .analysis.family import Trial
-    from .analysis.simulate import AnalysisLimit, Simulation
     from .index import ir
     names = sorted({x.name for x in ir.symbols(acc.index) if x.kind == "param" and x.name not in given})
     base = trials[0]
@@ -1269,15 +1273,8 @@ def _fails_at_other_values(table, family, params, fcfg: Config, k, acc, trials, 
             continue
         for v in sorted(tried - seen):
             trial = Trial(base.block, tuple((m, v if m == n else x) for m, x in base.sizes))
-            try:
-                sim = Simulation(table, params, trial, family)
-                sim.wanted = frozenset({k[0]})
-                got = {_finding_key(d) for d in _check(table, sim, fcfg, {k[0]}, frozenset({id(acc)}))
-                       if d.severity != "info"}
-                if k not in got and sim.executed(acc):
-                    return True
-            except (AnalysisLimit, ZeroDivisionError, ValueError, OverflowError):
-                continue
+            if _not_made_at(table, family, params, fcfg, k, acc, trial):
+                return True
     return False
 
 

@@ -94,8 +94,8 @@ class Declarations:
         since = len(self.table.accesses)
         val = self.rvalue(expr, stmt, value if exact else None)
         self.var_scope[name] = self._scope(expr)      # after the walk: a helper's result scope is known
-        self.var_axes[name] = self._value_axes(expr, since, val)
-        self._set_inputs(name, self._value_inputs(expr, since, val))
+        axes = self.var_axes[name] = self._value_axes(expr, since, val)
+        self._set_inputs(name, self._value_inputs(expr, since, val, axes))
         if pointers and isinstance(val, Ptr) and base_type not in ("auto",):
             t, size, _ = self._elem_type(base_type)
             if t != val.view and ir.type_size(t):

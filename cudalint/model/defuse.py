@@ -46,8 +46,9 @@ class DefUse:
             if e.op != "=":
                 self.rvalue(target, stmt, node)
             self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
-            self.store_axes = uniform.mask_axes(self._value_axes(e.value, since, got)) if e.op == "=" else None
-            self.store_inputs = self._value_inputs(e.value, since, got) if e.op == "=" else None
+            axes = self._value_axes(e.value, since, got) if e.op == "=" else uniform.UNKNOWN
+            self.store_axes = uniform.mask_axes(axes) if e.op == "=" else None
+            self.store_inputs = self._value_inputs(e.value, since, got, axes) if e.op == "=" else None
             try:
                 self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
             finally:
@@ -58,8 +59,9 @@ class DefUse:
             name = target.name
             value = self.rvalue(e.value, stmt, node)
             keep = e.op != "=" or bool(self.guards)
-            self._set_axes(name, self._value_axes(e.value, since, value), keep)
-            self._set_inputs(name, None if keep else self._value_inputs(e.value, since, value))
+            axes = self._value_axes(e.value, since, value)
+            self._set_axes(name, axes, keep)
+            self._set_inputs(name, None if keep else self._value_inputs(e.value, since, value, axes))
             if e.op == "=":
                 self.var_scope[name] = self._scope(e.value)
             elif uniform.butterfly(e.value):       # `v += __shfl_xor_sync(m, v, o)` over every offset
@@ -87,7 +89,7 @@ class DefUse:
                 self.member_access(target, "load", stmt, node)
             self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
             self.store_axes = uniform.mask_axes(axes) if e.op == "=" else None
-            self.store_inputs = self._value_inputs(e.value, since, got) if e.op == "=" else None
+            self.store_inputs = self._value_inputs(e.value, since, got, axes) if e.op == "=" else None
             try:
                 if self.member_access(target, "store", stmt, node) is None:
                     root = _root_name(target)
@@ -103,12 +105,12 @@ class DefUse:
         # store to memory
         got = self.rvalue(e.value, stmt, node)
         scope = self._scope(e.value) if e.op == "=" else uniform.THREAD
-        stored = uniform.mask_axes(self._value_axes(e.value, since, got)) if e.op == "=" else None
+        axes = self._value_axes(e.value, since, got) if e.op == "=" else uniform.UNKNOWN
         if e.op != "=":
             self.access(target, "load", stmt, node)
         self.store_scope, self.store_value = scope, _constant_stored(got, e.op)
-        self.store_axes = stored
-        self.store_inputs = self._value_inputs(e.value, since, got) if e.op == "=" else None
+        self.store_axes = uniform.mask_axes(axes) if e.op == "=" else None
+        self.store_inputs = self._value_inputs(e.value, since, got, axes) if e.op == "=" else None
         self.store_expr = got if e.op == "=" and isinstance(got, ir.Expr) else None
         try:
             self.access(target, "store", stmt, node)
@@ -196,7 +198,7 @@ class DefUse:
         else:
             self.var_inputs[name] = inputs
 
-    def _value_inputs(self, e: ir.Expr, since: int, value) -> tuple[tuple[ir.Expr, str], ...] | None:
+    def _value_inputs(self, e: ir.Expr, since: int, value, axes: int) -> tuple[tuple[ir.Expr, str], ...] | None:
         """What the value of `e`, just walked, is a function of, thread by thread: the indexes of the
         loads it makes, the resolved values of the locals it reads (or, for a local holding loaded
         data, what that value was a function of) and the threadIdx it names. Threads equal on all of
@@ -204,8 +206,9 @@ class DefUse:
         value however many threads store it. Parts that follow no threadIdx are left out (one value
         in the block). None where the value reads what the model does not follow (a helper's result,
         a local assigned under a guard or in parts). Each comes with the array it loads from ("" for
-        none): a value read from the array the store writes may be another writer's."""
-        if self._value_axes(e, since, value) < 0:
+        none): a value read from the array the store writes may be another writer's. `axes`: the
+        value's `_value_axes`, which its caller has worked out."""
+        if axes < 0:
             return None
         if isinstance(value, ir.Expr) and uniform.thread_mask(value) >= 0:
             return ((value, ""),)     # the value itself, computed from what the model follows

@@ -169,7 +169,7 @@ class Statements:
             since = len(self.table.accesses)
             got = self.rvalue(e, stmt, None)
             a = self._value_axes(e, since, got)
-            ins = self._value_inputs(e, since, got) if a >= 0 else None
+            ins = self._value_inputs(e, since, got, a)
             axes = uniform.UNKNOWN if a < 0 or axes < 0 else axes | a
             scope = min(scope, self._scope(e))
             feeds = None if ins is None or feeds is None else feeds + list(ins)
