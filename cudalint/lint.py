@@ -1341,7 +1341,7 @@ def _condition_trial(table, family, fcfg: Config, block=None, params: dict | Non
         return []
     # odd, so no multiple of any power-of-two block edge: a rounded-up grid shows; a size the host's
     # checks keep a multiple of something (`assert(n % 256 == 0)`) keeps its value
-    checks = param_checks(table.launch)
+    checks = param_checks(table.launch, table)
     base = dict(family.primary.sizes)
     odd_values = {}
     for n in sized:

@@ -148,3 +148,41 @@ def test_a_register_array_holds_what_its_stores_follow(tmp_path, read, conflict)
     cu.write_text(textwrap.dedent(ROWSTAT.format(read=read)))
     got = [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL302"]
     assert bool(got) == conflict
+
+
+LOST = """\
+    __global__ void k(const int *a, int *out, int *lock, int n) {{
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) {{
+        int v = a[i];
+        {body}
+      }}
+    }}
+    void run(const int *a, int *out, int *lock, int n) {{ k<<<{grid}, {block}>>>(a, out, lock, n); }}
+"""
+
+
+def lost(tmp_path, body, grid="(n + 255) / 256", block="256"):
+    cu = tmp_path / "k.cu"
+    cu.write_text(textwrap.dedent(LOST.format(body=body, grid=grid, block=block)))
+    return [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL302" and d.severity != "info"]
+
+
+def test_a_read_modify_write_of_one_element_under_a_test_of_loaded_data_loses_updates(tmp_path):
+    got = lost(tmp_path, "if (v > 0) out[0] = max(out[0], v);")
+    assert len(got) == 1 and got[0].severity == "warning" and "update is lost" in got[0].message
+    # one thread of each block, across the blocks of a grid sized from n
+    got = lost(tmp_path, "if (threadIdx.x == 0) out[0] = out[0] + v;")
+    assert len(got) == 1 and "blocks of the grid" in got[0].message
+
+
+@pytest.mark.parametrize("body, grid, block", [
+    ("if (v > 0) atomicMax(out, v);", "(n + 255) / 256", "256"),                 # atomic
+    ("if (v > 0) out[0] = 1;", "(n + 255) / 256", "256"),                        # one value, no read
+    ("if (atomicAdd(lock, 1) == 0) out[0] = out[0] + v;", "(n + 255) / 256", "256"),   # elected
+    ("if (v > 0) out[0] = out[0] + v;", "1", "1"),                               # one thread
+    ("if (threadIdx.x == 0) out[0] = out[0] + v;", "1", "256"),                  # one block
+    ("if (threadIdx.x == 0) out[blockIdx.x] = out[blockIdx.x] + v;", "(n + 255) / 256", "256"),
+])
+def test_an_update_one_thread_makes_or_an_atomic_makes_is_no_lost_update(tmp_path, body, grid, block):
+    assert lost(tmp_path, body, grid, block) == []

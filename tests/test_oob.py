@@ -197,3 +197,42 @@ void run(float** out, float* base, long ne12, long ne13, long stride) {
 }
 """)
     assert ranges(diags) == []
+
+
+RANGES = """
+__global__ void k(const int* off, const int* list, const int* tri, float* x, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  %s
+}
+void run(const int* off, const int* list, const int* tri, float* x, int* out, int n) {
+  k<<<(n + 255) / 256, 256>>>(off, list, tri, x, out, n);
+}
+"""
+
+
+def test_the_first_element_of_a_range_whose_length_the_kernel_never_reads_is_found(tmp_path):
+    # `end` is read and dropped: a vertex with no neighbours reads the next one's first, and past
+    # the list at the last vertex; the message says which range and why, with no figure
+    got = ranges(lint(tmp_path, RANGES % "int beg = off[i]; int end = off[i + 1]; out[i] = list[beg];"))
+    assert [(d.line, d.code, d.severity) for d in got] == [(5, "CL201", "warning")]
+    assert "`off[i]`..`off[i + 1]`" in got[0].message and "not empty" in got[0].message
+    # a range start read from a worklist's vertex is a range too
+    got = ranges(lint(tmp_path, RANGES % "int v = list[i]; out[i] = tri[off[v]] + off[v + 1];"))
+    assert [d.code for d in got] == ["CL201"]
+
+
+def test_a_range_whose_length_the_kernel_looks_at_is_no_finding(tmp_path):
+    for body in (
+        "int beg = off[i], end = off[i + 1]; if (beg < end) out[i] = list[beg];",
+        "int beg = off[i], end = off[i + 1]; if (beg == end) return; out[i] = list[beg];",
+        "int s = 0; for (int j = off[i]; j < off[i + 1]; j++) s += list[j]; out[i] = s;",
+        "int j = off[i], e = off[i + 1], s = 0; while (j < e) { s += list[j]; j++; } out[i] = s;",
+        # the row's first element read apart from a loop over the rest (a diagonal stored first):
+        # the kernel reads the row's length, and relies on rows that are never empty
+        "int s = list[off[i]]; for (int j = off[i] + 1; j < off[i + 1]; j++) s += list[j]; out[i] = s;",
+        # two fields of one record side by side are no range
+        "int a = tri[3 * i], b = tri[3 * i + 1]; x[i] = x[a] + x[b];",
+        "int a = tri[2 * i], b = tri[2 * i + 1]; out[i] = list[a];",
+    ):
+        assert ranges(lint(tmp_path, RANGES % body)) == [], body

@@ -371,3 +371,45 @@ def test_a_barrier_under_a_negated_condition_of_the_launchs_values(tmp_path):
   out[threadIdx.x] = s[255 - threadIdx.x];"""
     assert findings(tmp_path, body, params={"n": 4096, "flag": 0}) == {}
     assert set(findings(tmp_path, body, params={"n": 4096, "flag": 1})) == {(5, "CL501")}
+
+
+TRAP_PRECONDITION = """
+__global__ void kern(float4* dinp, const float4* dout, int N, int C)
+{
+    %s
+    extern __shared__ float tmp_shared[];
+    int warpId = threadIdx.x / 32, lane = threadIdx.x %% 32;
+    int warpsInGrid = gridDim.x * (blockDim.x / 32);
+    int iterations_C = (C + 127) / 128 + 2;
+    for (int idx = blockIdx.x * (blockDim.x / 32) + warpId; idx < N; idx += warpsInGrid) {
+        for (int i = 0; i < iterations_C; i++) {
+            int g = lane * 4 + i * 128;
+            if (g >= C) { break; }
+            float4 d = dout[(idx * C + g) / 4];
+            if (warpId != 0) tmp_shared[threadIdx.x] = d.x;
+            __syncthreads();
+            if (warpId == 0) d.y += tmp_shared[threadIdx.x + 32];
+            __syncthreads();
+            dinp[(idx * C + g) / 4] = d;
+        }
+    }
+}
+void launch(float4* dinp, const float4* dout, int N, int C)
+{
+    kern<<<132, 256, 256 * sizeof(float)>>>(dinp, dout, N, C);
+}
+int main() { launch(0, 0, 8192, 1600); }
+"""
+
+
+def test_a_trap_ends_the_launch_so_the_code_after_it_runs_only_where_its_test_fails(tmp_path):
+    # `__trap()` unless C % 128 == 0: at the program's C = 1600 the kernel does no work, and at any C
+    # that runs, the lanes of a warp leave the column loop together; without the trap, C = 1600
+    # leaves lanes 16..31 out of the barriers
+    path = tmp_path / "k.cu"
+    path.write_text(TRAP_PRECONDITION % "if (C % 128 != 0) { __trap(); }")
+    codes = [d.code for d in lint_paths([str(path)], Config()).diagnostics if d.severity != "info"]
+    assert "CL502" not in codes
+    path.write_text(TRAP_PRECONDITION % "")
+    codes = [d.code for d in lint_paths([str(path)], Config()).diagnostics if d.severity != "info"]
+    assert "CL502" in codes

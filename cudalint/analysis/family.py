@@ -455,7 +455,7 @@ def _sizes(table: TwoTreeTable, given: dict[str, int],
         # value derived from it takes the trial sizes (1000 blocks, not 1)
         if n in out and roles.get(n) == "size":
             out[n] = tuple(v * k for v in out[n])
-    checks = param_checks(lc)
+    checks = param_checks(lc, table)
     if checks:
         for n in names:
             out[n] = tuple(allowed(checks, n, v, given) for v in out[n])
@@ -503,11 +503,14 @@ def bank_strides(table: TwoTreeTable) -> set[str]:
     return out
 
 
-def param_checks(launch) -> list[ir.Expr]:
+def param_checks(launch, table: TwoTreeTable | None = None) -> list[ir.Expr]:
     """The host's checks that read the kernel's parameters alone: those a trial's values can meet
-    (`assert(ld % 128 == 0 && ld >= cols)` as its two parts: each is met on its own names)."""
+    (`assert(ld % 128 == 0 && ld >= cols)` as its two parts: each is met on its own names). With
+    `table`, also the kernel's own: a condition on its parameters that every access runs under
+    (`if (C % 32 != 0) __trap();`, `if (n <= 0) return;` first thing): where it fails the kernel
+    does nothing, so a trial that fails it would judge no work."""
     out: list[ir.Expr] = []
-    stack = list(reversed(launch.host_checks))
+    stack = list(reversed([*launch.host_checks, *(kernel_preconditions(table) if table is not None else ())]))
     while stack:
         c = stack.pop()
         if isinstance(c, ir.Bin) and c.op == "&&":
@@ -515,6 +518,16 @@ def param_checks(launch) -> list[ir.Expr]:
         elif all(s.kind == "param" for s in ir.symbols(c)):
             out.append(c)
     return out
+
+
+def kernel_preconditions(table: TwoTreeTable) -> list[ir.Expr]:
+    """The guards on the launch's parameters alone that every access and every barrier of the
+    kernel runs under."""
+    runs = [a.guards for a in table.accesses] + [b.guards for b in table.barriers]
+    if not runs:
+        return []
+    common = [g for g in runs[0] if ir.symbols(g) and all(s.kind == "param" for s in ir.symbols(g))]
+    return [g for g in common if all(g in gs for gs in runs[1:])]
 
 
 def grid_sizes(table: TwoTreeTable, family: Family) -> list[str]:

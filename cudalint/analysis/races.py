@@ -50,7 +50,7 @@ def separates(b: Barrier, x: Access, y: Access) -> bool:
     for g in b.guards:
         if g in x.guards or g in y.guards or _is_loop_cond(g, b) or thread_dependent(g):
             continue
-        if any(e.guard is g and e.kind in ("break", "return") for e in b.exits):
+        if any(e.guard is g and e.kind in ("break", "return", "trap") for e in b.exits):
             continue
         return False
     return True

@@ -41,6 +41,10 @@ class Statements:
                     except (ExprSyntaxError, MacroError):
                         if not self.statements_macro(node):
                             raise
+                    if _traps(node):
+                        # `__trap();` ends the launch: nothing after it runs, and no thread that
+                        # made it waits at a barrier as an exited thread does
+                        return "trap"
             elif t == "if_statement":
                 return self.if_statement(node)
             elif t == "for_statement":
@@ -406,9 +410,9 @@ class Statements:
         self.env = merged
         if leaves_then and leaves_else:
             return leaves_then
-        if leaves_then in ("return", "continue", "break"):
+        if leaves_then in ("return", "continue", "break", "trap"):
             self._exit_guard(ir.negate(cond), node, leaves_then)   # the rest runs only where cond is false
-        elif leaves_else in ("return", "continue", "break"):
+        elif leaves_else in ("return", "continue", "break", "trap"):
             self._exit_guard(cond, node, leaves_else)
         # `if (a) { if (b) return; }`: the rest runs where !a || !b
         for exits, taken, leaves in ((then_exits, cond, leaves_then), (else_exits, ir.negate(cond), leaves_else)):
@@ -470,14 +474,37 @@ def _exit_kind(node) -> str | None:
                      "declaration", "expression_statement"):
         return "return" if node.type not in ("declaration", "expression_statement") and \
             _has(node, "return_statement", False) else None
-    if node.type == "return_statement":
+    if node.type == "return_statement" or _traps(node):
         return "return"
-    if _has(node, "return_statement", False):
+    if _has(node, "return_statement", False) or any(_traps(n) for n in _statements_in(node)):
         return "return"
     for kind in ("continue", "break"):
         if _has(node, f"{kind}_statement", True):
             return kind
     return None
+
+
+# calls that end the thread (and the launch with it): what follows them runs in no thread that made them
+_TRAPS = frozenset(("__trap", "__builtin_trap", "__builtin_unreachable"))
+
+
+def _traps(node) -> bool:
+    """`__trap();`: an expression statement that calls a function that never returns."""
+    if node.type != "expression_statement" or not node.named_children:
+        return False
+    call = node.named_children[0]
+    fn = call.child_by_field_name("function") if call.type == "call_expression" else None
+    return fn is not None and node_text(fn) in _TRAPS
+
+
+def _statements_in(node):
+    stack = list(node.named_children)
+    while stack:
+        n = stack.pop()
+        if n.type == "expression_statement":
+            yield n
+        elif n.type != "lambda_expression":
+            stack.extend(n.named_children)
 
 
 def _has(node, kind: str, stop_at_loops: bool) -> bool:

@@ -2,6 +2,10 @@
 Runs the seed's "max check" on every `__shared__` and local (register) array index, for every
 thread of the block and the first and last iterations of every loop, honouring the guards, per
 dimension of multi-dimensional arrays, and flags an index that leaves the declared extent.
+For global memory it checks the index against the allocation the launch binds to the pointer,
+and flags the element a kernel reads at the start of a range (`list[off[i]]`, a CSR row's first
+neighbour) when it reads the range's end (`off[i + 1]`) and never compares the two: where the
+range is empty the access reads the next one's element, and past the array at the last.
 
 ## Why is this bad?
 Shared and local arrays have no bounds checks: an index past the end silently reads or writes
@@ -149,8 +153,13 @@ def check(ctx: Context):
 def _check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
+    ranges = None
     for acc in ctx.accesses():
         if acc.unresolved:
+            if acc.space == "global" and _offset_of(acc.index)[0] is not None:
+                if ranges is None:
+                    ranges = _range_offsets(ctx.table)
+                yield from _unchecked_range(ctx, acc, ranges, me)
             continue
         if acc.space == "global":
             yield from _allocation_range(ctx, acc, me)
@@ -198,6 +207,101 @@ def _check(ctx: Context):
             d.facts = {"array": acc.array.name, "per_dim": per_dim, "above": r.hi > extent - 1}
             yield d
             break
+
+
+def _offset_of(e) -> tuple[str | None, int]:
+    """An index that is a value loaded from memory plus a constant (`list[beg]`, `list[end - 1]`
+    with `beg = off[i]`): the array it was loaded from and the constant."""
+    c = 0
+    if isinstance(e, ir.Bin) and e.op in ("+", "-") and isinstance(e.right, ir.Num) and \
+            isinstance(e.right.value, int):
+        c, e = (e.right.value if e.op == "+" else -e.right.value), e.left
+    if isinstance(e, ir.Sym) and e.kind == "data" and not e.name.endswith(")"):
+        return e.name, c
+    return None, 0
+
+
+def _plus_one(a, b) -> bool:
+    """`b` is `a + 1` (`off[i]` and `off[i + 1]`, `off[v]` and `off[v + 1]`)."""
+    def split(e):
+        if isinstance(e, ir.Bin) and e.op in ("+", "-") and isinstance(e.right, ir.Num) and \
+                isinstance(e.right.value, int):
+            return e.left, e.right.value if e.op == "+" else -e.right.value
+        return e, 0
+    (ea, ca), (eb, cb) = split(a), split(b)
+    return ea == eb and cb == ca + 1
+
+
+def _step(e) -> int:
+    """The greatest common divisor of the coefficients of the terms of `e` that vary (0 for a
+    constant): 1 for `i`, `blockIdx.x * blockDim.x + threadIdx.x`, a loaded `v`; 3 for `i * 3`."""
+    from math import gcd
+    if isinstance(e, ir.Num):
+        return 0
+    if isinstance(e, ir.Bin):
+        if e.op in ("+", "-"):
+            return gcd(_step(e.left), _step(e.right))
+        if e.op == "*":
+            for k, other in ((e.left, e.right), (e.right, e.left)):
+                if isinstance(k, ir.Num) and isinstance(k.value, int):
+                    return abs(k.value) * _step(other)
+            return _step(e.left) * _step(e.right)
+        if e.op == "<<" and isinstance(e.right, ir.Num) and isinstance(e.right.value, int) and 0 <= e.right.value < 32:
+            return _step(e.left) << e.right.value
+    return 1
+
+
+def _range_offsets(table) -> dict[str, tuple]:
+    """The global arrays the kernel reads as the offsets of ranges whose length it never looks at:
+    element `k` and element `k + 1`, where the next `k` is the next range's (a CSR row's start and
+    end, `beg = nindex[i]; end = nindex[i + 1];`; not `idx[i * 3]` and `idx[i * 3 + 1]`, two fields
+    of one record), and no condition of the kernel, a guard or a loop's, reads a value loaded from
+    the array (a loop to `end` handles every length; a kernel that reads the first element apart
+    then relies on ranges that are never empty, as the program builds them): name -> the two loads."""
+    loads: dict[str, list] = {}
+    for a in table.accesses:
+        if a.kind == "load" and a.space == "global" and isinstance(a.index, ir.Expr):
+            loads.setdefault(a.array.name, []).append(a)       # `off[v]` with `v` loaded too
+    compared = {x.name for a in table.accesses for g in conditions(a) for x in ir.symbols(g) if x.kind == "data"}
+    out = {}
+    for name, accs in loads.items():
+        if name in compared:
+            continue
+        pair = next(((a, b) for a in accs for b in accs if _plus_one(a.index, b.index) and _step(a.index) == 1),
+                    None)
+        if pair is not None:
+            out[name] = pair
+    return out
+
+
+def _unchecked_range(ctx: Context, acc, ranges: dict, me):
+    """`list[beg]` with `beg = off[i]`, where the kernel reads `off[i]` and `off[i + 1]` as a
+    range's bounds and nothing compares a value read from `off` before the access (no `if (beg <
+    end)`, no loop to `end`): where the range is empty the access reads outside it, and where the
+    last range is empty, past the end of `list`. The program never establishes that no range is
+    empty, so the finding holds for every value it allows."""
+    name, c = _offset_of(acc.index)
+    if name not in ranges:
+        return
+    first, second = ranges[name]
+    which = "the element past the last" if c > 0 else "the element before the first" if c < 0 else "the first element"
+    msg = (f"`{short(written(acc))}` reads {which} of a range `{short(first.text)}`..`{short(second.text)}` "
+           f"and nothing checks that the range is not empty: where it is, the access reads another "
+           f"range's element, and past the end of `{acc.array.name}` where the last range is empty"
+           if c >= 0 else
+           f"`{short(written(acc))}` reads {which} of a range `{short(first.text)}`..`{short(second.text)}`")
+    if c > 0:
+        msg = (f"`{short(written(acc))}` reads {c} past the start of a range `{short(first.text)}`.."
+               f"`{short(second.text)}` and nothing checks that the range holds that many elements: "
+               f"where it does not, the access reads another range's element, and past the end of "
+               f"`{acc.array.name}` at the last range")
+    elif c < 0:
+        msg += (" and nothing checks the range: at the first range, that is before the start of "
+                f"`{acc.array.name}`")
+    d = ctx.diagnostic(me, acc, msg, metrics={"condition": f"{short(first.text)} == {short(second.text)}"},
+                       assumptions=ctx.assumptions_for(acc), severity="warning")
+    d.facts = {"array": acc.array.name, "per_dim": False, "above": c >= 0, "range": True}
+    yield d
 
 
 def launch_made(sim, exprs) -> list[str]:
