@@ -152,7 +152,9 @@ def collect_paths(paths: list[str], cfg: Config | None = None, errors: list | No
                     host.extend(h for f in files if not _cuda_file(os.path.join(root, f), cfg) and
                                 host_kind(h := os.path.join(root, f), here) is not None and
                                 not here.excluded(h) and not (here.respect_gitignore and gitignore.ignored(h)))
-            out.extend(sorted(f for f in found if not (cfg.for_file(f).respect_gitignore and gitignore.ignored(f))))
+            found = [f for f in found if not (cfg.for_file(f).respect_gitignore and gitignore.ignored(f))]
+            found += _kernel_headers(p, found, cfg, gitignore)
+            out.extend(sorted(found))
         elif os.path.lexists(p):
             fcfg = cfg.for_file(p)
             if not (fcfg.force_exclude and fcfg.excluded(p)):
@@ -352,6 +354,46 @@ MAX_HOST_FILES = 200           # C++ sources read as host context, the first tha
 MAX_HOST_HEADERS = 200         # headers parsed for the wrappers they define over other wrappers
 MAX_HOST_ROUNDS = 3            # wrappers of wrappers, through headers (`inline void cuda_copy(...)
                                # { cudaF_copy(...); }` in kaldi's cu-kernels.h)
+
+
+KERNEL_HEADER_EXTENSIONS = (".h", ".hpp", ".hh", ".hxx", ".inl")
+MAX_KERNEL_HEADER_BYTES = 4 << 20
+_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+
+
+def _kernel_headers(root: str, found: list[str], cfg: Config, gitignore) -> list[str]:
+    """The C++ headers under `root` that define a kernel (`__global__`) and that a CUDA file of the
+    walk includes: linted too, each in the unit of the file that includes it (a program that keeps
+    its kernels in `kernels.h` beside `main.cu`)."""
+    names = set()
+    for f in found:
+        try:
+            with open(f, "rb") as fh:
+                data = fh.read(MAX_KERNEL_HEADER_BYTES)
+        except OSError:
+            continue
+        names |= {os.path.basename(m.decode("utf-8", "replace")) for m in _LOCAL_INCLUDE.findall(data)}
+    if not names:
+        return []
+    out = []
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _skipped_dir(
+            cfg.for_file(os.path.join(dirpath, d, "_")), os.path.join(dirpath, d), gitignore))
+        for f in files:
+            h = os.path.join(dirpath, f)
+            if f not in names or not f.endswith(KERNEL_HEADER_EXTENSIONS) or _cuda_file(h, cfg):
+                continue
+            fcfg = cfg.for_file(h)
+            if fcfg.excluded(h) or (fcfg.respect_gitignore and gitignore.ignored(h)):
+                continue
+            try:
+                with open(h, "rb") as fh:
+                    if b"__global__" not in fh.read(MAX_KERNEL_HEADER_BYTES):
+                        continue
+            except OSError:
+                continue
+            out.append(h)
+    return out
 
 
 def _cuda_file(path: str, cfg: Config) -> bool:

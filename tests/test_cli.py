@@ -182,3 +182,18 @@ def test_parse_notes_are_counted_and_each_file_named_once(tmp_path):
     assert doc["hidden"]["CL900"] >= 4 and not any(d["code"] == "CL900" for d in doc["diagnostics"])
     assert sum(d["code"] == "CL900" for d in json.loads(run(str(tmp_path), "--format", "json", "--show-limits")[1])
                ["diagnostics"]) == doc["hidden"]["CL900"]
+
+
+def test_a_folder_walk_lints_the_kernels_of_a_header_a_cuda_file_includes(tmp_path):
+    # `kern.h` defines the kernel, `main.cu` includes it and launches it: the kernel is linted, in
+    # main.cu's unit; a header with no kernel, or one no CUDA file includes, is not linted
+    (tmp_path / "kern.h").write_text("__global__ void scale(float* a, int n) {\n"
+                                     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  a[i] *= 2.0f;\n}\n")
+    (tmp_path / "other.h").write_text("__global__ void lone(float* a) { a[threadIdx.x * 2] = 0.f; }\n")
+    (tmp_path / "util.h").write_text("inline int twice(int x) { return 2 * x; }\n")
+    (tmp_path / "main.cu").write_text('#include "kern.h"\n#include "util.h"\n'
+                                      "void run(float* a, int n) { scale<<<(n + 255) / 256, 256>>>(a, n); }\n")
+    code, out, _ = run(str(tmp_path))
+    assert code == 1
+    assert "kern.h:3:3: warning: CL202" in out
+    assert "other.h" not in out and "util.h" not in out

@@ -76,3 +76,43 @@ def test_a_grid_edge_the_program_does_not_give_is_written_as_its_launch_expressi
     """)
     assert "lanes 4·batch B apart" in d.message
     assert not re.search(r"\d{3,} B apart", d.message)
+
+
+def test_a_pitch_from_cudamallocpitch_is_the_row_rounded_up_to_512_bytes(tmp_path):
+    # each lane reads 2 floats: 8 sectors for the 4 a warp's first floats need, with rows that start
+    # on 512-byte boundaries (cudaMallocPitch's pitch), not 9 or 10 as rows 1000 bytes long give
+    src = """\
+        __global__ void down2(const float* src, size_t srcPitch, float* dst, int w, int h) {
+          int i = blockIdx.y * blockDim.y + threadIdx.y;
+          int j = blockIdx.x * blockDim.x + threadIdx.x;
+          if (i < h && j < w) {
+            const float* l1 = (const float*)((const char*)src + (2 * i) * srcPitch);
+            dst[i * w + j] = l1[2 * j] + l1[2 * j + 1];
+          }
+        }
+        %s
+        """
+    host = """int main() {
+          size_t sp; float *s, *d;
+          cudaMallocPitch((void**)&s, &sp, 2000 * sizeof(float), 2048);
+          cudaMalloc(&d, 1000 * 1024 * sizeof(float));
+          down2<<<dim3(1000 / 16, 1024 / 8), dim3(16, 8)>>>(s, sp, d, 1000, 1024);
+        }"""
+    (d,) = cl101(tmp_path, src % host)
+    assert d.message.startswith("load of `l1[2 * j]`: 8 sectors/request, ideal 4")
+    # a pitch the program does not give is tried as such a pitch too
+    (d,) = cl101(tmp_path, src % "void run(const float* s, size_t sp, float* d, int w, int h) {\n"
+                 "  down2<<<dim3((w + 15) / 16, (h + 7) / 8), dim3(16, 8)>>>(s, sp, d, w, h);\n}")
+    assert d.message.startswith("load of `l1[2 * j]`: 8 sectors/request, ideal 4")
+
+
+def test_a_float3_moves_in_three_4_byte_pieces(tmp_path):
+    # 36 B apart: each piece's request touches 32 sectors, where 4 would hold a warp's 4-byte pieces
+    (d,) = cl101(tmp_path, """\
+        __global__ void put(float3* out, int n) {
+          int t = blockDim.x * blockIdx.x + threadIdx.x;
+          if (t < n) out[3 * t] = make_float3(t, t, t);
+        }
+        void run(float3* out, int n) { put<<<(n + 255) / 256, 256>>>(out, n); }
+        """)
+    assert "32 sectors/request, ideal 4; lanes 36 B apart" in d.message

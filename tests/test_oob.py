@@ -234,5 +234,7 @@ def test_a_range_whose_length_the_kernel_looks_at_is_no_finding(tmp_path):
         # two fields of one record side by side are no range
         "int a = tri[3 * i], b = tri[3 * i + 1]; x[i] = x[a] + x[b];",
         "int a = tri[2 * i], b = tri[2 * i + 1]; out[i] = list[a];",
+        # eight node ids of an element, as a mesh keeps them: no range
+        "const int* nodes = off + 8 * i; int a = nodes[0], b = nodes[1]; out[i] = list[a] + list[b];",
     ):
         assert ranges(lint(tmp_path, RANGES % body)) == [], body

@@ -437,3 +437,19 @@ void launch(Rec* r, int n) { touch<<<(n + 255) / 256, 256>>>(r, n); }
     r = _run(tmp_path, text)
     t, _ = _accesses(r)
     assert t.arrays["recs"].elem_size == 64
+
+
+def test_a_functional_cast_to_a_typedef_of_an_integer_is_its_operand(tmp_path):
+    # `Index_t(8) * k`: eight ids per element, each lane 32 bytes on (it was a call not followed)
+    res = _run(tmp_path, """typedef int Index_t;
+__global__ void k(const Index_t* nodelist, const double* x, double* out, Index_t numElem) {
+  Index_t e = blockDim.x * blockIdx.x + threadIdx.x;
+  if (e >= numElem) return;
+  const Index_t* nodes = nodelist + Index_t(8) * e;
+  out[e] = x[nodes[0]] + x[nodes[7]];
+}
+void run(const Index_t* l, const double* x, double* out, Index_t n) { k<<<(n + 255) / 256, 256>>>(l, x, out, n); }
+""")
+    t, accs = _accesses(res)
+    assert ("nodelist", "load", "8 * (blockDim.x * blockIdx.x + threadIdx.x)", 4, 0) in accs
+    assert not any(d.code == "CL901" and "Index_t" in d.message for d in res.diagnostics)

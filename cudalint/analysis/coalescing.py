@@ -94,8 +94,27 @@ class CoalescingAnalysis:
             addr, mask = addr[live], mask[live]
             if not len(addr):
                 return vals[0]
-        sectors, uniq_addr = warp_sectors(addr, mask, acc.width)
-        ideal = np.ceil(uniq_addr * acc.width / SECTOR)
+        width = acc.width
+        if width > 0 and width & (width - 1):
+            # a width that is no power of two (`float3`, 12 bytes aligned to 4) is moved in pieces of
+            # its alignment, one request each (three STG.32 for a float3): its figures are theirs
+            piece = acc.align if acc.align and width % acc.align == 0 else width & -width
+            parts = [warp_sectors(addr + k * piece, mask, piece) for k in range(width // piece)]
+            sectors = np.concatenate([p[0] for p in parts])
+            uniq = np.concatenate([p[1] for p in parts])
+            ideal = np.ceil(uniq * piece / SECTOR)
+        else:
+            sectors, uniq_addr = warp_sectors(addr, mask, width)
+            ideal = np.ceil(uniq_addr * width / SECTOR)
+            if width * WARP < 4 * SECTOR:
+                # a warp of narrow elements (bytes, halves) that reads one contiguous run touches the
+                # sectors of that run wherever it starts (`a[i + 1]` of bytes: 32 bytes, 2 sectors
+                # when they straddle a boundary): no fewer could hold them
+                lo = np.where(mask, addr, _I64_MAX).min(axis=1)
+                hi = np.where(mask, addr, -1).max(axis=1)
+                run = (hi - lo + width == uniq_addr * width)
+                if run.any():
+                    ideal = np.where(run, np.maximum(ideal, (hi + width - 1) // SECTOR - lo // SECTOR + 1), ideal)
         # most common byte distance between adjacent active lanes
         d = np.diff(addr, axis=1).ravel() if everywhere else np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
         stride, even = None, True

@@ -27,6 +27,9 @@ SIZES_POW2 = (1024, 256)        # one the kernel masks with `& (n - 1)`
 SHIFTS = (10, 5)                # one used as a shift count (`1 << logN`)
 FREE = (1000, 1)                # a stride, offset or count the kernel never bounds: 1 is as likely as any
 FLAGS = (1, 0)                  # one the kernel only tests for truth (`if (transposed)`)
+# a row's length in bytes (`(const char*)src + y * pitch`, read as `y * pitch / 4` floats): the
+# allocations that give pitches round them to 512 bytes (cudaMallocPitch), so rows start aligned
+PITCHES = (1024, 2048)
 COMPARE_OPS = frozenset(("<", "<=", ">", ">=", "==", "!="))
 
 
@@ -442,7 +445,9 @@ def _sizes(table: TwoTreeTable, given: dict[str, int],
             roles[name] = "size"
     for name in leading_dimensions(table, [n for n, r in roles.items() if r == "free"]):
         roles[name] = "size"
-    values = {"shift": SHIFTS, "mask": SIZES_POW2, "size": SIZES, "flag": FLAGS, "free": FREE}
+    for name in byte_pitches(exprs) & {n for n, r in roles.items() if r == "free"}:
+        roles[name] = "pitch"
+    values = {"shift": SHIFTS, "mask": SIZES_POW2, "size": SIZES, "flag": FLAGS, "free": FREE, "pitch": PITCHES}
     out = {n: values[roles[n]] for n in sorted(names)}
     for n, d in product_degrees(exprs, {n for n, r in roles.items() if r == "size"}).items():
         out[n] = sizes_for_degree(d)
@@ -622,6 +627,21 @@ def product_degrees(exprs: list[ir.Expr], sizes: set[str]) -> dict[str, int]:
                         out[name] = max(out.get(name, 0), d)
     except RecursionError:      # a value nested deeper than Python recurses: the sizes stay as they are
         return {}
+    return out
+
+
+def byte_pitches(exprs) -> set[str]:
+    """The open names an index multiplies a coordinate by in bytes and then divides by the element
+    size (`(const float*)((const char*)src + row * pitch)` is `row * pitch / 4` floats in)."""
+    out: set[str] = set()
+    for n in ir.walk_all(exprs):
+        if isinstance(n, ir.Bin) and n.op == "/" and isinstance(n.right, ir.Num) and n.right.value in (2, 4, 8, 16):
+            for m in n.left.walk():
+                if isinstance(m, ir.Bin) and m.op == "*":
+                    for a, b in ((m.left, m.right), (m.right, m.left)):
+                        if isinstance(b, ir.Sym) and b.kind == "param" and \
+                                any(x.kind in ("thread", "block", "iter") for x in ir.symbols(a)):
+                            out.add(b.name)
     return out
 
 

@@ -447,6 +447,10 @@ class Accesses:
                 got = uniform.UNKNOWN if picked < 0 else got | picked
             old = self.local_axes.get(arr.name, 0)
             self.local_axes[arr.name] = uniform.UNKNOWN if got < 0 or old < 0 else old | got
+        moved = width or ptr.view_size
+        align = 0
+        if moved & (moved - 1):         # no power of two: moved in pieces of its alignment
+            align = (self.layouts.align(ptr.view, self.type_bindings(ptr.view)) or 0) if width is None else 0
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), width or ptr.view_size, line, col, end_line, end_col,
                          tuple(self.guards), tuple(self.loops),
@@ -460,7 +464,8 @@ class Accesses:
                          volatile=_base_name(e) in self.volatile, written=e,
                          written_index=written if written is not None else index, member_offset=member_offset,
                          stored=self.store_value if k == "store" else None,
-                         view=ptr.view if width is None and ptr.view_size != arr.elem_size else "")
+                         view=ptr.view if width is None and ptr.view_size != arr.elem_size else "",
+                         align=align)
             self.table.accesses.append(acc)
         if arr.space == "local" and unresolved is None:
             if kind == "store":

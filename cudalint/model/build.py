@@ -66,6 +66,10 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.call_scope: dict[str, int] = {}      # ... a helper's result
         self.return_scopes: list[int] | None = None   # the returns of the helper being walked
         self.return_axes: list[int] | None = None     # ... the threadIdx axes of their values
+        # ... their values, each with the guards the helper's own code put on it (where a helper of
+        # several statements returns one of a few numbers: `return false;` ... `return true;`)
+        self.return_values: list[tuple[tuple[ir.Expr, ...], object]] | None = None
+        self.return_mark = 0
         self.call_axes: dict[str, int] = {}       # ... a helper's result (UNKNOWN: not followed)
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
         self.var_inputs: dict[str, tuple[tuple[ir.Expr, str], ...]] = {}    # a local's value inputs, where known

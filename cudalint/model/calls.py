@@ -263,15 +263,22 @@ class Calls:
                     self.env, self.types, self.src, self.line, self.path, self.volatile = saved
             saved_returns, self.return_scopes = self.return_scopes, []
             saved_axes, self.return_axes = self.return_axes, []
+            saved_values, self.return_values = self.return_values, []
+            saved_mark, self.return_mark = self.return_mark, len(self.guards)
             try:
                 self.inline(f, args, stmt, targs)
                 self.call_scope[fn] = min(self.return_scopes, default=uniform.THREAD)
                 axes = self.return_axes
                 self.call_axes[fn] = uniform.UNKNOWN if not axes or min(axes) < 0 else \
                     functools.reduce(operator.or_, axes)
+                value = _returned(self.return_values)
             finally:
                 self.return_scopes, self.return_axes = saved_returns, saved_axes
-            return _data(name)
+                self.return_values, self.return_mark = saved_values, saved_mark
+            return value if value is not None else _data(name)
+        if len(args) == 1 and self._scalar_type(fn):
+            # `Index_t(8)`, `size_t(n)`: a functional cast to an arithmetic type is its operand's value
+            return self.rvalue(args[0], stmt, node)
         if name in ("sizeof", "alignof", "__alignof__") and len(args) == 1:
             size = self._sizeof(args[0], name == "sizeof")
             # its operand is not evaluated: nothing it names is read
@@ -299,6 +306,24 @@ class Calls:
         if got is not None:
             return got
         return _data(f"{fn}()")      # a call the model does not follow (its value is data to it)
+
+    _ARITHMETIC = frozenset(("int", "unsigned", "unsigned int", "long", "long long", "unsigned long",
+                             "unsigned long long", "short", "unsigned short", "char", "unsigned char", "signed char",
+                             "size_t", "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+                             "uint32_t", "uint64_t", "float", "double", "bool", "long int", "unsigned long int",
+                             "std::size_t", "std::int64_t", "std::int32_t", "std::uint32_t", "std::uint64_t"))
+
+    def _scalar_type(self, fn: str) -> bool:
+        """`fn` names an arithmetic type: a built-in one, or a typedef of one (`typedef int Index_t;`)."""
+        t = fn.strip()
+        for _ in range(4):
+            if t in self._ARITHMETIC:
+                return True
+            nxt = self.typedefs.get(t)
+            if nxt is None:
+                return False
+            t = " ".join(nxt.replace("const", " ").split())
+        return False
 
     def _parameter_query(self, fn: str, vals) -> ir.Sym | None:
         """`sizes.getSize(1)`, `x.size(0)`: a method the unit does not define, called on an object
@@ -570,6 +595,29 @@ _LIBRARY_NAMESPACES = frozenset({"cg", "cooperative_groups", "std", "cub", "thru
 def _base_type(t: str) -> str:
     return " ".join(w for w in t.replace("*", " ").replace("&", " ").split()
                     if w not in ("const", "volatile", "__restrict__", "struct"))
+
+
+MAX_RETURNS = 4
+
+
+def _returned(returns) -> ir.Expr | None:
+    """The value of a helper of several statements whose returns are numbers (`if (i >= n) return
+    false; ... return true;`): each return's value where the helper's own guards on it hold, the
+    last one's otherwise. A value made of anything else stays the helper's (data to the caller)."""
+    if not returns or len(returns) > MAX_RETURNS or \
+            not all(isinstance(v, ir.Num) and isinstance(v.value, int) for _, v in returns):
+        return None
+    value = returns[-1][1]
+    for guards, v in reversed(returns[:-1]):
+        if v == value:
+            continue
+        if not guards:
+            return None         # an earlier return not under a guard of the helper's: not followed
+        cond = guards[0]
+        for g in guards[1:]:
+            cond = ir.Bin("&&", cond, g)
+        value = ir.Cond(cond, v, value)
+    return value
 
 
 def _single_return(fn: FunctionDef):

@@ -180,6 +180,7 @@ class HostResolver(HostScope):
             self._host_check(e)
             self._allocation_call(e)
             self.expression(e)
+            self._pitch_call(e)
         elif c.type == "if_statement" and c.end_byte <= stop:
             self._if_before(c, stop)
         elif c.type == "compound_statement" or (c.end_byte > stop and c.type.endswith(("statement", "clause"))
@@ -346,6 +347,38 @@ class HostResolver(HostScope):
                 target = target.expr
             if isinstance(target, ir.AddrOf) and isinstance(target.expr, ir.Name):
                 self.allocations[target.expr.name] = self.value(size)
+
+    # the pitch cudaMallocPitch returns: the row's bytes rounded up to the device's pitch alignment
+    # (cudaDeviceProp::texturePitchAlignment, 512 bytes on the GPUs of compute capability 7 to 10)
+    PITCH_ALIGNMENT = 512
+
+    def _pitch_call(self, e) -> None:
+        """`cudaMallocPitch(&p, &pitch, width_bytes, height)`: `pitch` is `width_bytes` rounded up to
+        PITCH_ALIGNMENT, and `p` holds `pitch * height` bytes."""
+        if b"MallocPitch" not in e.text:
+            return
+        for call in _walk_types(e, ("call_expression",)):
+            fn = call.child_by_field_name("function")
+            if fn is None or node_text(fn).split("::")[-1] not in ("cudaMallocPitch", "hipMallocPitch"):
+                continue
+            args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
+            if len(args) != 4:
+                continue
+            try:
+                target, pitch, width, height = (self._parse(node_text(a)) for a in args)
+            except (ExprSyntaxError, MacroError):
+                continue
+            while isinstance(target, ir.Cast):
+                target = target.expr
+            while isinstance(pitch, ir.Cast):
+                pitch = pitch.expr
+            if not (isinstance(pitch, ir.AddrOf) and isinstance(pitch.expr, ir.Name)):
+                continue
+            a = ir.Num(self.PITCH_ALIGNMENT)
+            value = ir.Bin("*", ir.Bin("/", ir.Bin("+", self.value(width), ir.Num(self.PITCH_ALIGNMENT - 1)), a), a)
+            self.env[pitch.expr.name] = value
+            if isinstance(target, ir.AddrOf) and isinstance(target.expr, ir.Name):
+                self.allocations[target.expr.name] = ir.Bin("*", value, self.value(height))
 
     def _new_bytes(self, node):
         """The bytes of `new float[n]`: None when the expression is no such allocation."""

@@ -62,7 +62,7 @@ class Loops:
         if cond_node is not None and cond_node.type in ("parenthesized_expression", "condition_clause"):
             cond_node = condition_of(cond_node)
         body = node.child_by_field_name("body")
-        self._loop(node, None, None, cond_node, body, "while")
+        self._loop(node, None, None, cond_node, body, "do" if node.type == "do_statement" else "while")
 
     def _loop(self, node, var, step, cond_node, body, kind, more=()) -> None:
         line = node.start_point[0] + 1
@@ -101,10 +101,14 @@ class Loops:
         barriers = len(self.table.barriers)
         it.seq_start = self._next_seq()
         self.cond_loop = it    # `while (__syncthreads_or(done))`: a barrier every iteration passes
+        in_cond = len(self.table.accesses)
         try:
-            cond = self.condition(cond_node, node) if cond_node is not None else ir.Num(1)
+            # a do-while's test stands after its body, where its reads are reported
+            at = cond_node.parent if kind == "do" and cond_node is not None and cond_node.parent is not None else node
+            cond = self.condition(cond_node, at) if cond_node is not None else ir.Num(1)
         finally:
             self.cond_loop = None
+        cond_reads = self.table.accesses[in_cond:] if kind == "do" else []
         it.cond = cond
         self.table.iterators.append(it)
         self.loops.append(it)
@@ -124,6 +128,9 @@ class Loops:
             self._scoped(lambda: self.stmt(body))
         finally:
             self._loop_assigns = saved_assigns
+        for a in cond_reads:
+            # `do { ... } while (c)`: the test reads after the body, every iteration
+            a.seq = self._next_seq()
         it.seq_end = self._next_seq()
         del self.guards[guard_mark:]
         self.loops.pop()

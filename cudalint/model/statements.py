@@ -58,7 +58,12 @@ class Statements:
                     if self.return_scopes is not None:
                         self.return_scopes.append(self._scope(self._parse_node(node.named_children[0])[0]))
                     since = len(self.table.accesses)
-                    self.expression(node.named_children[0], node)
+                    if self.return_values is not None:
+                        expr, exact = self._parse_node(node.named_children[0])
+                        self.return_values.append((tuple(self.guards[self.return_mark:]),
+                                                   self.rvalue(expr, node, node if exact else None)))
+                    else:
+                        self.expression(node.named_children[0], node)
                     if self.return_axes is not None:
                         self.return_axes.append(self._return_axes(node.named_children[0], since))
                 return "return"

@@ -152,6 +152,9 @@ class Access:
     view: str = ""                     # the type the access moves through a cast (`*(uint4*)&s[i]`), if any
     member_offset: int = 0             # bytes into the array's element: `p[i].y` of an array of structs
     stored: ir.Num | None = None       # a store of a number the program gives (`flag = 1`): the number
+    # the alignment of what it moves (0: its width's): a 12-byte `float3` aligned to 4 moves in
+    # three 4-byte pieces, a struct of six floats in six
+    align: int = 0
 
     def byte_address(self, index):
         """The byte offset into the array of element `index` (an int or an array of them): where the

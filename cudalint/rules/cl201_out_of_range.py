@@ -245,6 +245,8 @@ def _step(e) -> int:
             for k, other in ((e.left, e.right), (e.right, e.left)):
                 if isinstance(k, ir.Num) and isinstance(k.value, int):
                     return abs(k.value) * _step(other)
+            if any(x.kind in ("data", "unknown") for x in ir.symbols(e)):
+                return 0        # a factor the model does not follow: no step it can tell
             return _step(e.left) * _step(e.right)
         if e.op == "<<" and isinstance(e.right, ir.Num) and isinstance(e.right.value, int) and 0 <= e.right.value < 32:
             return _step(e.left) << e.right.value
