@@ -615,6 +615,7 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
                 included.add(k)
     preprocessors: dict = {}
     views: dict = {}
+    variants: dict[str, dict] = {}       # unit root -> header key -> the unit's own view of it
 
     def read_unit(p: str, cfg: Config) -> None:
         fcfg = cfg.for_file(p)
@@ -630,8 +631,13 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
             errors.append(FileError(p, UNREADABLE, f"cannot read {p}: "
                                                    f"{'nested too deeply' if isinstance(exc, RecursionError) else 'out of memory'}"))
             return
+        root = file_key(p)
         for vk, view in unit.items():
-            views.setdefault(vk, view)
+            kept = views.setdefault(vk, view)
+            if kept is not view and vk != root and kept.text != view.text:
+                # this unit reads the header otherwise (`#define ENABLE_BF16` before `#include
+                # "common.h"`): its kernels see the header's types and constants as it reads them
+                variants.setdefault(root, {})[vk] = view
 
     for standalone in (False, True):     # units first; then linted files no unit reached
         for p in (everything if not standalone else paths):
@@ -664,6 +670,7 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
                 except (RecursionError, MemoryError):
                     continue
     read_views(views)
+    _attach_variants([*sources, *read], variants)
     chosen = host_files([*sources, *read], hosts, given, overlay) if hosts else []
     if chosen:
         # each its own translation unit, with the include directories and definitions of its build
@@ -679,6 +686,22 @@ def read_project(paths: list[str], cfg: Config, context: list[str] = (), errors:
             read_unit(p, build)
         read_views({k: v for k, v in views.items() if k not in known})
     return sources, read
+
+
+def _attach_variants(files: list[SourceFile], variants: dict[str, dict]) -> None:
+    """The headers a unit reads otherwise than the unit they were first read in, parsed as it reads
+    them, kept on the unit's own file (Project.unit_files gives them to its kernels)."""
+    for src in files:
+        mine = variants.get(src.key)
+        if not mine:
+            continue
+        got = {}
+        for k, v in mine.items():
+            try:
+                got[k] = SourceFile(v.path, v.source, view=v)
+            except (RecursionError, MemoryError):
+                continue
+        src.unit_variants = got
 
 
 def _header_reader(overlay: Mapping[str, bytes] | None):

@@ -271,3 +271,4 @@ def test_a_record_no_loop_fills_keeps_its_hole_and_says_how_many(tmp_path):
         assert "1 of every 9 elements are skipped" in d.message or \
             "with the other accesses of `idx`, 1 of every 9 elements are never read" in d.message
         assert "with ," not in d.message
+

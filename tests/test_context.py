@@ -75,3 +75,23 @@ def test_pre_commit_of_the_header_alone_fails_like_the_whole_tree(project):
     cmd = [sys.executable, "-m", "cudalint", "--force-exclude", "kernels/copy.cuh"]   # the hook's own command
     p = subprocess.run(cmd, cwd=project, capture_output=True, text=True)
     assert p.returncode == 1 and "CL201" in p.stdout
+
+
+def test_each_unit_reads_a_shared_header_with_its_own_definitions(tmp_path):
+    # `rowwise.cu` defines ENABLE_BF16 before including common.h, `plain.cu` does not: in a run
+    # over both, whichever is read first, rowwise's kernel moves 2-byte elements (lanes 1536 B
+    # apart), as when it is linted alone
+    (tmp_path / "common.h").write_text("#include <cuda_bf16.h>\n#if defined(ENABLE_BF16)\n"
+                                       "typedef __nv_bfloat16 floatX;\n#else\ntypedef float floatX;\n#endif\n")
+    (tmp_path / "a_plain.cu").write_text('#include "common.h"\n__global__ void scale(floatX* x, int n) {\n'
+                                         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                         "  if (i < n) x[i] = x[i] * (floatX)2;\n}\n")
+    (tmp_path / "rowwise.cu").write_text('#define ENABLE_BF16\n#include "common.h"\n'
+                                         "__global__ void rowwise(floatX* out, const floatX* inp, int N, int C) {\n"
+                                         "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                         "  if (idx < N) for (int i = 0; i < C; i++) out[idx * C + i] = inp[idx * C + i];\n}\n"
+                                         "int main() { rowwise<<<(8192 + 255) / 256, 256>>>(0, 0, 8192, 768); }\n")
+    together = [d.message for d in lint_paths([str(tmp_path)], Config()).diagnostics if d.code == "CL101"]
+    alone = [d.message for d in lint_paths([str(tmp_path / "rowwise.cu")], Config()).diagnostics if d.code == "CL101"]
+    assert together and together == alone
+    assert all("1536 B apart" in m for m in together)

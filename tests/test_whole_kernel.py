@@ -453,3 +453,68 @@ void run(const Index_t* l, const double* x, double* out, Index_t n) { k<<<(n + 2
     t, accs = _accesses(res)
     assert ("nodelist", "load", "8 * (blockDim.x * blockIdx.x + threadIdx.x)", 4, 0) in accs
     assert not any(d.code == "CL901" and "Index_t" in d.message for d in res.diagnostics)
+
+
+def test_a_helpers_loop_counter_is_its_own_whatever_its_name(tmp_path):
+    # the helper's `i` walks one row with the block's threads; the caller's `i` walks rows by block:
+    # one name, two loops (the helper's read as the caller's made a false CL301, steps 756 vs 500)
+    res = _run(tmp_path, """
+__device__ float row_sum(const float *row, int length) {
+  __shared__ float part[256];
+  float v = 0.0f;
+  for (int i = threadIdx.x; i < length; i += blockDim.x) v += row[i];
+  part[threadIdx.x] = v;
+  __syncthreads();
+  float total = part[0];
+  __syncthreads();
+  return total;
+}
+__global__ void row_sums(const float *m, float *sums, int cols, int rows) {
+  for (int i = blockIdx.x; i < rows; i += gridDim.x) {
+    float s = row_sum(m + cols * i, cols);
+    if (threadIdx.x == 0) sums[i] = s;
+  }
+}
+void run(const float *m, float *sums) { row_sums<<<500, 256>>>(m, sums, 1000, 10000); }
+""")
+    assert not [d for d in res.diagnostics if d.code == "CL301"]
+    (t,) = res.tables
+    assert len({it.trip.name for it in t.iterators}) == len(t.iterators)
+
+
+def test_a_macro_that_names_a_type_sizes_what_is_declared_with_it(tmp_path):
+    # built with `-D dfloat=double`: rows of 16 doubles, 8-way; without it the type is not known
+    src = """__global__ void k(const dfloat* D, dfloat* out) {
+  __shared__ dfloat s_D[16][16];
+  const int i = threadIdx.x, j = threadIdx.y;
+  s_D[j][i] = D[j * 16 + i];
+  __syncthreads();
+  dfloat acc = 0;
+  for (int n = 0; n < 16; ++n) acc += s_D[i][n];
+  out[blockIdx.x * 256 + j * 16 + i] = acc;
+}
+void run(const dfloat* D, dfloat* out, int N) { k<<<N, dim3(16, 16)>>>(D, out); }
+"""
+    path = tmp_path / "k.cu"
+    path.write_text(src)
+    got = [d.message for d in lint_paths([str(path)], Config(defines={"dfloat": "double"})).diagnostics
+           if d.code == "CL401"]
+    assert got and "8-way" in got[0]
+    path.write_text("#define dfloat double\n" + src)
+    got = [d.message for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL401"]
+    assert got and "8-way" in got[0]
+
+
+def test_an_alignment_a_macro_writes_pads_the_struct(tmp_path):
+    # `struct ALIGN(16) Ray` with `#define ALIGN(x) __align__(x)`: 52 bytes of members, 64 with padding
+    res = _run(tmp_path, """#define ALIGN(x) __align__(x)
+struct ALIGN(16) Ray { float3 hit; float3 normal; float3 orig; float3 dir; unsigned clr; };
+__global__ void trace(int n, Ray* rays) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= n) return;
+  rays[x].clr = 0u;
+}
+void run(int n, Ray* rays) { trace<<<(n + 255) / 256, 256>>>(n, rays); }
+""")
+    (d,) = [d for d in res.diagnostics if d.code == "CL101"]
+    assert "lanes 64 B apart" in d.message

@@ -28,6 +28,21 @@ class Declarations:
         for decl in node.children_by_field_name("declarator"):
             self._declarator(decl, type_name, is_shared, is_extern, node)
 
+    def _structured_binding(self, decl, value, stmt) -> None:
+        """`auto [H, K] = shape;`: each name is the struct's member in its place (`shape.H`)."""
+        names = [node_text(c) for c in decl.named_children if c.type == "identifier"]
+        text = node_text(value).strip() if value is not None else ""
+        tname = self.types.get(text) or self.struct_params.get(text) or "" if text.isidentifier() else ""
+        fields = self.layouts.fields_of(tname) if tname else None
+        for i, name in enumerate(names):
+            got = None
+            if fields and i < len(fields):
+                try:
+                    got = self.rvalue(self._parse(f"{text}.{fields[i]}"), stmt, None)
+                except (Unfollowable, ExprSyntaxError, MacroError):
+                    got = None
+            self.env[name] = got if got is not None else _data(name)
+
     def _declarator(self, decl, type_name, is_shared, is_extern, stmt) -> None:
         value = None
         if decl.type == "init_declarator":
@@ -43,6 +58,9 @@ class Declarations:
                 dims.insert(0, size)
             decl = decl.child_by_field_name("declarator") or (decl.named_children[-1] if decl.named_children else None)
         if decl is None:
+            return
+        if decl.type == "structured_binding_declarator":
+            self._structured_binding(decl, value, stmt)
             return
         name = node_text(decl)
         if name in self.macros:      # `#define SWEEP_X __temp_x__`: the name the compiler declares

@@ -317,6 +317,24 @@ class HostScope:
                 self.forget(var)
 
     # ---- statements --------------------------------------------------------------------------
+    def _structured_binding(self, target, value) -> None:
+        """`auto [H, K] = shape;` with `shape` a parameter of a struct type: `shape.H`, `shape.K`."""
+        names = [node_text(c) for c in target.named_children if c.type == "identifier"]
+        text = node_text(value).strip() if value is not None else ""
+        host = getattr(getattr(self, "site", None), "host", None)
+        ptype = next((p.type_name for p in (host.params if host is not None else ()) if p.name == text), None)
+        fields = None
+        if ptype is not None and self.project is not None and self.file is not None:
+            fields = self.project.types_for(self.file).fields_of(ptype)
+        for i, name in enumerate(names):
+            if fields and i < len(fields):
+                try:
+                    self.env[name] = self.value(self._parse(f"{text}.{fields[i]}"))
+                    continue
+                except (ExprSyntaxError, MacroError):
+                    pass
+            self.forget(name)
+
     def declaration(self, node) -> None:
         type_node = node.child_by_field_name("type")
         tname = node_text(type_node).strip() if type_node is not None else ""
@@ -344,8 +362,12 @@ class HostScope:
                 if d.type == "identifier":      # `int x;`: a new, unknown value
                     self.forget(node_text(d))
                 continue
-            name = node_text(d.child_by_field_name("declarator")).lstrip("*& ")
+            target = d.child_by_field_name("declarator")
             value = d.child_by_field_name("value")
+            if target is not None and target.type == "structured_binding_declarator":
+                self._structured_binding(target, value)
+                continue
+            name = node_text(target).lstrip("*& ")
             try:
                 if value.type in ("argument_list", "initializer_list"):     # dim3 grid(a, b) / grid{a, b}
                     args = [self.value(self._parse(node_text(a))) for a in value.named_children]

@@ -62,6 +62,9 @@ class HostResolver(HostScope):
         self.allocations: dict[str, object] = {}                # host pointer -> bytes (or unknown)
         self.inputs_passed_over: list[str] = []     # run-time inputs a launch's shape was read without
         self.kernel_params = {p.name for p in kernel.params} if kernel is not None else set()
+        # kernel parameters the launch passes something else than the host name of their name
+        self.shadowed = {p.name for p, a in zip(kernel.params, site.args) if a.strip() != p.name} \
+            if kernel is not None else set()
 
         if kernel is not None:
             # host names passed straight to a kernel parameter are that parameter
@@ -89,6 +92,9 @@ class HostResolver(HostScope):
     def free_name(self, name: str):
         if name in self.bindings:
             return self.bindings[name]
+        if name not in self.param_names and name in self.kernel_params and name in self.shadowed:
+            # the host's `ny` where the launch passes `ny / 2` as the kernel's `ny`: another value
+            return ir.Sym(f"host_{name}", "param")
         return ir.Sym(self.param_names.get(name, name), "param")
 
     def forget(self, name: str) -> None:

@@ -70,7 +70,12 @@ class Loops:
         start = self.env.get(var) if var is not None else None
         # The trip counter is named after the loop variable when the two coincide (0, 1, 2, ...).
         unit = var is not None and var in carried and _is_unit(start, carried[var])
-        trip = ir.Sym(var if unit else f"iter({var or 'loop@' + str(line)})", "iter", "int")
+        name = var if unit else f"iter({var or 'loop@' + str(line)})"
+        if any(o.trip.name == name for o in self.loops):
+            # a loop inside one with a counter of the same name (a helper's `for (int i ...)` inlined
+            # in the caller's `i` loop): another counter
+            name = f"iter({var}@{line})"
+        trip = ir.Sym(name, "iter", "int")
         parent = self.loops[-1] if self.loops else None
         it = Iterator(var or f"loop@{line}", trip, trip, None, line, AREA, parent)
         it.unroll = _unroll_pragma(node, getattr(self.src, "body_pragmas", None) or {})

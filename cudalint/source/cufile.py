@@ -256,6 +256,9 @@ class SourceFile:
         self.macros = view.macros
         self.includes: list[str] = list(view.includes)
         self.reached: list[str] = list(view.reached)
+        # as a unit's first file: the headers it reads otherwise than the unit that read them first
+        # (`#define ENABLE_BF16` before an include), as it reads them (read_project attaches them)
+        self.unit_variants: dict[str, SourceFile] = {}
         self.functions: list[FunctionDef] = []
         self.launches: list[LaunchSite] = []
         self.constants: dict[str, Constant] = {}
@@ -267,6 +270,7 @@ class SourceFile:
         self.annotation_errors: list[ParseProblem] = []
         self.problems: list[ParseProblem] = _missing_headers_once(
             [ParseProblem(p.line, p.column, p.line, p.message, p.severity, p.code) for p in view.problems])
+        self.problems += _skipped_kernels(self.lines, view.inactive)
         self._specifier_uses: dict[int, list[tuple[int, str]]] = {}     # line (0-based) -> (column, macro)
         parsed, self.body_pragmas = _for_parser(self.text, _specifier_macros(self.macros), self._specifier_uses)
         data = parsed.encode("utf-8", errors="surrogateescape")
@@ -410,6 +414,13 @@ class SourceFile:
             else node.start_byte
         head = self._raw()[start:head_end]
         m = _ALIGN_ARG.search(head)
+        if m is None and b"(" in head:
+            # `struct ALIGN(16) ScnRay` with `#define ALIGN(x) __align__(x)`: the alignment its macro writes
+            try:
+                m = _ALIGN_ARG.search(self.macros.at(node.start_point[0] + 1).expand(
+                    head.decode("utf-8", "replace")).encode("utf-8", "replace"))
+            except MacroError:
+                m = None
         align = m.group(1).decode("utf-8", "replace") if m else None
         bases = []
         for c in node.children:
@@ -778,6 +789,30 @@ def _macro_statement_of(self, node) -> bool:
     return False
 
 
+_KERNEL_HEAD = re.compile(r"\b__global__\b")
+
+
+def _skipped_kernels(lines: list[str], inactive) -> list[ParseProblem]:
+    """Kernels in the branches of `#if`s this run does not take (`#ifdef USE_CUDA` around a file's
+    code, which its build defines): said once, at the first, with the directive, so a file that
+    seems to hold no kernel says why."""
+    found: list[tuple[int, int]] = []       # (kernel line, directive line)
+    for a, b in inactive:
+        for ln in range(a, min(b, len(lines)) + 1):
+            if _KERNEL_HEAD.search(lines[ln - 1]) and not lines[ln - 1].lstrip().startswith(("//", "*", "/*")):
+                found.append((ln, a - 1))
+    if not found:
+        return []
+    line, at = found[0]
+    directive = " ".join(lines[at - 1].split()) if 0 < at <= len(lines) else "#if"
+    words = directive.split()
+    name = words[1] if len(words) > 1 and words[0] in ("#ifdef", "#if", "#elif") and words[1].isidentifier() else None
+    give = f" (give `-D {name}` as the build does)" if name else ""
+    more = f", and {len(found) - 1} more" if len(found) > 1 else ""
+    return [ParseProblem(line, 1, line, f"kernel not linted: it is in code the preprocessor skips here "
+                                        f"(`{directive}` at line {at}{more}){give}", "info", "CL901")]
+
+
 def _missing_headers_once(problems: list[ParseProblem]) -> list[ParseProblem]:
     """The local headers a file's `#include`s do not find, said once: at the first, naming the others."""
     missing = [p for p in problems if p.code == "CL901" and p.message.startswith("`#include") and " not found" in p.message]
@@ -864,7 +899,13 @@ def _for_parser(text: str, specifiers: dict[str, bool] | None = None,
     between a statement's head and its body (`for (j...)` / `#pragma unroll` / `for (k...)`: the
     grammar takes a directive only between statements, and would end the outer loop there) blanked
     too, its text kept by line (0-based); columns stay."""
-    blank = (lambda m: " " * len(m.group(0)))
+    def blank(m) -> str:
+        # not in a directive (`#define ALIGN(x) __align__(x)`: a define left with a body of blanks
+        # is misread, with the line after it)
+        line_start = m.string.rfind("\n", 0, m.start()) + 1
+        if m.string[line_start:m.start()].lstrip().startswith("#"):
+            return m.group(0)
+        return " " * len(m.group(0))
     if "__align__" in text:
         text = _ALIGN.sub(blank, text)
     if "__attribute__" in text:

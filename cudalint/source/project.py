@@ -13,7 +13,7 @@ import re
 from typing import Sequence
 
 from .cufile import Constant, FunctionDef, LaunchSite, SourceFile, node_text
-from .types import unit_types
+from .types import builtin_size, unit_types
 
 
 # index/types.py registers the readers that fold a unit's constant expressions (a lower layer may not
@@ -70,9 +70,11 @@ class Project:
         out = {src.key: src}
         for root in self.units(src):
             unit = self.files.get(root)
+            own = unit.unit_variants if unit is not None else {}     # headers this unit reads otherwise
             for k in (unit.reached if unit is not None else [root]):
-                if k in self.files:
-                    out.setdefault(k, self.files[k])
+                f = own.get(k) or self.files.get(k)
+                if f is not None:
+                    out.setdefault(k, f)
         return list(out.values())
 
     def sees(self, a: SourceFile, b: SourceFile) -> bool:
@@ -130,6 +132,13 @@ class Project:
             for f in self.unit_files(src):
                 for name, target in f.typedefs.items():
                     found.setdefault(name, target)
+            # an object-like macro that names a type (`-D dfloat=double`, `#define real float`)
+            # stands for it wherever the file writes its name as a type
+            for name, m in src.macros.macros.items():
+                body = " ".join(m.body.split())
+                if m.params is None and name not in found and body and body != name and \
+                        (builtin_size(body) is not None or body in found):
+                    found[name] = body
             self._typedefs[src.key] = found
         return self._typedefs[src.key]
 
@@ -137,7 +146,10 @@ class Project:
         """The sizes and layouts of the types `src`'s units define (index/types.py)."""
         if src.key not in self._types:
             read = TYPE_READERS.get("unit", unit_types)
-            self._types[src.key] = read(self.unit_files(src), self.constants_for(src))
+            table = read(self.unit_files(src), self.constants_for(src))
+            for name, target in self.typedefs_for(src).items():      # with the macros that name types
+                table.typedefs.setdefault(name, target)
+            self._types[src.key] = table
         return self._types[src.key]
 
     def variables_for(self, src: SourceFile) -> dict:

@@ -230,6 +230,14 @@ class TypeTable:
             return None
         return sd, dict(zip(sd.template_params, args))
 
+    def fields_of(self, name: str) -> list[str] | None:
+        """The names of a struct's members in declaration order (what `auto [a, b] = s;` binds),
+        None where `name` is no struct the unit defines."""
+        got = self._struct(self.resolve(name))
+        if got is None:
+            return None
+        return [f.name for f in got[0].fields if f.name]
+
     def declared(self, name: str, path: str, bindings: dict[str, str] | None = None) -> str | None:
         """The type a member is declared with, through nested members (`view.data_` -> `int2*`),
         template parameters bound: what a member is, where the struct cannot be laid out (another
