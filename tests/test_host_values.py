@@ -665,3 +665,23 @@ void run(const float *in, float *out, int mode) {
     got = launches(tmp_path, {"modes.cu": program}, monkeypatch)
     assert [fold(b) for b in got["scale16"][0].block] == [16, 16, 1]
     assert [fold(b) for b in got["scale32"][0].block] == [32, 16, 1]
+
+
+def test_a_size_the_launcher_rescales_before_the_launch_is_the_kernels_own(tmp_path):
+    # `cols >>= 2;` then `k<<<..>>>(..., cols)`: the kernel's cols is the host's after the shift;
+    # the grid rounded up from rows * cols (after it) is guarded by the kernel's rows * cols
+    import textwrap
+    from cudalint.lint import Config, lint_paths
+    cu = tmp_path / "k.cu"
+    cu.write_text(textwrap.dedent("""\
+        __global__ void k(const float* in, float* out, int rows, int cols) {
+          int i = blockIdx.x * blockDim.x + threadIdx.x;
+          if (i >= rows * cols) return;
+          reinterpret_cast<float4*>(out)[i] = reinterpret_cast<const float4*>(in)[i];
+        }
+        void run(const float* in, float* out, int rows, int cols) {
+          cols >>= 2;
+          k<<<(rows * cols + 1023) / 1024, 1024>>>(in, out, rows, cols);
+        }
+        """))
+    assert not [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL202"]

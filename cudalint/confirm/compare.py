@@ -108,7 +108,8 @@ def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
                 m.weight = _executed_requests(log.counts[:, :, s.id], slot_weight) or m.weight
             space = int(flags[good[0]]) & (F_GLOBAL | F_SHARED)
             if space == F_GLOBAL:
-                m.sectors_per_request, m.ideal_sectors = _sectors(group, addr, w, gw)
+                align = max((getattr(a, "align", 0) for a in s.accesses), default=0)
+                m.sectors_per_request, m.ideal_sectors = _sectors(group, addr, w, gw, align)
             elif space == F_SHARED:
                 m.wavefronts_per_request, m.ideal_wavefronts = _wavefronts(
                     group, tid % WARP, addr, w, gw, "store" if s.kind == "store" else "load")
@@ -161,10 +162,29 @@ def _per_group_distinct(group: np.ndarray, value: np.ndarray) -> np.ndarray:
     return np.diff(np.r_[np.nonzero(starts)[0], len(g)])
 
 
-def _sectors(group, addr, width, weights) -> tuple[float, float]:
+def _sectors(group, addr, width, weights, align: int = 0) -> tuple[float, float]:
+    if width > 0 and width & (width - 1):
+        # a width that is no power of two (a float3) moves in pieces of its alignment, each piece a
+        # request of its own, as the static side counts it (analysis/coalescing.py)
+        piece = align if align and width % align == 0 else width & -width
+        k = width // piece
+        group = (group[None, :] * k + np.arange(k)[:, None]).ravel()
+        addr = (addr[None, :] + piece * np.arange(k)[:, None]).ravel()
+        weights = np.repeat(weights, k)
+        width = piece
     first, last = addr // SECTOR, (addr + width - 1) // SECTOR
     sectors = _per_group_distinct(np.concatenate([group, group]), np.concatenate([first, last]))
-    ideal = np.ceil(_per_group_distinct(group, addr) * width / SECTOR)
+    distinct = _per_group_distinct(group, addr)
+    ideal = np.ceil(distinct * width / SECTOR)
+    if width * WARP < 4 * SECTOR:
+        # narrow elements in one contiguous run take its sectors wherever it starts (as statically)
+        groups, row = np.unique(group, return_inverse=True)
+        lo = np.full(len(groups), np.iinfo(np.int64).max, dtype=np.int64)
+        hi = np.full(len(groups), -1, dtype=np.int64)
+        np.minimum.at(lo, row, addr)
+        np.maximum.at(hi, row, addr)
+        run = hi - lo + width == distinct * width
+        ideal = np.where(run, np.maximum(ideal, (hi + width - 1) // SECTOR - lo // SECTOR + 1), ideal)
     return float(np.average(sectors, weights=weights)), float(np.average(ideal, weights=weights))
 
 

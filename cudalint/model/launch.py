@@ -109,7 +109,10 @@ class HostResolver(HostScope):
             # `int num_kernels = channels * height_col * width_col;`)
             v = super().value(e)
             if is_open(v) or not isinstance(v, ir.Expr) or \
-                    any(x.kind == "param" and x.name not in self.kernel_params for x in ir.symbols(v)):
+                    any(x.kind == "param" and x.name not in self.kernel_params for x in ir.symbols(v)) or \
+                    (not isinstance(v, ir.Sym) and any(x.kind == "param" and x.name == e.name for x in ir.symbols(v))):
+                # `hidden_dim >>= 2;` before the launch: the kernel's `hidden_dim` is the host's value
+                # after it, not the host's parameter of that name before it
                 return ir.Sym(self.param_names[e.name], "param")
             return v
         if isinstance(e, ir.Member) and not e.arrow and e.field not in ("x", "y", "z"):
@@ -602,10 +605,34 @@ class HostResolver(HostScope):
         dims = tuple(self._decided(d) for d in dims)
         if block and any(ir.of_type(d, ir.Cond) for d in dims):
             # `threads = n > 512 ? 512 : n`: a block of one shape or another, as the host's values go;
-            # not one shape (the analysis reads a block as one)
+            # not one shape (the analysis reads a block as one), but where every edge is a number or
+            # a clamp of an open size to a number (`dim3 block(1, min(dim, 1024))`), the block at
+            # that number: the launch's own shape for every size past it
+            capped = [_cap(d) for d in dims]
+            if all(c is not None for c in capped) and any(fold(d) is None for d in dims):
+                return tuple(ir.Num(c) for c in capped)
             return None
         return dims
 
+
+
+def _cap(e) -> int | None:
+    """A block edge's number: itself, or the one number a clamp `n < C ? n : C` (or `min(n, C)`)
+    takes where its other arm is an open size."""
+    n = fold(e)
+    if n is not None:
+        return n
+    if isinstance(e, ir.Call) and e.fn in ("min", "std::min") and len(e.args) == 2:
+        nums = [fold(a) for a in e.args]
+        return next((x for x in nums if x is not None), None) if nums.count(None) == 1 else None
+    if isinstance(e, ir.Cond):
+        arms = [fold(e.then), fold(e.other)]
+        if arms.count(None) == 1 and isinstance(e.cond, ir.Bin) and e.cond.op in ("<", "<=", ">", ">="):
+            num = next(x for x in arms if x is not None)
+            sides = {fold(e.cond.left), fold(e.cond.right)}
+            if num in sides:        # `dim < 1024 ? dim : 1024`: the test is against the cap itself
+                return num
+    return None
 
 
 def _arms(e, depth: int = 0) -> list[int] | None:
@@ -807,7 +834,7 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
     for s in sites:
         p = pointer_launch(s)
         if p is None:
-            if s.kernel == kernel.name:
+            if s.kernel == kernel.name or _specialization_site(kernel, s):
                 own.append(s)
         elif not p.targets:
             passed = _passed_kernel(s, p.var, kernel, project)
@@ -828,6 +855,21 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
                 assumptions.append(f"launch through the function pointer `{var}` at line {s.line}: "
                                    f"its configuration assumed for this kernel")
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
+
+
+def _specialization_site(kernel: FunctionDef, site: LaunchSite) -> bool:
+    """A launch of the template an explicit specialization (`template <> __global__ void
+    k<float>(...)`) specializes, with arguments that are these or the launching template's own
+    parameters (`k<T><<<...>>>` in a host template instantiated for float)."""
+    name = kernel.name
+    if "<" not in name or not name.endswith(">") or site.kernel != name.split("<", 1)[0].strip():
+        return False
+    mine = [a.strip() for a in split_top_level(name[name.index("<") + 1:-1])]
+    theirs = [a.strip() for a in site.template_args]
+    if len(mine) != len(theirs):
+        return False
+    host_params = {tp.name for tp in site.host.template_params} if site.host is not None else set()
+    return all(a == b or b in host_params for a, b in zip(mine, theirs))
 
 
 def _passed_kernel(site: LaunchSite, var: str, kernel: FunctionDef, project) -> list[LaunchSite]:
