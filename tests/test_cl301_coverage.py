@@ -272,3 +272,18 @@ def test_a_record_no_loop_fills_keeps_its_hole_and_says_how_many(tmp_path):
             "with the other accesses of `idx`, 1 of every 9 elements are never read" in d.message
         assert "with ," not in d.message
 
+
+
+def test_a_size_to_a_higher_power_is_another_level(tmp_path):
+    # batched square matrices `r[z * n * n + y * n + x]` with one open n: z's unit n * n is no
+    # multiple of y's n at the value 1 a comparison by coefficients took (a false overlap)
+    src = """\
+        __global__ void batched_copy(float* r, const float* d, int n) {
+          int i = blockIdx.z, j = blockIdx.y * 32 + threadIdx.y, k = blockIdx.x * 32 + threadIdx.x;
+          r[i * n * n + j * n + k] = d[i * n * n + j * n + k];
+        }
+        void run(float* r, const float* d, int batch, int n) {
+          batched_copy<<<dim3(n / 32, n / 32, batch), dim3(32, 32)>>>(r, d, n);
+        }
+        """
+    assert cl301(tmp_path, src) == []

@@ -75,6 +75,8 @@ GAPS = {
     "row_max_branch_good.cu": "the log records addresses, not values: two threads storing one value count as an overlap",
     "layout_flag_good.cu": "the run takes the flag's other arm: the strided column read does not run",
     "min_data_bound_bad.cu": "the counts the run reads are its own zeroed data: no segment is longer than CAP",
+    "range_first_element_bad.cu": "the run's offsets are its own data: no range it reads is empty, the case the "
+                                  "finding is about",
     "same_value_flag_bad.cu": "the racing store runs only in blocks the run does not sample",
     "record_slots_good.cu": "the run's sizes put most of a warp's records in one sector",
     "rounded_multiple_bad.cu": "the run's values are the program's multiples, where nothing runs past",

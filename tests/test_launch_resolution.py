@@ -341,3 +341,25 @@ def test_an_instance_passed_to_a_launch_helper_is_read_where_it_is_passed_and_in
     assert found == [("b.cu", "CL101")]
     (d,) = [d for d in diags if d.code == "CL101"]
     assert "lanes 12 B apart" in d.message and "launched at" not in " ".join(d.assumptions)
+
+
+def test_a_launch_in_a_macro_the_file_undefines_after_its_uses_is_read(tmp_path):
+    # `#define NORM(H) ... k<H><<<grid, block>>>(...)`, used, then `#undef NORM`: the use is the
+    # launch (block 128, template value 4), not a kernel with no launch tried at cudalint's shapes
+    path = tmp_path / "k.cu"
+    path.write_text("""template <int H>
+__global__ void k(float* data, int size) {
+  int lane = threadIdx.x % 32, head = (blockIdx.x * blockDim.x + threadIdx.x) / 32 * H;
+  for (int h = 0; h < H; h++) data[(head + h) * size + lane] *= 2.0f;
+}
+#define NORM(H_)                                  \\
+    dim3 grid(total / (H_ * 4));                  \\
+    dim3 block(128);                              \\
+    k<H_><<<grid, block>>>(data, size);
+void run(float* data, int total, int size) {
+  if (total % 16 == 0) { NORM(4); }
+}
+#undef NORM
+""")
+    (t,) = lint_paths([str(path)], Config()).tables
+    assert [str(b) for b in t.launch.block] == ["128", "1", "1"]

@@ -413,3 +413,29 @@ def test_a_trap_ends_the_launch_so_the_code_after_it_runs_only_where_its_test_fa
     path.write_text(TRAP_PRECONDITION % "")
     codes = [d.code for d in lint_paths([str(path)], Config()).diagnostics if d.severity != "info"]
     assert "CL502" in codes
+
+
+def test_a_block_collective_in_a_statement_cudalint_cannot_read_is_still_a_barrier(tmp_path):
+    # `BlockReduce(temp).Reduce(v, max_op<T>)`: the template argument is not read, the barrier
+    # inside the collective still orders the read of `selected` before thread 0's next store
+    path = tmp_path / "k.cu"
+    path.write_text("""
+template <typename T> __device__ T max_op(const T& a, const T& b) { return a > b ? a : b; }
+template <typename T, int BLOCK>
+__global__ void topk(const T* in, int* out, int k, int n) {
+  typedef cub::BlockReduce<T, BLOCK> BlockReduce;
+  __shared__ typename BlockReduce::TempStorage temp;
+  __shared__ int selected;
+  if (threadIdx.x == 0) selected = 0;
+  __syncthreads();
+  for (int it = 0; it < 2 * k; it++) {
+    T v = in[blockIdx.x * n + threadIdx.x];
+    T best = BlockReduce(temp).Reduce(v, max_op<T>);
+    if (threadIdx.x == 0) { out[blockIdx.x * k + selected] = (int)best; selected++; }
+    __syncthreads();
+    if (selected >= k) break;
+  }
+}
+void run(const float* in, int* out, int k, int batch) { topk<float, 256><<<batch, 256>>>(in, out, k, 256); }
+""")
+    assert not [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL501"]

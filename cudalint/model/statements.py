@@ -93,6 +93,7 @@ class Statements:
         except (ExprSyntaxError, MacroError) as exc:
             self.note(node, f"cannot read `{_short(node_text(node))}`: {exc}")
             self._unread_exit(node)
+            self._unread_barrier(node)
         except RecursionError:
             self.note(node, "expression nested too deeply")
             self._unread_exit(node)
@@ -202,6 +203,17 @@ class Statements:
         kind = _exit_kind(node)
         if kind is not None:
             self._exit_guard(ir.Sym(f"unread@{node.start_point[0] + 1}", "unknown"), node, kind)
+
+    def _unread_barrier(self, node) -> None:
+        """A statement not read that calls a block barrier (`T best = BlockReduce(temp).Reduce(v,
+        max_op<T>);`, whose template argument the expression grammar does not take): the block still
+        meets there, so the accesses before and after it stay ordered."""
+        if node.type not in ("expression_statement", "declaration"):
+            return
+        for fn in _callees(node_text(node)):
+            if self.barrier_call(fn, []) or self._library_barrier(fn):
+                self.barrier(fn, [], node, node)
+                return
 
     def _local_type(self, node) -> None:
         """`typedef cub::BlockReduce<float, 256> BlockReduce;`, `using real = float;` in a kernel: a type
@@ -470,6 +482,15 @@ class Statements:
             # axes (the addresses it loads, the locals it reads), for what is assigned under it
             self.guard_axes[val] = self._value_axes(expr, since, val)
         return val if isinstance(val, ir.Expr) else ir.Num(1)
+
+
+_CALLEE = re.compile(r"([A-Za-z_][\w:]*(?:<[^<>;]*>)?\s*\([^()]*\)\s*\.\s*\w+|[A-Za-z_][\w:.]*)\s*\(")
+
+
+def _callees(text: str) -> list[str]:
+    """The functions a statement calls, as written before their argument lists (`__syncthreads`,
+    `BlockReduce(temp).Reduce`), for a statement the expression grammar does not read."""
+    return [" ".join(m.group(1).split()) for m in _CALLEE.finditer(text)]
 
 
 def _exit_kind(node) -> str | None:

@@ -185,21 +185,49 @@ def _level(c: ir.Sym) -> int:
     return {"block": 0, "thread": 1, "iter": 2}[c.kind]
 
 
-def _group_key(sim, names: frozenset[str]):
+def _group_key(sim, names: frozenset[str], e: ir.Expr | None = None):
     """Terms are compared within one group of problem sizes, by value: `i * height` and
     `threadIdx.y * width` share a radix when the program gives width == height (values a trial
-    sets are not the program's: two sizes it leaves open are two radices)."""
+    sets are not the program's: two sizes it leaves open are two radices), and a size the program
+    leaves open to a higher power is another radix too (`z * n * n` is no multiple of `y * n`'s
+    unit: at n = 1 they would meet)."""
     if names and all(n in sim.params and not chosen(sim, n) for n in names):
         return ("value", int(math.prod(sim.params[n] for n in names)))
+    if names and e is not None:
+        d = _degree(sim, e)
+        if d is not None and d > len(names):
+            return names | {f"^{d}"}
     return names
+
+
+def _degree(sim, e: ir.Expr) -> int | None:
+    """The total power of the open sizes in a monomial stride (`n * n`: 2), from its values with
+    every size at 1 and at 2; None where it is no monomial of them."""
+    def at(v: int) -> int | None:
+        import numpy as np
+        from ..index.evaluate import Evaluator, Unknown
+        env = sim.base_env()
+        for x in ir.symbols(e):
+            if x.kind == "param":
+                env[x.name] = v
+        try:
+            got = np.asarray(Evaluator(env).value(e))
+            return int(got) if got.ndim == 0 else None
+        except (Unknown, TypeError, ValueError, ArithmeticError):
+            return None
+    one, two = at(1), at(2)
+    if not one or two is None or two % one:
+        return None
+    ratio = two // one
+    return ratio.bit_length() - 1 if ratio > 0 and ratio & (ratio - 1) == 0 else None
 
 
 def _other_open_radix(sim, t, terms, copies) -> bool:
     """The mismatch found in `t`'s group of sizes would vanish if another size the program leaves
     open were equal to them (`odata[x + y * width + i * height]`: a gap in the rows of `width` that
     the `height` steps fill when the matrix is square): it holds for some values only."""
-    key = _group_key(sim, _params_in(t.stride))
-    others = {_group_key(sim, _params_in(x.stride)) for x in terms if not x.is_offset}
+    key = _group_key(sim, _params_in(t.stride), t.stride)
+    others = {_group_key(sim, _params_in(x.stride), x.stride) for x in terms if not x.is_offset}
     others |= {k for c in (copies or ()) for k in c}
     return any(isinstance(k, frozenset) and k and k != key and all(chosen(sim, n) for n in k) for k in others)
 
@@ -240,7 +268,7 @@ def _offset_parts(sim, e: ir.Expr | None) -> dict | None:
         return None
     names, one = got
     # the group is looked up each time: a size the simulation has since been given joins its value's
-    return {_group_key(sim, names): one}
+    return {_group_key(sim, names, e): one}
 
 
 def _offset_unit(sim, e: ir.Expr) -> tuple[frozenset[str], int] | None:
@@ -302,7 +330,7 @@ def _levels(sim, terms) -> list:
     for t in terms:
         if t.is_offset:
             continue
-        key = _group_key(sim, _params_in(t.stride))
+        key = _group_key(sim, _params_in(t.stride), t.stride)
         groups.setdefault(key, []).append(t)
     return [(key, ts) for key, ts in groups.items()
             if len({t.coord.kind for t in ts if isinstance(t.coord, ir.Sym)}) >= 2]

@@ -640,8 +640,11 @@ class SourceFile:
         kernel<T, V><<<grid, block>>>(...)`)."""
         got = self.__dict__.get("_launching")
         if got is None:
+            # every definition the file makes, an `#undef`-ed one too (`#define LAUNCH(...) k<<<...>>>`,
+            # its uses, then `#undef LAUNCH`): each use expands as the table stands at its line
             got = self.__dict__["_launching"] = frozenset(
-                n for n, m in self.macros.macros.items() if _LAUNCH_BRACKETS.search(m.body.encode()))
+                n for n, evs in getattr(self.macros, "events", {}).items()
+                if any(m is not None and _LAUNCH_BRACKETS.search(m.body.encode()) for _, m in evs))
         return got
 
     def _macro_launch(self, stmt, host: FunctionDef) -> None:
