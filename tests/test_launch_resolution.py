@@ -363,3 +363,21 @@ void run(float* data, int total, int size) {
 """)
     (t,) = lint_paths([str(path)], Config()).tables
     assert [str(b) for b in t.launch.block] == ["128", "1", "1"]
+
+
+def test_a_block_chosen_among_numbers_is_not_read_as_a_clamp(tmp_path):
+    # `w <= 4 ? 4 : w <= 8 ? 8 : ... : 32` picks one of five widths as the data goes: no one of them
+    # is the launch's shape (a clamp `d < 1024 ? d : 1024` is read at 1024)
+    path = tmp_path / "k.cu"
+    src = """__global__ void k(float* m, int width) { m[threadIdx.y * width + threadIdx.x] = 0.f; }
+void run(float* m, int width, int d) {
+  int tx = %s;
+  k<<<1, dim3(tx, 1)>>>(m, width);
+}
+"""
+    path.write_text(src % "width <= 4 ? 4 : width <= 8 ? 8 : width <= 12 ? 12 : width <= 16 ? 16 : 32")
+    (t,) = lint_paths([str(path)], Config()).tables
+    assert t.launch.block is None or str(t.launch.block[0]) != "4"
+    path.write_text(src % "d < 1024 ? d : 1024")
+    (t,) = lint_paths([str(path)], Config()).tables
+    assert [str(b) for b in t.launch.block] == ["1024", "1", "1"]

@@ -629,9 +629,12 @@ def _cap(e) -> int | None:
         arms = [fold(e.then), fold(e.other)]
         if arms.count(None) == 1 and isinstance(e.cond, ir.Bin) and e.cond.op in ("<", "<=", ">", ">="):
             num = next(x for x in arms if x is not None)
-            sides = {fold(e.cond.left), fold(e.cond.right)}
-            if num in sides:        # `dim < 1024 ? dim : 1024`: the test is against the cap itself
-                return num
+            size = e.then if arms[0] is None else e.other
+            # `dim < 1024 ? dim : 1024`: the open arm is the size the test compares with the cap
+            # (not a chain of other numbers, `w <= 4 ? 4 : w <= 8 ? 8 : 32`)
+            for a, b in ((e.cond.left, e.cond.right), (e.cond.right, e.cond.left)):
+                if a == size and fold(b) == num:
+                    return num
     return None
 
 
