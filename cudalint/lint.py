@@ -365,14 +365,19 @@ def _kernel_headers(root: str, found: list[str], cfg: Config, gitignore) -> list
     """The C++ headers under `root` that define a kernel (`__global__`) and that a CUDA file of the
     walk includes: linted too, each in the unit of the file that includes it (a program that keeps
     its kernels in `kernels.h` beside `main.cu`)."""
+    from .inputs import InputError, read_regular
+
+    def head(path: str) -> bytes | None:
+        # a regular file only, opened without blocking (a FIFO named `k.h` is refused, not waited on)
+        try:
+            return read_regular(path, MAX_KERNEL_HEADER_BYTES, binary_check=False)
+        except (InputError, OSError):
+            return None
     names = set()
     for f in found:
-        try:
-            with open(f, "rb") as fh:
-                data = fh.read(MAX_KERNEL_HEADER_BYTES)
-        except OSError:
-            continue
-        names |= {os.path.basename(m.decode("utf-8", "replace")) for m in _LOCAL_INCLUDE.findall(data)}
+        data = head(f)
+        if data is not None:
+            names |= {os.path.basename(m.decode("utf-8", "replace")) for m in _LOCAL_INCLUDE.findall(data)}
     if not names:
         return []
     out = []
@@ -386,11 +391,8 @@ def _kernel_headers(root: str, found: list[str], cfg: Config, gitignore) -> list
             fcfg = cfg.for_file(h)
             if fcfg.excluded(h) or (fcfg.respect_gitignore and gitignore.ignored(h)):
                 continue
-            try:
-                with open(h, "rb") as fh:
-                    if b"__global__" not in fh.read(MAX_KERNEL_HEADER_BYTES):
-                        continue
-            except OSError:
+            data = head(h)
+            if data is None or b"__global__" not in data:
                 continue
             out.append(h)
     return out

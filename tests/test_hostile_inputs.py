@@ -381,3 +381,15 @@ def test_a_closed_or_full_standard_output_is_one_clear_line(tmp_path):
             continue
         code, _, err, _ = cudalint(*args, cwd=tmp_path, shell_tail=tail)
         assert code == 2 and len(lines_from_cudalint(err)) == 1, (args, err)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_named_like_an_included_header_does_not_stall_a_folder_walk(tmp_path):
+    # the walk looks for kernels in the headers a CUDA file includes: a FIFO under that name is
+    # refused, not waited on
+    os.mkfifo(tmp_path / "kern.h")
+    (tmp_path / "main.cu").write_text('#include "kern.h"\n__global__ void k(float* a) { a[threadIdx.x] = 0.f; }\n'
+                                      "void run(float* a) { k<<<1, 32>>>(a); }\n")
+    p = subprocess.run([sys.executable, "-m", "cudalint", str(tmp_path)], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode in (0, 1, 2) and "Traceback" not in p.stderr
