@@ -924,9 +924,17 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
     none, each width of an unbound element type. AnalysisLimit where the kernel cannot be simulated."""
     from .analysis.family import derive
     from .analysis.simulate import Simulation
+    from .index import ir
     runs = []
     lc = table.launch
     common = list(lc.host_checks)
+    # the template values this reading is of (one launch of several written out per value): the
+    # checks made before the launches that give them
+    for n, v in (template or {}).items():
+        got = v.value if isinstance(v, ir.Num) else v if isinstance(v, int) else None
+
+        if isinstance(got, int):
+            common += [c for c in lc.value_checks.get((n, got), ()) if c not in common]
     for combo in program_combinations(lc, fcfg.params):
         params = {**combo, **fcfg.params}
         # the checks the host makes before the calls that give this combination's template values

@@ -439,3 +439,27 @@ __global__ void topk(const T* in, int* out, int k, int n) {
 void run(const float* in, int* out, int k, int batch) { topk<float, 256><<<batch, 256>>>(in, out, k, 256); }
 """)
     assert not [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL501"]
+
+
+def test_each_launch_written_out_for_a_template_value_keeps_its_own_check(tmp_path):
+    # `if (n % 32 == 0) k<32><<<...>>>` then `if (n % 16 == 0) k<16><<<...>>>`: the 32 instance runs
+    # where n is a multiple of 32, so every thread of a block runs the plane loop as often
+    path = tmp_path / "k.cu"
+    path.write_text("""
+template <int NTX>
+__global__ void scale_planes(float* x, const float* noise, int rows, int n) {
+  __shared__ float nz[NTX];
+  for (int plane = threadIdx.x + blockIdx.x * NTX; plane < n; plane += gridDim.x * NTX) {
+    if (threadIdx.y == 0) nz[threadIdx.x] = noise[plane];
+    __syncthreads();
+    for (int r = threadIdx.y; r < rows; r += blockDim.y) x[r * n + plane] *= nz[threadIdx.x];
+    __syncthreads();
+  }
+}
+void run(float* x, const float* noise, int rows, int n) {
+  if (n % 32 == 0) { scale_planes<32><<<dim3(min(16, n / 32)), dim3(32, 32)>>>(x, noise, rows, n); return; }
+  if (n % 16 == 0) { scale_planes<16><<<dim3(min(16, n / 16)), dim3(16, 64)>>>(x, noise, rows, n); return; }
+  scale_planes<1><<<dim3(min(16, n)), dim3(1, 64)>>>(x, noise, rows, n);
+}
+""")
+    assert not [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL502"]

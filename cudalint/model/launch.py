@@ -71,7 +71,10 @@ class HostResolver(HostScope):
             for p, a in zip(kernel.params, site.args):
                 a = a.strip()
                 if a.isidentifier() and not p.pointers and a not in self.bindings:
-                    self.param_names[a] = p.name
+                    # a host name passed to several parameters (`nPlanes, nPlanes, nPlanes`) is the
+                    # one of its own name, else the first
+                    if a == p.name or a not in self.param_names:
+                        self.param_names[a] = p.name
                 elif _MEMBER_PATH.fullmatch(a) and not p.pointers and a.split(".")[0] not in self.bindings:
                     # `k<<<(p.n + 255) / 256, 256>>>(..., p.n)`: the grid's `p.n` is the kernel's `n`
                     self.member_args[a] = p.name
@@ -1461,6 +1464,8 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
             provenance.setdefault(k, f"{k} = {v} at every launch")
     if readings and kernel_sites and len(readings) == 1:
         cfg.value_checks = _instance_checks(kernel, kernel_sites[0], readings[0], instantiated)
+    elif len(readings) > 1:
+        cfg.value_checks = _site_checks(kernel, readings)
     for k, (vs, words) in instantiated.items():
         if len(vs) == 1:
             template[k] = ir.Num(vs[0])
@@ -1503,6 +1508,30 @@ def _instance_checks(kernel: FunctionDef, site: LaunchSite, s: _SiteValues, inst
                     if _over_params(c, kernel) and ir.symbols(c)}
             v = int(ctx.targs[k])
             by_value[v] = here if v not in by_value else by_value[v] & here
+        for v, checks in by_value.items():
+            if checks:
+                out[(tp.name, v)] = sorted(checks, key=str)
+    return out
+
+
+def _site_checks(kernel: FunctionDef, readings: list[_SiteValues]) -> dict:
+    """Launches written out for each value of a template parameter (`if (nPlanes % 32 == 0)
+    k<T, 32><<<...>>>`, `if (nPlanes % 24 == 0) k<T, 24><<<...>>>`): the checks made before the
+    launches that give each value hold for that instance."""
+    out: dict = {}
+    for i, tp in enumerate(kernel.template_params):
+        if tp.is_type:
+            continue
+        by_value: dict[int, set] = {}
+        for s in readings:
+            args = s.site.template_args
+            if len(args) <= i or not re.fullmatch(r"-?\d+", args[i].strip()):
+                by_value = {}
+                break
+            own = {c for c, names in s.base.checks if not _unpassed(c, names, s.base)
+                   and _over_params(c, kernel) and ir.symbols(c)}
+            v = int(args[i].strip())
+            by_value[v] = own if v not in by_value else by_value[v] & own
         for v, checks in by_value.items():
             if checks:
                 out[(tp.name, v)] = sorted(checks, key=str)
