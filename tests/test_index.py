@@ -78,7 +78,12 @@ def _brute_sectors(index_fn, bx, by, es):
             addrs.add(a)
             secs.add(a // 32)
             secs.add((a + es - 1) // 32)
-        out.append((len(secs), -(-len(addrs) * es // 32)))
+        ideal = -(-len(addrs) * es // 32)
+        lo, hi = min(addrs), max(addrs)
+        if es * 32 < 128 and hi - lo + es == len(addrs) * es:
+            # narrow elements in one contiguous run: the sectors the run spans, wherever it starts
+            ideal = max(ideal, (hi + es - 1) // 32 - lo // 32 + 1)
+        out.append((len(secs), ideal))
     return np.mean([s for s, _ in out]), np.mean([i for _, i in out])
 
 
