@@ -140,20 +140,21 @@ def collect_paths(paths: list[str], cfg: Config | None = None, errors: list | No
 
     for p in paths:
         if os.path.isdir(p):
-            found = []
+            found, headers = [], []
             for root, dirs, files in os.walk(p, onerror=walk_error):
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _skipped_dir(
                     cfg.for_file(os.path.join(root, d, "_")), os.path.join(root, d), gitignore))
                 found.extend(os.path.join(root, f) for f in files
                              if _cuda_file(os.path.join(root, f), cfg) and
                              not cfg.for_file(os.path.join(root, f)).excluded(os.path.join(root, f)))
+                headers.extend(os.path.join(root, f) for f in files if f.endswith(KERNEL_HEADER_EXTENSIONS))
                 if host is not None and len(host) < MAX_HOST_CANDIDATES:
                     here = cfg.for_file(os.path.join(root, "_"))      # a folder's files share its configuration
                     host.extend(h for f in files if not _cuda_file(os.path.join(root, f), cfg) and
                                 host_kind(h := os.path.join(root, f), here) is not None and
                                 not here.excluded(h) and not (here.respect_gitignore and gitignore.ignored(h)))
             found = [f for f in found if not (cfg.for_file(f).respect_gitignore and gitignore.ignored(f))]
-            found += _kernel_headers(p, found, cfg, gitignore)
+            found += _kernel_headers(headers, found, cfg, gitignore)
             out.extend(sorted(found))
         elif os.path.lexists(p):
             fcfg = cfg.for_file(p)
@@ -361,10 +362,10 @@ MAX_KERNEL_HEADER_BYTES = 4 << 20
 _LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 
 
-def _kernel_headers(root: str, found: list[str], cfg: Config, gitignore) -> list[str]:
-    """The C++ headers under `root` that define a kernel (`__global__`) and that a CUDA file of the
-    walk includes: linted too, each in the unit of the file that includes it (a program that keeps
-    its kernels in `kernels.h` beside `main.cu`)."""
+def _kernel_headers(headers: list[str], found: list[str], cfg: Config, gitignore) -> list[str]:
+    """Of the C++ headers a folder's walk met, those that define a kernel (`__global__`) and that a
+    CUDA file of the walk includes: linted too, each in the unit of the file that includes it (a
+    program that keeps its kernels in `kernels.h` beside `main.cu`)."""
     from .inputs import InputError, read_regular
 
     def head(path: str) -> bytes | None:
@@ -378,22 +379,15 @@ def _kernel_headers(root: str, found: list[str], cfg: Config, gitignore) -> list
         data = head(f)
         if data is not None:
             names |= {os.path.basename(m.decode("utf-8", "replace")) for m in _LOCAL_INCLUDE.findall(data)}
-    if not names:
-        return []
     out = []
-    for dirpath, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not _skipped_dir(
-            cfg.for_file(os.path.join(dirpath, d, "_")), os.path.join(dirpath, d), gitignore))
-        for f in files:
-            h = os.path.join(dirpath, f)
-            if f not in names or not f.endswith(KERNEL_HEADER_EXTENSIONS) or _cuda_file(h, cfg):
-                continue
-            fcfg = cfg.for_file(h)
-            if fcfg.excluded(h) or (fcfg.respect_gitignore and gitignore.ignored(h)):
-                continue
-            data = head(h)
-            if data is None or b"__global__" not in data:
-                continue
+    for h in headers:
+        if os.path.basename(h) not in names or _cuda_file(h, cfg):
+            continue
+        fcfg = cfg.for_file(h)
+        if fcfg.excluded(h) or (fcfg.respect_gitignore and gitignore.ignored(h)):
+            continue
+        data = head(h)
+        if data is not None and b"__global__" in data:
             out.append(h)
     return out
 
@@ -932,7 +926,6 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
     # checks made before the launches that give them
     for n, v in (template or {}).items():
         got = v.value if isinstance(v, ir.Num) else v if isinstance(v, int) else None
-
         if isinstance(got, int):
             common += [c for c in lc.value_checks.get((n, got), ()) if c not in common]
     for combo in program_combinations(lc, fcfg.params):

@@ -39,6 +39,24 @@ def warp_sectors(addr: np.ndarray, mask: np.ndarray, width: int) -> tuple[np.nda
     sec.sort(axis=1)
     return ((np.diff(sec, axis=1) != 0) & (sec[:, 1:] != sentinel)).sum(axis=1) + (sec[:, 0] != sentinel), addresses
 
+def piece_width(width: int, align: int) -> int:
+    """The bytes one instruction moves of an access `width` bytes wide: all of them where the width
+    is a power of two, else a piece of its alignment (a `float3`, 12 bytes aligned to 4, is three
+    4-byte loads or stores), or of the largest power of two dividing it where that is not known."""
+    if width <= 0 or not width & (width - 1):
+        return width
+    return align if align and width % align == 0 else width & -width
+
+
+def run_ideal(ideal, lo, hi, distinct, width: int):
+    """The fewest sectors a request of narrow elements (bytes, halves: `width * WARP < 4 * SECTOR`)
+    could touch, where they make one contiguous run from `lo` to `hi`: the sectors of that run
+    wherever it starts (`a[i + 1]` of bytes: 32 bytes, 2 sectors when they straddle a boundary);
+    `ideal` where they do not."""
+    run = hi - lo + width == distinct * width
+    return np.where(run, np.maximum(ideal, (hi + width - 1) // SECTOR - lo // SECTOR + 1), ideal)
+
+
 def _mean(counts: np.ndarray) -> float:
     """The mean of whole numbers (sectors, a request's ideal sectors), as np.mean gives it: their sum
     is below 2^53, exact whatever the order of the additions, so one division gives the same float,
@@ -95,26 +113,18 @@ class CoalescingAnalysis:
             if not len(addr):
                 return vals[0]
         width = acc.width
-        if width > 0 and width & (width - 1):
-            # a width that is no power of two (`float3`, 12 bytes aligned to 4) is moved in pieces of
-            # its alignment, one request each (three STG.32 for a float3): its figures are theirs
-            piece = acc.align if acc.align and width % acc.align == 0 else width & -width
+        piece = piece_width(width, acc.align)
+        if piece != width:
+            # moved in pieces, one request each (three STG.32 for a float3): its figures are theirs
             parts = [warp_sectors(addr + k * piece, mask, piece) for k in range(width // piece)]
             sectors = np.concatenate([p[0] for p in parts])
-            uniq = np.concatenate([p[1] for p in parts])
-            ideal = np.ceil(uniq * piece / SECTOR)
+            ideal = np.ceil(np.concatenate([p[1] for p in parts]) * piece / SECTOR)
         else:
             sectors, uniq_addr = warp_sectors(addr, mask, width)
             ideal = np.ceil(uniq_addr * width / SECTOR)
             if width * WARP < 4 * SECTOR:
-                # a warp of narrow elements (bytes, halves) that reads one contiguous run touches the
-                # sectors of that run wherever it starts (`a[i + 1]` of bytes: 32 bytes, 2 sectors
-                # when they straddle a boundary): no fewer could hold them
-                lo = np.where(mask, addr, _I64_MAX).min(axis=1)
-                hi = np.where(mask, addr, -1).max(axis=1)
-                run = (hi - lo + width == uniq_addr * width)
-                if run.any():
-                    ideal = np.where(run, np.maximum(ideal, (hi + width - 1) // SECTOR - lo // SECTOR + 1), ideal)
+                ideal = run_ideal(ideal, np.where(mask, addr, _I64_MAX).min(axis=1),
+                                  np.where(mask, addr, -1).max(axis=1), uniq_addr, width)
         # most common byte distance between adjacent active lanes
         d = np.diff(addr, axis=1).ravel() if everywhere else np.diff(addr, axis=1)[mask[:, 1:] & mask[:, :-1]]
         stride, even = None, True

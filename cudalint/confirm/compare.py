@@ -163,10 +163,10 @@ def _per_group_distinct(group: np.ndarray, value: np.ndarray) -> np.ndarray:
 
 
 def _sectors(group, addr, width, weights, align: int = 0) -> tuple[float, float]:
-    if width > 0 and width & (width - 1):
-        # a width that is no power of two (a float3) moves in pieces of its alignment, each piece a
-        # request of its own, as the static side counts it (analysis/coalescing.py)
-        piece = align if align and width % align == 0 else width & -width
+    from ..analysis.coalescing import piece_width, run_ideal
+    piece = piece_width(width, align)
+    if piece != width:
+        # moved in pieces, each a request of its own, as the static side counts it
         k = width // piece
         group = (group[None, :] * k + np.arange(k)[:, None]).ravel()
         addr = (addr[None, :] + piece * np.arange(k)[:, None]).ravel()
@@ -177,14 +177,13 @@ def _sectors(group, addr, width, weights, align: int = 0) -> tuple[float, float]
     distinct = _per_group_distinct(group, addr)
     ideal = np.ceil(distinct * width / SECTOR)
     if width * WARP < 4 * SECTOR:
-        # narrow elements in one contiguous run take its sectors wherever it starts (as statically)
+        # narrow elements in one contiguous run take its sectors wherever it starts
         groups, row = np.unique(group, return_inverse=True)
         lo = np.full(len(groups), np.iinfo(np.int64).max, dtype=np.int64)
         hi = np.full(len(groups), -1, dtype=np.int64)
         np.minimum.at(lo, row, addr)
         np.maximum.at(hi, row, addr)
-        run = hi - lo + width == distinct * width
-        ideal = np.where(run, np.maximum(ideal, (hi + width - 1) // SECTOR - lo // SECTOR + 1), ideal)
+        ideal = run_ideal(ideal, lo, hi, distinct, width)
     return float(np.average(sectors, weights=weights)), float(np.average(ideal, weights=weights))
 
 

@@ -314,16 +314,8 @@ class Calls:
                              "std::size_t", "std::int64_t", "std::int32_t", "std::uint32_t", "std::uint64_t"))
 
     def _scalar_type(self, fn: str) -> bool:
-        """`fn` names an arithmetic type: a built-in one, or a typedef of one (`typedef int Index_t;`)."""
-        t = fn.strip()
-        for _ in range(4):
-            if t in self._ARITHMETIC:
-                return True
-            nxt = self.typedefs.get(t)
-            if nxt is None:
-                return False
-            t = " ".join(nxt.replace("const", " ").split())
-        return False
+        """`fn` names an arithmetic type: a built-in one, or an alias of one (`typedef int Index_t;`)."""
+        return self.layouts.resolve(fn) in self._ARITHMETIC
 
     def _parameter_query(self, fn: str, vals) -> ir.Sym | None:
         """`sizes.getSize(1)`, `x.size(0)`: a method the unit does not define, called on an object

@@ -342,23 +342,28 @@ class HostResolver(HostScope):
                 if bytes_ is not None:
                     self.allocations[node_text(left)] = bytes_
             return
-        if b"Malloc" not in e.text:
+        for target, size in self._calls_to(e, b"Malloc", _DEVICE_ALLOC, 2):
+            target = _uncast(target)
+            if isinstance(target, ir.AddrOf) and isinstance(target.expr, ir.Name):
+                self.allocations[target.expr.name] = self.value(size)
+
+    def _calls_to(self, e, word: bytes, names, count: int, exact: bool = False):
+        """The calls in `e` of the functions `names` (`e`'s text holding `word` first), each as its
+        first `count` arguments parsed (with `exact`, only calls of `count` arguments); a call with
+        fewer, or whose arguments the parser does not read, is left out."""
+        if word not in e.text:
             return
         for call in _walk_types(e, ("call_expression",)):
             fn = call.child_by_field_name("function")
-            if fn is None or node_text(fn).split("::")[-1] not in _DEVICE_ALLOC:
+            if fn is None or node_text(fn).split("::")[-1] not in names:
                 continue
             args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
-            if len(args) < 2:
+            if len(args) < count or (exact and len(args) != count):
                 continue
             try:
-                target, size = self._parse(node_text(args[0])), self._parse(node_text(args[1]))
+                yield [self._parse(node_text(a)) for a in args[:count]]
             except (ExprSyntaxError, MacroError):
                 continue
-            while isinstance(target, ir.Cast):
-                target = target.expr
-            if isinstance(target, ir.AddrOf) and isinstance(target.expr, ir.Name):
-                self.allocations[target.expr.name] = self.value(size)
 
     # the pitch cudaMallocPitch returns: the row's bytes rounded up to the device's pitch alignment
     # (cudaDeviceProp::texturePitchAlignment, 512 bytes on the GPUs of compute capability 7 to 10)
@@ -367,23 +372,9 @@ class HostResolver(HostScope):
     def _pitch_call(self, e) -> None:
         """`cudaMallocPitch(&p, &pitch, width_bytes, height)`: `pitch` is `width_bytes` rounded up to
         PITCH_ALIGNMENT, and `p` holds `pitch * height` bytes."""
-        if b"MallocPitch" not in e.text:
-            return
-        for call in _walk_types(e, ("call_expression",)):
-            fn = call.child_by_field_name("function")
-            if fn is None or node_text(fn).split("::")[-1] not in ("cudaMallocPitch", "hipMallocPitch"):
-                continue
-            args = [a for a in call.child_by_field_name("arguments").named_children if a.type != "comment"]
-            if len(args) != 4:
-                continue
-            try:
-                target, pitch, width, height = (self._parse(node_text(a)) for a in args)
-            except (ExprSyntaxError, MacroError):
-                continue
-            while isinstance(target, ir.Cast):
-                target = target.expr
-            while isinstance(pitch, ir.Cast):
-                pitch = pitch.expr
+        for target, pitch, width, height in self._calls_to(e, b"MallocPitch", ("cudaMallocPitch", "hipMallocPitch"),
+                                                           4, exact=True):
+            target, pitch = _uncast(target), _uncast(pitch)
             if not (isinstance(pitch, ir.AddrOf) and isinstance(pitch.expr, ir.Name)):
                 continue
             a = ir.Num(self.PITCH_ALIGNMENT)
@@ -617,6 +608,13 @@ class HostResolver(HostScope):
             return None
         return dims
 
+
+
+def _uncast(e):
+    """`e` with the casts around it taken off (`(void**)&p` is `&p`)."""
+    while isinstance(e, ir.Cast):
+        e = e.expr
+    return e
 
 
 def _cap(e) -> int | None:
@@ -1271,16 +1269,20 @@ def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
     """Conditions over the kernel's parameters that the host establishes before every launch."""
     common = None
     for s in readings:
-        # the launching function's own checks are in its names: a name the launch passes straight
-        # to a kernel parameter is that parameter; a check on any other host name (one passed as
-        # `arrayLength / 1024`, or not passed) says nothing of the kernel's values
-        own = [c for c, names in s.base.checks if not _unpassed(c, names, s.base)]
+        own = _own_checks(s.base, kernel)
         for r, ctx in s.readers:
             # a wrapper's caller checks its own names: those it passes on are the kernel's parameters
             mapped = [_in_kernel_terms(c, ctx, s.base) for c in ctx.checks] if ctx is not None else []
-            here = {c for c in own + mapped if _over_params(c, kernel) and ir.symbols(c)}
+            here = own | {c for c in mapped if _over_params(c, kernel) and ir.symbols(c)}
             common = here if common is None else common & here
     return sorted(common or (), key=str)
+
+
+def _own_checks(r: HostResolver, kernel: FunctionDef) -> set:
+    """The launching function's own checks over the kernel's parameters: a name the launch passes
+    straight to a kernel parameter is that parameter; a check on any other host name (one passed as
+    `arrayLength / 1024`, or not passed) says nothing of the kernel's values."""
+    return {c for c, names in r.checks if not _unpassed(c, names, r) and _over_params(c, kernel) and ir.symbols(c)}
 
 
 def _unpassed(c, names, r: HostResolver) -> bool:
@@ -1508,10 +1510,13 @@ def _instance_checks(kernel: FunctionDef, site: LaunchSite, s: _SiteValues, inst
                     if _over_params(c, kernel) and ir.symbols(c)}
             v = int(ctx.targs[k])
             by_value[v] = here if v not in by_value else by_value[v] & here
-        for v, checks in by_value.items():
-            if checks:
-                out[(tp.name, v)] = sorted(checks, key=str)
+        out.update(_by_value(tp.name, by_value))
     return out
+
+
+def _by_value(name: str, by_value: dict[int, set]) -> dict:
+    """{(template parameter, value): the checks every launch of that value makes}, where any."""
+    return {(name, v): sorted(checks, key=str) for v, checks in by_value.items() if checks}
 
 
 def _site_checks(kernel: FunctionDef, readings: list[_SiteValues]) -> dict:
@@ -1519,22 +1524,19 @@ def _site_checks(kernel: FunctionDef, readings: list[_SiteValues]) -> dict:
     k<T, 32><<<...>>>`, `if (nPlanes % 24 == 0) k<T, 24><<<...>>>`): the checks made before the
     launches that give each value hold for that instance."""
     out: dict = {}
+    owns = [_own_checks(s.base, kernel) for s in readings]
     for i, tp in enumerate(kernel.template_params):
         if tp.is_type:
             continue
         by_value: dict[int, set] = {}
-        for s in readings:
+        for s, own in zip(readings, owns):
             args = s.site.template_args
             if len(args) <= i or not re.fullmatch(r"-?\d+", args[i].strip()):
                 by_value = {}
                 break
-            own = {c for c, names in s.base.checks if not _unpassed(c, names, s.base)
-                   and _over_params(c, kernel) and ir.symbols(c)}
             v = int(args[i].strip())
             by_value[v] = own if v not in by_value else by_value[v] & own
-        for v, checks in by_value.items():
-            if checks:
-                out[(tp.name, v)] = sorted(checks, key=str)
+        out.update(_by_value(tp.name, by_value))
     return out
 
 

@@ -209,26 +209,26 @@ def _check(ctx: Context):
             break
 
 
+def _split_constant(e) -> tuple:
+    """`e` as a base and the integer constant added to it (`off[i + 1]`'s index: `i`, 1)."""
+    if isinstance(e, ir.Bin) and e.op in ("+", "-") and isinstance(e.right, ir.Num) and \
+            isinstance(e.right.value, int):
+        return e.left, (e.right.value if e.op == "+" else -e.right.value)
+    return e, 0
+
+
 def _offset_of(e) -> tuple[str | None, int]:
     """An index that is a value loaded from memory plus a constant (`list[beg]`, `list[end - 1]`
     with `beg = off[i]`): the array it was loaded from and the constant."""
-    c = 0
-    if isinstance(e, ir.Bin) and e.op in ("+", "-") and isinstance(e.right, ir.Num) and \
-            isinstance(e.right.value, int):
-        c, e = (e.right.value if e.op == "+" else -e.right.value), e.left
-    if isinstance(e, ir.Sym) and e.kind == "data" and not e.name.endswith(")"):
-        return e.name, c
+    base, c = _split_constant(e)
+    if isinstance(base, ir.Sym) and base.kind == "data" and not base.name.endswith(")"):
+        return base.name, c
     return None, 0
 
 
 def _plus_one(a, b) -> bool:
     """`b` is `a + 1` (`off[i]` and `off[i + 1]`, `off[v]` and `off[v + 1]`)."""
-    def split(e):
-        if isinstance(e, ir.Bin) and e.op in ("+", "-") and isinstance(e.right, ir.Num) and \
-                isinstance(e.right.value, int):
-            return e.left, e.right.value if e.op == "+" else -e.right.value
-        return e, 0
-    (ea, ca), (eb, cb) = split(a), split(b)
+    (ea, ca), (eb, cb) = _split_constant(a), _split_constant(b)
     return ea == eb and cb == ca + 1
 
 
@@ -286,20 +286,18 @@ def _unchecked_range(ctx: Context, acc, ranges: dict, me):
     if name not in ranges:
         return
     first, second = ranges[name]
-    which = "the element past the last" if c > 0 else "the element before the first" if c < 0 else "the first element"
-    msg = (f"`{short(written(acc))}` reads {which} of a range `{short(first.text)}`..`{short(second.text)}` "
-           f"and nothing checks that the range is not empty: where it is, the access reads another "
-           f"range's element, and past the end of `{acc.array.name}` where the last range is empty"
-           if c >= 0 else
-           f"`{short(written(acc))}` reads {which} of a range `{short(first.text)}`..`{short(second.text)}`")
+    what, span = f"`{short(written(acc))}`", f"a range `{short(first.text)}`..`{short(second.text)}`"
     if c > 0:
-        msg = (f"`{short(written(acc))}` reads {c} past the start of a range `{short(first.text)}`.."
-               f"`{short(second.text)}` and nothing checks that the range holds that many elements: "
-               f"where it does not, the access reads another range's element, and past the end of "
+        msg = (f"{what} reads {c} past the start of {span} and nothing checks that the range holds that many "
+               f"elements: where it does not, the access reads another range's element, and past the end of "
                f"`{acc.array.name}` at the last range")
     elif c < 0:
-        msg += (" and nothing checks the range: at the first range, that is before the start of "
-                f"`{acc.array.name}`")
+        msg = (f"{what} reads the element before the first of {span} and nothing checks the range: at the "
+               f"first range, that is before the start of `{acc.array.name}`")
+    else:
+        msg = (f"{what} reads the first element of {span} and nothing checks that the range is not empty: "
+               f"where it is, the access reads another range's element, and past the end of "
+               f"`{acc.array.name}` where the last range is empty")
     d = ctx.diagnostic(me, acc, msg, metrics={"condition": f"{short(first.text)} == {short(second.text)}"},
                        assumptions=ctx.assumptions_for(acc), severity="warning")
     d.facts = {"array": acc.array.name, "per_dim": False, "above": c >= 0, "range": True}

@@ -168,16 +168,22 @@ def _numeric(sim, e: ir.Expr, ones: bool) -> int | None:
 
 
 def _numeric_of(sim, e: ir.Expr, ones: bool) -> int | None:
+    return _value_with(sim, e, lambda name: 1 if ones else sim.param(name))
+
+
+def _value_with(sim, e: ir.Expr, size, errors=()) -> int | None:
+    """The value of `e` with each size (parameter) `name` at `size(name)`; None where it is no one
+    integer, or raises one of `errors` besides the evaluator's own."""
     import numpy as np
     from ..index.evaluate import Evaluator, Unknown
     env = sim.base_env()
     for s in ir.symbols(e):
         if s.kind == "param":
-            env[s.name] = 1 if ones else sim.param(s.name)
+            env[s.name] = size(s.name)
     try:
         v = np.asarray(Evaluator(env).value(e))
         return int(v) if v.ndim == 0 else None
-    except (Unknown, TypeError, ValueError):
+    except (Unknown, TypeError, ValueError, *errors):
         return None
 
 
@@ -203,19 +209,7 @@ def _group_key(sim, names: frozenset[str], e: ir.Expr | None = None):
 def _degree(sim, e: ir.Expr) -> int | None:
     """The total power of the open sizes in a monomial stride (`n * n`: 2), from its values with
     every size at 1 and at 2; None where it is no monomial of them."""
-    def at(v: int) -> int | None:
-        import numpy as np
-        from ..index.evaluate import Evaluator, Unknown
-        env = sim.base_env()
-        for x in ir.symbols(e):
-            if x.kind == "param":
-                env[x.name] = v
-        try:
-            got = np.asarray(Evaluator(env).value(e))
-            return int(got) if got.ndim == 0 else None
-        except (Unknown, TypeError, ValueError, ArithmeticError):
-            return None
-    one, two = at(1), at(2)
+    one, two = (_value_with(sim, e, lambda name: v, (ArithmeticError,)) for v in (1, 2))
     if not one or two is None or two % one:
         return None
     ratio = two // one

@@ -102,12 +102,12 @@ def _lost_update(ctx: Context, acc, me, across_blocks: bool = False):
              and a.seq < acc.seq and a.guards == acc.guards and not a.atomic]
     if not loads:
         return
+    picks = ("block",) if across_blocks else ("thread", "block")
     for g in acc.guards:
         for c in conjuncts(g):
             names = ir.symbols(c)
             if any(s.name.startswith("atomic") for s in names):
                 return      # an atomic's result elects one thread
-            picks = ("block",) if across_blocks else ("thread", "block")
             if isinstance(c, ir.Bin) and c.op == "==" and any(s.kind in picks for s in names):
                 return      # one thread, picked by its coordinate
     if any(a.atomic and a.array is not acc.array for a in table.accesses) and \
@@ -116,16 +116,15 @@ def _lost_update(ctx: Context, acc, me, across_blocks: bool = False):
     load = loads[-1]
     sim = ctx.sim
     grid = table.launch.grid
-    sizes = [g.value if isinstance(g, ir.Num) else None for g in (grid or ())]
     if grid is None:
         return      # no launch: how many threads meet is not known
+    sizes = [g.value if isinstance(g, ir.Num) else None for g in grid]
     if across_blocks:
         if all(n == 1 for n in sizes):
             return      # one block
         msg = (f"the blocks of the grid each read `{short(load.text)}` and store `{short(written(acc))}` "
                f"without an atomic: one block's update is lost to another's"
-               + ("" if grid is not None and any(n is not None and n > 1 for n in sizes) else
-                  " wherever the grid has more than one block"))
+               + ("" if any(n is not None and n > 1 for n in sizes) else " wherever the grid has more than one block"))
         condition = "more than one block"
     else:
         chosen = getattr(sim, "block_chosen", False)
