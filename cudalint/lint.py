@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import os
 import re
 import warnings
@@ -946,7 +947,7 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
         runs.append((combo, found, sim))
     found = _program_findings(runs, table.launch)
     found = _hold_for_element_sizes(fn, table.launch, template, src, project, fcfg, table, runs[0][2], found)
-    return _running(found, table, runs[0][2]), runs[0][2]
+    return _running(found, table, [sim for _, _, sim in runs]), runs[0][2]
 
 
 def _accesses_by_place(table) -> dict:
@@ -958,21 +959,26 @@ def _accesses_by_place(table) -> dict:
 _ACCESS_RULES = frozenset({"CL101", "CL102", "CL201", "CL202", "CL203", "CL301", "CL302", "CL401"})
 
 
-def _running(found: list[Diagnostic], table, sim) -> list[Diagnostic]:
+def _running(found: list[Diagnostic], table, sims) -> list[Diagnostic]:
     """An access that no thread runs at the launch read (`case 0:` of a `switch (dtype)` the launch's
-    branch gives 2, `if (stride_src)` of an instance with `false`) makes no finding of its own."""
+    branch gives 2, `if (stride_src)` of an instance with `false`) makes no finding of its own;
+    `sims`: one per combination of the program's values, of which one running it is enough (the
+    `else` branch only the instantiation for `algo_c` takes)."""
     at = _accesses_by_place(table)
     out = []
     for d in found:
         acc = at.get((d.path, d.line, d.column, d.access)) if d.code in _ACCESS_RULES else None
-        if acc is not None and d.severity != "info":
-            try:
-                if not sim.executed(acc):
-                    continue
-            except Exception:       # a result the simulation cannot work out decides nothing here
-                pass
+        if acc is not None and d.severity != "info" and not any(_runs(sim, acc) for sim in sims):
+            continue
         out.append(d)
     return out
+
+
+def _runs(sim, acc) -> bool:
+    try:
+        return bool(sim.executed(acc))
+    except Exception:       # a result the simulation cannot work out decides nothing here
+        return True
 
 
 MAX_OTHER_LAUNCHES = 3      # other launch shapes of one kernel read besides its first launch's
@@ -1070,6 +1076,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
         return notes + list(conditional.values())
     at = _accesses_by_place(table)
     holds: dict = {k: [family.primary] for k in first}
+    seen: dict = {k: [d] for k, d in first.items()}         # the finding as each trial words it
     idle: dict = {k: 0 for k in first}      # trials in which the finding's access does not run
     others: dict = {}                       # findings the first trial does not produce
     for n, trial in enumerate(family.trials[1:], 2):
@@ -1095,6 +1102,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
         for k in holds:
             if k in got:
                 holds[k].append(trial)
+                seen[k].append(got[k])
             elif (acc := at.get(k[1:])) is not None and not sim.executed(acc):
                 idle[k] += 1                # neither for nor against: the access does not run there
         if fcfg.show_uncertain:
@@ -1123,7 +1131,9 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
             apart.add(k)
     for k, d in first.items():
         if len(holds[k]) + idle[k] == len(family.trials) and k not in apart:
-            out.append(d)
+            # a warp's sectors as the trial that gives the fewest: what holds for every value tried
+            # (a row pitch of 1000 starts rows off a sector, one of 1024 does not: 3, not 3.75)
+            out.append(min(seen[k], key=lambda f: f.metrics.get("ratio", 0)) if k[0] == "CL101" else d)
         elif k in apart and fcfg.show_uncertain:
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
         elif fcfg.show_uncertain:
@@ -1472,8 +1482,19 @@ def program_combinations(launch, given: dict[str, int]) -> list[dict[str, int]]:
     many = [(n, vs) for n, vs in sorted(launch.values.items()) if len(vs) > 1 and n not in given]
     if not many:
         return [{}]
-    combos = [dict(zip([n for n, _ in many], vs)) for vs in itertools.product(*[vs for _, vs in many])]
-    return combos[:MAX_PROGRAM_RUNS]
+    # the values one launch or call gives together go together (`run(1, 48)` and `run(2, 64)` are
+    # no `run(2, 48)`); the names no call gives (template values of the launcher's instantiations)
+    # are combined with them
+    together = {n for n, _ in many if launch.value_calls and all(n in c for c in launch.value_calls)}
+    calls = list({tuple(sorted((n, c[n]) for n in together)): None for c in launch.value_calls}) if together else [()]
+    free = [(n, vs) for n, vs in many if n not in together]
+    if len(calls) * math.prod(len(vs) for _, vs in free) <= MAX_PROGRAM_RUNS:
+        return [{**dict(c), **dict(zip([n for n, _ in free], vs))}
+                for c in calls for vs in itertools.product(*[vs for _, vs in free])]
+    # more than are run: each call and each free name's values taken in turn, so that every value is
+    # met while there are runs (`WIDTH` 16, 32, 64, 128 with `INFERENCE` false, true, false, true)
+    return [{**dict(calls[i % len(calls)]), **{n: vs[i % len(vs)] for n, vs in free}}
+            for i in range(MAX_PROGRAM_RUNS)]
 
 
 def _program_findings(runs, launch) -> list[Diagnostic]:

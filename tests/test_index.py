@@ -191,3 +191,12 @@ def test_a_term_reads_as_the_c_it_stands_for(index, shown):
     assert [str(t) for t in terms] == [shown]
     again = decompose(resolve(parse_expr(str(terms[0])), env))
     assert [str(t) for t in again if not t.is_offset] == [shown]
+
+
+@pytest.mark.parametrize("text, spans", [
+    ("b[threadIdx.x - half] += b[threadIdx.x]", [(0, 21), (25, 39)]),
+    ("x[half * 2] = y[half + 1]", [(0, 11), (14, 25)]),
+])
+def test_a_type_name_used_as_a_variable_keeps_the_spans_exact(text, spans):
+    # `int half = n / 2;`: read as a variable, the subscripts still stand where the text has them
+    assert sorted(n.span for n in parse_expr(text).walk() if isinstance(n, ir.Subscript)) == spans

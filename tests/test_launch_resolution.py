@@ -381,3 +381,51 @@ void run(float* m, int width, int d) {
     path.write_text(src % "d < 1024 ? d : 1024")
     (t,) = lint_paths([str(path)], Config()).tables
     assert [str(b) for b in t.launch.block] == ["1024", "1", "1"]
+
+
+# ---- template values the program instantiates its launcher with --------------------------------
+
+INSTANCES = """template <int W, bool PACKED>
+__global__ void k(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (PACKED) out[i * W] = in[i];
+  else out[i] = in[i];
+}
+template <int W, bool PACKED>
+void launch(const float *in, float *out, int n) { k<W, PACKED><<<(n + 127) / 128, 128>>>(in, out, n); }
+void run(const float *in, float *out, int n, int w) {
+  switch (w) {
+    case 2: launch<2, false>(in, out, n); break;
+    case 4: launch<4, false>(in, out, n); break;
+    case 8: launch<8, false>(in, out, n); break;
+    case 16: launch<16, false>(in, out, n); break;
+    case 32: launch<32, true>(in, out, n); break;
+  }
+}
+"""
+
+
+def test_every_value_of_every_template_parameter_is_run_when_their_products_are_too_many(tmp_path):
+    # 5 widths x 2 flags: more combinations than are run; the packed store that only `true` takes is
+    # still reached, and said to need it
+    found, diags = lint(tmp_path, INSTANCES)
+    assert (5, "CL101") in found
+    (d,) = [d for d in diags if d.line == 5 and d.code == "CL101"]
+    assert "PACKED = 1" in d.message
+
+
+def test_the_values_one_call_gives_go_together():
+    # `run(1, 48)` and `run(2, 64)`: two runs, not four (no call passes 2 with 48); a name no call
+    # gives (a launcher's template value) is combined with them
+    from cudalint.lint import program_combinations
+    from cudalint.model.table import LaunchConfig
+    lc = LaunchConfig(None, None, None, "test")
+    lc.values = {"batch": (1, 2), "seq": (48, 64)}
+    lc.value_calls = [{"batch": 1, "seq": 48}, {"batch": 2, "seq": 64}, {"batch": 1, "seq": 48}]
+    assert sorted(map(lambda c: sorted(c.items()), program_combinations(lc, {}))) == \
+        [[("batch", 1), ("seq", 48)], [("batch", 2), ("seq", 64)]]
+    lc.values["PACKED"] = (0, 1)
+    combos = program_combinations(lc, {})
+    assert len(combos) == 4 and {(c["batch"], c["seq"]) for c in combos} == {(1, 48), (2, 64)}
+    assert {c["PACKED"] for c in combos} == {0, 1}

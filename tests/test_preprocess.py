@@ -255,3 +255,38 @@ def test_alternative_tokens_in_a_condition_are_read(tmp_path):
     res = lint_paths([str(f)], Config(show_limits=True))
     assert [t.kernel for t in res.tables] == ["cuda_path"]
     assert not [d for d in res.diagnostics if d.code == "CL900"]
+
+
+def test_a_macro_testing_defined_is_read_as_the_compilers_read_it(tmp_path):
+    # `#define BF16 (defined(V) && V >= 11000)` then `#if BF16`: `defined(V)` sees the name V, in a
+    # header reached from two units alike (the second replays the header's reading)
+    (tmp_path / "flags.h").write_text("#define BF16_ENABLED (defined(CUDART_VERSION) && CUDART_VERSION >= 11000)\n")
+    text = '#include "flags.h"\n#if BF16_ENABLED\nint bf16;\n#else\nint none;\n#endif\n'
+    pre = Preprocessor()
+    for name in ("a.cu", "b.cu"):
+        path = tmp_path / name
+        path.write_text(text)
+        v = pre.unit(str(path), text)[file_key(str(path))]
+        assert "int bf16;" in v.text and "int none;" not in v.text and not v.problems
+
+
+def test_a_cuda_build_switch_nothing_defines_is_taken_as_defined(tmp_path):
+    v = view(tmp_path, """\
+        #ifdef USE_CUDA
+        int gpu;
+        #endif
+        #if defined(MYLIB_WITH_CUDA) && HAVE_CUDA
+        int both;
+        #endif
+        #undef WITH_CUDA
+        #ifdef WITH_CUDA
+        int undone;
+        #endif
+        #ifdef USE_CUDNN_V9
+        int other;
+        #endif
+        """)
+    assert "int gpu;" in v.text and "int both;" in v.text
+    assert "int undone;" not in v.text and "int other;" not in v.text
+    off = view(tmp_path, "#if USE_CUDA\nint gpu;\n#endif\n", name="c.cu", defines=[Macro("USE_CUDA", "0")])
+    assert "int gpu;" not in off.text

@@ -116,6 +116,14 @@ void run(float* m) { lu<<<1, 16>>>(m); }
     assert stores and all(d.metrics["request_bytes"] == 4 for d in stores)
 
 
+def test_member_reads_of_a_shared_float4_are_one_request_unless_an_atomic_splits_them(tmp_path):
+    merged = lint_paths([str(SAMPLES / "member_reads_merged_good.cu")], Config(debug=True)).diagnostics
+    assert [d for d in merged if d.severity != "info"] == []
+    split = [d for d in lint_paths([str(SAMPLES / "member_reads_merged_bad.cu")], Config(debug=True)).diagnostics
+             if d.code == "CL401"]
+    assert len(split) == 3 and all(d.metrics["ways"] == 4 for d in split)
+
+
 def test_a_pair_that_still_conflicts_is_reported_once_at_its_first_access(tmp_path):
     text = """
 __global__ void pairs(const float* in, float* out) {

@@ -518,3 +518,30 @@ void run(int n, Ray* rays) { trace<<<(n + 255) / 256, 256>>>(n, rays); }
 """)
     (d,) = [d for d in res.diagnostics if d.code == "CL101"]
     assert "lanes 64 B apart" in d.message
+
+
+def test_a_helpers_returned_read_and_a_shadowed_type_name_stand_where_the_text_has_them(tmp_path):
+    # `return buf[0];` and `buf[i - half] += buf[i];` (`half` a local, also a CUDA type name): a
+    # finding at either names the column of the subscript itself
+    text = """__device__ float total(float *buf) {
+  int n = blockDim.x;
+  while (n > 1) {
+    int half = (n + 1) >> 1;
+    if (threadIdx.x >= half && threadIdx.x < n) buf[threadIdx.x - half] += buf[threadIdx.x];
+    n = (n + 1) >> 1;
+  }
+  return buf[0];
+}
+__global__ void k(float *out) {
+  __shared__ float s[200];
+  s[threadIdx.x] = 1.0f;
+  float t = total(s);
+  if (threadIdx.x == 0) out[blockIdx.x] = t;
+}
+void run(float *out) { k<<<8, 200>>>(out); }
+"""
+    t, _ = _accesses(_run(tmp_path, text))
+    lines = text.splitlines()
+    for a in t.accesses:
+        if a.array.name == "s" and a.line in (5, 8):
+            assert lines[a.line - 1][a.column - 1:a.end_column - 1].startswith("buf["), (a.line, a.column)

@@ -134,14 +134,15 @@ class Ownership:
             loops = loops + free
             rows = [(block, h + c) for h in heads for c in combos]
             shape = (len(rows), sim.nthreads)
-            env = sim.lane_env([acc.index, *acc.guards], loops, rows)
+            guards = _meeting_guards(acc)
+            env = sim.lane_env([acc.index, *guards], loops, rows)
             try:
                 index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
             except Unknown:
                 return None
             mask = np.ones(shape, dtype=bool)
             rows_key = sim.name_rows((tuple(map(id, loops)), tuple(rows)))
-            for g in acc.guards:            # guards shared by the accesses of one loop nest: evaluated once
+            for g in guards:                # guards shared by the accesses of one loop nest: evaluated once
                 for c in conjuncts(g) if strict else (g,):
                     v = sim._guard_value(env, c, rows_key)
                     if v is not None:
@@ -199,12 +200,13 @@ class Ownership:
                 rows = [(block, c) for c in combos]
                 sim = self.sim
                 try:
-                    env = sim.lane_env([acc.index, *acc.guards], list(acc.loops), rows)
+                    guards = _meeting_guards(acc)
+                    env = sim.lane_env([acc.index, *guards], list(acc.loops), rows)
                     shape = (len(rows), sim.nthreads)
                     index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
                     mask = np.ones(shape, dtype=bool)
                     rows_key = sim.name_rows((tuple(map(id, acc.loops)), tuple(rows)))
-                    for g in acc.guards:
+                    for g in guards:
                         v = sim._guard_value(env, g, rows_key)
                         if v is not None:
                             mask &= v
@@ -443,6 +445,21 @@ def _one_thread(g: ir.Expr) -> bool:
     return False
 
 
+def _meeting_guards(acc: Access) -> tuple[ir.Expr, ...]:
+    """The conditions under which a thread's access of a multi-dimensional array can meet another's:
+    its guards, and each index within its dimension (`buf[w][lane]` of `float buf[4][9]` with
+    `lane < dim`, dim left open: lane 9 is past its row, a range question (CL201), not the next
+    row's element)."""
+    dims = acc.array.dims
+    if len(dims) < 2 or len(acc.dims) != len(dims):
+        return acc.guards
+    within = []
+    for e, d in zip(acc.dims, dims):
+        if d is not None:
+            within += [ir.Bin(">=", e, ir.Num(0)), ir.Bin("<", e, ir.Num(d))]
+    return acc.guards + tuple(within)
+
+
 def find_races(sim: Simulation, wanted=None) -> list[Race]:
     """Races, each at the read (or later store) `second` of its pair; `wanted(access)`: only those
     reported at such accesses (a pair's search does not depend on the other seconds)."""
@@ -486,11 +503,11 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
 
 def _own_value_first(w: Access, r: Access) -> bool:
     """Store `w` puts one value for the whole block (`myBin.x = f(blockIdx)` in every thread) and each
-    thread making access `r` made that store itself before, on the same path: within one pass,
-    whichever thread's store `r` meets holds the value its own thread stored. (Across iterations of a
+    thread making access `r` made that store itself before, on the same path, to the element `r`
+    reads: within one pass, whichever thread's store `r` meets holds the value its own thread stored. (Across iterations of a
     loop the value may change: those cases are still searched.)"""
-    if w.value_scope < 2 or w.seq >= r.seq or w.atomic:
-        return False
+    if w.value_scope < 2 or w.seq >= r.seq or w.atomic or w.index != r.index or w.width != r.width:
+        return False     # (another element than its own store's may not be written yet: stale)
     return r.guards[:len(w.guards)] == w.guards and r.loops[:len(w.loops)] == w.loops
 
 

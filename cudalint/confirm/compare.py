@@ -115,7 +115,10 @@ def measure(log: Log, sites: list[Site], block: tuple[int, int, int],
                     group, tid % WARP, addr, w, gw, "store" if s.kind == "store" else "load")
             m.x_step_bytes, m.y_step_bytes = _steps(slot, inst, tid, addr, block, inst_span)
             if s.stores and s.kind != "atomic":
-                m.overlapping_stores = _overlaps(slot, inst, tid, addr)
+                # at one step: in one barrier interval of the block (a tree reduction's threads store
+                # one element in turn, a barrier apart)
+                block_epoch = r["epoch"][good].astype(np.int64) % WARP_EPOCH
+                m.overlapping_stores = _overlaps(slot, inst * (WARP_EPOCH + 1) + block_epoch, tid, addr)
         out[s.id] = m
     return out
 

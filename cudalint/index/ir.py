@@ -19,6 +19,9 @@ INT_KINDS = {
     "unsigned": (32, False), "unsigned int": (32, False), "uint32_t": (32, False), "uint": (32, False),
     "long": (64, True), "long long": (64, True), "int64_t": (64, True), "ssize_t": (64, True),
     "ptrdiff_t": (64, True),
+    # narrower integers are promoted to int in arithmetic
+    "int8_t": (32, True), "uint8_t": (32, True), "int16_t": (32, True), "uint16_t": (32, True),
+    "signed char": (32, True), "unsigned char": (32, True), "unsigned short": (32, True),
     "unsigned long": (64, False), "unsigned long long": (64, False), "size_t": (64, False), "uint64_t": (64, False),
 }
 FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16"}

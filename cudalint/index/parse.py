@@ -568,7 +568,10 @@ def _parse_shadowing(text: str, type_names: frozenset[str]) -> ir.Expr:
     `j >= half` does not parse with `half` the type, `half` is a variable of that name."""
     failed = None
     for word in sorted(set(_SHADOWABLE.findall(text))):
-        alias = word + "__shadowed"
+        # a name of the same length (the spans of the accesses stay exact) that the text does not hold
+        alias = next((a for a in (c + word[1:] for c in "QZXJ") if not re.search(r"\b" + a + r"\b", text)), None)
+        if alias is None:
+            continue
         try:
             got = _parse_expr(re.sub(r"\b" + re.escape(word) + r"\b", alias, text), type_names)
         except ExprSyntaxError as exc:

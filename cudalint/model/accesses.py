@@ -30,7 +30,7 @@ class Accesses:
                 if ptr is None:
                     return ir.Sym("addr", "unknown")
                 index = self._row_start(x, ptr, index)
-                return Ptr(ptr.array, ir.add(ptr.offset, _scale(index, ptr)), ptr.view, ptr.view_size)
+                return Ptr(ptr.array, ir.add(ptr.offset, _scale(index, ptr)), ptr.view, ptr.view_size, inner=True)
             case ir.Deref(expr=p):
                 return self.rvalue(p, stmt, node)
             case ir.Member():
@@ -47,7 +47,7 @@ class Accesses:
         while isinstance(cur, ir.Subscript):
             n, cur = n + 1, cur.base
         dims = ptr.array.dims
-        if ptr.offset != ir.Num(0) or not 1 <= n < len(dims) or any(d is None for d in dims[n:]):
+        if ptr.offset != ir.Num(0) or ptr.inner or not 1 <= n < len(dims) or any(d is None for d in dims[n:]):
             return index
         row = 1
         for d in dims[n:]:
@@ -111,7 +111,7 @@ class Accesses:
             if not isinstance(i, ir.Expr):
                 raise Unfollowable(f"index of `{_short(str(e))}` is a pointer")
         dims = base.array.dims      # a pointer's are (); a file-scope `__device__` array's are declared
-        if len(idx) > 1 and len(dims) >= len(idx) and base.offset == ir.Num(0):
+        if len(idx) > 1 and len(dims) >= len(idx) and base.offset == ir.Num(0) and not base.inner:
             flat = idx[0]
             for k in range(1, len(idx)):
                 d = dims[k]
@@ -357,7 +357,11 @@ class Accesses:
         if isinstance(e, ir.Deref):
             p = self.rvalue(e.expr, stmt, node)
             if isinstance(p, Ptr):
-                return self._record(p, ir.Num(0), kind, stmt, node, e)
+                # `reinterpret_cast<T &>(u)` of a reference parameter `u`: the element it is bound to
+                x = e.expr.expr if isinstance(e.expr, ir.Cast) else e.expr
+                shown = self.alias_exprs.get(x.expr.name) if isinstance(x, ir.AddrOf) and \
+                    isinstance(x.expr, ir.Name) else None
+                return self._record(p, ir.Num(0), kind, stmt, node, e, shown=shown)
             return _data("deref")
         if isinstance(e, ir.Subscript) and kind == "load" and e.base.__class__ is ir.Member:
             got = self._field_element(e)
@@ -385,13 +389,19 @@ class Accesses:
             while isinstance(cur, ir.Subscript):
                 chain.append(cur.index)
                 cur = cur.base
+            if ptr.offset == ir.Num(0) and not ptr.inner and 1 <= len(chain) < len(ptr.array.dims):
+                # `buf[w]` of `float buf[4][9]`: a row, which decays to its address; nothing is read
+                if any(d is None for d in ptr.array.dims[len(chain):]):
+                    return ir.Sym("addr", "unknown")
+                return Ptr(ptr.array, _scale(self._row_start(e, ptr, index), ptr), ptr.view, ptr.view_size, True,
+                           index if len(chain) == 1 and ptr.view_size == ptr.array.elem_size else None)
             if len(chain) > 1:
                 dims_idx = tuple(self._rvalues(reversed(chain), stmt, node))
             return self._record(ptr, index, kind, stmt, node, e, dims_idx)
         return self.rvalue(e, stmt, node)
 
     def _record(self, ptr: Ptr, index: ir.Expr, kind: str, stmt, node, e, dims_idx=None, width: int | None = None,
-                member_offset: int = 0):
+                member_offset: int = 0, shown: ir.Expr | None = None):
         """`width`, `member_offset`: a member of a struct element moves `width` bytes at that offset."""
         arr = ptr.array
         flat = ir.add(ptr.offset, _scale(index, ptr))
@@ -451,9 +461,14 @@ class Accesses:
         align = 0
         if moved & (moved - 1):         # no power of two: moved in pieces of its alignment
             align = (self.layouts.align(ptr.view, self.type_bindings(ptr.view)) or 0) if width is None else 0
+        guards = tuple(self.guards)
+        if ptr.row_index is not None and len(arr.dims) == 2 and len(dims_idx) == 1:
+            # through a row of a two-dimensional array (`float *out = buf[w]`): `out[i]` is
+            # `buf[w][i]`, each subscript in its own dimension (a range question apart from a meeting)
+            dims_idx = (ptr.row_index, _scale(index, ptr))
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), width or ptr.view_size, line, col, end_line, end_col,
-                         tuple(self.guards), tuple(self.loops),
+                         guards, tuple(self.loops),
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved,
                          atomic=kind.startswith("atomic"), name_deps=deps, seq=self._next_seq(),
@@ -461,7 +476,7 @@ class Accesses:
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
                          value_axes=self.store_axes if k == "store" and kind == "store" else None,
                          value_inputs=_inputs(self.store_inputs, arr) if k == "store" and kind == "store" else None,
-                         volatile=_base_name(e) in self.volatile, written=e,
+                         volatile=_base_name(e) in self.volatile, written=e, alias=shown,
                          written_index=written if written is not None else index, member_offset=member_offset,
                          stored=self.store_value if k == "store" else None,
                          view=ptr.view if width is None and ptr.view_size != arr.elem_size else "",

@@ -61,6 +61,8 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.group_sizes: dict[str, int] = {}     # a tile's size: `tiled_partition<32>(block)` -> 32
         self.grid_groups: set[str] = set()        # `cg::grid_group g = cg::this_grid();`
         self.shared_scalars: dict[str, Ptr] = {}  # `__shared__ float total;`: a one-element shared array
+        # a helper's reference parameter bound to an element in memory: the argument, as its accesses show it
+        self.alias_exprs: dict[str, ir.Expr] = {}
         self.var_scope: dict[str, int] = {}       # which threads share a local's value (uniform.py)
         self.volatile: set[str] = set()           # names declared `volatile` (each access stays its own)
         self.call_scope: dict[str, int] = {}      # ... a helper's result

@@ -48,7 +48,12 @@ class Calls:
         return True
 
     def _bind_call_template(self, fn: FunctionDef, targs: tuple[str, ...]) -> None:
-        """`spread<32>(t)`: the helper's template parameters take the call's template arguments."""
+        """`spread<32>(t)`: the helper's template parameters take the call's template arguments
+        (and its type parameters are type names in its body: `reinterpret_cast<T &>(u)`)."""
+        named = {tp.name for tp in fn.template_params if tp.is_type} - self.type_names
+        if named:
+            self.type_names = self.type_names | named
+            self._type_key = frozenset(self.type_names)
         for tp, text in zip(fn.template_params, targs):
             if tp.is_type:
                 self.types[tp.name] = text
@@ -99,26 +104,40 @@ class Calls:
             return None
         return _base_type(t)
 
-    def _shared_aliases(self, params, args) -> dict:
-        """The reference parameters a `__shared__` scalar is passed to (`int& total` given `count`):
-        the scalar itself in the helper, read and written there, on the helper's side of its own
-        barriers; no read at the call."""
-        return {p.name: self.shared_scalars[a.name] for p, a in zip(params, args)
-                if p.reference and isinstance(a, ir.Name) and a.name in self.shared_scalars}
+    def _shared_aliases(self, params, args, stmt=None) -> dict:
+        """The reference parameters a `__shared__` scalar is passed to (`int& total` given `count`),
+        or an element in memory (`unsigned char& r` given `rgb[3 * i]`, `float& x` given `p[i].x`):
+        that element itself in the helper, read and written there (`r = v;` stores to
+        `rgb[3 * i]`), on the helper's side of its own barriers; no read at the call."""
+        out = {}
+        for p, a in zip(params, args):
+            if not p.reference or p.pointers:
+                continue
+            if isinstance(a, ir.Name) and a.name in self.shared_scalars:
+                out[p.name] = self.shared_scalars[a.name]
+            elif _in_memory(a):
+                try:
+                    ptr = self.address(a, stmt, None)
+                except Unfollowable:
+                    continue
+                if isinstance(ptr, Ptr):
+                    out[p.name] = ptr
+        return out
 
-    def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = ()) -> None:
-        """A `__device__` helper called as a statement: walk its body with its parameters bound."""
+    def inline(self, fn: FunctionDef, args, stmt, targs: tuple[str, ...] = (), node=None) -> None:
+        """A `__device__` helper called as a statement: walk its body with its parameters bound
+        (`node`: the call's node, where the arguments' reads stand)."""
         scopes = [self._scope(a) for a in args]
         # a `__shared__` scalar passed by reference is the scalar itself in the helper, not a read
-        aliases = self._shared_aliases(fn.params, args)
+        aliases = self._shared_aliases(fn.params, args, stmt)
         vals, axes = [], []
         for p, a in zip(fn.params, args):
             since = len(self.table.accesses)
-            v = None if p.name in aliases else self.rvalue(a, stmt, None)
+            v = None if p.name in aliases else self.rvalue(a, stmt, node)
             vals.append(v)
             axes.append(uniform.UNKNOWN if p.name in aliases else self._value_axes(a, since, v))
         for a in args[len(fn.params):]:
-            self.rvalue(a, stmt, None)
+            self.rvalue(a, stmt, node)
         # parameters the call leaves out take their default arguments (`lanes = 1`, `share = false`)
         defaults = [_default_argument(p) for p in fn.params[len(args):]]
         if defaults and all(d is not None for d in defaults):
@@ -136,7 +155,7 @@ class Calls:
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
                  dict(self.shared_scalars), set(self.volatile), self.walk_root, dict(self.var_axes),
-                 dict(self.var_inputs))
+                 dict(self.var_inputs), dict(self.alias_exprs), self.type_names, self._type_key)
         self.env = dict(self.env)
         self.volatile = self._volatile_in(fn)
         self.types = dict(self.types)
@@ -145,8 +164,14 @@ class Calls:
         for p, v, a, sc, ax in zip(fn.params, vals, args, scopes, axes):
             if p.name in aliases:
                 self.shared_scalars[p.name] = aliases[p.name]
+                shown = self.alias_exprs.get(a.name) if isinstance(a, ir.Name) else a
+                if shown is not None:
+                    self.alias_exprs[p.name] = shown
+                else:
+                    self.alias_exprs.pop(p.name, None)
                 continue
             self.shared_scalars.pop(p.name, None)
+            self.alias_exprs.pop(p.name, None)
             self.env[p.name] = v
             self.types[p.name] = p.type_name
             self.var_scope[p.name] = sc
@@ -172,7 +197,8 @@ class Calls:
             self.depth -= 1
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
              self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
-             self.volatile, self.walk_root, self.var_axes, self.var_inputs) = saved
+             self.volatile, self.walk_root, self.var_axes, self.var_inputs, self.alias_exprs, self.type_names,
+             self._type_key) = saved
             for p, a in zip(fn.params, args):      # what the helper wrote through a reference is not followed
                 if p.reference and isinstance(a, ir.Name) and a.name not in self.shared_scalars:
                     self.var_axes[a.name] = uniform.UNKNOWN
@@ -232,11 +258,7 @@ class Calls:
                 and self.may_inline(self.functions[name], node):
             f = self.overload(self.functions[name], args)
             ret = _single_return(f)
-            if ret is None:
-                aliased = self._shared_aliases(f.params, args)
-                self._rvalues([a for p, a in zip(f.params, args) if p.name not in aliased]
-                              + list(args[len(f.params):]), stmt, node)
-            else:
+            if ret is not None:
                 vals = self._rvalues(args, stmt, node)
                 # a helper that reads no memory and no thread coordinate returns one value for
                 # arguments that are one value (`floatToOrderedInt(beam)`)
@@ -245,7 +267,8 @@ class Calls:
                     self.call_scope[fn] = min((self._scope(a) for a in args), default=uniform.BLOCK)
                 else:
                     self.call_scope.pop(fn, None)
-                saved = self.env, self.types, self.src, self.line, self.path, self.volatile
+                saved = self.env, self.types, self.src, self.line, self.path, self.volatile, self.type_names, \
+                    self._type_key
                 self.env, self.types = dict(self.env), dict(self.types)
                 self.volatile = self._volatile_in(f)
                 if f.file is not None:      # its accesses stand in the helper's own file
@@ -260,13 +283,14 @@ class Calls:
                     return self.rvalue(expr, ret.parent, ret if exact else None)
                 finally:
                     self.depth -= 1
-                    self.env, self.types, self.src, self.line, self.path, self.volatile = saved
+                    (self.env, self.types, self.src, self.line, self.path, self.volatile, self.type_names,
+                     self._type_key) = saved
             saved_returns, self.return_scopes = self.return_scopes, []
             saved_axes, self.return_axes = self.return_axes, []
             saved_values, self.return_values = self.return_values, []
             saved_mark, self.return_mark = self.return_mark, len(self.guards)
             try:
-                self.inline(f, args, stmt, targs)
+                self.inline(f, args, stmt, targs, node)      # (which reads the arguments, where they stand)
                 self.call_scope[fn] = min(self.return_scopes, default=uniform.THREAD)
                 axes = self.return_axes
                 self.call_axes[fn] = uniform.UNKNOWN if not axes or min(axes) < 0 else \
@@ -388,7 +412,7 @@ class Calls:
             return None         # a parameter would hide a name the object is reached by
         expr = _on_object(expr, fields - params, receiver, m.group("op") == "->")
         vals = self._rvalues(args, stmt, node)
-        saved = self.env, self.types, self.volatile
+        saved = self.env, self.types, self.volatile, self.type_names, self._type_key
         self.env, self.types = dict(self.env), dict(self.types)
         self.volatile = self._volatile_in(f)
         self._bind_call_template(f, targs)
@@ -399,7 +423,7 @@ class Calls:
             return self.rvalue(expr, stmt, None)
         finally:
             self.depth -= 1
-            self.env, self.types, self.volatile = saved
+            self.env, self.types, self.volatile, self.type_names, self._type_key = saved
 
     def _group_call(self, receiver: str, method: str) -> ir.Expr | None:
         """`block.thread_rank()`, `block.size()`, `tile.thread_rank()` of cooperative groups, in
@@ -695,3 +719,10 @@ def _thread_free(f: FunctionDef) -> bool:
         text = f.body.text if f.body is not None else b"["
         got = f.__dict__["_thread_free"] = _THREAD_WORDS.search(text) is None
     return got
+
+
+def _in_memory(a) -> bool:
+    """An argument that names an element in memory: `a[i]`, `p[i].x`, `p->x`, `*p`."""
+    while isinstance(a, ir.Member) and not a.arrow:
+        a = a.base
+    return isinstance(a, (ir.Subscript, ir.Deref)) or isinstance(a, ir.Member)

@@ -101,6 +101,13 @@ class Declarations:
             self.var_axes[name] = 0                 # no value yet: what is assigned to it brings its axes
             self.var_inputs.pop(name, None)
             return
+        if value.type in ("argument_list", "initializer_list") and not pointers:
+            # `const int nz{2 * lmax + 1};`, `int n(len);`: a scalar's one initializer is its value
+            items = [c for c in value.named_children if c.type != "comment"]
+            scalar = self.layouts.resolve(self.types.get(base_type, base_type) or base_type)
+            if len(items) == 1 and items[0].type not in ("initializer_list", "initializer_pair") and \
+                    (scalar in ir.INT_KINDS or scalar in ir.FLOAT_TYPES):
+                value = items[0]
         if value.type == "argument_list" or value.type == "initializer_list":
             # `dim3 b(32, 8)` / `float4 v{...}`: not an index; what its elements read is read
             self._initializer_reads(value, stmt)

@@ -30,7 +30,7 @@ class DefUse:
                 return
             case ir.Call(fn=fn, args=args, targs=targs) if fn in self.functions and self.depth < _MAX_INLINE_DEPTH \
                     and self.may_inline(self.functions[fn], node):
-                self.inline(self.overload(self.functions[fn], args), args, stmt, targs)
+                self.inline(self.overload(self.functions[fn], args), args, stmt, targs, node)
                 return
         self.rvalue(e, stmt, node)
 
@@ -50,7 +50,8 @@ class DefUse:
             self.store_axes = uniform.mask_axes(axes) if e.op == "=" else None
             self.store_inputs = self._value_inputs(e.value, since, got, axes) if e.op == "=" else None
             try:
-                self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target)
+                self._record(self.shared_scalars[target.name], ir.Num(0), "store", stmt, node, target,
+                             shown=self.alias_exprs.get(target.name))
             finally:
                 self.store_scope, self.store_axes, self.store_value = uniform.THREAD, None, None
                 self.store_inputs = None
@@ -316,7 +317,8 @@ class DefUse:
         if cls is ir.Name:
             n = e.name
             if n in self.shared_scalars:
-                return self._record(self.shared_scalars[n], ir.Num(0), "load", stmt, node, e)
+                return self._record(self.shared_scalars[n], ir.Num(0), "load", stmt, node, e,
+                                    shown=self.alias_exprs.get(n))
             got = self.env.get(n, _MISSING)
             if got is not _MISSING:
                 return got

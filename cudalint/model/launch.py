@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
-from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, kernel_operand, node_text
+from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, condition_of, kernel_operand, node_text
 from ..source.project import member_class
 from ..source.types import split_top_level
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
@@ -733,11 +733,13 @@ def _explicit_instances(kernel: FunctionDef, project, template: dict) -> dict:
     return out
 
 
-def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict, project) -> dict:
+def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict, project, resolver=None) -> dict:
     """The values of the kernel's template value parameters that the launch passes on from the
     host function's own (`template <int B_PAD = 8> void launch(...) { k<..., B_PAD><<<...>>>(...); }`):
-    the host template's instantiations in the launch's unit (`launch<0>`, `launch<8>`: called or
-    taken as a pointer), else its default argument. {kernel parameter: ((values...), words)}."""
+    the host template's instantiations in the launch's unit (`launch<0>`, `launch<8>`, an
+    enumerator `launch<algo_a>`: called or taken as a pointer), those the `if`s around the launch
+    let through (`if (ALGO == algo_a || ALGO == algo_b) k<ALGO><<<...>>>`), else its default
+    argument. {kernel parameter: ((values...), words)}."""
     host = site.host
     if host is None or not host.template_params:
         return {}
@@ -758,12 +760,19 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
         for text in texts:
             for m in use.finditer(text):
                 args = [a.strip() for a in m.group(1).decode("utf-8", "replace").split(",")]
-                if len(args) > k and re.fullmatch(r"-?\d+", args[k]):
-                    found.append(int(args[k]))
-                elif len(args) > k:
+                if len(args) <= k:
+                    continue
+                v = args[k] if re.fullmatch(r"-?\d+", args[k]) or resolver is None else _fold_host(resolver, args[k])
+                if isinstance(v, ir.Num):
+                    v = str(v.value)
+                if re.fullmatch(r"-?\d+", v):
+                    found.append(int(v))
+                else:
                     partial = True
         if partial:
             continue            # the values seen are some of those the program passes: left open
+        if resolver is not None and found:
+            found = [v for v in found if _launched_at(site, host.template_params[k].name, v, resolver)]
         values = tuple(sorted(set(found)))
         default = host.template_params[k].default
         if values:
@@ -771,6 +780,28 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
         elif default is not None and re.fullmatch(r"-?\d+", default.strip()):
             out[tp.name] = ((int(default),), f"`{name}`'s default template argument")
     return out
+
+
+def _launched_at(site: LaunchSite, name: str, value: int, resolver: HostResolver) -> bool:
+    """Whether the `if`s around the launch in its host function let it run where the host's template
+    parameter `name` is `value` (a test that does not fold to a number lets it run)."""
+    node = site.node
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    while node is not None and node.parent is not None and node.type != "function_definition":
+        up = node.parent
+        if up.type == "if_statement":
+            cond = up.child_by_field_name("condition")
+            inner = condition_of(cond) if cond is not None else None
+            text = node_text(inner) if inner is not None else ""
+            if text and word.search(text):
+                got = _fold_host(resolver, word.sub(str(value), text))
+                if isinstance(got, ir.Num):
+                    taken = up.child_by_field_name("consequence")
+                    inside = taken is not None and taken.start_byte <= node.start_byte < taken.end_byte
+                    if bool(got.value) != inside:
+                        return False
+        node = up
+    return True
 
 
 def _fold_host(resolver: HostResolver, text: str):
@@ -1221,9 +1252,11 @@ def _needs_callers(site: LaunchSite, kernel: FunctionDef, r: HostResolver) -> bo
     return bool(words & names)
 
 
-def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dict]:
-    """The values every launch (and every call of a wrapper) gives each integer parameter."""
+def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dict, list]:
+    """The values every launch (and every call of a wrapper) gives each integer parameter, and
+    those of each launch or call together."""
     values, provenance = {}, {}
+    calls: list[dict] = [{} for s in readings for _ in s.readers]
     for i, p in enumerate(kernel.params):
         if p.pointers or p.reference or not readings or any(len(s.site.args) <= i for s in readings) or \
                 p.type_name.split()[-1] not in INT_WORDS:
@@ -1235,6 +1268,9 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
             continue
         vals = tuple(sorted(set(got)))
         values[p.name] = vals
+        if len(got) == len(calls):
+            for call, v in zip(calls, got):
+                call[p.name] = v
         shown = ", ".join(map(str, vals))
         through = sorted({ctx.wrapper for s in readings for _, ctx in s.readers if ctx is not None})
         names = ", ".join(f"`{w}`" for w in through)
@@ -1246,7 +1282,7 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
             provenance[p.name] = f"every {'call of ' + names if through else 'launch'} passes {shown}"
         else:
             provenance[p.name] = f"the {'calls of ' + names if through else 'launches'} pass {shown}"
-    return values, provenance
+    return values, provenance, calls
 
 
 def _read_words(r: HostResolver, text: str) -> str:
@@ -1406,7 +1442,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         params = {**_constant_arguments(kernel, site, resolver), **resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
-        instantiated = _host_template_values(kernel, site, template, project)
+        instantiated = _host_template_values(kernel, site, template, project, resolver)
         if len(kernel_sites) > 1:
             # a site launching several instances (a kernel passed to a launcher as `k<3>` and `k<N>`)
             # is named with each instance's template arguments
@@ -1452,8 +1488,9 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     else:
         cfg = LaunchConfig(None, None, None, "assumed")
     if readings:
-        values, words = _values(kernel, readings)
+        values, words, calls = _values(kernel, readings)
         cfg.values = values
+        cfg.value_calls = calls
         for k, v in values.items():
             provenance.setdefault(k, words[k])
             if len(v) == 1 and k not in params:

@@ -324,6 +324,9 @@ class Loops:
             return ir.Bin(">>", cur, ir.mul(trip, inc_v))
         if op == "<<=":
             return ir.Bin("<<", cur, ir.mul(trip, inc_v))
+        if op == "ceil/=":                     # x divided by d rounded up, t times: by d^t rounded up
+            shift = ir.mul(trip, ir.Num(inc_v.value.bit_length() - 1))
+            return ir.Bin(">>", ir.Bin("-", ir.add(cur, ir.Bin("<<", ir.Num(1), shift)), ir.Num(1)), shift)
         if op in ("*=", "/=") and isinstance(inc_v, ir.Num) and inc_v.value in (2, 4, 8, 16):
             shift = ir.mul(trip, ir.Num(inc_v.value.bit_length() - 1))
             return ir.Bin("<<" if op == "*=" else ">>", cur, shift)
@@ -369,13 +372,33 @@ def _steps(a: ir.Assign, name: str) -> list[tuple[str, ir.Expr]] | None:
     v, me = a.value, ir.Name(name)
     if a.op != "=" or not isinstance(v, ir.Bin):
         return None
-    if v.op in ("+", "-", "*", "^") and v.left == me:
+    if v.op in ("+", "-", "*", "/", "%", "^", "<<", ">>") and v.left == me:
         return [(v.op + "=", v.right)]
-    if v.op in ("+", "^") and v.right == me:
+    if v.op in ("+", "*", "^") and v.right == me:
         return [(v.op + "=", v.left)]
+    halved = _ceil_division(v, me)
+    if halved is not None:
+        return [("ceil/=", ir.Num(halved))]
     if v.op == "%" and isinstance(v.left, ir.Bin) and v.left.op in ("+", "-") and v.left.left == me:
         return [(v.left.op + "=", v.left.right), ("%=", v.right)]
     return None
+
+
+def _ceil_division(v: ir.Bin, me: ir.Name) -> int | None:
+    """d where `v` is x divided by d rounded up, d a power of two: `(x + 1) >> 1`, `(1 + x) / 2`,
+    `(x + 3) >> 2` (a tree reduction over a count that may be odd). None otherwise."""
+    if v.op not in (">>", "/") or not isinstance(v.right, ir.Num) or not isinstance(v.right.value, int) or \
+            not isinstance(v.left, ir.Bin) or v.left.op != "+":
+        return None
+    n = v.right.value
+    if not 0 < n < (31 if v.op == ">>" else 1 << 30):
+        return None
+    d = 1 << n if v.op == ">>" else n
+    if d < 2 or d & (d - 1):
+        return None
+    s, t = v.left.left, v.left.right
+    k = t if s == me else s if t == me else None
+    return d if isinstance(k, ir.Num) and k.value == d - 1 else None
 
 
 def _assignments(e: ir.Expr) -> list[ir.Assign]:

@@ -59,9 +59,10 @@ class Statements:
                         self.return_scopes.append(self._scope(self._parse_node(node.named_children[0])[0]))
                     since = len(self.table.accesses)
                     if self.return_values is not None:
-                        expr, exact = self._parse_node(node.named_children[0])
+                        value = node.named_children[0]
+                        expr, exact = self._parse_node(value)
                         self.return_values.append((tuple(self.guards[self.return_mark:]),
-                                                   self.rvalue(expr, node, node if exact else None)))
+                                                   self.rvalue(expr, node, value if exact else None)))
                     else:
                         self.expression(node.named_children[0], node)
                     if self.return_axes is not None:

@@ -30,6 +30,10 @@ class Ptr:
     offset: ir.Expr
     view: str
     view_size: int
+    # a pointer into the array, not the array itself (`buf[0]`, `&tile[0][0]`): its subscripts are
+    # one dimension, whatever the array's own
+    inner: bool = False
+    row_index: ir.Expr | None = None    # a row of a two-dimensional array (`buf[w]`): which (`w`)
 
 
 class Unfollowable(Exception):

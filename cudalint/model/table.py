@@ -38,6 +38,9 @@ class LaunchConfig:
     # what the host program gives, with where it comes from (model/launch.py, model/host.py):
     # the values each integer parameter takes at every launch (derived; absent: open)
     values: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # the values of the launches (and of the calls of a wrapper), one per launch or call, of the
+    # names of `values` those give: which go together
+    value_calls: list[dict[str, int]] = field(default_factory=list)
     # a few words a message can quote, by parameter name (and "gridDim", "blockDim"): "every launch
     # passes 1", "`const int NUM_THREADS = 512` in include/x.h", "annotation"
     provenance: dict[str, str] = field(default_factory=dict)
@@ -155,6 +158,9 @@ class Access:
     # the alignment of what it moves (0: its width's): a 12-byte `float3` aligned to 4 moves in
     # three 4-byte pieces, a struct of six floats in six
     align: int = 0
+    # what a reference parameter the access goes through is bound to (`out[i / 2]` for `r` of
+    # `put(v, out[i / 2])`): the element as a message names it
+    alias: ir.Expr | None = None
 
     def byte_address(self, index):
         """The byte offset into the array of element `index` (an int or an array of them): where the

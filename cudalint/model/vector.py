@@ -226,6 +226,10 @@ def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
 
 
 def _side_by_side(table: TwoTreeTable, run: list[Access]) -> bool:
+    """No barrier between the accesses of `run`, nor an access of their array the other way, also
+    one of another element: `s[xid1] += s[xid2]; s[xid1 + 1] += s[xid2 + 1];` stays LDS/STS in the
+    sm_90 SASS with unsigned indexes and is merged with int ones; the model does not follow the
+    indexes' signedness, so it merges neither."""
     lo, hi = min(a.seq for a in run), max(a.seq for a in run)
     if any(lo < b.seq < hi for b in table.barriers):
         return False
@@ -243,7 +247,55 @@ def merges(table: TwoTreeTable, trips: dict | None = None) -> dict[Access, Merge
             if m is not None:
                 out[acc] = m
     _sibling_merges(table, out)
+    _member_merges(table, out)
     return out
+
+
+def _member_merges(table: TwoTreeTable, out: dict) -> None:
+    """Loads of two or more members of one shared struct or vector element (`t[i].x`, `.y`, `.z` of
+    a float4), under the same guards and loops with no store of the array, atomic or barrier
+    between them: nvcc serves them as one load of the aligned part of the element that holds
+    them (one LDS.128 for x, y, z). A request of the bank model only: each load keeps its own
+    bytes for what other stages ask (a thread storing `.w` meanwhile is no race with them)."""
+    groups: dict[tuple, list[Access]] = {}
+    for acc in table.accesses:
+        if acc in out or acc.space != "shared" or acc.kind != "load" or acc.unresolved or acc.volatile or \
+                acc.atomic or acc.forwarded or acc.width >= acc.array.elem_size:
+            continue
+        groups.setdefault((id(acc.array), acc.index, acc.guards, tuple(map(id, acc.loops))), []).append(acc)
+    for group in groups.values():
+        for members in _runs(table, sorted(group, key=lambda m: m.seq)):
+            _member_merge(table, members, out)
+
+
+def _runs(table: TwoTreeTable, members: list[Access]) -> list[list[Access]]:
+    """`members` (in program order) cut where a store of their array, a shared atomic or a barrier
+    comes between two of them."""
+    runs = [[members[0]]]
+    for prev, m in zip(members, members[1:]):
+        if any(prev.seq < a.seq < m.seq and (a.array is m.array and a.kind == "store" or
+                                             a.atomic and a.space == "shared") for a in table.accesses) or \
+                any(prev.seq < b.seq < m.seq for b in table.barriers):
+            runs.append([])
+        runs[-1].append(m)
+    return runs
+
+
+def _member_merge(table: TwoTreeTable, members: list[Access], out: dict) -> None:
+    if len({m.member_offset for m in members}) < 2:
+        return
+    head = min(members, key=lambda m: (m.member_offset, m.seq))
+    size = head.array.elem_size
+    align = table.types.align(head.array.elem_type) if table.types is not None else None
+    first, end = head.member_offset, max(m.member_offset + m.width for m in members)
+    width = 1
+    while width < end - first:
+        width *= 2
+    if align is None or first % width or width > min(align, MAX_REQUEST) or first + width > size:
+        return
+    merge = Merge(width, len(members), head, tuple(members))
+    for m in members:
+        out[m] = merge
 
 
 def possible_merges(table: TwoTreeTable, sure: dict[Access, Merge], trips: dict | None = None
@@ -309,18 +361,30 @@ def forwarded_loads(table: TwoTreeTable) -> None:
     no barrier, atomic or store that may reach them between: nvcc keeps the stored value in a
     register (`sl[0] = atomicAdd(cursor, n); if (sl[0] >= cap) ...` reads no memory in the PTX;
     `rec[i] = make_int2(s, n); if (rec[i].x >= cap)` neither). A store to another global array may
-    alias the element (pointers), one to the same array at an index a constant apart does not."""
+    alias the element (pointers), one to the same array at an index a constant apart does not.
+    A shared load of bytes the thread loaded before, with no store of the array, atomic or barrier
+    between, is marked too: the compiler reads the register again."""
     stored: dict[tuple, Access] = {}
+    read: dict[tuple, Access] = {}      # shared loads, by (array, index, member offset, width)
     barriers = sorted(b.seq for b in table.barriers)
+
+    def fenced(src: Access, a: Access) -> bool:
+        i = bisect.bisect_right(barriers, src.seq)
+        return i < len(barriers) and barriers[i] < a.seq
+
     for a in table.accesses:
         if a.space == "local":
             continue            # a register's store reaches no memory
         if a.atomic or a.unresolved or a.volatile:
             if a.kind == "store" or a.atomic:
                 stored.clear()  # may reach any element
+                read.clear()
             continue
         key = (id(a.array), a.index)
         if a.kind == "store":
+            for k, r in list(read.items()):
+                if r.array is a.array and not _apart(a.index, r.index):
+                    del read[k]
             for k, s in list(stored.items()):
                 if s.array is a.array:
                     if k != key and not _apart(a.index, s.index):
@@ -334,19 +398,31 @@ def forwarded_loads(table: TwoTreeTable) -> None:
                 continue                # (not followed: neither is said to hold the bytes)
             stored[key] = a
             continue
+        if a.space == "shared":
+            # the same bytes loaded again, with nothing between that may change them for the
+            # compiler (a store of the array, an atomic, a barrier): the register is read again
+            at = (id(a.array), a.index, a.member_offset, a.width)
+            first = read.get(at)
+            if first is not None and first.loops == a.loops and a.guards[:len(first.guards)] == first.guards \
+                    and not fenced(first, a):
+                a.forwarded = True
+                continue
+            if first is None or fenced(first, a):
+                read[at] = a
         src = stored.get(key)
         if src is None or src.loops != a.loops or a.guards[:len(src.guards)] != src.guards:
             continue
         if not (src.member_offset <= a.member_offset and a.member_offset + a.width <= src.member_offset + src.width):
             continue            # bytes the store did not write
-        i = bisect.bisect_right(barriers, src.seq)
-        if i < len(barriers) and barriers[i] < a.seq:
+        if fenced(src, a):
             continue            # a barrier between: another thread may have stored there
         a.forwarded = True
 
 
 def _apart(x: ir.Expr, y: ir.Expr) -> bool:
-    """Two indexes a nonzero constant apart (`2 * i + 1` and `2 * i`): never one element."""
+    """Two indexes a nonzero constant apart (`2 * i + 1` and `2 * i`), or whose difference is a
+    multiple of a power of two plus a constant it does not divide (`(i + s) * 4 + 1`, `i * 4`):
+    never one element."""
     counts: dict = {}
     for e, sign in ((x, 1), (y, -1)):
         stack = [(e, sign)]
@@ -361,11 +437,14 @@ def _apart(x: ir.Expr, y: ir.Expr) -> bool:
                 stack.append((n.expr, sg))
             else:
                 counts[n] = counts.get(n, 0) + sg
-    gap = 0
+    gap, step = 0, 0        # the constant difference, and the power of two the rest is a multiple of
     for n, c in counts.items():
         if c == 0:
             continue
         if n.__class__ is not ir.Num or not isinstance(n.value, int):
-            return False
+            a = min(_BIG, alignment(n) * (abs(c) & -abs(c)))
+            step = a if step == 0 else min(step, a)
+            continue
         gap += c * n.value
-    return gap != 0
+    # `(i + s) * 4 + 1` and `i * 4`: a multiple of 4 plus 1 is never 0
+    return gap % step != 0 if step else gap != 0

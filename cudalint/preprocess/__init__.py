@@ -30,6 +30,10 @@ PREDEFINED = {
     "__CUDACC_VER_MAJOR__": "12", "__CUDACC_VER_MINOR__": "8", "__CUDACC_VER_BUILD__": "0",
     "CUDART_VERSION": "12080", "CUDA_VERSION": "12080", "__linux__": "1", "__x86_64__": "1",
 }
+# a project's switch that turns its CUDA code on (`USE_CUDA`, `WITH_CUDA`, `HAVE_CUDA`, `GOOGLE_CUDA`,
+# `XGBOOST_USE_CUDA`, `PADDLE_WITH_CUDA`): its CUDA build defines it, and cudalint reads the CUDA
+# build. Taken as 1 where a condition tests it and nothing defined or `#undef`-ed it (-D wins)
+BUILD_SWITCH = re.compile(r"(?:[A-Z][A-Z0-9]*_)?(?:USE|WITH|HAVE|ENABLE)_CUDA|GOOGLE_CUDA|CUDA_(?:ENABLED|FOUND)")
 MAX_INCLUDE_DEPTH = 40
 MAX_HEADER_BYTES = 8 << 20
 MAX_INCLUSIONS = 2000       # headers read for one unit: a file that includes itself 30 times stops here
@@ -110,6 +114,7 @@ class Preprocessor:
         self._views: dict[str, FileView | None] = {}
         self._cur: dict[str, Macro] = {}
         self._forced: set[str] = set()
+        self._undone: set[str] = set()           # names `#undef`-ed in this unit
         self._once: set[str] = set()
         self._changes: list[str] = []
         self._inclusions = 0
@@ -137,7 +142,17 @@ class Preprocessor:
         return views
 
     # ---- what a header depends on ------------------------------------------------------------
+    def _macro(self, name: str) -> Macro | None:
+        """The macro `name` stands for now: a CUDA build switch nothing defined is 1, as if
+        predefined (no header's reading "defines" it, so readings of it are replayed alike)."""
+        m = self._cur.get(name)
+        if m is None and name not in self._undone and BUILD_SWITCH.fullmatch(name):
+            m = self._cur[name] = Macro(name, "1")
+            self._cond.define(m.name, m.params, m.body, m.variadic)
+        return m
+
     def _read_macro(self, name: str) -> None:
+        self._macro(name)
         for r in self._recording:
             if name not in r.changed and name not in r.macros:
                 r.macros[name] = _signature(self._cur.get(name))
@@ -191,6 +206,10 @@ class Preprocessor:
             if m is None:
                 if not active:
                     out[i] = ""
+                elif not in_comment and line[-1:] != ";" and (b := self._block_macro_end(line)):
+                    # `CHECK_KERNEL` alone on its line, a macro whose body is a `{ ... }` block:
+                    # a statement with no `;` after it, which the parser would join to the next
+                    out[i] = line[:b] + ";" + line[b:]
                 if ("*/" if in_comment else "/*") in line:      # most lines open or close no comment
                     in_comment = _comment_open(line, in_comment)
                 i += 1
@@ -224,6 +243,20 @@ class Preprocessor:
         view.text = "\n".join(out)
         if first:
             self._views[key] = view
+
+    def _block_macro_end(self, line: str) -> int:
+        """Where the text of a line that is one use of a macro whose body is a braced block ends
+        (`CHECK_KERNEL`, `CUDA_CHECK(f(x))`, a comment after it); 0 where the line is not one."""
+        m = _STATEMENT_USE.match(line)
+        if m is None:
+            return 0
+        macro = self._cur.get(m.group(1))
+        if macro is None or (macro.params is None) != (m.group(2) is None):
+            return 0
+        body = macro.body.strip()
+        if body[:1] != "{" or body[-1:] != "}":
+            return 0
+        return m.end(2) if m.group(2) is not None else m.end(1)
 
     def _conditional(self, name: str, rest: str, stack: list, active: bool, view: FileView, line: int,
                      path: str) -> bool:
@@ -279,6 +312,7 @@ class Preprocessor:
         elif name == "undef":
             word = rest.split()[0] if rest.split() else ""
             if word and word not in self._forced:
+                self._undone.add(word)
                 self._cur.pop(word, None)
                 self._cond.undef(word)
                 self._changed(word)
@@ -396,7 +430,7 @@ class Preprocessor:
             if depth + r.depth >= MAX_INCLUDE_DEPTH or self._inclusions + r.inclusions > MAX_INCLUSIONS or \
                     self._unit_bytes + r.bytes >= MAX_UNIT_BYTES:
                 continue        # read again, it would meet a limit: it is read, and meets it
-            if any(_signature(self._cur.get(n)) != sig for n, sig in r.macros.items()) or \
+            if any(_signature(self._macro(n)) != sig for n, sig in r.macros.items()) or \
                     any((k in self._once) != v for k, v in r.once.items()) or \
                     any((k in self._views) != v for k, v in r.views.items()):
                 continue
@@ -479,6 +513,9 @@ class Preprocessor:
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+# a line holding one macro use and nothing else (a comment may follow): `NAME` or `NAME(args)`,
+# the arguments' parentheses nested at most twice
+_STATEMENT_USE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?\s*(?://.*|/\*.*\*/\s*)?$")
 _UNSET = object()
 PROJECT_LEVELS = 6          # folders above a file searched for the headers its project's build names with -I
 

@@ -136,6 +136,7 @@ class Conditions:
         if "and" in text or "or" in text or "not" in text:
             # C++'s alternative tokens (`#if defined(X) and Y == 64`), spelled as the evaluator reads them
             text = _ALTERNATIVE.sub(lambda m: _ALTERNATIVES[m.group(0)], text)
+        text = self._defined_written(text)
         if not text.strip():
             raise ConditionError("empty condition")
         self.engine.errors = []
@@ -161,6 +162,31 @@ class Conditions:
         if self.engine.errors:
             raise ConditionError(_short_error(self.engine.errors[0]))
         return bool(value)
+
+
+    def _defined_written(self, text: str) -> str:
+        """`text` with each object-like macro whose body tests `defined` written out (`#define BF16
+        (defined(V) && V >= 11)`; `#if BF16`), as the compilers read it: `defined(V)` then sees the
+        name V, where expanding V first would leave `defined(12080)`."""
+        macros = self.engine.macros
+
+        def body(m: re.Match) -> str:
+            got = macros.get(m.group(0))
+            if got is None or getattr(got, "arglist", None) is not None or \
+                    not any(getattr(t, "value", None) == "defined" for t in getattr(got, "value", ())):
+                return m.group(0)
+            return "(" + "".join(t.value for t in got.value) + ")"
+        for _ in range(4):      # (such a body naming another: a few levels)
+            if "defined" not in text and not any(w in macros for w in _WORD.findall(text)):
+                break
+            new = _WORD.sub(body, text)
+            if new == text:
+                break
+            text = new
+        return text
+
+
+_WORD = re.compile(r"\b[A-Za-z_]\w*\b")
 
 
 def _short_error(msg: str) -> str:

@@ -207,7 +207,10 @@ def figure(x: float) -> str:
 
 
 def written(acc) -> str:
-    """An access as written, whole (a message cuts it with `short`, at token boundaries)."""
+    """An access as written, whole (a message cuts it with `short`, at token boundaries); through
+    a reference parameter, the element it is bound to."""
+    if getattr(acc, "alias", None) is not None:
+        return str(acc.alias)
     return str(acc.written) if acc.written is not None else acc.text
 
 

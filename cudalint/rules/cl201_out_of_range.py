@@ -85,8 +85,11 @@ def help(d) -> str | None:
         return None
     where = f"dimension {m['dimension']} of `{f['array']}`" if f["per_dim"] else f"`{f['array']}`"
     if f["above"]:
-        return (f"{where} holds {m['extent']} elements and the index reaches {m['max_index']}: declare "
-                f"{m['max_index'] + 1} or more, or keep the index below {m['extent']}")
+        last = m.get("last_index", m["max_index"])
+        reach = f"the index reaches {m['max_index']}" if last == m["max_index"] else \
+            f"the access reaches element {last}"
+        return (f"{where} holds {m['extent']} elements and {reach}: declare "
+                f"{last + 1} or more, or keep it below {m['extent']}")
     return f"the index of {where} goes down to {m['min_index']}: keep it at 0 or above"
 
 
@@ -168,9 +171,6 @@ def _check(ctx: Context):
         res = sim.result(acc)
         if not res.ranges or not dims:
             continue
-        thread_dependent = any(s.kind == "thread" for s in ir.symbols(acc.index))
-        if not sim.launch_known and thread_dependent:
-            continue  # extents depend on a block size we only assumed
         if _reach_is_open(sim, acc):
             continue  # how far it reaches is a size nothing in the program gives: no value to report
         per_dim = len(res.ranges) == len(dims) and len(dims) > 1
@@ -179,10 +179,18 @@ def _check(ctx: Context):
             if extent is None:
                 continue
             expr = acc.dims[k] if per_dim else acc.index
+            if not sim.launch_known and any(s.kind == "thread" for s in ir.symbols(expr)):
+                continue  # how far it reaches depends on a block size only assumed (`o[w][p][37]`'s
+                #           last subscript does not)
             terms = acc.dim_terms(k) if per_dim else acc.terms
             where = f" dimension {k + 1}" if per_dim else ""
             decl = f"{acc.array.name}" + "".join(f"[{d}]" for d in dims)
-            if r.hi <= extent - 1 and r.lo >= 0:
+            # an access wider than the element (`((ulonglong4*)key)[j]` of `uint32_t key[40]`) runs
+            # `span - 1` elements past the index it starts at
+            span = max(1, acc.width // acc.array.elem_size) if acc.array.elem_size and (not per_dim or
+                                                                                       k == len(dims) - 1) else 1
+            last = r.hi + span - 1
+            if last <= extent - 1 and r.lo >= 0:
                 continue
             # an index whose range is made of a value the program does not give (a loop to `n`):
             # the condition under which it leaves the array, not a finding
@@ -191,20 +199,22 @@ def _check(ctx: Context):
             made += [f"the iteration count of the loop over `{it.var}`" for it in _uncounted(sim, acc, point_at)]
             tail = (f" (rests on {', '.join(made)}: {'values' if len(made) > 1 else 'a value'} the program "
                     f"does not give)") if made else ""
-            metrics = {"max_index": r.hi, "min_index": r.lo, "extent": extent, "dimension": k + 1}
+            metrics = {"max_index": r.hi, "min_index": r.lo, "extent": extent, "dimension": k + 1, "last_index": last}
             if made:
                 metrics["rests_on"] = made
-            if r.hi > extent - 1:
+            if last > extent - 1:
                 mc = max_check(sim, acc, expr, terms, r.at_max, r.hi)
                 point = _where(r.at_max, terms)
-                msg = f"index{where} of `{short(written(acc))}` reaches {mc} > {extent - 1} (`{decl}`) at {point}{tail}"
+                wide = f", and its {acc.width}-byte access runs to element {last}" if span > 1 else ""
+                msg = (f"index{where} of `{short(written(acc))}` reaches {mc}{'' if span > 1 else f' > {extent - 1}'} "
+                       f"(`{decl}`) at {point}{wide}{' > ' + str(extent - 1) if span > 1 else ''}{tail}")
             else:
                 mc = max_check(sim, acc, expr, terms, r.at_min, r.lo)
                 point = _where(r.at_min, terms)
                 msg = f"index{where} of `{short(written(acc))}` reaches {mc} < 0 (`{decl}`) at {point}{tail}"
             d = ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc),
                                severity="info" if made else None)
-            d.facts = {"array": acc.array.name, "per_dim": per_dim, "above": r.hi > extent - 1}
+            d.facts = {"array": acc.array.name, "per_dim": per_dim, "above": last > extent - 1}
             yield d
             break
 
