@@ -504,8 +504,8 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
 def _own_value_first(w: Access, r: Access) -> bool:
     """Store `w` puts one value for the whole block (`myBin.x = f(blockIdx)` in every thread) and each
     thread making access `r` made that store itself before, on the same path, to the element `r`
-    reads: within one pass, whichever thread's store `r` meets holds the value its own thread stored. (Across iterations of a
-    loop the value may change: those cases are still searched.)"""
+    reads: within one pass, whichever thread's store `r` meets holds the value its own thread stored.
+    (Across iterations of a loop the value may change: those cases are still searched.)"""
     if w.value_scope < 2 or w.seq >= r.seq or w.atomic or w.index != r.index or w.width != r.width:
         return False     # (another element than its own store's may not be written yet: stale)
     return r.guards[:len(w.guards)] == w.guards and r.loops[:len(w.loops)] == w.loops

@@ -29,8 +29,7 @@ class Accesses:
                 ptr, index = self._element(x, stmt, node)
                 if ptr is None:
                     return ir.Sym("addr", "unknown")
-                index = self._row_start(x, ptr, index)
-                return Ptr(ptr.array, ir.add(ptr.offset, _scale(index, ptr)), ptr.view, ptr.view_size, inner=True)
+                return self._pointer_into(x, ptr, index)
             case ir.Deref(expr=p):
                 return self.rvalue(p, stmt, node)
             case ir.Member():
@@ -38,6 +37,11 @@ class Accesses:
                 if got is not None:
                     return got
         return ir.Sym("addr", "unknown")
+
+    def _pointer_into(self, x: ir.Subscript, ptr: Ptr, index: ir.Expr, row_index: ir.Expr | None = None) -> Ptr:
+        """The address `x` (`&A[i]`, or a row `buf[w]` of a 2-D array) names: a pointer into the array."""
+        return Ptr(ptr.array, ir.add(ptr.offset, _scale(self._row_start(x, ptr, index), ptr)), ptr.view, ptr.view_size,
+                   True, row_index)
 
     @staticmethod
     def _row_start(x: ir.Subscript, ptr, index):
@@ -393,8 +397,8 @@ class Accesses:
                 # `buf[w]` of `float buf[4][9]`: a row, which decays to its address; nothing is read
                 if any(d is None for d in ptr.array.dims[len(chain):]):
                     return ir.Sym("addr", "unknown")
-                return Ptr(ptr.array, _scale(self._row_start(e, ptr, index), ptr), ptr.view, ptr.view_size, True,
-                           index if len(chain) == 1 and ptr.view_size == ptr.array.elem_size else None)
+                return self._pointer_into(e, ptr, index,
+                                          index if len(chain) == 1 and ptr.view_size == ptr.array.elem_size else None)
             if len(chain) > 1:
                 dims_idx = tuple(self._rvalues(reversed(chain), stmt, node))
             return self._record(ptr, index, kind, stmt, node, e, dims_idx)
@@ -461,14 +465,13 @@ class Accesses:
         align = 0
         if moved & (moved - 1):         # no power of two: moved in pieces of its alignment
             align = (self.layouts.align(ptr.view, self.type_bindings(ptr.view)) or 0) if width is None else 0
-        guards = tuple(self.guards)
         if ptr.row_index is not None and len(arr.dims) == 2 and len(dims_idx) == 1:
             # through a row of a two-dimensional array (`float *out = buf[w]`): `out[i]` is
             # `buf[w][i]`, each subscript in its own dimension (a range question apart from a meeting)
             dims_idx = (ptr.row_index, _scale(index, ptr))
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), width or ptr.view_size, line, col, end_line, end_col,
-                         guards, tuple(self.loops),
+                         tuple(self.guards), tuple(self.loops),
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved,
                          atomic=kind.startswith("atomic"), name_deps=deps, seq=self._next_seq(),

@@ -104,7 +104,7 @@ class Calls:
             return None
         return _base_type(t)
 
-    def _shared_aliases(self, params, args, stmt=None) -> dict:
+    def _reference_aliases(self, params, args, stmt=None) -> dict:
         """The reference parameters a `__shared__` scalar is passed to (`int& total` given `count`),
         or an element in memory (`unsigned char& r` given `rgb[3 * i]`, `float& x` given `p[i].x`):
         that element itself in the helper, read and written there (`r = v;` stores to
@@ -128,8 +128,9 @@ class Calls:
         """A `__device__` helper called as a statement: walk its body with its parameters bound
         (`node`: the call's node, where the arguments' reads stand)."""
         scopes = [self._scope(a) for a in args]
-        # a `__shared__` scalar passed by reference is the scalar itself in the helper, not a read
-        aliases = self._shared_aliases(fn.params, args, stmt)
+        # a `__shared__` scalar or an element in memory passed by reference is itself in the helper,
+        # not a read
+        aliases = self._reference_aliases(fn.params, args, stmt)
         vals, axes = [], []
         for p, a in zip(fn.params, args):
             since = len(self.table.accesses)
@@ -725,4 +726,4 @@ def _in_memory(a) -> bool:
     """An argument that names an element in memory: `a[i]`, `p[i].x`, `p->x`, `*p`."""
     while isinstance(a, ir.Member) and not a.arrow:
         a = a.base
-    return isinstance(a, (ir.Subscript, ir.Deref)) or isinstance(a, ir.Member)
+    return isinstance(a, (ir.Subscript, ir.Deref, ir.Member))

@@ -762,13 +762,11 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
                 args = [a.strip() for a in m.group(1).decode("utf-8", "replace").split(",")]
                 if len(args) <= k:
                     continue
-                v = args[k] if re.fullmatch(r"-?\d+", args[k]) or resolver is None else _fold_host(resolver, args[k])
-                if isinstance(v, ir.Num):
-                    v = str(v.value)
-                if re.fullmatch(r"-?\d+", v):
-                    found.append(int(v))
-                else:
+                v = _template_number(args[k], resolver)
+                if v is None:
                     partial = True
+                else:
+                    found.append(v)
         if partial:
             continue            # the values seen are some of those the program passes: left open
         if resolver is not None and found:
@@ -777,9 +775,19 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
         default = host.template_params[k].default
         if values:
             out[tp.name] = (values, f"the instantiations of `{name}` pass {', '.join(map(str, values))}")
-        elif default is not None and re.fullmatch(r"-?\d+", default.strip()):
-            out[tp.name] = ((int(default),), f"`{name}`'s default template argument")
+        elif default is not None and (v := _template_number(default, None)) is not None:
+            out[tp.name] = ((v,), f"`{name}`'s default template argument")
     return out
+
+
+def _template_number(text: str, resolver: HostResolver | None) -> int | None:
+    """A template value argument as a number: written as one, or (with `resolver`) folded on the host
+    side (an enumerator, a constant); None otherwise."""
+    text = text.strip()
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    got = _fold_host(resolver, text) if resolver is not None else None
+    return got.value if isinstance(got, ir.Num) and isinstance(got.value, int) else None
 
 
 def _launched_at(site: LaunchSite, name: str, value: int, resolver: HostResolver) -> bool:
@@ -1268,9 +1276,8 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
             continue
         vals = tuple(sorted(set(got)))
         values[p.name] = vals
-        if len(got) == len(calls):
-            for call, v in zip(calls, got):
-                call[p.name] = v
+        for call, v in zip(calls, got):        # (one value per reader, as `argument` gives them)
+            call[p.name] = v
         shown = ", ".join(map(str, vals))
         through = sorted({ctx.wrapper for s in readings for _, ctx in s.readers if ctx is not None})
         names = ", ".join(f"`{w}`" for w in through)

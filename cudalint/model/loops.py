@@ -324,11 +324,10 @@ class Loops:
             return ir.Bin(">>", cur, ir.mul(trip, inc_v))
         if op == "<<=":
             return ir.Bin("<<", cur, ir.mul(trip, inc_v))
-        if op == "ceil/=":                     # x divided by d rounded up, t times: by d^t rounded up
+        if op == "ceil/=" or op in ("*=", "/=") and isinstance(inc_v, ir.Num) and inc_v.value in (2, 4, 8, 16):
             shift = ir.mul(trip, ir.Num(inc_v.value.bit_length() - 1))
-            return ir.Bin(">>", ir.Bin("-", ir.add(cur, ir.Bin("<<", ir.Num(1), shift)), ir.Num(1)), shift)
-        if op in ("*=", "/=") and isinstance(inc_v, ir.Num) and inc_v.value in (2, 4, 8, 16):
-            shift = ir.mul(trip, ir.Num(inc_v.value.bit_length() - 1))
+            if op == "ceil/=":                 # x divided by d rounded up, t times: by d^t rounded up
+                return ir.Bin(">>", ir.Bin("-", ir.add(cur, ir.Bin("<<", ir.Num(1), shift)), ir.Num(1)), shift)
             return ir.Bin("<<" if op == "*=" else ">>", cur, shift)
         return None
 

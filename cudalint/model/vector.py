@@ -273,9 +273,8 @@ def _runs(table: TwoTreeTable, members: list[Access]) -> list[list[Access]]:
     comes between two of them."""
     runs = [[members[0]]]
     for prev, m in zip(members, members[1:]):
-        if any(prev.seq < a.seq < m.seq and (a.array is m.array and a.kind == "store" or
-                                             a.atomic and a.space == "shared") for a in table.accesses) or \
-                any(prev.seq < b.seq < m.seq for b in table.barriers):
+        if not _side_by_side(table, [prev, m]) or \
+                any(prev.seq < a.seq < m.seq and a.atomic and a.space == "shared" for a in table.accesses):
             runs.append([])
         runs[-1].append(m)
     return runs

@@ -163,7 +163,6 @@ class Conditions:
             raise ConditionError(_short_error(self.engine.errors[0]))
         return bool(value)
 
-
     def _defined_written(self, text: str) -> str:
         """`text` with each object-like macro whose body tests `defined` written out (`#define BF16
         (defined(V) && V >= 11)`; `#if BF16`), as the compilers read it: `defined(V)` then sees the
@@ -177,7 +176,7 @@ class Conditions:
                 return m.group(0)
             return "(" + "".join(t.value for t in got.value) + ")"
         for _ in range(4):      # (such a body naming another: a few levels)
-            if "defined" not in text and not any(w in macros for w in _WORD.findall(text)):
+            if not any(w in macros for w in _WORD.findall(text)):
                 break
             new = _WORD.sub(body, text)
             if new == text:

@@ -187,8 +187,8 @@ def _check(ctx: Context):
             decl = f"{acc.array.name}" + "".join(f"[{d}]" for d in dims)
             # an access wider than the element (`((ulonglong4*)key)[j]` of `uint32_t key[40]`) runs
             # `span - 1` elements past the index it starts at
-            span = max(1, acc.width // acc.array.elem_size) if acc.array.elem_size and (not per_dim or
-                                                                                       k == len(dims) - 1) else 1
+            along = not per_dim or k == len(dims) - 1      # the subscript a wide access runs along
+            span = max(1, acc.width // acc.array.elem_size) if along and acc.array.elem_size else 1
             last = r.hi + span - 1
             if last <= extent - 1 and r.lo >= 0:
                 continue
@@ -205,9 +205,12 @@ def _check(ctx: Context):
             if last > extent - 1:
                 mc = max_check(sim, acc, expr, terms, r.at_max, r.hi)
                 point = _where(r.at_max, terms)
-                wide = f", and its {acc.width}-byte access runs to element {last}" if span > 1 else ""
-                msg = (f"index{where} of `{short(written(acc))}` reaches {mc}{'' if span > 1 else f' > {extent - 1}'} "
-                       f"(`{decl}`) at {point}{wide}{' > ' + str(extent - 1) if span > 1 else ''}{tail}")
+                msg = f"index{where} of `{short(written(acc))}` reaches {mc}"
+                if span > 1:
+                    msg += f" (`{decl}`) at {point}, and its {acc.width}-byte access runs to element {last} > {extent - 1}"
+                else:
+                    msg += f" > {extent - 1} (`{decl}`) at {point}"
+                msg += tail
             else:
                 mc = max_check(sim, acc, expr, terms, r.at_min, r.lo)
                 point = _where(r.at_min, terms)
