@@ -555,11 +555,12 @@ def host_files(known: list[SourceFile], candidates: list[str], cfg: Config,
     return out
 
 
-_RUNTIME_LAUNCH = re.compile(rb"\bcudaLaunch(?:Cooperative)?Kernel\s*\(\s*([^,;]{1,200}),")
+_RUNTIME_LAUNCH = re.compile(rb"\b(?:cuda|hip)Launch(?:Cooperative)?Kernel(?:GGL)?\s*\(\s*([^,;]{1,200}),")
 
 
 def _runtime_launches(data: bytes, kernels: set[str]) -> bool:
-    """The text launches one of `kernels` through the runtime (`cudaLaunchKernel((void*)k, ...)`: a
+    """The text launches one of `kernels` through the runtime (`cudaLaunchKernel((void*)k, ...)`,
+    `hipLaunchKernelGGL(k, ...)`: a
     kernel declared in a C++ file and launched there), its first argument read as a launch site's is."""
     from .source.cufile import kernel_operand
     for m in _RUNTIME_LAUNCH.finditer(data):
@@ -876,7 +877,7 @@ def _quiet_numpy(analyse):
 @_quiet_numpy
 def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
     """Two-tree table, simulation and rules of one kernel: (diagnostics, table or None)."""
-    from .model.launch import resolve_launch
+    from .model.launch import UNREACHED, resolve_launch
     from .analysis.family import derive
     from .analysis.simulate import AnalysisLimit, Simulation
 
@@ -889,6 +890,9 @@ def _analyse_kernel(fn, src: SourceFile, project: Project, cfg: Config):
                                         f"more than the {MAX_KERNEL_NODES} cudalint analyses")], None
     try:
         launch, template, assumptions = resolve_launch(fn, project.sites_for(fn), fcfg.launches, project, fcfg.params)
+        if launch.origin == UNREACHED:
+            # the program launches it, but for no instance this body is compiled for: dead code
+            return [_note_raw(src.path, fn, f"kernel `{fn.name}` is not analysed: {assumptions[0].split(': ', 1)[-1]}")], None
         table = _build_table(fn, launch, template, src, project)
         table.assumptions.extend(assumptions)
         try:
@@ -1196,8 +1200,7 @@ def _hold_for_element_sizes(fn, launch, template, src, project, fcfg: Config, ta
     launched from another language) runs at each width the program may instantiate it with: a
     finding made of bytes (sectors, banks) stands only if the kernel read with a 2-byte `T` makes it
     too; else it rests on a value cudalint chose and is an info (`--show-uncertain`)."""
-    unbound = [tp.name for tp in fn.template_params if tp.is_type and
-               str((template or {}).get(tp.name) or tp.name).strip() == tp.name]   # `k<T>` in a host template too
+    unbound = [tp.name for tp in fn.template_params if tp.is_type and tp.name in table.unbound_types]
     if not unbound or not any(d.code in _BYTE_RULES and d.severity != "info" for d in found):
         return found
     from .analysis.simulate import AnalysisLimit, Simulation

@@ -213,3 +213,34 @@ def test_a_32_byte_view_moves_in_16_byte_pieces_as_its_type_aligns_them(tmp_path
     found = {d.line: d for d in lint_source(tmp_path, text) if d.code == "CL401"}
     assert set(found) == {4}
     assert found[4].metrics["ways"] == 2 and found[4].metrics["ideal_wavefronts"] == 4
+
+
+def test_a_type_the_launch_names_but_the_unit_does_not_lay_out_is_tried_at_each_width(tmp_path):
+    """`k<scalar_t><<<...>>>` in a dispatch macro's lambda (`scalar_t` defined by a library header
+    not read) is a template type of unknown width: the conflict stands where 2- and 4-byte elements
+    both make it, and one on a shared tile of a type the unit does not define (`cpx`, with no width
+    tried) is an info resting on that size."""
+    from cudalint.lint import Config, lint_paths
+    kernel = """
+template <typename T>
+__global__ void boxes(const T* dev_boxes, T* out, int n) {
+  __shared__ T block_boxes[64 * 32];
+  for (int f = 0; f < 32; f++)
+    block_boxes[f * 64 + threadIdx.x] = dev_boxes[(blockIdx.x * 32 + f) * 64 + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * 64 + threadIdx.x] = block_boxes[threadIdx.x * 32];
+}
+void run(const void* in, void* out, int n) {
+  DISPATCH(kind, [&] { boxes<scalar_t><<<n / 64, 64>>>((const scalar_t*)in, (scalar_t*)out, n); });
+}
+"""
+    path = tmp_path / "k.cu"
+    path.write_text(kernel)
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL401"]
+    assert found and all(d.severity == "warning" for d in found)
+    tile = kernel.replace("template <typename T>\n", "").replace("<scalar_t>", "").replace("const T*", "const cpx*") \
+        .replace("T* out", "cpx* out").replace("__shared__ T ", "__shared__ cpx ").replace("(const scalar_t*)", "(const cpx*)") \
+        .replace("(scalar_t*)", "(cpx*)")
+    path.write_text(tile)
+    found = [d for d in lint_paths([str(path)], Config(show_uncertain=True)).diagnostics if d.code == "CL401"]
+    assert found and all(d.severity == "info" and "rests on the size of `cpx`" in d.message for d in found)

@@ -544,6 +544,73 @@ def test_runtime_launch_binds_the_arguments_by_address(tmp_path, monkeypatch):
     assert lc.params.get("n") == 4096
 
 
+def test_hip_portable_launch_gives_the_launch_and_its_arguments(tmp_path, monkeypatch):
+    """`hipLaunchKernelGGL(HIP_KERNEL_NAME(k<1>), dim3(grid), dim3(block), smem, stream, args...)`
+    (CUDA code written to build with HIP too) is a launch, its arguments the kernel's values, also
+    from a C++ file: the stride every launch passes makes the finding, without it there is none."""
+    kernel = """
+template <int K>
+__global__ void scale(float* x, int n, int stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i * stride] *= 2.0f;
+}
+"""
+    host = """
+void run(float* x, int n) {
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(scale<1>), dim3((n + 127) / 128), dim3(128), 0, 0, x, n, %d);
+}
+"""
+    lc = launches(tmp_path, {"k.cu": kernel + host % 3}, monkeypatch)["scale"][0]
+    assert lc.block[0] == ir.Num(128) and lc.params.get("stride") == 3
+    found = lint_paths(["k.cu"], Config())
+    assert {d.code for d in found.diagnostics if d.severity == "warning"} == {"CL101"}
+    (tmp_path / "k.cu").write_text(kernel + host % 1)
+    found = lint_paths(["k.cu"], Config())
+    assert not [d for d in found.diagnostics if d.severity in ("warning", "error")]
+
+
+def test_a_kernel_passed_to_a_launcher_as_a_function_pointer_gets_the_launchers_values(tmp_path, monkeypatch):
+    """`template <typename... Args> void launch(void (*kernel)(Args...), dim3 g, dim3 b, Args... args)
+    { kernel<<<g, b>>>(args...); }` called as `launch(k, dim3(...), dim3(128), x, n)`: the launch is
+    k's, with the call's block and arguments."""
+    src = """
+template <typename... Args>
+void launch(void (*kernel)(Args...), dim3 grid, dim3 block, Args... args) { kernel<<<grid, block>>>(args...); }
+__global__ void k(float* x, int n, int s) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i * s] = 0; }
+void run(float* x, int n) { launch(k, dim3((n + 127) / 128), dim3(128), x, n, 3); }
+"""
+    lc = launches(tmp_path, {"k.cu": src}, monkeypatch)["k"][0]
+    assert lc.block[0] == ir.Num(128) and lc.params.get("s") == 3
+
+
+def test_a_class_templates_recursive_member_folds_as_the_compiler_folds_it(tmp_path, monkeypatch):
+    """`template <> struct Log2<1> { static constexpr unsigned value = 0; };` is Log2<1>'s value alone,
+    and `Log2<32>::value` is 1 + Log2<16>::value ... = 5: the warp index `threadIdx.x >> 5` is one
+    value for a warp (taken as 0, the specialization's, it made each lane its own warp and invented
+    a 32-sector access)."""
+    src = """
+template <unsigned x> struct Log2 { static constexpr unsigned value = 1 + Log2<x / 2>::value; };
+template <> struct Log2<1> { static constexpr unsigned value = 0; };
+template <unsigned SHIFT>
+__global__ void per_warp(const float* in, float* out, int n) {
+  unsigned warp = threadIdx.x >> SHIFT;
+  unsigned lane = threadIdx.x & 31;
+  out[(blockIdx.x * 4 + warp) * 32 + lane] = in[(blockIdx.x * 4 + warp) * 32 + lane];
+}
+void run(const float* in, float* out, int n) {
+  const unsigned shift = Log2<32>::value;
+  per_warp<shift><<<n / 128, 128>>>(in, out, n);
+}
+"""
+    (tmp_path / "k.cu").write_text(src)
+    found = lint_paths([str(tmp_path / "k.cu")], Config(show_limits=True)).diagnostics
+    assert not [d for d in found if d.severity in ("warning", "error") or d.code == "CL901"]
+    # a shift the specialization's 0 would give: every lane its own row, 32 sectors a request
+    (tmp_path / "k.cu").write_text(src.replace("Log2<32>::value", "Log2<1>::value"))
+    found = lint_paths([str(tmp_path / "k.cu")], Config()).diagnostics
+    assert [d.code for d in found if d.severity == "warning"][:1] == ["CL101"]
+
+
 def test_a_block_from_a_member_of_a_struct_passed_whole_is_the_kernels_member(tmp_path, monkeypatch):
     """`dim3 block(p.width / 4, p.heads, 3)` with `p` passed whole to the kernel: the block's edges
     are the kernel's own `p.width` and `p.heads` (open where the host gives no value), not a block
@@ -685,3 +752,34 @@ def test_a_size_the_launcher_rescales_before_the_launch_is_the_kernels_own(tmp_p
         }
         """))
     assert not [d for d in lint_paths([str(cu)], Config()).diagnostics if d.code == "CL202"]
+
+
+def test_an_explicit_specialization_runs_only_where_the_type_test_lets_its_types_through(tmp_path, monkeypatch):
+    """`if (is_same<T1, A>::value && is_same<T2, B>::value) k<T1, T2><<<g, dim3(s / 4, h, 3)>>>(p);
+    else k<T1, T2><<<g2, dim3(h, s)>>>(p);` with `template <> __global__ void k(Param<A, B> p)`: the
+    specialization is the first launch's (its types matched through its parameter's template
+    arguments), never the `else`'s, whatever instances the host template has; read with the second
+    launch's block it made a false race."""
+    src = """
+#include <type_traits>
+struct A {}; struct B {};
+template <typename T1, typename T2> struct Param { T1* dst; const T2* src; int s; int h; };
+template <typename T1, typename T2>
+__global__ void k(Param<T1, T2> p) { p.dst[threadIdx.x * p.h + threadIdx.y] = T1(); }
+template <>
+__global__ void k(Param<A, B> p) {
+  const int s4 = p.s / 4;
+  p.dst[threadIdx.y * 3 * s4 + threadIdx.z * s4 + threadIdx.x] = A();
+}
+template <typename T1, typename T2>
+void run(Param<T1, T2> p) {
+  if (std::is_same<T1, A>::value && std::is_same<T2, B>::value)
+    k<T1, T2><<<1000, dim3(p.s / 4, p.h, 3)>>>(p);
+  else
+    k<T1, T2><<<dim3(1000, 3), dim3(p.h, p.s)>>>(p);
+}
+"""
+    lc = launches(tmp_path, {"k.cu": src}, monkeypatch)["k"][0]     # the specialization's (the later `k`)
+    assert lc.block is not None and lc.block[2] == ir.Num(3)
+    (tmp_path / "k.cu").write_text(src)
+    assert not [d for d in lint_paths([str(tmp_path / "k.cu")], Config()).diagnostics if d.code == "CL302"]

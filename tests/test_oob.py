@@ -238,3 +238,66 @@ def test_a_range_whose_length_the_kernel_looks_at_is_no_finding(tmp_path):
         "const int* nodes = off + 8 * i; int a = nodes[0], b = nodes[1]; out[i] = list[a] + list[b];",
     ):
         assert ranges(lint(tmp_path, RANGES % body)) == [], body
+
+
+QUANT = """
+__global__ void matvec(const float* vec, const int* mat, float* mul, int height, int width) {
+  int h = 8 * blockIdx.x;
+  int w = 64 * blockIdx.y + threadIdx.x;
+  __shared__ float v[64];
+  v[threadIdx.x] = vec[blockIdx.x * 64 + threadIdx.x];
+  __syncthreads();
+  int i = width * h + w;
+  float res = 0.0f;
+  for (int k = 0; k < 64; ++k)
+    res += (float)mat[i + (k / 8) * width] * v[k];
+  atomicAdd(&mul[w], res);
+}
+void run(const float* vec, const int* mat, float* mul, int height, int width) {
+  matvec<<<dim3((height + 7) / 8, (width + 63) / 64), 64>>>(vec, mat, mul, height, width);
+}
+"""
+
+
+def test_the_tail_guard_named_is_on_the_coordinate_not_on_a_position_in_the_matrix(tmp_path):
+    """`i = width * h + w` counts rows too: `if (i < width)` would stop every row but the first. The
+    guard the finding names is on `w`, the coordinate the rounded grid runs past, also for the
+    atomic's `&mul[w]`."""
+    found = [d for d in ranges(lint(tmp_path, QUANT)) if d.code == "CL202"]
+    assert {d.array for d in found} == {"mat", "mul"}
+    assert all("add `if (w < width)`" in d.message for d in found), [d.message for d in found]
+
+
+COLUMN_SUM = """
+__global__ void col_sum(const float* in, float* out, int rows, int n) {
+  __shared__ float tile[8][129];
+  int col = blockIdx.x * 8 + threadIdx.x;
+  float s = 0.f;
+  for (int r = threadIdx.y; r < rows; r += 128)
+    if (col < n) s += in[r * n + col];
+  tile[threadIdx.x][threadIdx.y] = s;
+  __syncthreads();
+  if (threadIdx.y == 0) {
+    float t = 0.f;
+    for (int k = 0; k < 128; k++) t += tile[threadIdx.x][k];
+    tile[threadIdx.x][128] = t;
+  }
+  __syncthreads();
+  if (threadIdx.x < %s) {
+    int pos = blockIdx.x * 8 + threadIdx.x;
+    out[pos] = tile[threadIdx.x][128];
+  }
+}
+void launch(const float* in, float* out, int rows, int n) {
+  col_sum<<<dim3((n - 1) / 8 + 1), dim3(8, 128)>>>(in, out, rows, n);
+}
+"""
+
+
+def test_a_guard_by_a_number_of_the_block_is_no_tail_guard(tmp_path):
+    """`if (threadIdx.x < 8)` in blocks 8 wide bounds nothing: the last block still stores past n
+    whenever n % 8 != 0. A guard by a size of the kernel's own (`threadIdx.x < n - blockIdx.x * 8`)
+    is the tail guard, and the store is clean."""
+    found = [d for d in ranges(lint(tmp_path, COLUMN_SUM % "8")) if d.code == "CL202"]
+    assert [d.array for d in found] == ["out"] and "whenever n % 8 != 0" in found[0].message
+    assert [d for d in ranges(lint(tmp_path, COLUMN_SUM % "n - blockIdx.x * 8")) if d.code == "CL202"] == []

@@ -285,8 +285,13 @@ def test_a_cuda_build_switch_nothing_defines_is_taken_as_defined(tmp_path):
         #ifdef USE_CUDNN_V9
         int other;
         #endif
+        #if GMX_GPU_CUDA
+        int project_gpu;
+        #elif GMX_GPU_OPENCL
+        int opencl;
+        #endif
         """)
-    assert "int gpu;" in v.text and "int both;" in v.text
-    assert "int undone;" not in v.text and "int other;" not in v.text
+    assert "int gpu;" in v.text and "int both;" in v.text and "int project_gpu;" in v.text
+    assert "int undone;" not in v.text and "int other;" not in v.text and "int opencl;" not in v.text
     off = view(tmp_path, "#if USE_CUDA\nint gpu;\n#endif\n", name="c.cu", defines=[Macro("USE_CUDA", "0")])
     assert "int gpu;" not in off.text

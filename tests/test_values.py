@@ -300,3 +300,56 @@ __global__ void border_max(const float* in, float* out, int n) {
 ''')
     res = lint_paths([str(f)], Config(jobs=1))
     assert not [d for d in res.diagnostics if d.code == "CL302"]
+
+
+BOUNDED = """
+__global__ void colmajor(float* C, int n, int k) {
+  int col = threadIdx.x % k;
+  int row = blockIdx.x * (128 / k) + threadIdx.x / k;
+  if (row >= n) return;
+  C[col * n + row] += 1.0f;
+}
+void run(float* C, int n, int k) {
+  if (k <= 16) {
+    colmajor<<<(n + 127) / 128 * k, 128>>>(C, n, k);
+  }
+}
+"""
+
+
+def test_the_if_around_a_launch_bounds_the_values_a_size_is_tried_at(tmp_path):
+    """`if (k <= 16)` around the launch: no launch runs k = 1000, so the trials take the largest
+    values the host allows (15, 16), and the finding says so; the values above it are never tried."""
+    found = [d for d in warnings(lint(tmp_path, BOUNDED)) if d.code == "CL101"]
+    assert found
+    text = " ".join(found[0].assumptions)
+    assert "k = 15 and 16" in text and "k = 1000" not in text
+
+
+HISTO_STORE = """
+#define NUM_B 11
+#define DEPTH 4
+__global__ void histo_store(const unsigned* counts, unsigned* bin, %s) {
+  __shared__ unsigned pad[NUM_B * DEPTH];
+  for (unsigned t = threadIdx.x; t < NUM_B * DEPTH; t += blockDim.x) pad[t] = counts[t];
+  __syncthreads();
+  unsigned tid = threadIdx.x;
+  while (tid < DEPTH * NUM_B) {
+    unsigned b = tid %% NUM_B;
+    unsigned r = tid / NUM_B;
+    bin[b * gridDim.x * DEPTH + blockIdx.x * DEPTH + r] = pad[b + r * NUM_B];
+    tid += blockDim.x;
+  }
+}
+void run(const unsigned* counts, unsigned* bin, unsigned n) {
+  histo_store<<<(n + 1023) / 1024, 256>>>(counts, bin%s);
+}
+"""
+
+
+def test_a_warp_the_kernels_own_count_cuts_short_counts_in_the_figures(tmp_path):
+    """A loop bounded by the constant 44 runs warp 0 whole and warp 1 with 12 lanes at every size:
+    both warps' requests are the program's (6 sectors where 3 would do). Only a warp a size the
+    trial chose cuts short at its end is left out of a figure."""
+    found = [d for d in warnings(lint(tmp_path, HISTO_STORE % ("unsigned n", ", n"))) if d.code == "CL101"]
+    assert found and found[0].metrics["sectors_per_request"] == 6 and found[0].metrics["ideal_sectors"] == 3

@@ -110,7 +110,7 @@ def _diverges(sim: Simulation, b: Barrier, every_guard: bool = False) -> Diverge
         loop = next((it for it in b.loops if it.cond is g), None)
         at = {}
         for k, it in enumerate(b.loops):
-            v = sim._scalar(it.value, {it.trip.name: combo[k], **{n: int(np.asarray(x).reshape(-1)[0])
+            v = sim._scalar(it.value, {**sim.base_env(), it.trip.name: combo[k], **{n: int(np.asarray(x).reshape(-1)[0])
                                                                  for n, x in env.items() if n.startswith("blockIdx")}})
             at[it.var] = f"{it.var}={v}" if v is not None else f"iteration {combo[k]} of the loop over `{it.var}`"
         return Divergence(b, g, exit_, loop, coord(t_in), coord(t_out), at)

@@ -108,7 +108,7 @@ def _blocks(table: TwoTreeTable, given: dict[str, int]):
         reason = "block size " + ", ".join(f"`{n}`" for n in unknown) + " not given"
     else:
         reason = "launch not found" if lc.origin == "assumed" else "block size of the launch not computed"
-    uses_y, uses_z = _uses(table, "threadIdx.y"), _uses(table, "threadIdx.z")
+    uses_y, uses_z = uses_axis(table, "threadIdx.y"), uses_axis(table, "threadIdx.z")
     if lc.block is not None:    # `dim3(bs, 1, 1)`: the launch says which axes the block has
         uses_y = uses_y and lc.block[1] != ir.Num(1)
         uses_z = uses_z and lc.block[2] != ir.Num(1)
@@ -259,7 +259,7 @@ def _closest(unknown: list[str], combos, vals, ok, target):
     return tuple(int(v) for v in vals[k]), tuple(zip(unknown, (int(c) for c in combos[k])))
 
 
-def _uses(table: TwoTreeTable, name: str) -> bool:
+def uses_axis(table: TwoTreeTable, name: str) -> bool:
     """The kernel's own text uses the axis (a group's `thread_rank()` spells every axis out)."""
     if table.thread_axes is not None:
         return name in table.thread_axes
@@ -552,16 +552,31 @@ def allowed(checks: list[ir.Expr], name: str, value: int, given: dict[str, int])
     if not mine:
         return value
     cands = np.arange(value, value + SEARCH, dtype=np.int64)
-    ok = np.ones(SEARCH, dtype=bool)
+    hits = np.flatnonzero(_meets(mine, name, cands, given))
+    if hits.size:
+        return int(cands[hits[0]])
+    # none at or above it (`if (k <= 16)` around the launch): the largest below that the checks
+    # allow, a power of two for a trial that is one and none for one that is not
+    below = np.arange(value - 1, 0, -1, dtype=np.int64)
+    ok = _meets(mine, name, below, given)
+    pow2 = (below & (below - 1)) == 0
+    alike = ok & (pow2 if value & (value - 1) == 0 else ~pow2)
+    hits = np.flatnonzero(alike) if alike.any() else np.flatnonzero(ok)
+    return int(below[hits[0]]) if hits.size else value
+
+
+def _meets(checks: list[ir.Expr], name: str, cands: np.ndarray, given: dict[str, int]) -> np.ndarray:
+    """Which of the candidate values of `name` every check allows (one that cannot be evaluated is
+    taken as true), evaluated at once, as one column."""
+    ok = np.ones(len(cands), dtype=bool)
     ev = Evaluator({**{k: np.int64(v) for k, v in given.items()}, name: cands})
-    for c in mine:
+    for c in checks:
         try:
             with np.errstate(all="ignore"):
                 ok &= np.broadcast_to(np.asarray(ev.value(c)) != 0, ok.shape)
         except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
-            continue        # a check that cannot be evaluated is taken as true
-    hits = np.flatnonzero(ok)
-    return int(cands[hits[0]]) if hits.size else value
+            continue
+    return ok
 
 
 def holds(checks: list[ir.Expr], env: dict[str, int]) -> bool:

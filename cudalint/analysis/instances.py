@@ -345,6 +345,23 @@ class Instances:
             self._masks[(id(acc), mode)] = got
         return got
 
+    def mask_apart_from(self, acc: Access, mode: str, names: set[str]) -> np.ndarray | None:
+        """Where the access runs over its instances with the guards that read any of `names` left
+        out (the sizes a trial chose: a warp cut short there is cut by a value the program does not
+        give); None where no guard reads them."""
+        if not any(s.name in names for g in acc.guards for s in ir.symbols(g)):
+            return None
+        env, n, key, _ = self._instance_entry(acc, mode)
+        got: np.ndarray = np.ones((int(n), self.nthreads), dtype=np.bool_)
+        settled = [it.cond for it in acc.loops if self._settled(it)]
+        for g in acc.guards:
+            if any(g is c for c in settled) or any(s.name in names for s in ir.symbols(g)):
+                continue
+            v = self._guard_value(env, g, key)
+            if v is not None:
+                got &= v
+        return got
+
     def _settled(self, it: Iterator) -> bool:
         """A loop whose condition holds at every sampled iteration in every lane: its trip count is
         known and the condition reads no lane, block or other loop, only its own counter and

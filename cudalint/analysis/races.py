@@ -47,13 +47,35 @@ def separates(b: Barrier, x: Access, y: Access) -> bool:
     when it is uniform it can skip the barrier for the whole block, unless it is the guard of an
     early `break`/`return` (`if (done) break;`): where it fails the block has left, and nothing
     after the barrier, the next iteration included, runs."""
+    return not _skipping(b, x, y)
+
+
+def _skipping(b: Barrier, x: Access, y: Access) -> list[ir.Expr]:
+    """The guards of b that may let the block skip it between x and y (see separates)."""
+    out = []
     for g in b.guards:
         if g in x.guards or g in y.guards or _is_loop_cond(g, b) or thread_dependent(g):
             continue
         if any(e.guard is g and e.kind in ("break", "return", "trap") for e in b.exits):
             continue
-        return False
-    return True
+        out.append(g)
+    return out
+
+
+def _iteration_guards(b: Barrier, x: Access, y: Access) -> tuple[ir.Expr, ...] | None:
+    """Where b is skipped only by conditions of the launch's values and the loops' iterations
+    (`if (dividedAt > warpSize / 2) __syncthreads(); else __syncwarp();` in a halving loop): those
+    conditions, which the whole block takes alike at each iteration; None where another kind of
+    guard may skip it."""
+    skip = _skipping(b, x, y)
+    if not skip or not all(_of_iterations(g) for g in skip):
+        return None
+    return tuple(skip)
+
+
+def _of_iterations(g: ir.Expr) -> bool:
+    return all(x.kind in ("param", "blockdim", "griddim", "iter") for x in ir.symbols(g)) and \
+        not any(isinstance(n, (ir.Subscript, ir.Deref, ir.Member)) for n in g.walk())
 
 
 class Ownership:
@@ -539,6 +561,87 @@ def _cases(barriers, w: Access, r: Access) -> list[tuple[Iterator | None, bool]]
     return cases
 
 
+@dataclass(frozen=True)
+class _Conditional:
+    """A barrier the block runs at some iterations only: where `guards` all hold at the iteration
+    it is passed in (`next_iteration`: the one the crossed loop goes on to), it lies between the
+    two accesses."""
+    scope: str
+    guards: tuple[ir.Expr, ...]
+    next_iteration: bool
+    seq: int = 0
+
+
+def _conditional(barriers, w: Access, r: Access, loop: Iterator | None) -> list[_Conditional]:
+    """The barriers of a case (see _cases) skipped only by conditions of the iterations."""
+    lo, hi = sorted((w.seq, r.seq))
+    out = []
+    for b in barriers:
+        if loop is None:
+            inside, after = lo < b.seq < hi, False
+        else:
+            inside = loop.seq_start < b.seq < loop.seq_end and (b.seq > hi or b.seq < lo)
+            after = b.seq < lo           # passed at the start of the next iteration
+        if not inside:
+            continue
+        guards = _iteration_guards(b, w, r)
+        if guards is not None:
+            out.append(_Conditional(b.scope, guards, after, b.seq))
+    return out
+
+
+def _meeting_trips(sim, own, conditional: list[_Conditional], acc: Access, outer: list[Iterator],
+                   first: bool) -> list[tuple[dict, bool]] | None:
+    """Where conditional barriers of the same pass lie in a loop of `acc` that the other access is
+    not in (`if (n > warpSize) __syncthreads(); else __syncwarp();` at the end of a halving loop,
+    read after it): the iterations of `acc` that meet the other access with no block barrier
+    run between, each as (pin, whether a warp barrier is run between); None where there is no such
+    loop or its conditions ask for more than its own iteration."""
+    free = [m for m in acc.loops if not any(m is o for o in outer)]
+    if not free or not conditional:
+        return None
+    m = free[0]
+    inside = [c for c in conditional if m.seq_start < c.seq < m.seq_end]
+    if not inside or any(x.kind == "iter" and x.name != m.trip.name for c in inside for g in c.guards
+                         for x in ir.symbols(g)):
+        return None
+    trips = own.trips(m)
+    running = {}
+    for c in inside:
+        runs = []
+        for t in trips:
+            env = {**sim.base_env(), m.trip.name: t}
+            runs.append(all(bool(sim._scalar(g, env)) for g in c.guards))
+        running[id(c)] = runs
+    out = []
+    for k, t in enumerate(trips):
+        between = {"block": False, "warp": False}
+        for c in inside:
+            runs = running[id(c)]
+            # on the path from `acc` at trip t to the other access: the barrier's passes after it
+            # (the first access) or before it (the second), its own iteration's as its place says
+            if first:
+                passes = range(k if c.seq > acc.seq else k + 1, len(trips))
+            else:
+                passes = range(0, k + 1 if c.seq < acc.seq else k)
+            if any(runs[j] for j in passes):
+                between[c.scope] = True
+        if not between["block"]:
+            out.append(({id(m): (m, t)}, between["warp"]))
+    return out
+
+
+def _runs_at(sim, c: _Conditional, fixed: dict, fixed_next: dict) -> bool:
+    """Whether the block runs conditional barrier `c` at these trips (unknown: it may not)."""
+    trips = fixed_next if c.next_iteration else fixed
+    env = {**sim.base_env(), **{it.trip.name: t for it, t in trips.values()}}
+    for g in c.guards:
+        v = sim._scalar(g, env)
+        if not v:
+            return False
+    return True
+
+
 def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     """The first race between store `w` and access `r` (`cases`: _cases(barriers, w, r))."""
     if r.kind == "store" and w.stored is not None and w.stored == r.stored:
@@ -552,6 +655,7 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     own_units = None
     within: Race | None = None
     for loop, warp_barrier in cases:
+        conditional = _conditional(barriers, w, r, loop)
         if loop is None:
             if own_units is None:
                 own_units = _own_units(sim, w, r, common)
@@ -565,7 +669,15 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
         pin_earlier = _pinned(own, barriers, earlier, outer, w, r, not later_first)
         # the trips of the earlier access: the next iteration of the loop crossed
         samples_next = samples if loop is None else own.samples(outer, common.index(loop))
-        for block in blocks:
+        options = [(pin_later, pin_earlier, False)]
+        if loop is None and conditional:
+            ml = _meeting_trips(sim, own, conditional, later, outer, first=False)
+            me = _meeting_trips(sim, own, conditional, earlier, outer, first=True)
+            if ml is not None or me is not None:
+                options = [({**pin_later, **pl}, {**pin_earlier, **pe}, wl or we)
+                           for pl, wl in (ml if ml is not None else [({}, False)])
+                           for pe, we in (me if me is not None else [({}, False)])][:64]
+        for (pin_later, pin_earlier, warp_passed), block in itertools.product(options, blocks):
             # every sample's pair at once; the exact search only where that finds a unit shared
             f_all = own.footprints(later, block, outer, samples, pin_later, unit)
             g_all = own.footprints(earlier, block, outer, samples_next, pin_earlier, unit)
@@ -579,6 +691,12 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
                 fixed_next = dict(fixed)
                 if loop is not None:
                     fixed_next[id(loop)] = (loop, fixed[id(loop)][1] + 1)
+                warp_here = warp_barrier or warp_passed
+                if conditional:
+                    running = [c.scope for c in conditional if _runs_at(sim, c, fixed, fixed_next)]
+                    if "block" in running:
+                        continue        # this iteration's barrier lies between them
+                    warp_here = warp_here or "warp" in running
                 f_later = own.footprint(later, block, {**fixed, **pin_later}, unit)
                 f_earlier = own.footprint(earlier, block, {**fixed_next, **pin_earlier}, unit)
                 if f_later is None or f_earlier is None:
@@ -586,7 +704,7 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
                 fw, fr = (f_later, f_earlier) if later is w else (f_earlier, f_later)
                 if _no_thread_shares(fw, fr):
                     continue
-                for by_warp in ((True,) if warp_barrier else (True, False)):
+                for by_warp in ((True,) if warp_here else (True, False)):
                     if not by_warp and within is not None:
                         continue        # a pair in one warp is found already: only one across warps is news
                     hit = _shared_pair(fw, fr, by_warp)
@@ -596,7 +714,7 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
                     pt = {f"blockIdx.{a}": block[i] for i, a in enumerate("xyz")}
                     coords = [{**pt, **{k: int(v[t]) for k, v in sim.tid.items()}} for t in (t1, t2)]
                     race = Race(w, r, loop, (coords[0], coords[1]), u * unit, t1 // WARP == t2 // WARP,
-                                warp_barrier)
+                                warp_here)
                     if not race.same_warp:
                         return race
                     # two lanes of one warp: a warp barrier would do, unless threads of two warps

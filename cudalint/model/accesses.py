@@ -2,6 +2,8 @@
 an Access (index in elements of the array, space, load/store, guards, loops, statement text)."""
 from __future__ import annotations
 
+import re
+
 from ..index import ir
 from ..index.types import template_arguments
 from ..source.cufile import node_text, type_words
@@ -13,6 +15,10 @@ from .symbols import UNKNOWN_VIEW, Ptr, Unfollowable, _data, _names, _scale
 
 _BUILTIN_NAMES = {"threadIdx", "blockIdx", "blockDim", "gridDim"}
 _UNIFORM_KINDS = ("param", "block", "blockdim", "griddim", "uniform")   # one value in every thread of a block
+
+
+# `cuda::atomic<T, scope>`, `cuda::std::atomic<T>`, `std::atomic_ref<T>`: atomic types by name
+_ATOMIC_TYPE = re.compile(r"(?:const\s+|volatile\s+)*(?:::)?(?:cuda::)?(?:std::)?atomic(?:_ref)?\s*<")
 
 
 class Accesses:
@@ -469,12 +475,13 @@ class Accesses:
             # through a row of a two-dimensional array (`float *out = buf[w]`): `out[i]` is
             # `buf[w][i]`, each subscript in its own dimension (a range question apart from a meeting)
             dims_idx = (ptr.row_index, _scale(index, ptr))
+        atomic = kind.startswith("atomic") or self._atomic_type(arr.elem_type)
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), width or ptr.view_size, line, col, end_line, end_col,
                          tuple(self.guards), tuple(self.loops),
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved,
-                         atomic=kind.startswith("atomic"), name_deps=deps, seq=self._next_seq(),
+                         atomic=atomic, name_deps=deps, seq=self._next_seq(),
                          reaching=reaching,
                          value_scope=self.store_scope if k == "store" and kind == "store" else uniform.THREAD,
                          value_axes=self.store_axes if k == "store" and kind == "store" else None,
@@ -493,6 +500,21 @@ class Accesses:
                 if filled is not None:
                     return substitute(filled[1], {filled[0]: flat})
         return _data(arr.name)
+
+    def _atomic_type(self, t: str) -> bool:
+        """An element of libcu++'s or the standard library's atomic type (`cuda::atomic<int,
+        cuda::thread_scope_block>`, `cuda::std::atomic<T>`, through a typedef or a template type
+        the launch binds): its operators (`++`, `+=`, `=`, reads) are atomic operations."""
+        if "atomic" not in t and not self.types.get(t) and "atomic" not in (self.layouts.resolve(t) or ""):
+            return False        # most elements: no atomic in the name or what it stands for
+        for _ in range(8):
+            if _ATOMIC_TYPE.match(t):
+                return True
+            nxt = self.types.get(t) or self.layouts.resolve(t)
+            if not nxt or nxt == t:
+                return False
+            t = nxt
+        return False
 
     # ---- register arrays filled in a loop --------------------------------------------------
     _FILL_KINDS = frozenset(("thread", "block", "blockdim", "griddim", "param"))

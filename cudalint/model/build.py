@@ -116,6 +116,10 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                 self.types[tp.name] = val or ""
                 if val:
                     self.table.template_bindings[tp.name] = val
+                # none, a host template's own `T` passed on, or a name the unit does not lay out
+                # (`scalar_t` of a dispatch macro's lambda): each width a program may bind is tried
+                if not val or val.strip() == tp.name or self.layouts.size(val.strip()) is None:
+                    self.table.unbound_types.add(tp.name)
                 continue
             if val is None:
                 self.env[tp.name] = ir.Sym(tp.name, "param")

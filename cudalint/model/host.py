@@ -11,11 +11,13 @@ of statements, and helpers nest at most MAX_DEPTH deep.
 """
 from __future__ import annotations
 
+import re
 
 from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
 from ..source.project import is_member
+from ..source.types import split_top_level
 from ..preprocess.macros import MacroError
 
 MAX_STEPS = 400     # statements evaluated for one launch, over every helper and caller it reads
@@ -140,6 +142,10 @@ def _class_member(key: str, const) -> bool:
 _TAILS: dict[int, tuple] = {}
 
 
+# `Log2<32>::value`: a member of a class template's instance, written with its arguments
+_INSTANCE_MEMBER = re.compile(r"\b([A-Za-z_]\w*)\s*<([^<>;{}]*)>\s*::\s*([A-Za-z_]\w*)")
+
+
 class HostScope:
     """Evaluation of host expressions in one scope: names from `env`, then the unit's constants,
     then `free_name` (a launch's host function: a kernel parameter or an open host value; a helper's
@@ -170,9 +176,52 @@ class HostScope:
     def _parse(self, text: str) -> ir.Expr:
         if self.macros is not None and self.macros.uses_macro(text):
             text = self.macros.expand(text)
+        if "::" in text and "<" in text:
+            text = self._instance_members(text)
         # `at::cuda::ATenCeilDiv`: parse_expr reads a name of several scopes by its last two parts
         # (a constant is found by its qualified tail, a helper by its name)
         return parse_expr(text)
+
+    def _instance_members(self, text: str, depth: int = 0) -> str:
+        """`Log2<32>::value` of a class template whose value its instances set apart (`template <>
+        struct Log2<1> { static constexpr unsigned value = 0; };`, `value = 1 + Log2<x / 2>::value`
+        in the template): the number the compiler folds, the template's parameters bound to the
+        arguments and the specializations taken where they match; left as written where an argument
+        or a step is not a number the program gives (the parse then reads no value for it)."""
+        if depth > 32 or self.project is None:
+            return text
+
+        def one(m) -> str:
+            name, args, member = m.group(1), m.group(2), m.group(3)
+            if not any((k.startswith(name + "<") or f"::{name}<" in k) and k.endswith("::" + member)
+                       for k in self.constants):
+                return m.group(0)
+            values = [self._number(a, depth) for a in split_top_level(args)]
+            if any(v is None for v in values):
+                return m.group(0)
+            c = lookup_constant(self.constants, f"{name}<{','.join(map(str, values))}>::{member}")
+            if c is None:
+                c = lookup_constant(self.constants, f"{name}::{member}")
+                structs = self.project.types_for(self.file).structs if self.file is not None else {}
+                sd = next((v for k, v in structs.items() if k == name or k.endswith("::" + name)), None)
+                if c is None or sd is None or len(sd.template_params) != len(values):
+                    return m.group(0)
+                body = c.text
+                for p, v in zip(sd.template_params, values):
+                    body = re.sub(rf"\b{re.escape(p)}\b", f"({v})", body)
+            else:
+                body = c.text
+            got = self._number(body, depth + 1)
+            return str(got) if got is not None else m.group(0)
+        return _INSTANCE_MEMBER.sub(one, text)
+
+    def _number(self, text: str, depth: int) -> int | None:
+        try:
+            v = self.value(parse_expr(self._instance_members(text, depth + 1)))
+        except (ExprSyntaxError, MacroError):
+            return None
+        got = fold(v) if isinstance(v, ir.Expr) else None
+        return int(got) if isinstance(got, (int, bool)) else None
 
     def value(self, e: ir.Expr):
         match e:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
-from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, condition_of, kernel_operand, node_text
+from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, Param, condition_of, kernel_operand, node_text
 from ..source.project import member_class
 from ..source.types import split_top_level
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
@@ -890,6 +890,12 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
                 if t.kernel == kernel.name:
                     own.append(replace(s, kernel=t.kernel, template_args=list(t.template_args) or s.template_args))
     assumptions: list[str] = []
+    if project is not None and (kernel.template_params or _specialized(kernel)):
+        kept = [s for s in own if _instances_launched(kernel, s, project)]
+        if own and not kept:
+            return [], [f"{_UNREACHED}: the launch at {own[0].file.path}:{own[0].line} runs it for none of "
+                        f"the types the program instantiates it with"]
+        own = kept
     kfile = kernel.file.path if kernel.file else None
     if not own:
         for s, var in untraced:
@@ -898,6 +904,314 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
                 assumptions.append(f"launch through the function pointer `{var}` at line {s.line}: "
                                    f"its configuration assumed for this kernel")
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
+
+
+_UNREACHED = "not launched"
+_TEMPLATE_TYPE = re.compile(r"([\w:]+)\s*<(.*)>", re.S)
+UNREACHED = "unreached"         # the origin of a kernel the program's launches never run
+
+
+def _instances_launched(kernel: FunctionDef, site: LaunchSite, project) -> bool:
+    """Whether the launch runs this kernel's body for some instance its host template is made for.
+    `if (std::is_same<T, __half>::value) k<<<g, b>>>(out, in)` in `template <typename T> void
+    run(T* out, ...)` instantiated for float and __half launches `k<__half>` alone, and where the
+    kernel has an explicit specialization for __half the template's own body never runs: the
+    generic kernel is not launched there, the specialization is. True where the instances are not
+    known (a host function of no type parameters, instantiations not found)."""
+    host = site.host
+    if host is None or not any(tp.is_type for tp in host.template_params):
+        return True
+    base = kernel.name.split("<", 1)[0].strip()
+    mine = _specialized(kernel)
+    primary = kernel if mine is None else next(
+        (f for u in project.unit_files(site.file) for f in u.functions
+         if f.is_kernel and f.name.split("<", 1)[0].strip() == base and f.template_params), None)
+    if primary is None:
+        return True
+    written = _kernel_types_written(primary, site)
+    if not written:
+        return True
+    instances = _host_type_instances(host, site, project)
+    if instances is None:
+        # the instances are not all known (the host template is instantiated from another
+        # template, or under an `#ifdef` the run does not take); a test the launch is under may
+        # still say which type runs it, whatever they are
+        forced, excluded = _forced_types(site)
+        own = {tp.name for tp in host.template_params}
+        spec = _specialization_types(primary, kernel) if mine is not None else None
+        if mine is not None and spec is None:
+            return True         # the types it is for are not known
+        if mine is not None and any(all(t in x for t in written if t in own) and
+                                    [_plain_type(x.get(t, t)) for t in written] == spec for x in excluded):
+            return False        # the `else` of the test that picks this specialization's types
+        if not all(t in forced for t in written if t in own):
+            return True
+        instances = [forced]
+    # the explicit specializations of the template in the unit, by the types they are for
+    specials = [t for u in project.unit_files(site.file) for f in u.functions
+                if f.is_kernel and f.name.split("<", 1)[0].strip() == base
+                for t in [_specialization_types(primary, f)] if t is not None]
+    spec = _specialization_types(primary, kernel) if mine is not None else None
+    if mine is not None and spec is None:
+        return True
+    for binding in instances:
+        if not _guards_let_through(site, binding):
+            continue
+        types = [_plain_type(binding.get(t, t)) for t in written]
+        if mine is not None:
+            if types == spec:
+                return True
+        elif types not in specials:
+            return True
+    return False
+
+
+def _forced_types(site: LaunchSite) -> tuple[dict[str, str], list[dict[str, str]]]:
+    """The types the `if`s around the launch pin its host template's parameters to (a launch in the
+    branch of `if (len % 8 == 0 && std::is_same<T, __half>::value)` runs with T = __half alone),
+    and the bindings it never runs with (in the `else` of `if (is_same<T1, A>::value &&
+    is_same<T2, B>::value)`: not T1 = A, T2 = B)."""
+    out: dict[str, str] = {}
+    excluded: list[dict[str, str]] = []
+    if site.host is None:
+        return out, excluded
+    own = {tp.name for tp in site.host.template_params if tp.is_type}
+    node = site.node
+    while node is not None and node.parent is not None and node.type != "function_definition":
+        up = node.parent
+        if up.type == "if_statement":
+            taken = up.child_by_field_name("consequence")
+            cond = up.child_by_field_name("condition")
+            inner = condition_of(cond) if cond is not None else None
+            if taken is not None and inner is not None:
+                pins, whole = _type_pins(node_text(inner), own)
+                if taken.start_byte <= node.start_byte < taken.end_byte:
+                    for k, v in pins.items():
+                        out.setdefault(k, v)
+                elif whole and pins:
+                    excluded.append(pins)
+        node = up
+    return out, excluded
+
+
+def _type_pins(text: str, own: set[str]) -> tuple[dict[str, str], bool]:
+    """The `is_same<T, X>` conjuncts of a test (`&&` at the top: each holds where it does) as
+    {T: X}, and whether the test is made of them alone."""
+    from .statements import _TRAIT
+    pins: dict[str, str] = {}
+    whole = True
+    for part in re.split(r"&&", text):
+        m = _TRAIT.fullmatch(part.strip().strip("()").strip())
+        args = [a.strip() for a in split_top_level(m.group(2) or m.group(3) or "")] \
+            if m is not None and m.group(1) == "is_same" else []
+        if len(args) == 2 and args[0] in own and args[1] not in own:
+            pins.setdefault(args[0], _plain_type(args[1]))
+        elif len(args) == 2 and args[1] in own and args[0] not in own:
+            pins.setdefault(args[1], _plain_type(args[0]))
+        else:
+            whole = False
+    return pins, whole
+
+
+def _specialized(fn: FunctionDef) -> bool | None:
+    """`template <> __global__ void k(__half* out, ...)`: an explicit specialization (True), else None."""
+    up = fn.node.parent if fn.node is not None else None
+    if up is None or up.type != "template_declaration" or fn.template_params:
+        return None
+    params = up.child_by_field_name("parameters")
+    return True if params is not None and not params.named_children else None
+
+
+def _specialization_types(primary: FunctionDef, fn: FunctionDef) -> list[str] | None:
+    """The types an explicit specialization is for, in the order of the template's type parameters,
+    from its name (`k<__half>`) or matched off its parameters (`__half* out` for `T* out`)."""
+    if _specialized(fn) is None:
+        return None
+    tps = [tp.name for tp in primary.template_params]
+    if "<" in fn.name and fn.name.endswith(">"):
+        args = [_plain_type(a) for a in split_top_level(fn.name[fn.name.index("<") + 1:-1])]
+        return args if len(args) == len(tps) else None
+    got: dict[str, str] = {}
+    for pp, sp in zip(primary.params, fn.params):
+        if pp.pointers != sp.pointers:
+            continue
+        if pp.type_name in tps:
+            got.setdefault(pp.type_name, _plain_type(sp.type_name))
+            continue
+        # `Param<T1, T2> param` against `Param<__nv_fp8_e4m3, __nv_bfloat16> param`
+        a, b = _TEMPLATE_TYPE.fullmatch(pp.type_name.strip()), _TEMPLATE_TYPE.fullmatch(sp.type_name.strip())
+        if a is not None and b is not None and a.group(1) == b.group(1):
+            for x, y in zip(split_top_level(a.group(2)), split_top_level(b.group(2))):
+                if x.strip() in tps:
+                    got.setdefault(x.strip(), _plain_type(y))
+    return [got[t] for t in tps] if all(t in got for t in tps) and len(primary.params) == len(fn.params) else None
+
+
+def _host_instance_types(kernel: FunctionDef, site: LaunchSite, template: dict, project) -> list[str]:
+    """Type template arguments the launch passes on from its host template's own (`crop<T><<<...>>>`
+    in `template <typename T> void launchCrop(T* in, ...)`): the types of the host template's
+    instantiations in the unit whose `if`s let the launch run (`launchCrop<uint8_t>(...)`), the first
+    of them bound (the others named in the assumption returned)."""
+    host = site.host
+    if project is None or host is None or not any(tp.is_type for tp in host.template_params):
+        return []
+    own = {tp.name for tp in host.template_params if tp.is_type}
+    open_ = [tp.name for tp in kernel.template_params if tp.is_type and template.get(tp.name, "").strip() in own]
+    if not open_:
+        return []
+    instances = [b for b in (_host_type_instances(host, site, project) or []) if _guards_let_through(site, b)]
+    if not instances:
+        return []
+    first = instances[0]
+    for name in open_:
+        template[name] = first.get(template[name].strip(), template[name])
+    if len(instances) == 1:
+        return []
+    hname = re.sub(r"<[^<>]*>", "", host.name).split("::")[-1].strip()
+    shown = ", ".join(f"<{', '.join(b.values())}>" for b in instances[:4])
+    return [f"`{hname}` is instantiated as {shown}{' ...' if len(instances) > 4 else ''}; analysed with the "
+            f"first: {', '.join(f'{n} = {template[n]}' for n in open_)}"]
+
+
+def _kernel_types_written(kernel: FunctionDef, site: LaunchSite) -> list[str] | None:
+    """The kernel's template arguments as the launch writes them, leaves them to deduction (a type,
+    in the host function's names: `T`) or to their defaults (a value), None where one is not known."""
+    out = []
+    host = {hp.name: hp for hp in site.host.params if hp.name} if site.host is not None else {}
+    host.update({n: d for n, d in _host_locals(site.host).items() if n not in host})
+    for k, tp in enumerate(kernel.template_params):
+        if k < len(site.template_args):
+            out.append(site.template_args[k].strip())
+            continue
+        if not tp.is_type:         # a value: its default (`int VecLen = 1`), as a specialization writes it
+            if tp.default is None:
+                return None
+            out.append(tp.default.strip())
+            continue
+        got = None
+        for kp, text in zip(kernel.params, site.args):
+            hp = host.get(text.strip())
+            if kp.type_name == tp.name and hp is not None and hp.pointers == kp.pointers:
+                got = hp.type_name
+                break
+        if got is None:
+            return None
+        out.append(got)
+    return out
+
+
+_LOCAL_POINTER = re.compile(r"(?:^|[;{}\n])\s*(?:const\s+)?([A-Za-z_][\w:]*)\s*(?:const\s*)?(\*+)\s*(?:const\s+)?"
+                            r"([A-Za-z_]\w*)\s*=")
+
+
+def _host_locals(host: FunctionDef | None) -> dict:
+    """The pointer locals a host function declares (`T* pout = out.data<T>();`): name -> a Param-like
+    record of their element type and pointer count, for deducing a kernel's types from them."""
+    if host is None or host.body is None:
+        return {}
+    got = host.__dict__.get("_pointer_locals")
+    if got is None:
+        got = {}
+        for m in _LOCAL_POINTER.finditer(node_text(host.body)):
+            got.setdefault(m.group(3), Param(m.group(3), m.group(1), len(m.group(2))))
+        host.__dict__["_pointer_locals"] = got       # read once a host function
+    return got
+
+
+def _host_type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[str, str]] | None:
+    """The host template's instantiations in the launch's unit (`run<float>(...)`, `template void
+    run<__half>(...)`), each as {type parameter: type}; None where none is found or one passes a
+    name of another template."""
+    cache = project.__dict__.setdefault("_host_type_instances", {})
+    key = (id(host), id(site.file))
+    if key not in cache:
+        cache[key] = (_type_instances(host, site, project), host)     # the host kept: its id stays its own
+    return cache[key][0]
+
+
+def _type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[str, str]] | None:
+    name = re.sub(r"<[^<>]*>", "", host.name).split("::")[-1].strip()
+    params = [tp for tp in host.template_params]
+    use = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*)>\s*\(")
+    out: list[dict[str, str]] = []
+    for f in project.unit_files(site.file):
+        if f.tree is None:
+            continue
+        for m in use.finditer(f.tree.root_node.text):
+            args = split_top_level(m.group(1).decode("utf-8", "replace"))
+            if len(args) != len(params):
+                continue
+            binding = {tp.name: a.strip() for tp, a in zip(params, args) if tp.is_type}
+            if any(v in {tp.name for tp in params} for v in binding.values()):
+                return None         # passed on from another template: not all instances are here
+            if binding not in out:
+                out.append(binding)
+    return out or None
+
+
+def _guards_let_through(site: LaunchSite, binding: dict[str, str]) -> bool:
+    """Whether the `if`s around the launch let it run for this instance: type traits of its types
+    (`std::is_same<T, __half>::value`) folded to 1 or 0 (a test that does not fold lets it run)."""
+    from .statements import _TRAIT
+    node = site.node
+    while node is not None and node.parent is not None and node.type != "function_definition":
+        up = node.parent
+        if up.type == "if_statement":
+            cond = up.child_by_field_name("condition")
+            inner = condition_of(cond) if cond is not None else None
+            text = node_text(inner) if inner is not None else ""
+            got = _trait_value(text, binding, _TRAIT) if text else None
+            if got is not None:
+                taken = up.child_by_field_name("consequence")
+                inside = taken is not None and taken.start_byte <= node.start_byte < taken.end_byte
+                if got != inside:
+                    return False
+        node = up
+    return True
+
+
+def _trait_value(text: str, binding: dict[str, str], trait) -> bool | None:
+    """A condition of `&&`, `||` and `!` over type traits of `binding`'s types and other tests: True
+    or False where the traits decide it whatever the other tests give, else None."""
+    from ..index.parse import parse_expr
+    unknown = False
+
+    def fold(m) -> str:
+        nonlocal unknown
+        args = [_plain_type(binding.get(a.strip(), a.strip()))
+                for a in split_top_level(m.group(2) or m.group(3) or "")]
+        if m.group(1) == "is_same" and len(args) == 2 and not any(a in binding for a in args):
+            return " 1 " if args[0] == args[1] else " 0 "
+        unknown = True
+        return m.group(0)
+    folded, count = trait.subn(fold, text)
+    if not count:
+        return None
+    try:
+        return _three_valued(parse_expr(folded))
+    except Exception:       # noqa: BLE001 - a test cudalint cannot read decides nothing
+        return None
+
+
+def _three_valued(e: ir.Expr) -> bool | None:
+    """`e` as the traits folded into it decide it: True, False, or None where other tests do."""
+    if isinstance(e, ir.Num):
+        return bool(e.value)
+    if isinstance(e, ir.Un) and e.op == "!":
+        v = _three_valued(e.operand)
+        return None if v is None else not v
+    if isinstance(e, ir.Bin) and e.op in ("&&", "||"):
+        a, b = _three_valued(e.left), _three_valued(e.right)
+        if e.op == "&&":
+            return False if False in (a, b) else True if a is True and b is True else None
+        return True if True in (a, b) else False if a is False and b is False else None
+    return None
+
+
+def _plain_type(t: str) -> str:
+    words = [w for w in t.replace("&", " ").split() if w not in ("const", "volatile", "typename")]
+    name = " ".join(words)
+    return {"half": "__half", "nv_bfloat16": "__nv_bfloat16", "half2": "__half2"}.get(name, name)
 
 
 def _specialization_site(kernel: FunctionDef, site: LaunchSite) -> bool:
@@ -1420,6 +1734,23 @@ def kernel_launches(kernel: FunctionDef, sites: list[LaunchSite], project=None) 
     return _kernel_sites(kernel, sites, project)[0]
 
 
+def _deduced_types(kernel: FunctionDef, site: LaunchSite) -> dict[str, str]:
+    """Type template arguments the launch leaves to deduction (`count<128><<<g, b>>>(keys, hits)`
+    with `template <unsigned B, typename T> __global__ void count(const int*, T* hits)`): where a
+    kernel parameter is written `T` or `T*` and the launch passes a parameter of the host function
+    of as many pointers, T is that parameter's type."""
+    want = {tp.name for tp in kernel.template_params[len(site.template_args):] if tp.is_type}
+    if not want or site.host is None:
+        return {}
+    host = {hp.name: hp for hp in site.host.params if hp.name}
+    out: dict[str, str] = {}
+    for kp, text in zip(kernel.params, site.args):
+        hp = host.get(text.strip())
+        if kp.type_name in want and hp is not None and hp.pointers == kp.pointers and hp.type_name not in want:
+            out.setdefault(kp.type_name, hp.type_name)
+    return out
+
+
 def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch], project=None,
                    given: dict[str, int] | None = None,
                    only: int | None = None) -> tuple[LaunchConfig, dict[str, str], list[str]]:
@@ -1449,6 +1780,8 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         params = {**_constant_arguments(kernel, site, resolver), **resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
+        template.update({k: v for k, v in _deduced_types(kernel, site).items() if k not in template})
+        assumptions += _host_instance_types(kernel, site, template, project)
         instantiated = _host_template_values(kernel, site, template, project, resolver)
         if len(kernel_sites) > 1:
             # a site launching several instances (a kernel passed to a launcher as `k<3>` and `k<N>`)
@@ -1492,6 +1825,8 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
             provenance["blockDim"] = words or f"the launch at {cfg.origin}"
         if _computed(cfg.grid, kernel):
             provenance["gridDim"] = _dims_words(readings[0], 0) or f"the launch at {cfg.origin}"
+    elif assumptions and assumptions[0].startswith(_UNREACHED + ":"):
+        cfg = LaunchConfig(None, None, None, UNREACHED)
     else:
         cfg = LaunchConfig(None, None, None, "assumed")
     if readings:

@@ -268,6 +268,7 @@ class TwoTreeTable:
     possible_merges: dict = field(default_factory=dict)           # Access -> vector.Merge nvcc may or may not make
     types: object = None                                          # index.types.TypeTable of the kernel's unit
     constants: dict[str, ir.Expr] = field(default_factory=dict)   # file-scope constants the kernel reads -> value
+    unbound_types: set[str] = field(default_factory=set)          # template type parameters no launch binds
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

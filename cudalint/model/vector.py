@@ -21,6 +21,8 @@ the hardware serves: 8 bytes per lane in 2 phases, 16 bytes in 4.
 from __future__ import annotations
 
 import bisect
+import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +30,7 @@ import numpy as np
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown
 from ..index.terms import Term
+from .host import substitute
 from .table import Access, Iterator, TwoTreeTable
 
 MAX_REQUEST = 16          # bytes per lane of the widest shared-memory request
@@ -190,8 +193,8 @@ def _split(acc: Access) -> tuple[tuple, int] | None:
 
 def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
     """Accesses of one array side by side in the code (same loops, guards and kind, no barrier or
-    opposite access of the array between them) at offsets base, base + 1, ...: nvcc merges them
-    where `base` is aligned to the merged width."""
+    opposite access of the array between them, see _side_by_side) at offsets base, base + 1, ...:
+    nvcc merges them where `base` is aligned to the merged width."""
     groups: dict[tuple, list[tuple[int, Access]]] = {}
     for acc in table.accesses:
         if acc in out or not _mergeable(acc, views=True):
@@ -217,7 +220,8 @@ def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
             while k > 1:
                 run = [at.get(off + j * step) for j in range(k)]
                 if (min(align, alignment(ir.Num(off))) * elem % (k * width) == 0
-                        and all(a is not None and a not in out for a in run) and _side_by_side(table, run)):
+                        and all(a is not None and a not in out for a in run)
+                        and _side_by_side(table, run, crossing=members[0][1].array.extern)):
                     merge = Merge(k * width, k, run[0], tuple(run))
                     for a in run:
                         out[a] = merge
@@ -225,16 +229,24 @@ def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
                 k //= 2
 
 
-def _side_by_side(table: TwoTreeTable, run: list[Access]) -> bool:
-    """No barrier between the accesses of `run`, nor an access of their array the other way, also
-    one of another element: `s[xid1] += s[xid2]; s[xid1 + 1] += s[xid2 + 1];` stays LDS/STS in the
-    sm_90 SASS with unsigned indexes and is merged with int ones; the model does not follow the
-    indexes' signedness, so it merges neither."""
+def _side_by_side(table: TwoTreeTable, run: list[Access], crossing: bool = False) -> bool:
+    """No barrier between the accesses of `run`, nor an access of their array the other way. With
+    `crossing`, such an access is allowed where it is never one element with the members that
+    cross it (`_apart`; a merged load is issued at the run's first load, a merged store at its
+    last): `s[2 * t] += s[2 * (t + k)]; s[2 * t + 1] += s[2 * (t + k) + 1];` is LDS.64/STS.64 in
+    the sm_90 SASS on an `extern __shared__` array and LDS/STS on a sized one, in a loop or not,
+    with `int` or `unsigned` indexes (twelve variants measured)."""
     lo, hi = min(a.seq for a in run), max(a.seq for a in run)
     if any(lo < b.seq < hi for b in table.barriers):
         return False
     arr, kind = run[0].array, run[0].kind
-    return not any(lo < a.seq < hi and a.array is arr and a.kind != kind for a in table.accesses)
+    between = [a for a in table.accesses if lo < a.seq < hi and a.array is arr and a.kind != kind]
+    if not between:
+        return True
+    if not crossing or any(b.atomic or b.width != run[0].width for b in between):
+        return False
+    return all(_apart(m.index, b.index) for m in run for b in between
+               if (b.seq < m.seq if kind == "load" else b.seq > m.seq))
 
 
 def merges(table: TwoTreeTable, trips: dict | None = None) -> dict[Access, Merge]:
@@ -365,6 +377,7 @@ def forwarded_loads(table: TwoTreeTable) -> None:
     between, is marked too: the compiler reads the register again."""
     stored: dict[tuple, Access] = {}
     read: dict[tuple, Access] = {}      # shared loads, by (array, index, member offset, width)
+    loaded: dict[int, list[Access]] = {}    # global loads no store, atomic or barrier may have changed, by array
     barriers = sorted(b.seq for b in table.barriers)
 
     def fenced(src: Access, a: Access) -> bool:
@@ -378,12 +391,18 @@ def forwarded_loads(table: TwoTreeTable) -> None:
             if a.kind == "store" or a.atomic:
                 stored.clear()  # may reach any element
                 read.clear()
+                loaded.clear()
             continue
         key = (id(a.array), a.index)
         if a.kind == "store":
             for k, r in list(read.items()):
                 if r.array is a.array and not _apart(a.index, r.index):
                     del read[k]
+            if a.space == "global" and loaded:      # another pointer may point at what was loaded
+                kept = [x for x in loaded.get(id(a.array), ()) if _apart(a.index, x.index)]
+                loaded.clear()
+                if kept:
+                    loaded[id(a.array)] = kept
             for k, s in list(stored.items()):
                 if s.array is a.array:
                     if k != key and not _apart(a.index, s.index):
@@ -408,20 +427,106 @@ def forwarded_loads(table: TwoTreeTable) -> None:
                 continue
             if first is None or fenced(first, a):
                 read[at] = a
+        if a.space == "global":
+            # the bytes this thread loaded before, each iteration's: the register is read again
+            # (`if (p[d] < 0) ...` over d, then `acc += p[d]` over d: one load a field in the PTX)
+            mine = loaded.setdefault(id(a.array), [])
+            if any(_read_again(first, a, fenced) for first in mine):
+                a.forwarded = True
+                continue
+            mine.append(a)
         src = stored.get(key)
-        if src is None or src.loops != a.loops or a.guards[:len(src.guards)] != src.guards:
+        if src is None:
+            if _stored_each_iteration(a, stored, fenced):
+                a.forwarded = True
             continue
-        if not (src.member_offset <= a.member_offset and a.member_offset + a.width <= src.member_offset + src.width):
+        if src.loops != a.loops or a.guards[:len(src.guards)] != src.guards:
+            continue
+        if not _covers(src, a):
             continue            # bytes the store did not write
         if fenced(src, a):
             continue            # a barrier between: another thread may have stored there
         a.forwarded = True
 
 
+def _read_again(first: Access, a: Access, fenced) -> bool:
+    """Load `a` reads, at every iteration of its loops that `first` is not in, bytes `first` read on
+    every path to `a` (its guards, loop tests aside, a prefix of `a`'s), in loops nvcc unrolls."""
+    if first.array is not a.array or first.member_offset != a.member_offset or first.width != a.width or \
+            fenced(first, a):
+        return False
+    k = 0
+    while k < min(len(first.loops), len(a.loops)) and first.loops[k] is a.loops[k]:
+        k += 1
+    mine, theirs = _instances(a, k), _instances(first, k)
+    if mine is None or theirs is None:
+        return False
+    inner = {id(it.cond) for it in (*first.loops[k:], *a.loops[k:])}
+    g_first = [g for g in first.guards if id(g) not in inner]
+    g_mine = [g for g in a.guards if id(g) not in inner]
+    if g_mine[:len(g_first)] != g_first:
+        return False
+    return all(any(_same(x, y) for y in theirs) for x in mine)
+
+
+def _instances(acc: Access, k: int) -> list[ir.Expr] | None:
+    """The access's index at each iteration of its loops from the k-th in, where they are loops of
+    a constant count nvcc unrolls (at most 64 instances); None where one is not."""
+    inner = acc.loops[k:]
+    if not inner:
+        return [acc.index]
+    counts = [_trip_count(it) for it in inner]
+    if any(c is None or c > 16 for c in counts) or math.prod(counts) > 64 or \
+            not all(_unrolled(it, c, j == len(inner) - 1) for j, (it, c) in enumerate(zip(inner, counts))):
+        return None
+    return [substitute(acc.index, {it.trip: ir.Num(t) for it, t in zip(inner, trips)})
+            for trips in itertools.product(*(range(c) for c in counts))]
+
+
+def _covers(src: Access, a: Access) -> bool:
+    return src.member_offset <= a.member_offset and a.member_offset + a.width <= src.member_offset + src.width
+
+
+def _stored_each_iteration(a: Access, stored: dict, fenced) -> bool:
+    """A load in loops of a constant count nvcc unrolls (`for (dd = 0; dd < 3; dd++) ... shift[dd]`)
+    that reads, at every iteration, an element the same thread stored before the loops, on the path
+    to them (`shift[0] = ...; shift[1] = ...; shift[2] = ...;`): each unrolled copy reads a register."""
+    held = [s for s in stored.values() if s.array is a.array]
+    if not held:
+        return False
+    outer = held[0].loops
+    inner = a.loops[len(outer):]
+    if not inner or a.loops[:len(outer)] != outer:
+        return False
+    counts = [_trip_count(it) for it in inner]
+    if any(c is None or c > 16 for c in counts) or math.prod(counts) > 64 or \
+            not all(_unrolled(it, c, k == len(inner) - 1) for k, (it, c) in enumerate(zip(inner, counts))):
+        return False
+    for trips in itertools.product(*(range(c) for c in counts)):
+        at = substitute(a.index, {it.trip: ir.Num(t) for it, t in zip(inner, trips)})
+        src = next((s for s in held if s.loops == outer and _same(s.index, at)), None)
+        if src is None or a.guards[:len(src.guards)] != src.guards or not _covers(src, a) or fenced(src, a):
+            return False
+    return True
+
+
 def _apart(x: ir.Expr, y: ir.Expr) -> bool:
     """Two indexes a nonzero constant apart (`2 * i + 1` and `2 * i`), or whose difference is a
     multiple of a power of two plus a constant it does not divide (`(i + s) * 4 + 1`, `i * 4`):
     never one element."""
+    gap, step = _difference(x, y)
+    # `(i + s) * 4 + 1` and `i * 4`: a multiple of 4 plus 1 is never 0
+    return gap % step != 0 if step else gap != 0
+
+
+def _same(x: ir.Expr, y: ir.Expr) -> bool:
+    """Two indexes that are one element for every value (`3 * i + 2` and `3 * i + (0 + 2)`)."""
+    return _difference(x, y) == (0, 0)
+
+
+def _difference(x: ir.Expr, y: ir.Expr) -> tuple[int, int]:
+    """`x - y` as (the constant part, the power of two the rest is a multiple of; 0 where no rest
+    is left)."""
     counts: dict = {}
     for e, sign in ((x, 1), (y, -1)):
         stack = [(e, sign)]
@@ -445,5 +550,4 @@ def _apart(x: ir.Expr, y: ir.Expr) -> bool:
             step = a if step == 0 else min(step, a)
             continue
         gap += c * n.value
-    # `(i + s) * 4 + 1` and `i * 4`: a multiple of 4 plus 1 is never 0
-    return gap % step != 0 if step else gap != 0
+    return gap, step

@@ -31,9 +31,9 @@ PREDEFINED = {
     "CUDART_VERSION": "12080", "CUDA_VERSION": "12080", "__linux__": "1", "__x86_64__": "1",
 }
 # a project's switch that turns its CUDA code on (`USE_CUDA`, `WITH_CUDA`, `HAVE_CUDA`, `GOOGLE_CUDA`,
-# `XGBOOST_USE_CUDA`, `PADDLE_WITH_CUDA`): its CUDA build defines it, and cudalint reads the CUDA
+# `XGBOOST_USE_CUDA`, `PADDLE_WITH_CUDA`, `GMX_GPU_CUDA`): its CUDA build defines it, and cudalint reads the CUDA
 # build. Taken as 1 where a condition tests it and nothing defined or `#undef`-ed it (-D wins)
-BUILD_SWITCH = re.compile(r"(?:[A-Z][A-Z0-9]*_)?(?:USE|WITH|HAVE|ENABLE)_CUDA|GOOGLE_CUDA|CUDA_(?:ENABLED|FOUND)")
+BUILD_SWITCH = re.compile(r"(?:[A-Z][A-Z0-9]*_)?(?:USE|WITH|HAVE|ENABLE|BUILD|GPU)_CUDA|GOOGLE_CUDA|CUDA_(?:ENABLED|FOUND)")
 MAX_INCLUDE_DEPTH = 40
 MAX_HEADER_BYTES = 8 << 20
 MAX_INCLUSIONS = 2000       # headers read for one unit: a file that includes itself 30 times stops here

@@ -50,7 +50,8 @@ void run(float* out, int n) { example<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(ou
 
 def lane_term(acc, sim):
     """The index term that moves with the lanes of a warp (threadIdx.x, or y when blockDim.x < 32)."""
-    axes = ["threadIdx.x"] + (["threadIdx.y"] if sim.block[0] < 32 else [])
+    # (a block one thread wide along x moves its lanes along y alone: `threadIdx.x * ne0` is 0)
+    axes = (["threadIdx.x"] if sim.block[0] > 1 else []) + (["threadIdx.y"] if sim.block[0] < 32 else [])
     for axis in axes:
         for t in acc.terms:
             if any(s.name == axis for s in ir.symbols(t.coord)):

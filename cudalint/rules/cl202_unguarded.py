@@ -23,6 +23,7 @@ int i = blockIdx.x * blockDim.x + threadIdx.x;
 if (i < n) c[i] = a[i] + b[i];
 ```
 """
+import re
 import sys
 
 from ..index import ir
@@ -48,12 +49,45 @@ def guard(acc, ex, table=None) -> str:
     the size counts: it is no subject (`table`: where the definitions are read)."""
     axis = f"threadIdx.{ex.thread_axis or ex.axis}"
     names = [n for n, deps in acc.name_deps.items() if deps == {axis}]
+    if not names and table is not None:        # `&mul[w]` of an atomic: the names that reach it
+        names = [n for n, d in acc.reaching.items() if d in table.def_values and _along(table.def_values[d], ex)]
     if table is not None:
         defs = [t.split(" = ", 1) for t in table.definitions.values() if " = " in t]
         names = [n for n in names if not any(k.strip() == n and any(op in v for op in ("/", "%", ">>"))
                                              for k, v in defs)]
+        # `i = width * h + w`: a position in a 2-D space, whose rows the size also counts, is no
+        # subject either; the coordinate its definition is made of (`w`) is
+        along = []
+        for n in names:
+            value = table.def_values.get(acc.reaching.get(n, ""))
+            if value is None or _along(value, ex):
+                along.append(n)
+                continue
+            text = next((v for k, v in defs if k.strip() == n), "")
+            along += [w for w in dict.fromkeys(re.findall(r"[A-Za-z_]\w*", text)) if _defined_along(table, w, ex)]
+        names = list(dict.fromkeys(along))
     subject = names[0] if len(names) == 1 else "…"
     return f"if ({subject} < {ex.extent_text})"
+
+
+def _along(value, ex) -> bool:
+    """A value that counts along the rounded axis alone: its thread and block coordinates are
+    that axis's, and the size it is checked against does not scale it."""
+    sizes = {x.name for x in ir.symbols(ex.extent_expr)} if isinstance(ex.extent_expr, ir.Expr) else set()
+    for x in ir.symbols(value):
+        if x.kind == "thread" and x.name != f"threadIdx.{ex.thread_axis or ex.axis}":
+            return False
+        if x.kind == "block" and x.name != f"blockIdx.{ex.axis}":
+            return False
+        if x.name in sizes:
+            return False
+    return any(x.kind == "thread" for x in ir.symbols(value))
+
+
+def _defined_along(table, name: str, ex) -> bool:
+    values = [table.def_values[d] for d, t in table.definitions.items()
+              if t.split(" = ", 1)[0].strip() == name and d in table.def_values]
+    return len(values) == 1 and _along(values[0], ex)
 
 
 def message(d) -> str:
@@ -151,6 +185,41 @@ def data_guarded(acc, ex) -> bool:
                       for x in ir.symbols(g)))
 
 
+def size_guarded(acc, ex) -> bool:
+    """A guard over the access's thread coordinate along the rounded axis that compares it with a
+    size of the kernel's other than the one the grid was rounded from (`if (gtid < len)` under a
+    grid of `len / 8` threads): the kernel bounds its threads by the extent it is written for, and
+    where no allocation says otherwise that size, not the grid's count, is the array's. A bound
+    within one of the grid's size (`i <= n` under `(n + 127) / 128` blocks) is that size's guard,
+    off by one: not this."""
+    from ..index.evaluate import Evaluator, Unknown
+    axis = f"threadIdx.{ex.thread_axis or ex.axis}"
+    if not isinstance(ex.extent_expr, ir.Expr):
+        return False
+    for g in conditions(acc):
+        if not (isinstance(g, ir.Bin) and g.op in ("<", "<=", ">", ">=")):
+            continue
+        sides = [x for x in (g.left, g.right) if not any(s.name == axis for s in ir.symbols(x))]
+        if len(sides) != 1 or not any(s.name == axis for s in ir.symbols(g)):
+            continue
+        bound = sides[0]
+        names = {s.name for s in ir.symbols(bound)} | {s.name for s in ir.symbols(ex.extent_expr)}
+        if not ir.symbols(bound) or any(s.kind != "param" for s in ir.symbols(bound)):
+            continue        # `threadIdx.x < 8`: no size of the kernel's, a bound of the block
+        apart = False
+        for v in (1000, 1024, 4096):
+            try:
+                env = {n: v for n in names}
+                gap = int(Evaluator(env).value(bound)) - int(Evaluator(env).value(ex.extent_expr))
+            except (Unknown, ValueError, TypeError, ArithmeticError):
+                apart = False
+                break
+            apart = apart or abs(gap) > 1
+        if apart:
+            return True
+    return False
+
+
 def _call(x) -> bool:
     """The value of a call cudalint does not follow (`check(i)`, a lambda's): it may read the thread."""
     return x.kind == "data" and x.name.endswith(")")
@@ -178,6 +247,8 @@ def check(ctx: Context):
             continue        # no condition to state, and this trial's figures are cudalint's own
         if (opened or sim.block_chosen) and data_guarded(acc, ex):
             continue
+        if res.allocation is None and size_guarded(acc, ex):
+            continue        # the kernel's own tail guard, by a size the grid does not count to
         facts = {"text": short(written(acc)), "extent_text": ex.extent_text}
         if opened or sim.block_chosen:
             # a size given nowhere: no figure of this trial's size is the program's; the finding is the
@@ -185,13 +256,13 @@ def check(ctx: Context):
             # the program rules out (no guard, no host check)
             cond = condition(sim, ex)
             # past the size for every size: as sure as a figure the program gives
-            d = ctx.diagnostic(me, acc, "", metrics={"condition": cond, "guard": guard(acc, ex), "open": opened},
+            d = ctx.diagnostic(me, acc, "", metrics={"condition": cond, "guard": guard(acc, ex, sim.table), "open": opened},
                                assumptions=ctx.assumptions_for(acc), facts=facts,
                                severity="error" if cond == "always" else "warning")
         else:
             facts["point"] = fmt_thread(ex.coordinate, {f"blockIdx.{a}", f"threadIdx.{ex.thread_axis or a}"})
             d = ctx.diagnostic(me, acc, "", metrics={"extent": ex.extent, "threads": ex.covered, "index": ex.index,
-                                                     "guard": guard(acc, ex)},
+                                                     "guard": guard(acc, ex, sim.table)},
                                assumptions=ctx.assumptions_for(acc), facts=facts)
         d.message = message(d)
         yield d

@@ -107,8 +107,9 @@ def _loop_values(sim, acc, worst: dict[str, int]) -> str:
         t = worst.get(it.trip.name)
         if t is None:
             continue
-        v = sim._scalar(it.value, {it.trip.name: t})
-        out.append(f"{it.var}={v if v is not None else t}" if not internal(it.var) else iteration(it.var, t))
+        v = sim._scalar(it.value, {**sim.base_env(), it.trip.name: t})    # `stride = blockDim.x >> 1`
+        # a value the launch does not give is named by its iteration, never as the variable's value
+        out.append(f"{it.var}={v}" if v is not None and not internal(it.var) else iteration(it.var, t))
     return ", ".join(out)
 
 
@@ -159,4 +160,13 @@ def check(ctx: Context):
             "request_bytes": bc.merge.width if bc.merge is not None else acc.width,
             "note": "mean shared-memory wavefronts per warp request over sampled blocks and iterations",
         }
-        yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc))
+        severity = None
+        if acc.array.size_assumed and acc.array.elem_type not in ctx.table.unbound_types and \
+                acc.array.elem_type not in {ctx.table.template_bindings.get(n) for n in ctx.table.unbound_types}:
+            # the banks a lane meets are its bytes': with an element size the unit does not give (a
+            # type of a header not read), the ways are cudalint's (a template type no launch binds
+            # is tried at each width a program instantiates, and a finding stands where all make it)
+            msg += f" (rests on the size of `{acc.array.elem_type}`, which the unit does not give)"
+            metrics["rests_on"] = [acc.array.elem_type]
+            severity = "info"
+        yield ctx.diagnostic(me, acc, msg, metrics=metrics, assumptions=ctx.assumptions_for(acc), severity=severity)

@@ -76,6 +76,7 @@ def help(d) -> str | None:
 
 
 def check(ctx: Context):
+    from ..analysis.family import uses_axis
     from ..analysis.races import find_races
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -114,6 +115,14 @@ def check(ctx: Context):
                         f"does not give)")
                 metrics["rests_on"] = made
                 severity = "info"
+        if race.warp_barrier and severity is None and sim.family.blocks and not sim.table.launch.block_choices \
+                and (uses_axis(sim.table, "threadIdx.y") or uses_axis(sim.table, "threadIdx.z")):
+            # which threads of a 2-D or 3-D block share a warp is the shape's (the x extent), here one
+            # cudalint tried: the kernel's own warp barrier between them says the program's shape
+            # keeps them in one warp (in a 1-D block, lanes 32 apart are in two warps at any size)
+            msg += " (rests on the block shape, which the program does not give)"
+            metrics["rests_on"] = ["blockDim"]
+            severity = "info"
         d = ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r), severity=severity)
         d.facts = {"barrier": barrier, "store_line": w.line, "verb": "read" if r.kind == "load" else "store",
                    "loop": loop_name(race.loop.var) if race.loop is not None else None}

@@ -129,7 +129,11 @@ class LaunchSite:
 
 
 # the runtime's launch calls: kernel, grid, block, argument addresses, shared bytes, stream
-_RUNTIME_LAUNCHES = frozenset({"cudaLaunchKernel", "cudaLaunchCooperativeKernel"})
+_RUNTIME_LAUNCHES = frozenset({"cudaLaunchKernel", "cudaLaunchCooperativeKernel", "hipLaunchKernel",
+                               "hipLaunchCooperativeKernel"})
+# HIP's portable launch macro: kernel, grid, block, shared bytes, stream, then the arguments themselves
+_ARGUMENT_LAUNCHES = frozenset({"hipLaunchKernelGGL"})
+_KERNEL_NAME = re.compile(r"^\s*(?:HIP_KERNEL_NAME\s*)?\((?P<inner>.*)\)\s*$", re.S)
 _CAST = re.compile(r"^\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)|(?:reinterpret|static)_cast\s*<[^<>]*>)\s*")
 _KERNEL_OPERAND = re.compile(r"(?P<name>[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)\s*(?:<(?P<targs>.*)>)?", re.S)
 
@@ -153,6 +157,11 @@ def kernel_operand(text: str) -> tuple[str, list[str]] | None:
     """The kernel a runtime launch's first argument names, and its template arguments:
     `(void*)&detail::k<float, 2>` -> ("k", ["float", "2"]); None where it names no function."""
     t = _strip_address(text)
+    for _ in range(4):      # `(k)`, `HIP_KERNEL_NAME(k<T>)`
+        m = _KERNEL_NAME.match(t)
+        if m is None:
+            break
+        t = _strip_address(m.group("inner"))
     whole = _KERNEL_OPERAND.fullmatch(t)
     if whole is None:
         return None
@@ -225,12 +234,27 @@ _PLAIN = _PLAIN_STATEMENTS | _PLAIN_EXPRESSIONS
 _LAUNCH_BRACKETS = re.compile(rb"<\s*<\s*<")
 
 
+def _instance_scope(node, scope: str) -> str:
+    """The scope a class member constant is named in: an explicit specialization (`template <>
+    struct Log2<1> { static constexpr unsigned value = 0; };`) defines the member of that instance
+    alone, `Log2<1>::value`, never the template's `Log2::value`."""
+    up = node.parent
+    while up is not None and up.type not in ("struct_specifier", "class_specifier", "union_specifier",
+                                             "function_definition", "translation_unit"):
+        up = up.parent
+    name = up.child_by_field_name("name") if up is not None and up.type.endswith("_specifier") else None
+    if name is None or name.type != "template_type":
+        return scope
+    base = node_text(name).split("<")[0].strip() + "::"
+    return (scope[:-len(base)] if scope.endswith(base) else scope) + "".join(node_text(name).split()) + "::"
+
+
 def _plain(node) -> bool:
     if node.has_error:           # what error recovery put inside is walked as before
         return False
     text = node.text
     return b"{" not in text and b"cudalint" not in text and not _LAUNCH_BRACKETS.search(text) and \
-        b"cudaLaunch" not in text
+        b"cudaLaunch" not in text and b"hipLaunch" not in text
 
 
 _ANNOTATION = re.compile(r"^\s*(?://+|/\*+)\s*cudalint\s*:\s*(launch|param)\b(.*?)(\*/)?\s*$", re.DOTALL)
@@ -338,6 +362,9 @@ class SourceFile:
             elif t == "call_expression" and host is not None and \
                     node_text(node.child_by_field_name("function") or node).split("::")[-1] in _RUNTIME_LAUNCHES:
                 self._runtime_launch(node, host)
+            elif t == "call_expression" and host is not None and \
+                    node_text(node.child_by_field_name("function") or node) in _ARGUMENT_LAUNCHES:
+                self._runtime_launch(node, host, addresses=False)
             if host is not None and t == "expression_statement" and self._launching_macros():
                 self._macro_launch(node, host)
             if t in _PLAIN and _plain(node):
@@ -383,7 +410,7 @@ class SourceFile:
             if aliased and (not _INTEGER_TEXT.fullmatch(node_text(value)) or
                             re.search(r"(?<![xX\w])\d+[eE.]|\.\d", node_text(value))):
                 continue
-            name = scope + node_text(target)
+            name = _instance_scope(node, scope) + node_text(target)
             self.constants[name] = Constant(name, node_text(value), self, node.start_point[0] + 1)
 
     def _struct(self, node, scope: str) -> None:
@@ -673,9 +700,11 @@ class SourceFile:
                 continue
             stack.extend(reversed(n.named_children))
 
-    def _runtime_launch(self, node, host: FunctionDef) -> None:
+    def _runtime_launch(self, node, host: FunctionDef, addresses: bool = True) -> None:
         """`cudaLaunchKernel((void*)k, grid, block, args, smem, stream)` (and the cooperative form): a
-        launch of `k` whose arguments are the addresses in the host's `void* args[] = {&a, &n}`."""
+        launch of `k` whose arguments are the addresses in the host's `void* args[] = {&a, &n}`.
+        Without `addresses`, HIP's `hipLaunchKernelGGL(HIP_KERNEL_NAME(k<1>), grid, block, smem,
+        stream, a, n)`: the launch `k<1><<<grid, block, smem, stream>>>(a, n)` writes."""
         args_node = node.child_by_field_name("arguments")
         texts = [node_text(a) for a in args_node.named_children if a.type != "comment"] if args_node is not None else []
         if len(texts) < 3:
@@ -684,6 +713,10 @@ class SourceFile:
         if operand is None:
             return
         name, template_args = operand
+        if not addresses:
+            self.launches.append(LaunchSite(name, template_args, texts[1:5], texts[5:], host,
+                                            node.start_point[0] + 1, self, node))
+            return
         args: list[str] = []
         if len(texts) > 3 and host.body is not None:
             args = _address_array(node_text(host.body), texts[3].strip()) or []
@@ -1061,6 +1094,8 @@ def _param(p) -> Param:
         elif decl.type == "reference_declarator":
             reference = True
         nxt = decl.child_by_field_name("declarator")
+        if nxt is None and decl.type == "parenthesized_declarator" and decl.named_children:
+            nxt = decl.named_children[0]        # `void (*kernel)(Args...)`: a pointer to a function
         if nxt is None:
             ids = [c for c in decl.named_children if c.type == "identifier"]
             name = node_text(ids[0]) if ids else name

@@ -33,13 +33,15 @@ _SCALARS = {
     "int64_t": 8, "uint64_t": 8, "size_t": 8, "ssize_t": 8, "ptrdiff_t": 8, "intptr_t": 8, "uintptr_t": 8,
     "ulong": 8, "longlong": 8, "ulonglong": 8,
     "cuComplex": 8, "cuFloatComplex": 8, "cuDoubleComplex": 16,
+    # cuFFT's (cufft.h): cuComplex, cuDoubleComplex and the reals
+    "cufftComplex": 8, "cufftDoubleComplex": 16, "cufftReal": 4, "cufftDoubleReal": 8,
     # the CUDA toolkit's storage types (cuda_fp8.h, cuda_fp16.h, cuda_bf16.h)
     "__nv_fp8_storage_t": 1, "__nv_fp8x2_storage_t": 2, "__nv_fp8x4_storage_t": 4,
     "__nv_fp8x2_e4m3": 2, "__nv_fp8x2_e5m2": 2, "__nv_fp8x4_e4m3": 4, "__nv_fp8x4_e5m2": 4,
     "__half_raw": 2, "__nv_bfloat16_raw": 2, "__half2_raw": 4, "__nv_bfloat162_raw": 4,
 }
 # alignments that differ from the size
-_SCALAR_ALIGN = {"cuDoubleComplex": 16}
+_SCALAR_ALIGN = {"cuDoubleComplex": 16, "cufftDoubleComplex": 16}
 _VECTOR_BASES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4,
                  "long": 8, "ulong": 8, "longlong": 8, "ulonglong": 8, "double": 8}
 _VECTOR = re.compile(r"^(u?char|u?short|u?int|float|u?long|u?longlong|double)([1-4])(?:_16a|_32a)?$")
