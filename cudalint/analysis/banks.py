@@ -233,34 +233,13 @@ def _requests(sim: Simulation, acc: Access, merge=_SURE):
     """The warp requests of an access: addresses, active lanes, instance rows and the lane
     addresses; the iterations a merge serves together are represented by their first."""
     lanes = sim.lane_addresses(acc, "banks")
-    addr, mask = lanes.addr, _whole_warps(sim, acc, lanes.mask)
+    addr, mask = lanes.addr, sim.whole_warps(acc, "banks", lanes.mask)
     if merge is _SURE:
         merge = sim.table.merges.get(acc)
     if merge is not None:
         mask = merge.keep_first(mask, lanes.env)
     reqs, m, rows = warp_requests(addr, mask)
     return reqs, m, rows, LaneAddresses(addr, mask, lanes.width, lanes.env)
-
-
-def _whole_warps(sim: Simulation, acc: Access, mask: np.ndarray) -> np.ndarray:
-    """`mask` without the warps a size the trial chose cuts short (a tile at the edge of a width of
-    1000 the program does not give): their requests are the trial's. Kept where no whole warp runs
-    the access, and where the program's own values or constants cut it."""
-    chosen = {name for name, _ in sim.trial.sizes} if sim.trial is not None else set()
-    if not chosen or mask.all():
-        return mask
-    free = sim.mask_apart_from(acc, "banks", chosen)
-    if free is None or free.shape != mask.shape:
-        return mask
-    n, t = mask.shape
-    pad = (-t) % WARP
-    m = np.pad(mask, ((0, 0), (0, pad))).reshape(n, -1, WARP)
-    f = np.pad(free, ((0, 0), (0, pad))).reshape(n, -1, WARP)
-    cut = (m != f).any(axis=2) & m.any(axis=2)
-    if not cut.any() or not (m.any(axis=2) & ~cut).any():
-        return mask
-    kept = (m & ~cut[:, :, None]).reshape(n, -1)[:, :t]
-    return kept
 
 
 def _conflict_free(sim: Simulation, acc: Access, width: int) -> bool:

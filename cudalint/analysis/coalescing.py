@@ -100,29 +100,17 @@ class CoalescingAnalysis:
         es = acc.array.elem_size
         addr = np.asarray(vals[0], dtype=np.int64) * es
         n, t = shape
-        # the warps a size the trial chose cuts short at its end (n = 1000 of a size the program
-        # does not give): their requests are the trial's, not the program's; left out where whole
-        # warps run the access (a warp cut by the kernel's own constants or borders stays)
-        chosen = {name for name, _ in self.trial.sizes} if self.trial is not None else set()
-        free = self.mask_apart_from(acc, "coalescing", chosen) if chosen and not mask.all() else None
-        if free is not None and free.shape != mask.shape:
-            free = None
+        # the warps a size the trial chose cuts short at its end: the trial's requests, not the program's
+        mask = self.whole_warps(acc, "coalescing", mask)
         pad = (-t) % WARP
         if pad:
             addr = np.pad(addr, ((0, 0), (0, pad)))
             mask = np.pad(mask, ((0, 0), (0, pad)))
-            free = np.pad(free, ((0, 0), (0, pad))) if free is not None else None
         addr = addr.reshape(-1, WARP)
         mask = mask.reshape(-1, WARP)
         everywhere = mask.all()
         if not everywhere:
             live = mask.any(axis=1)
-            if free is not None:
-                free = free.reshape(-1, WARP)
-                # cut by the chosen size alone: the warp runs whole without its guard
-                cut = (mask != free).any(axis=1) & ~mask.all(axis=1)
-                if (live & ~cut).any():
-                    live &= ~cut
             addr, mask = addr[live], mask[live]
             if not len(addr):
                 return vals[0]

@@ -345,6 +345,26 @@ class Instances:
             self._masks[(id(acc), mode)] = got
         return got
 
+    def whole_warps(self, acc: Access, mode: str, mask: np.ndarray) -> np.ndarray:
+        """`mask` (instances x threads) without the warps a size the trial chose cuts short at its
+        end (n = 1000 of a size the program does not give): their requests are the trial's, not the
+        program's. Kept where no whole warp runs the access, and where the program's own values,
+        constants or borders cut it."""
+        chosen = {name for name, _ in self.trial.sizes} if self.trial is not None else set()
+        if not chosen or mask.all():
+            return mask
+        free = self.mask_apart_from(acc, mode, chosen)
+        if free is None or free.shape != mask.shape:
+            return mask
+        n, t = mask.shape
+        pad = (-t) % WARP
+        m = np.pad(mask, ((0, 0), (0, pad))).reshape(n, -1, WARP)
+        f = np.pad(free, ((0, 0), (0, pad))).reshape(n, -1, WARP)
+        cut = (m != f).any(axis=2) & m.any(axis=2)        # cut by the chosen size alone
+        if not cut.any() or not (m.any(axis=2) & ~cut).any():
+            return mask
+        return (m & ~cut[:, :, None]).reshape(n, -1)[:, :t]
+
     def mask_apart_from(self, acc: Access, mode: str, names: set[str]) -> np.ndarray | None:
         """Where the access runs over its instances with the guards that read any of `names` left
         out (the sizes a trial chose: a warp cut short there is cut by a value the program does not

@@ -495,15 +495,12 @@ def _stored_each_iteration(a: Access, stored: dict, fenced) -> bool:
     if not held:
         return False
     outer = held[0].loops
-    inner = a.loops[len(outer):]
-    if not inner or a.loops[:len(outer)] != outer:
+    if len(a.loops) <= len(outer) or a.loops[:len(outer)] != outer:
         return False
-    counts = [_trip_count(it) for it in inner]
-    if any(c is None or c > 16 for c in counts) or math.prod(counts) > 64 or \
-            not all(_unrolled(it, c, k == len(inner) - 1) for k, (it, c) in enumerate(zip(inner, counts))):
+    instances = _instances(a, len(outer))
+    if instances is None:
         return False
-    for trips in itertools.product(*(range(c) for c in counts)):
-        at = substitute(a.index, {it.trip: ir.Num(t) for it, t in zip(inner, trips)})
+    for at in instances:
         src = next((s for s in held if s.loops == outer and _same(s.index, at)), None)
         if src is None or a.guards[:len(src.guards)] != src.guards or not _covers(src, a) or fenced(src, a):
             return False
