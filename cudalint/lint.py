@@ -360,7 +360,9 @@ MAX_HOST_ROUNDS = 3            # wrappers of wrappers, through headers (`inline 
 
 KERNEL_HEADER_EXTENSIONS = (".h", ".hpp", ".hh", ".hxx", ".inl")
 MAX_KERNEL_HEADER_BYTES = 4 << 20
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+# a project's own header: quoted, or angled with a header's extension (`<kernel/regions.hpp>`, found
+# through the build's -I of the file's own folder; the standard library's have none)
+_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^<>]+\.(?:h|hh|hpp|hxx|inl|cuh))>)', re.M)
 
 
 def _kernel_headers(headers: list[str], found: list[str], cfg: Config, gitignore) -> list[str]:
@@ -379,7 +381,7 @@ def _kernel_headers(headers: list[str], found: list[str], cfg: Config, gitignore
     for f in found:
         data = head(f)
         if data is not None:
-            names |= {os.path.basename(m.decode("utf-8", "replace")) for m in _LOCAL_INCLUDE.findall(data)}
+            names |= {os.path.basename((q or a).decode("utf-8", "replace")) for q, a in _LOCAL_INCLUDE.findall(data)}
     out = []
     for h in headers:
         if os.path.basename(h) not in names or _cuda_file(h, cfg):

@@ -429,3 +429,71 @@ def test_the_values_one_call_gives_go_together():
     combos = program_combinations(lc, {})
     assert len(combos) == 4 and {(c["batch"], c["seq"]) for c in combos} == {(1, 48), (2, 64)}
     assert {c["PACKED"] for c in combos} == {0, 1}
+
+
+def test_a_constant_expression_passed_to_the_kernel_is_its_value(tmp_path):
+    """`k<<<64, 256>>>(o, 1 << 24)`: the size is 2^24 at every launch (an argument list is split at
+    its commas, not at the shift's `<`), and the finding holds at that value, not an open size."""
+    from cudalint.source.types import split_top_level
+    assert split_top_level("o, 1 << 24, n >> 2, p->x") == ["o", "1 << 24", "n >> 2", "p->x"]
+    assert split_top_level("std::map<int, std::vector<int>>, a < b") == ["std::map<int, std::vector<int>>", "a < b"]
+    found, diags = lint(tmp_path, """__global__ void k(float *o, int size) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  o[(i * 512) & (size - 1)] = 1.f;
+}
+void run(float *o) { k<<<64, 256>>>(o, 1 << 24); }
+""")
+    assert (3, "CL101") in found
+    (d,) = [d for d in diags if d.code == "CL101"]
+    assert "size" not in " ".join(d.assumptions)
+
+
+def test_a_launch_macro_that_calls_another_launch_macro_is_a_launch(tmp_path):
+    """`CUDA_LAUNCH(fn, grid, block, ...)` defined as `CUDA_LAUNCH_SMEM(fn, grid, block, 0, ...)`,
+    which writes the `<<<>>>`: the launch is found through both, and the kernel runs on the (16, 16)
+    block the host gives, not on a block cudalint tries (which made the figure 32 sectors, ideal 4)."""
+    found, diags = lint(tmp_path, """#define CUDA_LAUNCH_SMEM(fn, blks, thrds, smem, ...) \\
+    do { fn<<<blks, thrds, smem, 0>>>(__VA_ARGS__); } while (false)
+#define CUDA_LAUNCH(fn, blks, thrds, ...) CUDA_LAUNCH_SMEM(fn, blks, thrds, 0, __VA_ARGS__)
+__global__ void extract(unsigned *desc, const float *in, unsigned n) {
+  unsigned f = blockDim.x * blockIdx.x + threadIdx.x;
+  if (f < n)
+    for (unsigned i = threadIdx.y; i < 16; i += blockDim.y)
+      atomicAdd(&desc[f * 8 + i / 2], (unsigned)in[f] << i);
+}
+void run(unsigned *d, const float *in, unsigned n) {
+  dim3 threads(16, 16);
+  dim3 blocks((n + 15) / 16, 1);
+  CUDA_LAUNCH(extract, blocks, threads, d, in, n);
+}
+""")
+    (d,) = [d for d in diags if d.code == "CL101"]
+    assert "16 sectors/request, ideal 2" in d.message
+    assert not any("launch not found" in a for a in d.assumptions)
+
+
+def test_a_block_declared_in_a_loop_body_is_the_launch_s_whatever_the_body_assigns_after(tmp_path):
+    """A launch in a loop over pyramid levels: `dim3 threads(16, 16)` is declared in the body before
+    it, and `threads = dim3(256, 1)` after it (for another kernel). The variable is new each
+    iteration, so the launch's block is (16, 16); the later assignment made it unknown, and the
+    kernel ran on a block cudalint chose (a 32-way conflict instead of 8-way)."""
+    found, diags = lint(tmp_path, """constexpr int TX = 16;
+constexpr int TY = 16;
+__global__ void k(float *o, const float *in) {
+  __shared__ float data[TX * TY];
+  unsigned idx = threadIdx.x * blockDim.x + threadIdx.y;
+  data[idx] = in[blockIdx.x * 256 + threadIdx.y * 16 + threadIdx.x];
+  __syncthreads();
+  o[blockIdx.x] = data[0];
+}
+void run(float *o, const float *in, const unsigned *n, int levels) {
+  for (int i = 0; i < levels; i++) {
+    dim3 threads(TX, TY);
+    dim3 blocks((n[i] + 15) / 16, 1);
+    k<<<blocks, threads>>>(o, in);
+    threads = dim3(256, 1);
+  }
+}
+""")
+    (d,) = [d for d in diags if d.code == "CL401"]
+    assert "8-way" in d.message and not any("block size" in a for a in d.assumptions)

@@ -116,3 +116,31 @@ def test_a_float3_moves_in_three_4_byte_pieces(tmp_path):
         void run(float3* out, int n) { put<<<(n + 255) / 256, 256>>>(out, n); }
         """)
     assert "32 sectors/request, ideal 4; lanes 36 B apart" in d.message
+
+
+def test_a_term_that_holds_still_from_lane_to_lane_does_not_name_the_distance(tmp_path):
+    """`mask + (tid / rows) * maskCols + (tid % rows) * width` with `width` changed for the last
+    column: adjacent lanes are `width` apart (the modulus moves), `tid / rows` holds still. At the
+    trial maskCols and width are both 1000, which fitted the wrong term: the message said
+    `4·maskCols B apart`. It now names no distance it cannot tell, and never maskCols."""
+    found = cl101(tmp_path, """\
+        __global__ void pool_back(float *in, float *mask, float *out, int rows, int cols, int inCols,
+                                  int numKernels, int maskCols, int width, int lastWidth) {
+          int tid = threadIdx.x + blockIdx.x * blockDim.x;
+          if (tid >= rows * cols) return;
+          int rowId = tid / rows;
+          int colId = tid % rows;
+          float *b = in + rowId * inCols + colId * width;
+          if (colId == rows - 1) width = lastWidth;
+          float *m = mask + (rowId / numKernels) * maskCols + colId * width;
+          float best = 0;
+          for (int i = 1; i < width; ++i) best = fmaxf(best, b[i] * m[i]);
+          out[tid] = best;
+        }
+        void run(float *in, float *mask, float *out, int rows, int cols, int inCols, int nk, int mc, int w, int lw) {
+          pool_back<<<(rows * cols + 255) / 256, 256>>>(in, mask, out, rows, cols, inCols, nk, mc, w, lw);
+        }
+        """)
+    texts = {d.message.split("`")[1]: d.message for d in found}
+    assert "4·width B apart" in texts["b[i]"]
+    assert "maskCols B apart" not in texts["m[i]"]

@@ -138,3 +138,33 @@ def test_a_member_type_of_a_class_template_is_its_own_class_s_not_another_s():
     # an extent that is the class's own static member, sized by its template argument
     assert types.size("Packed128<half>") == 16
     assert types.layout("Packed128<float>").member("payload").count == 4
+
+
+def test_fixed_width_names_a_header_outside_the_unit_gives_have_their_width():
+    """`int32`, `uint64`, `u8` (a library's `types.h` the unit does not see, as kaldi's OpenFST
+    one): their width is their name, so a record of them has a size and its members offsets; a
+    typedef the unit gives is read first."""
+    t = _types("struct Lane { int32 end; int32 emitted; float beam; int64 offset; u8 flag; uint16 id; };\n"
+               "typedef short s32;\nstruct Odd { s32 a; s32 b; };")
+    assert t.size("Lane") == 32 and t.member("Lane", "offset").offset == 16
+    assert t.member("Lane", "id").offset == 26
+    assert t.size("Odd") == 4                  # the unit's own typedef wins over the name
+    assert ir.INT_KINDS["uint32"] == (32, False) and ir.INT_KINDS["u8"] == (32, True)    # u8 promotes to int
+
+
+def test_a_record_of_fixed_width_names_read_a_lane_is_uncoalesced_by_its_size(tmp_path):
+    """Each thread reads its lane's record of `int32` fields from a header the unit does not see:
+    the record is 16 bytes, so a warp's 4-byte reads take 16 sectors, not the 4 an element a lane
+    would (before, the record had no size and its reads were not simulated)."""
+    from cudalint.lint import Config, lint_paths
+    path = tmp_path / "lanes.cu"
+    path.write_text("#include <fst/types.h>\n"
+                    "struct Lane { int32 end; int32 emitted; int32 extra; int32 overflow; };\n"
+                    "__global__ void offsets(const Lane* lanes, int* out, int n) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < n) out[i] = lanes[i].end + lanes[i].emitted;\n"
+                    "}\n"
+                    "void run(const Lane* l, int* out, int n) { offsets<<<(n + 127) / 128, 128>>>(l, out, n); }\n")
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
+    assert [d.line for d in found] == [5]
+    assert "16 sectors/request, ideal 4" in found[0].message and "16 B apart" in found[0].message

@@ -545,3 +545,71 @@ void run(float *out) { k<<<8, 200>>>(out); }
     for a in t.accesses:
         if a.array.name == "s" and a.line in (5, 8):
             assert lines[a.line - 1][a.column - 1:a.end_column - 1].startswith("buf["), (a.line, a.column)
+
+
+def test_a_cast_to_a_class_template_instance_is_read(tmp_path):
+    """`static_cast<const BBoxT<float>*>(p)` and `(Pair<int, float>*)q`: the cast's type is the
+    template's instance (its layout gives the record's size), not a statement cudalint cannot read."""
+    got = _run(tmp_path, """template <typename T> struct BBoxT { T y1, x1, y2, x2; };
+template <typename A, typename B> struct Pair { A a; B b; };
+__global__ void k(const void* in, void* out, int n) {
+  const BBoxT<float>* boxes = static_cast<const BBoxT<float>*>(in);
+  Pair<int, float>* pairs = (Pair<int, float>*)out;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) pairs[i].b = boxes[i].x1;
+}
+void run(const void* in, void* out, int n) { k<<<(n + 255) / 256, 256>>>(in, out, n); }
+""")
+    t, acc = _accesses(got)
+    assert [(a[0], a[1], a[3], a[4]) for a in acc] == [("in", "load", 4, 4), ("out", "store", 4, 4)]
+    assert not [d for d in got.diagnostics if d.code == "CL901" and "cannot read" in d.message]
+    assert ("CL101", 7) in _codes(got)       # lanes 16 and 8 bytes apart
+
+
+def test_constant_scalars_and_pointers_set_by_the_host_are_launch_values(tmp_path):
+    """`__constant__ float *d_in; __constant__ int d_n;` set with cudaMemcpyToSymbol: the pointer
+    points to global memory (its reads are simulated like a parameter's), the integer is one value for
+    the launch, a size `--param` gives (the loop it bounds is followed, not a value loaded from memory)."""
+    text = """__constant__ float *d_in;
+__constant__ int d_n;
+__constant__ int d_stride;
+__global__ void k(float* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < d_n) out[i] = d_in[i * d_stride];
+}
+void run(float* out) { k<<<64, 256>>>(out); }
+"""
+    got = _run(tmp_path, text)
+    t, acc = _accesses(got)
+    assert ("d_in", "load", "(blockIdx.x * blockDim.x + threadIdx.x) * d_stride", 4, 0) in acc
+    assert set(t.params) >= {"d_n", "d_stride"}
+    # uncoalesced only for strides the program does not give: no warning, and the figure a given stride makes
+    assert "CL101" not in [d.code for d in got.diagnostics if d.severity == "warning"]
+    path = tmp_path / "k.cu"
+    given = lint_paths([str(path)], Config(params={"d_stride": 4}))
+    assert [d.code for d in given.diagnostics if d.severity == "warning"] == ["CL101"]
+
+
+def test_a_kernel_header_included_with_angle_brackets_from_the_files_own_folder_is_linted(tmp_path):
+    """`#include <kernel/orb.hpp>` in src/orb.cu, built with `-I src`: the header is the project's
+    own (its name has a header's extension, no system header has it), found from the including
+    file's folder, and its kernels are linted with the folder (a 16x16 block's transposed shared
+    reads: an 8-way conflict). Before, the walk took only quoted includes for kernel headers."""
+    (tmp_path / "src" / "kernel").mkdir(parents=True)
+    (tmp_path / "src" / "kernel" / "orb.hpp").write_text("""
+__global__ void block_sum(const float *in, float *out) {
+  __shared__ float data[256];
+  unsigned idx = threadIdx.x * blockDim.x + threadIdx.y;
+  data[idx] = in[blockIdx.x * 256 + threadIdx.y * 16 + threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) out[blockIdx.x] = data[0];
+}
+static void launch(const float *in, float *out, int n) {
+  dim3 threads(16, 16);
+  block_sum<<<n, threads>>>(in, out);
+}
+""")
+    (tmp_path / "src" / "orb.cu").write_text("#include <vector>\n#include <kernel/orb.hpp>\n"
+                                             "void orb(const float *in, float *out, int n) { launch(in, out, n); }\n")
+    got = lint_paths([str(tmp_path)], Config())
+    assert [(d.path.endswith("orb.hpp"), d.code) for d in got.diagnostics if d.severity != "info"] == [(True, "CL401")]

@@ -523,6 +523,21 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
     return out
 
 
+def _other_arms(table, w: Access, r: Access) -> bool:
+    """`w` and `r` lie in the two arms of an if/else whose condition every thread of the block
+    evaluates alike at one step (table.block_conditions): in one pass the block takes one arm."""
+    conds = getattr(table, "block_conditions", None)
+    if not conds:
+        return False
+    for g in w.guards:
+        if g in conds and ir.negate(g) in r.guards:
+            return True
+    for g in r.guards:
+        if g in conds and ir.negate(g) in w.guards:
+            return True
+    return False
+
+
 def _own_value_first(w: Access, r: Access) -> bool:
     """Store `w` puts one value for the whole block (`myBin.x = f(blockIdx)` in every thread) and each
     thread making access `r` made that store itself before, on the same path, to the element `r`
@@ -656,6 +671,8 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     within: Race | None = None
     for loop, warp_barrier in cases:
         conditional = _conditional(barriers, w, r, loop)
+        if loop is None and _other_arms(sim.table, w, r):
+            continue        # the two arms of one test the whole block takes alike: never in one pass
         if loop is None:
             if own_units is None:
                 own_units = _own_units(sim, w, r, common)

@@ -24,7 +24,23 @@ INT_KINDS = {
     "signed char": (32, True), "unsigned char": (32, True), "unsigned short": (32, True),
     "unsigned long": (64, False), "unsigned long long": (64, False), "size_t": (64, False), "uint64_t": (64, False),
 }
+# the fixed-width names whose width is their name (`int32`, `uint64`, `u8`, `s16`; types.py sizes them)
+INT_KINDS.update({f"{p}{n}": (max(n, 32), n < 32 or p not in ("uint", "u")) for n in (8, 16, 32, 64)
+                  for p in ("int", "uint", "u", "s", "i")})
 FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16"}
+# the integer limits of <climits> and <cstdint> on the targets nvcc builds for (LP64), and warpSize:
+# one value in every thread, whatever header the unit reads them from
+STD_CONSTANTS = {
+    "warpSize": 32, "CHAR_BIT": 8, "SCHAR_MIN": -2**7, "SCHAR_MAX": 2**7 - 1, "UCHAR_MAX": 2**8 - 1,
+    "SHRT_MIN": -2**15, "SHRT_MAX": 2**15 - 1, "USHRT_MAX": 2**16 - 1,
+    "INT_MIN": -2**31, "INT_MAX": 2**31 - 1, "UINT_MAX": 2**32 - 1,
+    "LONG_MIN": -2**63, "LONG_MAX": 2**63 - 1, "ULONG_MAX": 2**64 - 1,
+    "LLONG_MIN": -2**63, "LLONG_MAX": 2**63 - 1, "ULLONG_MAX": 2**64 - 1,
+    "INT8_MIN": -2**7, "INT8_MAX": 2**7 - 1, "UINT8_MAX": 2**8 - 1, "INT16_MIN": -2**15,
+    "INT16_MAX": 2**15 - 1, "UINT16_MAX": 2**16 - 1, "INT32_MIN": -2**31, "INT32_MAX": 2**31 - 1,
+    "UINT32_MAX": 2**32 - 1, "INT64_MIN": -2**63, "INT64_MAX": 2**63 - 1, "UINT64_MAX": 2**64 - 1,
+    "SIZE_MAX": 2**64 - 1,
+}
 
 
 @dataclass(frozen=True)

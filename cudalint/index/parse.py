@@ -137,7 +137,8 @@ class _ToIR:
         words = [w for w in words if w not in _QUALIFIERS]
         name = " ".join(words)
         if _CAST_MARK in name:     # a name marked as a type: its text is the source's, at the same place
-            words = [w for w in re.findall(r"[A-Za-z_][\w:]*", _source[0][span[0]:span[1]]) if w not in _QUALIFIERS]
+            words = [w for w in re.findall(r"[A-Za-z_][\w:]*" + _TEMPLATE_ARGS + "?", _source[0][span[0]:span[1]])
+                     if w not in _QUALIFIERS]
             name = " ".join(words)
         name = re.sub(r"\s+", " ", name)
         name = _TYPE_WORDS.get(name, name)
@@ -520,6 +521,8 @@ _CAST_OF_NAME = re.compile(
     r"(?=(?:\s*\*+\s*(?:const\s*|__restrict__\s*)*\))|\s*\)\s*(?:[A-Za-z_0-9'\"(!~]|\.\d))")
 
 _CAST_MARK = "\xa7"
+# a template argument list of types and numbers, one level of nesting (`<float>`, `<Pair<K, V>, 4>`)
+_TEMPLATE_ARGS = r"(?:\s*<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>)"
 _QUALIFIERS = ("const", "volatile", "__restrict__", "__restrict", "restrict")
 _source = [""]          # the text being parsed, before names were marked as types
 
@@ -719,8 +722,10 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
     if type_names:
         # The names of casts and cast-like template arguments are marked as types, letter for letter
         # (spans stay exact; type_name reads the name back from `_source`).
+        # a class template's instance is one type name (`static_cast<const BBoxT<float>*>(p)`)
         names = "|".join(map(re.escape, sorted(type_names)))
-        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)(" + names + r")\b(?=\s*\**\s*(?:[)>&]|\(\s*&))", _mark, text)
+        src = re.sub(r"(?<=[(<])(\s*(?:const\s+)?)((?:" + names + r")\b" + _TEMPLATE_ARGS + r"?)"
+                     r"(?=\s*\**\s*(?:[)>&]|\(\s*&))", _mark, text)
     if "(" in src:
         src = _CAST_OF_NAME.sub(_mark, src)
     _source[0] = text

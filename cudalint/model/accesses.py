@@ -428,6 +428,11 @@ class Accesses:
             end_line, end_col = stmt.end_point[0] + 1, stmt.end_point[1] + 1
         else:       # read outside any statement (a helper called from a declaration's extent)
             line, col, end_line, end_col = self.line, 1, self.line, 1
+        first_trips = ()
+        if any(c.__class__ is ir.Cond for c in flat.walk()):
+            flat, first_trips = _first_iteration(flat, {id(it.trip) for it in self.loops})
+            if first_trips:
+                dims_idx = (flat,) if len(dims_idx) == 1 else dims_idx
         unresolved = None
         for s in ir.symbols(flat):
             if s.kind in ("data", "unknown"):
@@ -478,7 +483,7 @@ class Accesses:
         atomic = kind.startswith("atomic") or self._atomic_type(arr.elem_type)
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), width or ptr.view_size, line, col, end_line, end_col,
-                         tuple(self.guards), tuple(self.loops),
+                         tuple(self.guards) + first_trips, tuple(self.loops),
                          statement=self._statement_text(stmt), helper=self.helper, path=self.path,
                          unresolved=unresolved,
                          atomic=atomic, name_deps=deps, seq=self._next_seq(),
@@ -661,3 +666,29 @@ def _axes_bits(axes) -> int:
     if axes is None:
         return uniform.UNKNOWN
     return sum({"threadIdx.x": 1, "threadIdx.y": 2, "threadIdx.z": 4}.get(a, 0) for a in axes)
+
+
+def _first_iteration(e: ir.Expr, trips: set[int]) -> tuple[ir.Expr, tuple[ir.Expr, ...]]:
+    """`e` at the first iteration of the loops around the access whose carried value the model
+    follows only there (`trip == 0 ? start : unknown`, loops.py): each such choice taken as its
+    start, and the tests `trip == 0` that the access then runs under (its later iterations read a
+    value not followed, and are left out, not guessed)."""
+    mapping: dict = {}
+    found: list[ir.Expr] = []
+    for x in e.walk():
+        if x.__class__ is not ir.Cond or x in mapping:
+            continue
+        c = x.cond
+        if c.__class__ is ir.Bin and c.op == "==" and c.right == ir.Num(0) and id(c.left) in trips and \
+                any(s.kind == "unknown" for s in ir.symbols(x.other)):
+            mapping[x] = x.then
+            if c not in found:
+                found.append(c)
+    if not found:
+        return e, ()
+    for _ in range(4):          # a start that holds another loop's first-iteration choice
+        nxt = substitute(e, mapping)
+        if nxt == e:
+            break
+        e = nxt
+    return e, tuple(found)

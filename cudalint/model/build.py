@@ -145,7 +145,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         # only those the text casts to (`(real)`, `<real>`, `(real*)`): every name kept here makes
         # the parser look for casts in each expression of the kernel
         return {n for n in names if n.isidentifier() and n.encode() in text and
-                re.search(rb"[(<]\s*(?:const\s+)?" + re.escape(n.encode()) + rb"\s*[*&]*\s*[)>(]", text)}
+                re.search(rb"[(<]\s*(?:const\s+)?" + re.escape(n.encode()) + rb"(?:\s*<[^()]*>)?\s*[*&]*\s*[)>(]", text)}
 
     def unbound_type(self, name: str) -> bool:
         """`name` is a template type parameter no launch binds (or one bound to itself: `k<T>` in a
@@ -204,10 +204,13 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
                     alias = self.layouts.resolve(t)
                     if alias in ir.INT_KINDS or alias in ir.FLOAT_TYPES:
                         t = alias
-                if ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")) and \
-                        p.name in self.launch.derived:
+                # a `bool` the launches give (`false` at every launch: the code it guards never runs)
+                # is read as the integer it converts to; one they leave open stays a value not followed
+                given = p.name in self.launch.params or p.name in self.launch.values
+                integral = t in ir.INT_KINDS or t in ("unsigned", "int") or (t == "bool" and given)
+                if ir.type_size(t) is not None and integral and p.name in self.launch.derived:
                     self.env[p.name] = ir.named(self.launch.derived[p.name], p.name)
-                elif ir.type_size(t) is not None and (t in ir.INT_KINDS or t in ("unsigned", "int")):
+                elif ir.type_size(t) is not None and integral:
                     self.env[p.name] = ir.Sym(p.name, "param", t)
                     self.table.params[p.name] = t
                 elif t in ir.FLOAT_TYPES:

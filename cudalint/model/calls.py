@@ -13,7 +13,7 @@ from ..source.cufile import FunctionDef, node_text
 from ..source.types import split_top_level
 from . import uniform
 from .table import Barrier, short_text as _short
-from .symbols import Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
+from .symbols import UNKNOWN_VIEW, Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
 
 
 # Syntax nodes of `__device__` helper bodies inlined into one kernel, all calls together. Depth alone
@@ -47,13 +47,16 @@ class Calls:
         self.inlined_nodes += cost
         return True
 
-    def _bind_call_template(self, fn: FunctionDef, targs: tuple[str, ...]) -> None:
+    def _bind_call_template(self, fn: FunctionDef, targs: tuple[str, ...], vals=(), args=()) -> None:
         """`spread<32>(t)`: the helper's template parameters take the call's template arguments
-        (and its type parameters are type names in its body: `reinterpret_cast<T &>(u)`)."""
+        (and its type parameters are type names in its body: `reinterpret_cast<T &>(u)`); a type
+        parameter the call leaves out is deduced from the arguments (`vals`: their values)."""
         named = {tp.name for tp in fn.template_params if tp.is_type} - self.type_names
         if named:
             self.type_names = self.type_names | named
             self._type_key = frozenset(self.type_names)
+        for name, t in self._deduced(fn, targs, vals, args).items():
+            self.types[name] = t
         for tp, text in zip(fn.template_params, targs):
             if tp.is_type:
                 self.types[tp.name] = text
@@ -62,6 +65,27 @@ class Calls:
                 self.env[tp.name] = self.rvalue(self._parse(text), None, None)
             except (ExprSyntaxError, MacroError):
                 self.env[tp.name] = ir.Sym(tp.name, "param")
+
+    def _deduced(self, fn: FunctionDef, targs: tuple[str, ...], vals, args) -> dict[str, str]:
+        """The type template parameters a call leaves to deduction, from its arguments as C++
+        deduces them: `T* p` given a pointer into an array of `unsigned char` is T = unsigned char
+        (the type the pointer is seen through), `T v` or `T& v` given a variable the kernel declares
+        `__half` is T = __half. A parameter no argument settles stays unbound."""
+        free = {tp.name for tp in fn.template_params[len(targs):] if tp.is_type}
+        out: dict[str, str] = {}
+        if not free:
+            return out
+        for p, v, a in zip(fn.params, vals, args):
+            t = _base_type(p.type_name)
+            if t not in free or t in out:
+                continue
+            if p.pointers == 1 and isinstance(v, Ptr) and v.view and v.view != UNKNOWN_VIEW:
+                out[t] = v.view
+            elif not p.pointers:
+                got = self._arg_type(a) if isinstance(a, (ir.Name, ir.Subscript)) else None
+                if got and got not in free:
+                    out[t] = got
+        return out
 
     def _volatile_in(self, fn: FunctionDef) -> set[str]:
         """The names that are `volatile` inside helper `fn`: its own volatile parameters, and the
@@ -161,7 +185,7 @@ class Calls:
         self.volatile = self._volatile_in(fn)
         self.types = dict(self.types)
         self.defs = dict(self.defs)
-        self._bind_call_template(fn, targs)
+        self._bind_call_template(fn, targs, vals, args)
         for p, v, a, sc, ax in zip(fn.params, vals, args, scopes, axes):
             if p.name in aliases:
                 self.shared_scalars[p.name] = aliases[p.name]
@@ -274,7 +298,7 @@ class Calls:
                 self.volatile = self._volatile_in(f)
                 if f.file is not None:      # its accesses stand in the helper's own file
                     self.src, self.line, self.path = f.file, ret.start_point[0] + 1, f.file.path
-                self._bind_call_template(f, targs)
+                self._bind_call_template(f, targs, vals, args)
                 for p, v, a in zip(f.params, vals, args):
                     self.env[p.name] = v
                     self._bind_group(p, a)
@@ -286,21 +310,7 @@ class Calls:
                     self.depth -= 1
                     (self.env, self.types, self.src, self.line, self.path, self.volatile, self.type_names,
                      self._type_key) = saved
-            saved_returns, self.return_scopes = self.return_scopes, []
-            saved_axes, self.return_axes = self.return_axes, []
-            saved_values, self.return_values = self.return_values, []
-            saved_mark, self.return_mark = self.return_mark, len(self.guards)
-            try:
-                self.inline(f, args, stmt, targs, node)      # (which reads the arguments, where they stand)
-                self.call_scope[fn] = min(self.return_scopes, default=uniform.THREAD)
-                axes = self.return_axes
-                self.call_axes[fn] = uniform.UNKNOWN if not axes or min(axes) < 0 else \
-                    functools.reduce(operator.or_, axes)
-                value = _returned(self.return_values)
-            finally:
-                self.return_scopes, self.return_axes = saved_returns, saved_axes
-                self.return_values, self.return_mark = saved_values, saved_mark
-            return value if value is not None else _data(name)
+            return self._inline_returning(f, fn, name, args, stmt, node, targs)
         if len(args) == 1 and self._scalar_type(fn):
             # `Index_t(8)`, `size_t(n)`: a functional cast to an arithmetic type is its operand's value
             return self.rvalue(args[0], stmt, node)
@@ -389,6 +399,35 @@ class Calls:
             self.members[key] = got
         return got
 
+    def _inline_returning(self, f: FunctionDef, fn: str, name: str, args, stmt, node, targs):
+        """The value of helper `f` of several statements, its body walked with its parameters bound:
+        what its returns give (_returned), else a value not followed."""
+        saved_returns, self.return_scopes = self.return_scopes, []
+        saved_axes, self.return_axes = self.return_axes, []
+        saved_values, self.return_values = self.return_values, []
+        saved_mark, self.return_mark = self.return_mark, len(self.guards)
+        try:
+            self.inline(f, args, stmt, targs, node)      # (which reads the arguments, where they stand)
+            self.call_scope[fn] = min(self.return_scopes, default=uniform.THREAD)
+            axes = self.return_axes
+            self.call_axes[fn] = uniform.UNKNOWN if not axes or min(axes) < 0 else \
+                functools.reduce(operator.or_, axes)
+            value = _returned(self.return_values)
+        finally:
+            self.return_scopes, self.return_axes = saved_returns, saved_axes
+            self.return_values, self.return_mark = saved_values, saved_mark
+        return value if value is not None else _data(name)
+
+    def _receiver_types(self, f: FunctionDef, recv: str) -> dict[str, str]:
+        """The class template's type parameters bound for a method called on an object of one of its
+        instances (`SharedMem<float> sm; sm.getPointer()`: T is float in the method's body)."""
+        t = self.types.get(recv.strip())
+        if not t or "<" not in t or ">" not in t:
+            return {}
+        cls = _class_template_params(f)
+        from ..source.types import split_top_level
+        return {p: a for p, a in zip(cls, split_top_level(t[t.index("<") + 1:t.rindex(">")])) if p and a}
+
     def _method_call(self, fn: str, args, stmt, node, targs: tuple[str, ...]):
         """`view.lane(i)` of a struct whose method is one `return` (`return &data_[i * ncols_];`): its
         value, the members it names being those of the object it is called on. None where the call is
@@ -401,6 +440,16 @@ class Calls:
             return None
         fields = _class_fields(f)
         ret = _single_return(f)
+        if fields is not None and ret is None and f.body is not None and \
+                not fields & set(re.findall(r"[A-Za-z_]\w*", node_text(f.body))) and b"this" not in f.body.text:
+            # a method that reads nothing of its object (`T* getPointer() { extern __shared__ T s[];
+            # return s; }`): the helper it is, whatever it is called on
+            saved = self.types
+            self.types = {**self.types, **self._receiver_types(f, m.group("recv"))}
+            try:
+                return self._inline_returning(f, m.group("method"), m.group("method"), args, stmt, node, targs)
+            finally:
+                self.types = saved
         if fields is None or ret is None:
             return None
         try:
@@ -416,7 +465,7 @@ class Calls:
         saved = self.env, self.types, self.volatile, self.type_names, self._type_key
         self.env, self.types = dict(self.env), dict(self.types)
         self.volatile = self._volatile_in(f)
-        self._bind_call_template(f, targs)
+        self._bind_call_template(f, targs, vals, args)
         for p, v in zip(f.params, vals):
             self.env[p.name] = v
         self.depth += 1
@@ -617,10 +666,14 @@ def _base_type(t: str) -> str:
 MAX_RETURNS = 4
 
 
-def _returned(returns) -> ir.Expr | None:
+def _returned(returns) -> ir.Expr | Ptr | None:
     """The value of a helper of several statements whose returns are numbers (`if (i >= n) return
     false; ... return true;`): each return's value where the helper's own guards on it hold, the
-    last one's otherwise. A value made of anything else stays the helper's (data to the caller)."""
+    last one's otherwise; the pointer its one unguarded return gives (`extern __shared__ T s[];
+    return s;`: the block's dynamic shared memory). A value made of anything else stays the
+    helper's (data to the caller)."""
+    if len(returns) == 1 and not returns[0][0] and isinstance(returns[0][1], Ptr):
+        return returns[0][1]
     if not returns or len(returns) > MAX_RETURNS or \
             not all(isinstance(v, ir.Num) and isinstance(v.value, int) for _, v in returns):
         return None
@@ -660,6 +713,25 @@ def _result_dropped(stmt, name: str) -> bool:
 
 
 _METHOD_CALL = re.compile(r"^(?P<recv>.+)(?P<op>\.|->)(?P<method>[A-Za-z_]\w*)$", re.DOTALL)
+
+
+def _class_template_params(f: FunctionDef) -> list[str | None]:
+    """The type parameters of the class template whose body defines method `f`, in order (None in
+    the place of a value parameter; none for a method of a plain class)."""
+    body = f.node.parent if f.node is not None else None
+    if body is not None and body.type == "template_declaration":
+        body = body.parent
+    cls = body.parent if body is not None and body.type == "field_declaration_list" else None
+    decl = cls.parent if cls is not None else None
+    if decl is None or decl.type != "template_declaration":
+        return []
+    params = decl.child_by_field_name("parameters")
+    out = []
+    for p in (params.named_children if params is not None else ()):
+        names = [c for c in p.named_children if c.type in ("type_identifier", "identifier")]
+        typed = p.type in ("type_parameter_declaration", "optional_type_parameter_declaration")
+        out.append(node_text(names[-1]) if names and typed else None)
+    return out
 
 
 def _class_fields(f: FunctionDef) -> set[str] | None:

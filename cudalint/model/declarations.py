@@ -170,9 +170,13 @@ class Declarations:
         var = self.variables.get(name)
         if var is None and "::" in name:
             var = self.variables.get(name.split("::")[-1])
-        if var is None or (var.pointers and not var.dims) or var.pointers:
+        if var is None:
             return False
         base_type = " ".join(w for w in var.type_text.split() if w not in ("const", "volatile", "__restrict__"))
+        if var.pointers:
+            return self._launch_wide_variable(name, var, base_type)
+        if var.space == "constant" and not var.dims and self._launch_wide_variable(name, var, base_type):
+            return True
         saved = self.src, self.line
         self.src, self.line = var.file, var.line
         try:
@@ -189,6 +193,34 @@ class Declarations:
             self.src, self.line = saved
         if var.volatile:
             self.volatile.add(name)
+        return True
+
+    def _launch_wide_variable(self, name: str, var, base_type: str) -> bool:
+        """A `__constant__` scalar or a pointer of file scope (`__constant__ uint32_t d_size;`,
+        `__constant__ hash64_t *d_light;`, set by the host with cudaMemcpyToSymbol): one value for the
+        whole launch, as a kernel's parameter is, and a pointer points to global memory (a kernel
+        cannot write `__constant__` memory, and a `__device__` pointer is read as the host left it).
+        An integer is a size of the launch, `--param` gives it. False for a pointer to pointers (not
+        followed) and a scalar of another type (a record: a variable in constant memory)."""
+        if var.pointers > 1 or var.dims:
+            return False
+        if var.pointers:
+            t, size, assumed = self._elem_type(base_type)
+            arr = MemoryArray(name, "global", t, size, (), var.line, size_assumed=assumed)
+            self.table.arrays[name] = arr
+            self.env[name] = Ptr(arr, ir.Num(0), t, size)
+            self.var_scope[name] = uniform.BLOCK
+            self.types[name] = base_type
+            return True
+        t = self.types.get(base_type, base_type)
+        if t not in ir.INT_KINDS:
+            t = self.layouts.resolve(t)
+        if t not in ir.INT_KINDS or ir.type_size(t) is None:
+            return False
+        self.env[name] = ir.Sym(name, "param", t)
+        self.table.params[name] = t
+        self.var_scope[name] = uniform.BLOCK
+        self.types[name] = base_type
         return True
 
     def _array(self, name, base_type, dims, is_shared, is_extern, line, value, space: str | None = None) -> None:
@@ -232,6 +264,10 @@ class Declarations:
                 extents = [e * ratio if e is not None else None for e in extents]
                 exprs = [ir.mul(x, ir.Num(ratio)) if x is not None else None for x in exprs]
         arr = MemoryArray(name, space, t, size, tuple(extents), line, is_extern, assumed, dim_exprs=tuple(exprs))
+        old = self.table.arrays.get(name)
+        if is_extern and space == "shared" and old is not None and old.extern and old.space == "shared" and \
+                old.line == line and old.elem_type == t and old.elem_size == size:
+            arr = old       # the same declaration walked again (a helper's `extern __shared__ T s[]`, called twice)
         self.table.arrays[name] = arr
         self.env[name] = Ptr(arr, ir.Num(0), view, view_size)
         self.types[name] = base_type

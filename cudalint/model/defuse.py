@@ -322,13 +322,13 @@ class DefUse:
             got = self.env.get(n, _MISSING)
             if got is not _MISSING:
                 return got
-            if n == "warpSize":
-                return ir.Num(32)
             if n in self.macros:
                 return self.rvalue(self._parse(n), stmt, node)
             value = self._constant(n, stmt)
             if value is not None:
                 return value
+            if n in ir.STD_CONSTANTS:
+                return ir.Num(ir.STD_CONSTANTS[n])
             if self.variables and self.file_variable(n):
                 return self.rvalue(e, stmt, node)
             return ir.Sym(n, "unknown")

@@ -81,7 +81,9 @@ class HostResolver(HostScope):
                 elif not p.pointers and not _ATOM.fullmatch(a):
                     # `k<<<ceil_div(B * T, 256), 256>>>(..., B * T)`: the grid's `B * T` is the kernel's `BT`
                     try:
-                        self.arg_exprs.setdefault(self._parse(a), p.name)
+                        e = self._parse(a)
+                        if fold(e) is None:         # a constant (`1 << 24`) stays the number it is
+                            self.arg_exprs.setdefault(e, p.name)
                     except (ExprSyntaxError, MacroError):
                         pass
         if site.host is not None:
@@ -459,7 +461,9 @@ class HostResolver(HostScope):
         after the launch assigns takes another value at each launch; it is not the initial constant."""
         update = loop.child_by_field_name("update")
         nodes = [update] if update is not None else []
-        stack = [loop.child_by_field_name("body")]
+        body = loop.child_by_field_name("body")
+        fresh = _set_each_iteration(body, stop)
+        stack = [body]
         while stack:
             n = stack.pop()
             if n is None:
@@ -470,7 +474,7 @@ class HostResolver(HostScope):
         for n in nodes:
             for t in _walk_types(n, ("assignment_expression", "update_expression")):
                 target = t.child_by_field_name("left") or t.child_by_field_name("argument")
-                if target is not None and target.type == "identifier":
+                if target is not None and target.type == "identifier" and node_text(target) not in fresh:
                     self.env.pop(node_text(target), None)
 
     def _branch_fact(self, node, stop: int) -> None:
@@ -1922,3 +1926,29 @@ def _site_checks(kernel: FunctionDef, readings: list[_SiteValues]) -> dict:
 def _dims_words(s: _SiteValues, index: int) -> str:
     """Where a launch's grid or block comes from, when a constant or a helper of the program gives it."""
     return _read_words(s.base, s.site.config[index]) if len(s.site.config) > index else ""
+
+
+def _set_each_iteration(body, stop: int) -> set[str]:
+    """The names a loop's body gives a value on every way to the launch, before it: declared there
+    (`dim3 threads(16, 16);` is a new variable each iteration) or assigned by a statement of the body
+    itself ahead of it (`threads = dim3(16, 16);`). What the body assigns after the launch does not
+    reach the launch of the next iteration through them."""
+    out: set[str] = set()
+    if body is None:
+        return out
+    for c in (body.named_children if body.type == "compound_statement" else ()):
+        if c.start_byte >= stop:
+            break
+        if c.type == "declaration":
+            for d in c.children_by_field_name("declarator"):
+                while d is not None and d.type not in ("identifier",):
+                    d = d.child_by_field_name("declarator")
+                if d is not None:
+                    out.add(node_text(d))
+        elif c.type == "expression_statement" and c.end_byte <= stop and c.named_children and \
+                c.named_children[0].type == "assignment_expression":
+            a = c.named_children[0]
+            target, op = a.child_by_field_name("left"), a.child_by_field_name("operator")
+            if target is not None and target.type == "identifier" and op is not None and node_text(op) == "=":
+                out.add(node_text(target))      # (`total += n` carries the last iteration's value on)
+    return out

@@ -94,7 +94,11 @@ class Loops:
                 continue
             value = self._step_value(cur, op, inc, trip)
             if value is None:
-                self.env[name] = ir.Sym(name, "unknown")
+                # what the loop starts with is known: the first iteration reads it (`s = gid * 512`
+                # before `s = (s + 16) & (size - 1)`), the later ones a value not followed
+                self.env[name] = ir.Cond(ir.Bin("==", trip, ir.Num(0)), cur, ir.Sym(name, "unknown")) \
+                    if isinstance(cur, ir.Expr) and ir.symbols(cur) and \
+                    not any(x.kind in ("data", "unknown") for x in ir.symbols(cur)) else ir.Sym(name, "unknown")
                 self.note(node, f"`{name}` changes across iterations of this loop in a way the model does not follow")
             else:
                 self.env[name] = value

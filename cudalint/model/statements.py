@@ -380,6 +380,8 @@ class Statements:
         if other is not None and other.type == "else_clause":
             # `else // why` and then the statement: the comment is no statement of the else
             other = next((c for c in other.named_children if c.type != "comment"), None)
+        if other is not None and traits is None and not isinstance(cond, ir.Num) and self._block_uniform(cond_inner):
+            self.table.block_conditions.add(cond)
         if isinstance(cond, ir.Num) and isinstance(cond.value, (int, bool)):
             # `if (nIsPow2)` with the template's `false`, `if (blockSize >= 512)` with 256: the compiler
             # keeps only the arm the instance takes (as `if constexpr` does)
@@ -471,6 +473,16 @@ class Statements:
     def _exit_guard(self, guard: ir.Expr, node, kind: str, line: int = 0) -> None:
         self.guards.append(guard)
         self.exits[id(guard)] = Exit(guard, line or node.start_point[0] + 1, kind)
+
+    def _block_uniform(self, node) -> bool:
+        """The condition as written has one value in every thread of the block at this step: made
+        of the launch's values, loop counters every thread steps alike, and loads from addresses
+        made of those (`conf[blockIdx.x * top_k + r] > thr`)."""
+        try:
+            expr, _ = self._parse_node(node)
+        except (Unfollowable, ExprSyntaxError, MacroError):
+            return False
+        return self._scope(expr) >= uniform.BLOCK
 
     def condition(self, node, stmt) -> ir.Expr:
         if node is None:

@@ -269,6 +269,9 @@ class TwoTreeTable:
     types: object = None                                          # index.types.TypeTable of the kernel's unit
     constants: dict[str, ir.Expr] = field(default_factory=dict)   # file-scope constants the kernel reads -> value
     unbound_types: set[str] = field(default_factory=set)          # template type parameters no launch binds
+    # the conditions of if/else statements every thread of a block evaluates alike at one step
+    # (`if (conf[blockIdx.x * k + r] > t)`): no two threads take its two arms in one pass
+    block_conditions: set = field(default_factory=set)
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

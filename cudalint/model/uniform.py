@@ -44,6 +44,8 @@ def scope(e: ir.Expr, known: dict[str, int], resolved, calls: dict[str, int]) ->
                 return got
         if n in known:
             return known[n]
+        if v is None and n in ir.STD_CONSTANTS:
+            return BLOCK
         return BLOCK if v is not None and not isinstance(v, ir.Expr) else THREAD   # a pointer value
     if cls is ir.Bin:
         return min(scope(e.left, known, resolved, calls), scope(e.right, known, resolved, calls))

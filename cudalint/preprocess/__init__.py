@@ -485,6 +485,12 @@ class Preprocessor:
             self._found[key] = got
         if got is None and angled and "/" in name:
             got = _own_tree_header(name, here)
+        if got is None and angled and _PROJECT_HEADER.search(name) and not _system_header(name) and \
+                self._probe(name, view, line, PROJECT_LEVELS * 2):
+            # `#include <kernel/regions.hpp>` where the build gives the file's own folder (or one
+            # above it) with -I: a project's header, found as a quoted one would be
+            p = os.path.normpath(os.path.join(here, name)) if here else os.path.normpath(name)
+            got = p if os.path.isfile(p) else _project_header(name, here)
         if got is not None or angled or os.path.isabs(name):
             return got
         # the folders of the files that include this one, innermost first: a header next to the file
@@ -517,6 +523,8 @@ _IDENT = re.compile(r"[A-Za-z_]\w*")
 # the arguments' parentheses nested at most twice
 _STATEMENT_USE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?\s*(?://.*|/\*.*\*/\s*)?$")
 _UNSET = object()
+# the names a project gives its own headers (the standard library's have no extension, C's are listed)
+_PROJECT_HEADER = re.compile(r"\.(?:h|hh|hpp|hxx|cuh|inl|inc)$")
 PROJECT_LEVELS = 6          # folders above a file searched for the headers its project's build names with -I
 
 

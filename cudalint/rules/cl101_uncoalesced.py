@@ -83,8 +83,9 @@ def message(d) -> str:
         text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
                 f"ideal {figure(m['ideal_sectors'])}{why}")
     if m.get("record_fields"):
-        lines = f.get("record_lines") or []
-        where = f" (lines {', '.join(map(str, lines[:4]))}{'…' if len(lines) > 4 else ''})" if lines else ""
+        lines = [n for n in f.get("record_lines") or [] if n != d.line]     # the other fields' lines
+        where = (f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines[:4]))}"
+                 f"{'…' if len(lines) > 4 else ''})") if lines else ""
         text += f"; each thread {'reads' if d.access == 'load' else 'writes'} {m['record_fields']} fields of its record{where}"
     same = f.get("same_cause_as")
     if same:
@@ -134,6 +135,13 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
         v = sim._scalar(t.stride, dims)
         if v and lane_bytes % v == 0:
             fits.append((lane_bytes != v * es, t, v))
+    if axes is _X_AXIS and len(fits) > 1:
+        # the terms whose coordinate moves from lane 0 to lane 1 by the distance itself: in
+        # `(tid / rows) * maskCols + (tid % rows) * width` the lanes are width apart, whatever
+        # the trial's maskCols (a term a division holds still from lane to lane is no distance)
+        exact = [f for f in fits if (step := _lane_step(sim, f[1].coord, dims)) is not None
+                 and step * f[2] * es == lane_bytes]
+        fits = exact or fits
     for _, t, v in sorted(fits, key=lambda f: f[0]):
         said = scaled_text(sim, t.stride, lane_bytes, lane_bytes // v)
         if said is not None:
@@ -143,6 +151,21 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
     if invented(sim, [e for t in moving for e in (t.stride, *_lane_factors(t.coord))], acc.loops):
         return None
     return str(lane_bytes)
+
+
+def _lane_step(sim, coord, dims) -> int | None:
+    """How far a term's coordinate moves from lane 0 to lane 1 of the first warp (the block's and
+    the loops' other values at 0, the sizes at the trial's): None where it reads what cannot be
+    evaluated so."""
+    env = dict(dims)
+    for s in ir.symbols(coord):
+        if s.kind != "param" and s.name not in env:
+            env[s.name] = 0
+    env["threadIdx.x"] = 0
+    a = sim._scalar(coord, env)
+    env["threadIdx.x"] = 1
+    b = sim._scalar(coord, env)
+    return None if a is None or b is None else b - a
 
 
 _LANE_AXES = frozenset(("threadIdx.x", "threadIdx.y"))

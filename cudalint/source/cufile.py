@@ -232,6 +232,7 @@ _PLAIN_EXPRESSIONS = {"binary_expression", "unary_expression", "update_expressio
                       "sizeof_expression", "comma_expression"}
 _PLAIN = _PLAIN_STATEMENTS | _PLAIN_EXPRESSIONS
 _LAUNCH_BRACKETS = re.compile(rb"<\s*<\s*<")
+_MACRO_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def _instance_scope(node, scope: str) -> str:
@@ -669,9 +670,17 @@ class SourceFile:
         if got is None:
             # every definition the file makes, an `#undef`-ed one too (`#define LAUNCH(...) k<<<...>>>`,
             # its uses, then `#undef LAUNCH`): each use expands as the table stands at its line
-            got = self.__dict__["_launching"] = frozenset(
-                n for n, evs in getattr(self.macros, "events", {}).items()
-                if any(m is not None and _LAUNCH_BRACKETS.search(m.body.encode()) for _, m in evs))
+            events = getattr(self.macros, "events", {})
+            found = {n for n, evs in events.items()
+                     if any(m is not None and _LAUNCH_BRACKETS.search(m.body.encode()) for _, m in evs)}
+            # and those that call one (`#define CUDA_LAUNCH(fn, ...) CUDA_LAUNCH_SMEM(fn, ..., 0, ...)`)
+            for _ in range(8):
+                more = {n for n, evs in events.items() if n not in found and
+                        any(m is not None and found & set(_MACRO_WORD.findall(m.body)) for _, m in evs)}
+                if not more:
+                    break
+                found |= more
+            got = self.__dict__["_launching"] = frozenset(found)
         return got
 
     def _macro_launch(self, stmt, host: FunctionDef) -> None:

@@ -40,6 +40,11 @@ _SCALARS = {
     "__nv_fp8x2_e4m3": 2, "__nv_fp8x2_e5m2": 2, "__nv_fp8x4_e4m3": 4, "__nv_fp8x4_e5m2": 4,
     "__half_raw": 2, "__nv_bfloat16_raw": 2, "__half2_raw": 4, "__nv_bfloat162_raw": 4,
 }
+# the fixed-width names whose width is their name (`int32`, `uint64`, `u8`, `s16`, `i32`), as the
+# headers outside the unit that usually give them do (a third-party `types.h`, a system one): a
+# typedef the unit gives is read first
+_WIDTH_NAMED = {f"{p}{n}": n // 8 for n in (8, 16, 32, 64) for p in ("int", "uint", "u", "s", "i")}
+_SCALARS.update(_WIDTH_NAMED)
 # alignments that differ from the size
 _SCALAR_ALIGN = {"cuDoubleComplex": 16, "cufftDoubleComplex": 16}
 _VECTOR_BASES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4,
@@ -141,20 +146,55 @@ _TEMPLATE_ID = re.compile(r"^([\w:]+)\s*<(.*)>$", re.DOTALL)
 
 def split_top_level(text: str) -> list[str]:
     """The items of an argument list (`T, 128, cub::BLOCK_LOAD_VECTORIZE`), split at the commas outside
-    brackets, each stripped; a trailing empty item is dropped."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "<([{":
+    brackets, each stripped; a trailing empty item is dropped. A `<` opens a template's arguments where
+    it follows a name and is no operator (`1 << 24`, `a <= b`, `n < m` written with spaces, `p->x`);
+    where angle brackets do not pair, only the others count."""
+    out = _split(text, True)
+    return out if out is not None else (_split(text, False) or [])
+
+
+def _split(text: str, angles: bool) -> list[str] | None:
+    out, depth, angle, cur = [], 0, 0, []
+    n = len(text)
+    i = 0
+    while i < n:
+        ch = text[i]
+        nxt = text[i + 1] if i + 1 < n else ""
+        if ch in "([{":
             depth += 1
-        elif ch in ">)]}":
+        elif ch in ")]}":
             depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
+        elif angles and ch == "<":
+            if nxt in "<=":                         # `<<`, `<=`: operators
+                cur.append(ch + nxt)
+                i += 2
+                continue
+            before = text[:i].rstrip()
+            spaced = i > 0 and text[i - 1] == " " and nxt == " "
+            if before and (before[-1].isalnum() or before[-1] in "_:") and not spaced:
+                angle += 1
+        elif angles and ch == ">":
+            prev = text[i - 1] if i else ""
+            if prev == "-" or nxt == "=":           # `->`, `>=`
+                pass
+            elif nxt == ">" and angle < 2:          # `>>`: a shift unless it closes two lists
+                if angle == 1:
+                    angle = 0
+                cur.append(ch + nxt)
+                i += 2
+                continue
+            elif angle > 0:
+                angle -= 1
+        if ch == "," and depth == 0 and angle == 0:
+            out.append("".join(cur).strip())
+            cur = []
         else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
+            cur.append(ch)
+        i += 1
+    if angle != 0:
+        return None
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
     return out
 
 
@@ -189,7 +229,7 @@ class TypeTable:
             if bindings and t in bindings and bindings[t] and bindings[t] != t:
                 t = _words(bindings[t])
                 continue
-            if builtin_layout(t) is not None:
+            if builtin_layout(t) is not None and not (t in _WIDTH_NAMED and (t in self.typedefs or t in self.structs)):
                 return t
             if t in self.structs:
                 return t
@@ -283,7 +323,7 @@ class TypeTable:
         t = self.resolve(name, bindings)
         if t.endswith("*"):
             return Layout(t, 8, 8)
-        got = _builtin(t)
+        got = _builtin(t) if not (t in _WIDTH_NAMED and t in self.structs) else None
         if got is not None:
             return got
         key = (t, tuple(sorted((bindings or {}).items())))
