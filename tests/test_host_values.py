@@ -783,3 +783,50 @@ void run(Param<T1, T2> p) {
     assert lc.block is not None and lc.block[2] == ir.Num(3)
     (tmp_path / "k.cu").write_text(src)
     assert not [d for d in lint_paths([str(tmp_path / "k.cu")], Config()).diagnostics if d.code == "CL302"]
+
+
+def test_a_chained_assignment_gives_every_name_its_value(tmp_path):
+    """`N = M = 2048;` in main: both sizes are 2048, a multiple of the 16-wide block the grid is
+    rounded to, so the missing tail guard is only an info that says so (it was a warning checked at
+    sizes of cudalint's, N left open)."""
+    from cudalint.lint import Config, lint_paths
+    path = tmp_path / "scale.cu"
+    path.write_text("""__global__ void scale2d(const float *A, float *C, int M, int N) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  C[row * N + col] = 2.f * A[row * N + col];
+}
+int main() {
+  float *dA, *dC;
+  int M, N;
+  N = M = 2048;
+  dim3 block(16, 16);
+  dim3 grid((N + 15) / 16, (M + 15) / 16);
+  scale2d<<<grid, block>>>(dA, dC, M, N);
+  return 0;
+}
+""")
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL202"]
+    assert found and all(d.severity == "info" and "2048" in d.message for d in found)
+
+
+def test_an_allocation_sized_by_sizeof_of_the_pointee_is_read(tmp_path):
+    """`cudaMalloc((void **)&out, sizeof(*out) * size)` with `size = 15`: 60 bytes, so the unguarded
+    store of a 512-thread block runs past them (CL201); it was an allocation of unknown size."""
+    from cudalint.lint import Config, lint_paths
+    path = tmp_path / "gen.cu"
+    path.write_text("""__global__ void generate(unsigned int *out) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  out[idx] = idx * 2654435761u;
+}
+int main() {
+  unsigned int *np_random;
+  int M = 3, N = 5;
+  size_t size = M * N;
+  cudaMalloc((void **)&np_random, sizeof(*np_random) * size);
+  generate<<<(size + 511) / 512, 512>>>(np_random);
+  return 0;
+}
+""")
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL201"]
+    assert found and "60 bytes allocated" in found[0].message

@@ -497,3 +497,58 @@ void run(float *o, const float *in, const unsigned *n, int levels) {
 """)
     (d,) = [d for d in diags if d.code == "CL401"]
     assert "8-way" in d.message and not any("block size" in a for a in d.assumptions)
+
+
+def test_a_flag_every_call_of_the_wrapper_passes_false_guards_code_that_never_runs(tmp_path):
+    """`decode_launcher(..., bool clip)` passes its `clip` to the kernel, and its one caller passes
+    `false`: the clip arm (records written field by field) never runs, so it makes no finding; the
+    same wrapper called with `true` does."""
+    src = """__global__ void decode(const float4 *in, int n, bool clip, float *out) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= n) return;
+  float4 b = in[g];
+  if (clip) {
+    out[g * 4 + 0] = fminf(b.x, 1.f);
+    out[g * 4 + 1] = fminf(b.y, 1.f);
+  } else {
+    reinterpret_cast<float4 *>(out)[g] = b;
+  }
+}
+void decode_launcher(const float4 *in, int n, bool clip, float *out) {
+  decode<<<(n + 127) / 128, 128>>>(in, n, clip, out);
+}
+void forward(const float4 *in, int n, float *out) { decode_launcher(in, n, FLAG, out); }
+"""
+    found, _ = lint(tmp_path, src.replace("FLAG", "false"))
+    assert "CL101" not in {c for _, c in found}
+    found, _ = lint(tmp_path, src.replace("FLAG", "true"))
+    assert (6, "CL101") in found
+
+
+def test_a_size_the_host_makes_a_multiple_of_the_block_leaves_no_partial_block(tmp_path):
+    """`n = m * c` launched in the `case 32:` of `switch (c)` with 32 threads: n is a multiple of the
+    block, the grid `(n + 31) / 32` has no partial last block, so the barrier in the grid-stride loop
+    is reached by every thread of every block (no CL502); a launch whose size has no such factor
+    keeps the finding."""
+    src = """template <unsigned B>
+__global__ void reduce_fixed(int n, const float *in, float *out) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    __shared__ float cache[B];
+    cache[threadIdx.x] = in[i];
+    __syncthreads();
+    if (threadIdx.x == 0) out[i / B] = cache[0] + cache[B - 1];
+    __syncthreads();
+  }
+}
+void launch(int m, int c, const float *in, float *out) {
+  const int n = SIZE;
+  switch (c) {
+  case 32: reduce_fixed<32><<<(n + 31) / 32, 32>>>(n, in, out); break;
+  default: break;
+  }
+}
+"""
+    found, _ = lint(tmp_path, src.replace("SIZE", "m * c"))
+    assert "CL502" not in {c for _, c in found}
+    found, _ = lint(tmp_path, src.replace("SIZE", "m + c"))
+    assert (6, "CL502") in found

@@ -208,3 +208,24 @@ void run(const float* in, float* out) { k<<<1, 256>>>(in, out); }
 ])
 def test_alignment_comes_from_the_arithmetic_alone(expr, align):
     assert alignment(expr) == align
+
+
+def test_global_reads_of_a_float4_s_x_y_z_are_one_16_byte_load(tmp_path):
+    """`p[i].x + p[i].y + p[i].z` of a `float4` array: nvcc reads the three members as one
+    ld.global.v4 (the element is 16-byte aligned), 16 sectors a warp, the ideal for 16 bytes a lane:
+    no CL101. Stores write only their bytes: `v[i].x`, `.y`, `.z` are an 8-byte store and a 4-byte
+    one, lanes 16 bytes apart: 16 sectors where 8 would do. Loads of `v`'s members, with the stores
+    of other members of the same element between them, are read together all the same."""
+    path = tmp_path / "body.cu"
+    path.write_text("""__global__ void body(const float4 *p, float4 *v, float dt, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float s = p[i].x + p[i].y + p[i].z;
+    v[i].x += dt * s; v[i].y += dt * s; v[i].z += dt * s;
+  }
+}
+void run(const float4 *p, float4 *v, int n) { body<<<(n + 127) / 128, 128>>>(p, v, 0.01f, n); }
+""")
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
+    assert [(d.line, d.access) for d in found] == [(5, "store")]
+    assert "16 sectors/request, ideal 8" in found[0].message

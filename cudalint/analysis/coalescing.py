@@ -135,6 +135,8 @@ class CoalescingAnalysis:
             stride, share = _most_common_share(d)
             even = share >= 0.5
         res.coalescing = Coalescing(_mean(sectors), _mean(ideal), int(len(sectors)), stride, even)
+        if stride is not None and abs(stride) <= width and everywhere:
+            res.coalescing.group_lanes, res.coalescing.group_stride = _runs(addr, width)
         return vals[0]
 
     def _strides(self, acc: Access, res: AccessResult, index=None) -> None:
@@ -217,3 +219,23 @@ class CoalescingAnalysis:
             d = (np.asarray(shifted, dtype=np.int64) - np.asarray(base, dtype=np.int64))[np.broadcast_to(valid, base.shape)]
             if d.size:
                 res.strides[axis] = _most_common(d)
+
+
+def _runs(addr: np.ndarray, width: int) -> tuple[int | None, int | None]:
+    """Lanes contiguous in runs of one length (`b = t / D`, `d = t % D`: D lanes a run), as every
+    warp row has them: the run's length and the distance from one run's first lane to the next's.
+    (None, None) where the rows' runs differ or the lanes make one run."""
+    got = None
+    for row in addr:
+        jumps = np.flatnonzero(np.abs(np.diff(row)) > width)
+        if not jumps.size:
+            return None, None
+        k = int(jumps[0]) + 1
+        if k < 2 or np.any(np.diff(jumps) != k) or (WARP - 1 - int(jumps[-1])) > k:
+            return None, None
+        here = (k, int(row[k] - row[0]))
+        if got is None:
+            got = here
+        elif got != here:
+            return None, None
+    return got if got is not None else (None, None)

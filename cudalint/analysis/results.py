@@ -44,6 +44,10 @@ class Coalescing:
     # whether that distance is the one between most adjacent lanes: where it is not (a packed
     # triangle's `i*(i+1)/2`, whose gaps grow lane by lane) no one distance describes the lanes
     lanes_even: bool = True
+    # where adjacent lanes are contiguous in runs (`b = t / D`, `d = t % D`): the lanes of a run and
+    # the distance from one run's first lane to the next's, the gap that costs the sectors
+    group_lanes: int | None = None
+    group_stride: int | None = None
 
     @property
     def ratio(self) -> float:

@@ -17,7 +17,7 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError, parse_expr
 from ..source.cufile import FunctionDef, node_text
 from ..source.project import is_member
-from ..source.types import split_top_level
+from ..source.types import builtin_size, split_top_level
 from ..preprocess.macros import MacroError
 
 MAX_STEPS = 400     # statements evaluated for one launch, over every helper and caller it reads
@@ -161,6 +161,7 @@ class HostScope:
         self.budget = budget or Budget()
         self.depth = depth
         self.env: dict[str, object] = {}
+        self.pointees: dict[str, str] = {}     # a pointer local -> the type it points to (`sizeof(*p)`)
         self._resolving: set[str] = set()
         self.constants_used: dict[str, object] = {}     # name -> Constant read for a value
         self.helpers_used: list[FunctionDef] = []       # host helpers evaluated for a value
@@ -261,6 +262,10 @@ class HostScope:
                 if isinstance(av, tuple) or isinstance(bv, tuple) or not isinstance(cv, ir.Expr):
                     return unknown("?")
                 return ir.Cond(cv, av, bv)
+            case ir.Call(fn="sizeof", args=(ir.Deref(expr=ir.Name(name=p)) | ir.Subscript(base=ir.Name(name=p)),)) \
+                    if p in self.pointees and (size := builtin_size(self.pointees[p])) is not None:
+                # `cudaMalloc(&d, sizeof(*d) * n)`: the size of what the pointer local points to
+                return ir.Num(size)
             case ir.Call(fn=fn) if fn.split("::")[-1] in _INPUT_CALLS:
                 return ir.Sym(INPUT + str(e), "unknown")
             case ir.Call(fn=fn, args=args):
@@ -410,6 +415,10 @@ class HostScope:
             if d.type != "init_declarator":
                 if d.type == "identifier":      # `int x;`: a new, unknown value
                     self.forget(node_text(d))
+                elif d.type == "pointer_declarator":     # `unsigned int *p;`: what `sizeof(*p)` is
+                    inner = d.child_by_field_name("declarator")
+                    if inner is not None and inner.type == "identifier":
+                        self.pointees[node_text(inner)] = tname
                 continue
             target = d.child_by_field_name("declarator")
             value = d.child_by_field_name("value")
@@ -417,6 +426,8 @@ class HostScope:
                 self._structured_binding(target, value)
                 continue
             name = node_text(target).lstrip("*& ")
+            if target is not None and target.type == "pointer_declarator":
+                self.pointees[name] = tname
             try:
                 if value.type in ("argument_list", "initializer_list"):     # dim3 grid(a, b) / grid{a, b}
                     args = [self.value(self._parse(node_text(a))) for a in value.named_children]
@@ -439,6 +450,10 @@ class HostScope:
 
     def assign(self, e: ir.Assign) -> None:
         t = e.target
+        if isinstance(e.value, ir.Assign) and e.op == "=":
+            # `N = M = K = 2048;`: the inner assignment first, its target's value is this one's
+            self.assign(e.value)
+            e = ir.Assign(e.op, t, e.value.target)
         if isinstance(t, ir.Member) and isinstance(t.base, ir.Name) and t.field in ("x", "y", "z"):
             cur = self.env.get(t.base.name)
             if isinstance(cur, tuple):
@@ -571,6 +586,7 @@ class FunctionScope(HostScope):
         other = FunctionScope.__new__(FunctionScope)
         other.__dict__.update(self.__dict__)
         other.env = dict(self.env)
+        other.pointees = dict(self.pointees)
         return other
 
     def run(self, stmts: list):

@@ -10,6 +10,8 @@ sites (in any linted file), with what the host program gives them, each value wi
   the launches pass to pointer parameters (`LaunchConfig.extents`, in bytes)."""
 from __future__ import annotations
 
+import functools
+import math
 import re
 from dataclasses import dataclass, replace
 
@@ -150,14 +152,16 @@ class HostResolver(HostScope):
         if self.bindings:       # a call's values: the walk is that call's
             key += (tuple(sorted((k, repr(v)) for k, v in self.bindings.items())),)
         walks = host.__dict__.setdefault("_host_walks", {})
-        states = walks.setdefault(key, {0: (dict(self.env), {}, [], {})})
+        states = walks.setdefault(key, {0: (dict(self.env), {}, [], {}, dict(self.pointees))})
         start = max(k for k in states if k <= before)
-        env, facts, checks, allocs = states[start]
+        env, facts, checks, allocs, pointees = states[start]
         self.env, self.facts, self.checks, self.allocations = dict(env), dict(facts), list(checks), dict(allocs)
+        self.pointees = dict(pointees)
         for i in range(start, before):
             self._statement(kids[i], stop)
             if (i + 1) % self.SNAPSHOT_EVERY == 0 or i + 1 == before:
-                states[i + 1] = (dict(self.env), dict(self.facts), list(self.checks), dict(self.allocations))
+                states[i + 1] = (dict(self.env), dict(self.facts), list(self.checks), dict(self.allocations),
+                                 dict(self.pointees))
         for c in kids[before:]:
             if c.start_byte >= stop:
                 return
@@ -1517,6 +1521,27 @@ class _SiteValues:
             return None
         return dims
 
+    def factors(self, index: int) -> list[int]:
+        """The constant factor each reading of the launch gives the kernel's argument `index` where it
+        is a product of values the program leaves open and numbers (`n = m * c` in `case 32:`, where
+        c is 32: a multiple of 32); 1 where it is not one."""
+        out = []
+        text = self.site.args[index].strip()
+        try:
+            # a host local passed under its own name is read as its value (`const int n = m * c;`)
+            raw = self.raw.env.get(text) if text.isidentifier() and isinstance(self.raw.env.get(text), ir.Expr) \
+                else self.raw.value(self.raw._parse(text))
+        except (ExprSyntaxError, MacroError, OutOfBudget):
+            return [1]
+        for r, ctx in self.readers:
+            v = raw
+            if isinstance(v, ir.Expr) and r.facts:      # the sizes the launch's branch fixes (`case 32:`)
+                v = substitute(v, {ir.Sym(k, "param"): ir.Num(x) for k, x in r.facts.items() if isinstance(x, int)})
+            if ctx is not None and isinstance(v, ir.Expr):
+                v = substitute(v, {ir.Sym(k, "param"): x for k, x in ctx.values.items() if isinstance(x, ir.Expr)})
+            out.append(_constant_factor(v) if isinstance(v, ir.Expr) and fold(v) is None else 1)
+        return out
+
     def argument(self, index: int, kernel: FunctionDef) -> list:
         """The value each reading of the launch gives the kernel's argument `index`: numbers, or None (open)."""
         out = []
@@ -1585,7 +1610,7 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
     calls: list[dict] = [{} for s in readings for _ in s.readers]
     for i, p in enumerate(kernel.params):
         if p.pointers or p.reference or not readings or any(len(s.site.args) <= i for s in readings) or \
-                p.type_name.split()[-1] not in INT_WORDS:
+                p.type_name.split()[-1] not in INT_WORDS and p.type_name.split()[-1] != "bool":
             continue
         got: list = []
         for s in readings:
@@ -1626,11 +1651,44 @@ def _read_words(r: HostResolver, text: str) -> str:
         r.constants_used, r.helpers_used = {**used, **r.constants_used}, helpers + r.helpers_used
 
 
+def _constant_factor(e: ir.Expr) -> int:
+    """The number a product is a multiple of by its constant factors (`m * 32`, `b * h * w * 4 <<
+    1`): 1 where it is no product."""
+    if isinstance(e, ir.Num) and isinstance(e.value, int) and e.value > 0:
+        return e.value
+    if isinstance(e, ir.Cast):
+        return _constant_factor(e.expr)
+    if isinstance(e, ir.Bin) and e.op == "*":
+        return _constant_factor(e.left) * _constant_factor(e.right)
+    if isinstance(e, ir.Bin) and e.op == "<<" and isinstance(e.right, ir.Num) and \
+            isinstance(e.right.value, int) and 0 <= e.right.value < 31:
+        return _constant_factor(e.left) << e.right.value
+    return 1
+
+
+def _multiples(kernel: FunctionDef, readings: list[_SiteValues]) -> set:
+    """`n % k == 0` for an integer parameter every launch passes as a product with the factor k (`n
+    = batch * h * w * group * gc` in the `case 32:` of `switch (gc)`): the host establishes it."""
+    out = set()
+    for i, p in enumerate(kernel.params):
+        if p.pointers or p.reference or not p.name or p.type_name.split()[-1] not in INT_WORDS or \
+                any(len(s.site.args) <= i for s in readings):
+            continue
+        ks = [k for s in readings for k in s.factors(i)]
+        if not ks:
+            continue
+        k = functools.reduce(math.gcd, ks)
+        if k > 1:
+            out.add(ir.Bin("==", ir.Bin("%", ir.Sym(p.name, "param"), ir.Num(k)), ir.Num(0)))
+    return out
+
+
 def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
     """Conditions over the kernel's parameters that the host establishes before every launch."""
     common = None
+    multiples = _multiples(kernel, readings) if readings else set()
     for s in readings:
-        own = _own_checks(s.base, kernel)
+        own = _own_checks(s.base, kernel) | multiples
         for r, ctx in s.readers:
             # a wrapper's caller checks its own names: those it passes on are the kernel's parameters
             mapped = [_in_kernel_terms(c, ctx, s.base) for c in ctx.checks] if ctx is not None else []

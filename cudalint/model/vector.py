@@ -324,9 +324,10 @@ def possible_merges(table: TwoTreeTable, sure: dict[Access, Merge], trips: dict 
 def element_merges(table: TwoTreeTable) -> None:
     """Loads (or stores) of the members of one struct or vector element that together make the
     whole element (`p[i].x` and `p[i].y` of a `float2`; `out[i].x = ...; out[i].y = ...; .z; .w` of
-    a `uint4`), under the same guards and loops, the array not accessed the other way between them:
-    nvcc serves them as one access of the element where its alignment allows that width (the
-    type's own, 8 for a float2, 16 for a uint4), so the model holds that one access."""
+    a `uint4`), or loads of several members of an aligned part of it (`.x`, `.y`, `.z` of a float4),
+    under the same guards and loops, the array not accessed the other way between them: nvcc serves
+    them as one access where the element's alignment allows that width (the type's own, 8 for a
+    float2, 16 for a uint4), so the model holds that one access."""
     groups: dict[tuple, list[Access]] = {}
     for acc in table.accesses:
         if acc.space != "global" or acc.unresolved or acc.volatile or acc.atomic:
@@ -338,32 +339,82 @@ def element_merges(table: TwoTreeTable) -> None:
         groups.setdefault(key, []).append(acc)
     drop: set[int] = set()
     for members in groups.values():
-        head = members[0]
-        size = head.array.elem_size
-        align = table.types.align(head.array.elem_type) if table.types is not None else None
-        if align is None or align < size:
+        first_acc = members[0]
+        size = first_acc.array.elem_size
+        align = table.types.align(first_acc.array.elem_type) if table.types is not None else None
+        if align is None or len({m.member_offset for m in members}) < 2 and \
+                sum(m.width for m in members) < size:
+            continue
+        lo, hi = min(m.seq for m in members), max(m.seq for m in members)
+        if any(lo < b.seq < hi for b in table.barriers) or \
+                any(lo < a.seq < hi and a.array is first_acc.array and a.kind != first_acc.kind and
+                    not _other_bytes(a, first_acc, members) for a in table.accesses):
             continue
         covered = set()
         for m in members:
             covered.update(range(m.member_offset, m.member_offset + m.width))
-        if covered != set(range(size)):
-            continue
-        lo, hi = min(m.seq for m in members), max(m.seq for m in members)
-        if any(lo < a.seq < hi and a.array is head.array and a.kind != head.kind for a in table.accesses) or \
-                any(lo < b.seq < hi for b in table.barriers):
-            continue
-        if head.kind == "store":        # one store of what the members store: their values' axes
-            axes = [m.value_axes for m in members]
-            head.value_axes = None if any(a is None for a in axes) else frozenset().union(*axes)
-            ins = [m.value_inputs for m in members]
-            head.value_inputs = None if any(i is None for i in ins) else \
-                tuple(x for i in ins if i is not None for x in i)
-            head.value_scope = min(m.value_scope for m in members)
-            head.stored = None
-        head.width, head.member_offset = size, 0
-        drop.update(id(m) for m in members[1:])
+        for first, width in _pieces(covered, size, min(align, MAX_REQUEST), first_acc.kind == "load"):
+            part = [m for m in members if first <= m.member_offset and m.member_offset + m.width <= first + width]
+            if len(part) < 2:
+                continue
+            head = min(part, key=lambda m: (m.member_offset, m.seq))
+            if head.kind == "store":        # one store of what the members store: their values' axes
+                axes = [m.value_axes for m in part]
+                head.value_axes = None if any(a is None for a in axes) else frozenset().union(*axes)
+                ins = [m.value_inputs for m in part]
+                head.value_inputs = None if any(i is None for i in ins) else \
+                    tuple(x for i in ins if i is not None for x in i)
+                head.value_scope = min(m.value_scope for m in part)
+                head.stored = None
+            head.width, head.member_offset = width, first
+            drop.update(id(m) for m in part if m is not head)
     if drop:
         table.accesses = [a for a in table.accesses if id(a) not in drop]
+
+
+def _other_bytes(a: Access, like: Access, members: list[Access]) -> bool:
+    """Access `a` of the other kind, between the loads (or stores) of members of one element, touches
+    other bytes of that same element than the members it would be moved across (`v[i].x += s; v[i].y
+    += s;`: the loads of x and y read ahead of the store of x, the store of x kept until after the
+    load of y): nvcc makes the members one request all the same, the addresses differing by
+    constants."""
+    if a.atomic or a.index != like.index or a.guards != like.guards:
+        return False
+    lo, hi = a.member_offset, a.member_offset + a.width
+    crossed = [m for m in members if (m.seq > a.seq if like.kind == "load" else m.seq < a.seq)]
+    return all(m.member_offset + m.width <= lo or m.member_offset >= hi for m in crossed)
+
+
+def _pieces(covered: set[int], size: int, align: int, load: bool) -> list[tuple[int, int]]:
+    """The requests nvcc makes of the bytes of one element its members cover: (first byte, width).
+    A load reads the aligned power-of-two part that holds them all, over the bytes between (x, y, z
+    of a float4: 16 bytes); a store writes only its bytes, each run of them in the widest aligned
+    pieces (x, y, z: 8 bytes, then 4)."""
+    if not covered:
+        return []
+    if load:
+        first, end = min(covered), max(covered) + 1
+        width = 1
+        while width < end - first:
+            width *= 2
+        if first % width or width > align or first + width > size:
+            return []
+        return [(first, width)]
+    out, pos, end = [], 0, size
+    while pos < end:
+        if pos not in covered:
+            pos += 1
+            continue
+        run_end = pos
+        while run_end < end and run_end in covered:
+            run_end += 1
+        while pos < run_end:
+            width = align
+            while width > 1 and (pos % width or pos + width > run_end):
+                width //= 2
+            out.append((pos, width))
+            pos += width
+    return out
 
 
 def forwarded_loads(table: TwoTreeTable) -> None:

@@ -69,7 +69,10 @@ def message(d) -> str:
     """The finding's text, from its facts (the one place it is written)."""
     m, f = d.metrics, d.facts
     why = ""
-    if m.get("lane_stride_bytes"):
+    if f.get("group_lanes") and f.get("group_apart"):
+        # contiguous runs of lanes: the runs' distance is what costs the sectors, not the lanes'
+        why = f"; lanes in runs of {f['group_lanes']}, runs {f['group_apart']} B apart"
+    elif m.get("lane_stride_bytes"):
         why = f"; lanes {m['lane_stride_bytes']} B apart"
     elif f.get("lanes_uneven"):
         why = "; lanes unevenly apart"
@@ -118,7 +121,7 @@ def help(d) -> str | None:
             f"or load the tile through shared memory and read it from there")
 
 
-def lane_text(sim, acc, lane_bytes) -> str | None:
+def lane_text(sim, acc, lane_bytes, runs: int = 0) -> str | None:
     """How far apart neighbouring lanes' bytes are: a number, or the program's expression for it
     where the lanes' stride holds a value the program does not give (`4·ld`); None where the
     distance is made of such a value and no term of the index writes it (a message never quotes
@@ -135,12 +138,15 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
         v = sim._scalar(t.stride, dims)
         if v and lane_bytes % v == 0:
             fits.append((lane_bytes != v * es, t, v))
-    if axes is _X_AXIS and len(fits) > 1:
-        # the terms whose coordinate moves from lane 0 to lane 1 by the distance itself: in
-        # `(tid / rows) * maskCols + (tid % rows) * width` the lanes are width apart, whatever
-        # the trial's maskCols (a term a division holds still from lane to lane is no distance)
-        exact = [f for f in fits if (step := _lane_step(sim, f[1].coord, dims)) is not None
+    if axes is _X_AXIS and (len(fits) > 1 or runs):
+        # the terms whose coordinate moves from lane 0 to lane 1 (to the next run's first lane, for
+        # runs of lanes) by the distance itself: in `(tid / rows) * maskCols + (tid % rows) * width`
+        # the lanes are width apart, whatever the trial's maskCols (a term a division holds still
+        # from lane to lane is no distance)
+        exact = [f for f in fits if (step := _lane_step(sim, f[1].coord, dims, runs or 1)) is not None
                  and step * f[2] * es == lane_bytes]
+        if runs and not exact:
+            return None         # no term writes the runs' distance: none is quoted
         fits = exact or fits
     for _, t, v in sorted(fits, key=lambda f: f[0]):
         said = scaled_text(sim, t.stride, lane_bytes, lane_bytes // v)
@@ -153,9 +159,9 @@ def lane_text(sim, acc, lane_bytes) -> str | None:
     return str(lane_bytes)
 
 
-def _lane_step(sim, coord, dims) -> int | None:
-    """How far a term's coordinate moves from lane 0 to lane 1 of the first warp (the block's and
-    the loops' other values at 0, the sizes at the trial's): None where it reads what cannot be
+def _lane_step(sim, coord, dims, to: int = 1) -> int | None:
+    """How far a term's coordinate moves from lane 0 to lane `to` of the first warp (the block's
+    and the loops' other values at 0, the sizes at the trial's): None where it reads what cannot be
     evaluated so."""
     env = dict(dims)
     for s in ir.symbols(coord):
@@ -163,7 +169,7 @@ def _lane_step(sim, coord, dims) -> int | None:
             env[s.name] = 0
     env["threadIdx.x"] = 0
     a = sim._scalar(coord, env)
-    env["threadIdx.x"] = 1
+    env["threadIdx.x"] = to
     b = sim._scalar(coord, env)
     return None if a is None or b is None else b - a
 
@@ -230,6 +236,9 @@ def check(ctx: Context):
                    # the sectors counted rest on a size cudalint chose: the lanes' distance is the
                    # program's expression (`4·D`), or made of such a size with no term to write it
                    "open_figure": isinstance(metrics["lane_stride_bytes"], str) or (c.lanes_even and apart is None)}
+        if c.group_lanes:
+            d.facts["group_lanes"] = c.group_lanes
+            d.facts["group_apart"] = lane_text(sim, acc, c.group_stride, runs=c.group_lanes)
         d.cause = names
         d.facts["record"] = record_key(acc, c.lane_stride_bytes)
         d.message = message(d)
