@@ -13,8 +13,8 @@ __global__ void clamp_volume(unsigned char *vol, int vol_s, int vol_p, unsigned 
     if (vx >= dimX || vy >= dimY)
         return;
     unsigned char *p = get3DBufferAt(vol, vol_s, vol_p, vx, vy, blockIdx.z);
-    if (*p >= 255)   // expect: CL102
-        *p = 0;      // expect: CL102
+    const unsigned char v = *p;   // expect: CL102
+    *p = v > 128 ? 255 : 0;         // expect: CL102
 }
 
 void run(unsigned char *vol, unsigned int dimX, unsigned int dimY, unsigned int dimZ)

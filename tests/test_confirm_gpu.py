@@ -90,6 +90,8 @@ GAPS = {
     "record_slots_good.cu": "the run's sizes put most of a warp's records in one sector",
     "rounded_multiple_bad.cu": "the run's values are the program's multiples, where nothing runs past",
     "open_row_banks_good.cu": "the run's stand-in row width asks for more dynamic shared memory than a block may have",
+    "constant_symbol_pointer_bad.cu": "the run does not set the `__constant__` variables the host sets with "
+                                      "cudaMemcpyToSymbol: the count is 0 there and the store does not run",
     "object_size_query_bad.cu": "the log samples a loop's iterations: the last inner step of one outer iteration and "
                                 "the next outer iteration's store are not both recorded",
 }
