@@ -613,3 +613,27 @@ static void launch(const float *in, float *out, int n) {
                                              "void orb(const float *in, float *out, int n) { launch(in, out, n); }\n")
     got = lint_paths([str(tmp_path)], Config())
     assert [(d.path.endswith("orb.hpp"), d.code) for d in got.diagnostics if d.severity != "info"] == [(True, "CL401")]
+
+
+def test_the_arms_of_a_block_uniform_test_never_meet_unless_the_kernel_writes_what_it_reads(tmp_path):
+    """`if (flags[blockIdx.x] > 0) atomicAdd(&s, 1); else if (threadIdx.x == 0) s = 5;`: every thread of
+    the block reads one flag, so one arm runs in a pass and the store never meets the atomics. Where
+    the then-arm also clears the flag, threads that test it after that store take the other arm: the
+    race between the arms stands."""
+    src = """__global__ void k(int *flags, int *out) {
+  __shared__ int s;
+  if (threadIdx.x == 0) s = 0;
+  __syncthreads();
+  if (flags[blockIdx.x] > 0) {
+    CLEAR
+    atomicAdd(&s, 1);
+  } else {
+    if (threadIdx.x == 0) s = 5;
+  }
+  __syncthreads();
+  out[blockIdx.x] = s;
+}
+void run(int *f, int *o) { k<<<8, 128>>>(f, o); }
+"""
+    assert ("CL501", 9) not in _codes(_run(tmp_path, src.replace("CLEAR", "")))
+    assert ("CL501", 9) in _codes(_run(tmp_path, src.replace("CLEAR", "flags[blockIdx.x] = 0;")))

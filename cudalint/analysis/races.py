@@ -529,13 +529,17 @@ def _other_arms(table, w: Access, r: Access) -> bool:
     conds = getattr(table, "block_conditions", None)
     if not conds:
         return False
-    for g in w.guards:
-        if g in conds and ir.negate(g) in r.guards:
-            return True
-    for g in r.guards:
-        if g in conds and ir.negate(g) in w.guards:
-            return True
+    for a, b in ((w, r), (r, w)):
+        for g in a.guards:
+            if g in conds and ir.negate(g) in b.guards and not _stored(table, conds[g]):
+                return True
     return False
+
+
+def _stored(table, names: frozenset[str]) -> bool:
+    """The kernel stores to one of these arrays: a condition reading it may differ between threads
+    that read it before and after the store."""
+    return bool(names) and any(a.kind == "store" and a.array.name in names for a in table.accesses)
 
 
 def _own_value_first(w: Access, r: Access) -> bool:

@@ -380,8 +380,10 @@ class Statements:
         if other is not None and other.type == "else_clause":
             # `else // why` and then the statement: the comment is no statement of the else
             other = next((c for c in other.named_children if c.type != "comment"), None)
-        if other is not None and traits is None and not isinstance(cond, ir.Num) and self._block_uniform(cond_inner):
-            self.table.block_conditions.add(cond)
+        if other is not None and traits is None and not isinstance(cond, ir.Num):
+            read = self._block_uniform(cond_inner)
+            if read is not None:
+                self.table.block_conditions[cond] = read
         if isinstance(cond, ir.Num) and isinstance(cond.value, (int, bool)):
             # `if (nIsPow2)` with the template's `false`, `if (blockSize >= 512)` with 256: the compiler
             # keeps only the arm the instance takes (as `if constexpr` does)
@@ -474,15 +476,28 @@ class Statements:
         self.guards.append(guard)
         self.exits[id(guard)] = Exit(guard, line or node.start_point[0] + 1, kind)
 
-    def _block_uniform(self, node) -> bool:
-        """The condition as written has one value in every thread of the block at this step: made
-        of the launch's values, loop counters every thread steps alike, and loads from addresses
-        made of those (`conf[blockIdx.x * top_k + r] > thr`)."""
+    def _block_uniform(self, node) -> frozenset[str] | None:
+        """The arrays a condition reads where, as written, it has one value in every thread of the
+        block at this step: made of the launch's values, loop counters every thread steps alike, and
+        loads from addresses made of those (`conf[blockIdx.x * top_k + r] > thr`); None where it may
+        differ between threads. (Where the kernel also stores to an array it reads, threads may read
+        it before and after the store: races.py leaves such a condition out.)"""
         try:
             expr, _ = self._parse_node(node)
         except (Unfollowable, ExprSyntaxError, MacroError):
-            return False
-        return self._scope(expr) >= uniform.BLOCK
+            return None
+        if self._scope(expr) < uniform.BLOCK:
+            return None
+        read = set()
+        for n in ir.of_type(expr, ir.Name):
+            v = self.env.get(n.name)
+            if isinstance(v, Ptr):
+                read.add(v.array.name)
+            elif n.name in self.shared_scalars:
+                read.add(self.shared_scalars[n.name].array.name)
+            elif n.name not in self.env:
+                read.add(n.name)
+        return frozenset(read)
 
     def condition(self, node, stmt) -> ir.Expr:
         if node is None:

@@ -271,7 +271,7 @@ class TwoTreeTable:
     unbound_types: set[str] = field(default_factory=set)          # template type parameters no launch binds
     # the conditions of if/else statements every thread of a block evaluates alike at one step
     # (`if (conf[blockIdx.x * k + r] > t)`): no two threads take its two arms in one pass
-    block_conditions: set = field(default_factory=set)
+    block_conditions: dict = field(default_factory=dict)      # condition -> the arrays it reads
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}
