@@ -14,6 +14,7 @@ from typing import Callable, Mapping
 from .config import Config
 from .diagnostic import Diagnostic
 from .index import types as _types  # noqa: F401 - registers the readers that fold a unit's type constants
+from .preprocess import PROJECT_HEADER_EXTENSIONS
 from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
 from .rules.causes import merge_root_causes
@@ -362,7 +363,8 @@ KERNEL_HEADER_EXTENSIONS = (".h", ".hpp", ".hh", ".hxx", ".inl")
 MAX_KERNEL_HEADER_BYTES = 4 << 20
 # a project's own header: quoted, or angled with a header's extension (`<kernel/regions.hpp>`, found
 # through the build's -I of the file's own folder; the standard library's have none)
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^<>]+\.(?:h|hh|hpp|hxx|inl|cuh))>)', re.M)
+_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^<>]+\.(?:' +
+                            "|".join(PROJECT_HEADER_EXTENSIONS).encode() + rb'))>)', re.M)
 
 
 def _kernel_headers(headers: list[str], found: list[str], cfg: Config, gitignore) -> list[str]:

@@ -11,6 +11,7 @@ from dataclasses import field as _field     # where a class has a member named `
 
 # the size of a built-in C/CUDA element type: types.py is the one home of sizes and layouts
 from .types import builtin_size as type_size  # noqa: E402,F401
+from .types import _WIDTH_NAMED  # noqa: E402
 
 
 # Integer kinds for C's usual arithmetic conversions: (bits, signed).
@@ -24,9 +25,10 @@ INT_KINDS = {
     "signed char": (32, True), "unsigned char": (32, True), "unsigned short": (32, True),
     "unsigned long": (64, False), "unsigned long long": (64, False), "size_t": (64, False), "uint64_t": (64, False),
 }
-# the fixed-width names whose width is their name (`int32`, `uint64`, `u8`, `s16`; types.py sizes them)
-INT_KINDS.update({f"{p}{n}": (max(n, 32), n < 32 or p not in ("uint", "u")) for n in (8, 16, 32, 64)
-                  for p in ("int", "uint", "u", "s", "i")})
+# the fixed-width names whose width is their name (`int32`, `uint64`, `u8`, `s16`), as types.py sizes
+# them; narrower than int, they promote to int
+INT_KINDS.update({name: (max(8 * size, 32), size < 4 or not name.startswith("u"))
+                  for name, size in _WIDTH_NAMED.items()})
 FLOAT_TYPES = {"float", "double", "half", "__half", "__nv_bfloat16"}
 # the integer limits of <climits> and <cstdint> on the targets nvcc builds for (LP64), and warpSize:
 # one value in every thread, whatever header the unit reads them from

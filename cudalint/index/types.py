@@ -12,6 +12,7 @@ from ..source.types import (  # noqa: F401 - the layouts, by the names other sta
     _SCALAR_ALIGN,
     _VECTOR_BASES,
     _VECTOR,
+    _WIDTH_NAMED,
     _words,
     builtin_layout,
     builtin_size,

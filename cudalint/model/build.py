@@ -25,7 +25,7 @@ from .defuse import DefUse
 from .loops import Loops
 from .statements import Statements
 from .symbols import Ptr, Unfollowable
-from .table import Access, Exit, Iterator, LaunchConfig, MemoryArray, Note, TwoTreeTable, short_text as _short
+from .table import Access, Exit, Iterator, LaunchConfig, Note, TwoTreeTable, short_text as _short
 
 
 class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
@@ -188,11 +188,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
             if p.volatile:
                 self.volatile.add(p.name)
             if p.pointers:
-                t, size, assumed = self._elem_type(p.type_name)
-                arr = MemoryArray(p.name, "global", t, size, (), self.fn.line, size_assumed=assumed)
-                self.table.arrays[p.name] = arr
-                self.env[p.name] = Ptr(arr, ir.Num(0), t, size)
-                if assumed:
+                if self.global_pointer(p.name, p.type_name, self.fn.line).size_assumed:
                     self.table.assumptions.append(
                         f"element type `{p.type_name}` of `{p.name}` is not bound by a launch; assumed 4 bytes")
             else:

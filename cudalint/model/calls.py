@@ -425,7 +425,6 @@ class Calls:
         if not t or "<" not in t or ">" not in t:
             return {}
         cls = _class_template_params(f)
-        from ..source.types import split_top_level
         return {p: a for p, a in zip(cls, split_top_level(t[t.index("<") + 1:t.rindex(">")])) if p and a}
 
     def _method_call(self, fn: str, args, stmt, node, targs: tuple[str, ...]):
@@ -718,10 +717,8 @@ _METHOD_CALL = re.compile(r"^(?P<recv>.+)(?P<op>\.|->)(?P<method>[A-Za-z_]\w*)$"
 def _class_template_params(f: FunctionDef) -> list[str | None]:
     """The type parameters of the class template whose body defines method `f`, in order (None in
     the place of a value parameter; none for a method of a plain class)."""
-    body = f.node.parent if f.node is not None else None
-    if body is not None and body.type == "template_declaration":
-        body = body.parent
-    cls = body.parent if body is not None and body.type == "field_declaration_list" else None
+    body = _class_body(f)
+    cls = body.parent if body is not None else None
     decl = cls.parent if cls is not None else None
     if decl is None or decl.type != "template_declaration":
         return []
@@ -734,12 +731,19 @@ def _class_template_params(f: FunctionDef) -> list[str | None]:
     return out
 
 
-def _class_fields(f: FunctionDef) -> set[str] | None:
-    """The data members of the class whose body defines method `f`; None where `f` is no method."""
-    body = f.node.parent
+def _class_body(f: FunctionDef):
+    """The member list of the class whose body defines method `f` (a member template's too); None
+    where `f` is no method."""
+    body = f.node.parent if f.node is not None else None
     if body is not None and body.type == "template_declaration":
         body = body.parent
-    if body is None or body.type != "field_declaration_list":
+    return body if body is not None and body.type == "field_declaration_list" else None
+
+
+def _class_fields(f: FunctionDef) -> set[str] | None:
+    """The data members of the class whose body defines method `f`; None where `f` is no method."""
+    body = _class_body(f)
+    if body is None:
         return None
     out = set()
     for c in body.named_children:

@@ -195,6 +195,15 @@ class Declarations:
             self.volatile.add(name)
         return True
 
+    def global_pointer(self, name: str, base_type: str, line: int) -> MemoryArray:
+        """`name`, a pointer to global memory one value for the launch (a kernel's pointer parameter, a
+        `__constant__` pointer): an array of its element type from offset 0."""
+        t, size, assumed = self._elem_type(base_type)
+        arr = MemoryArray(name, "global", t, size, (), line, size_assumed=assumed)
+        self.table.arrays[name] = arr
+        self.env[name] = Ptr(arr, ir.Num(0), t, size)
+        return arr
+
     def _launch_wide_variable(self, name: str, var, base_type: str) -> bool:
         """A `__constant__` scalar or a pointer of file scope (`__constant__ uint32_t d_size;`,
         `__constant__ hash64_t *d_light;`, set by the host with cudaMemcpyToSymbol): one value for the
@@ -205,10 +214,7 @@ class Declarations:
         if var.pointers > 1 or var.dims:
             return False
         if var.pointers:
-            t, size, assumed = self._elem_type(base_type)
-            arr = MemoryArray(name, "global", t, size, (), var.line, size_assumed=assumed)
-            self.table.arrays[name] = arr
-            self.env[name] = Ptr(arr, ir.Num(0), t, size)
+            self.global_pointer(name, base_type, var.line)
             self.var_scope[name] = uniform.BLOCK
             self.types[name] = base_type
             return True

@@ -1533,28 +1533,30 @@ class _SiteValues:
                 else self.raw.value(self.raw._parse(text))
         except (ExprSyntaxError, MacroError, OutOfBudget):
             return [1]
+        for v in self._per_reader(raw, facts=True):
+            out.append(_constant_factor(v) if isinstance(v, ir.Expr) and fold(v) is None else 1)
+        return out
+
+    def _per_reader(self, raw, facts: bool = False) -> list:
+        """`raw`, a value read off the launch, in each reading: the reading's call values put in its
+        names, and with `facts`, the sizes the launch's branch fixes (`case 32:`)."""
+        out = []
         for r, ctx in self.readers:
             v = raw
-            if isinstance(v, ir.Expr) and r.facts:      # the sizes the launch's branch fixes (`case 32:`)
+            if facts and isinstance(v, ir.Expr) and r.facts:
                 v = substitute(v, {ir.Sym(k, "param"): ir.Num(x) for k, x in r.facts.items() if isinstance(x, int)})
             if ctx is not None and isinstance(v, ir.Expr):
                 v = substitute(v, {ir.Sym(k, "param"): x for k, x in ctx.values.items() if isinstance(x, ir.Expr)})
-            out.append(_constant_factor(v) if isinstance(v, ir.Expr) and fold(v) is None else 1)
+            out.append(v)
         return out
 
     def argument(self, index: int, kernel: FunctionDef) -> list:
         """The value each reading of the launch gives the kernel's argument `index`: numbers, or None (open)."""
-        out = []
         try:
             raw = self.raw.value(self.raw._parse(self.site.args[index]))
         except (ExprSyntaxError, MacroError, OutOfBudget):
             return [None]
-        for r, ctx in self.readers:
-            v = raw
-            if ctx is not None and isinstance(v, ir.Expr):
-                v = substitute(v, {ir.Sym(k, "param"): x for k, x in ctx.values.items() if isinstance(x, ir.Expr)})
-            out.append(fold(v))
-        return out
+        return [fold(v) for v in self._per_reader(raw)]
 
 
 def _reaches(ctx: CallContext, r: HostResolver) -> bool:

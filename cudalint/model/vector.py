@@ -296,14 +296,12 @@ def _member_merge(table: TwoTreeTable, members: list[Access], out: dict) -> None
     if len({m.member_offset for m in members}) < 2:
         return
     head = min(members, key=lambda m: (m.member_offset, m.seq))
-    size = head.array.elem_size
     align = table.types.align(head.array.elem_type) if table.types is not None else None
-    first, end = head.member_offset, max(m.member_offset + m.width for m in members)
-    width = 1
-    while width < end - first:
-        width *= 2
-    if align is None or first % width or width > min(align, MAX_REQUEST) or first + width > size:
+    covered = {b for m in members for b in range(m.member_offset, m.member_offset + m.width)}
+    pieces = _pieces(covered, head.array.elem_size, min(align, MAX_REQUEST), True) if align is not None else []
+    if not pieces:
         return
+    width = pieces[0][1]
     merge = Merge(width, len(members), head, tuple(members))
     for m in members:
         out[m] = merge
