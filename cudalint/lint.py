@@ -841,7 +841,7 @@ def lint_sources(sources: list[SourceFile], context: list[SourceFile] | Config =
     # one finding per root cause first (what a suppression names may be the finding merged into
     # another), among the rules each file has on
     from .rules.cl101_uncoalesced import one_per_record
-    diags = merge_root_causes(one_per_record(_dedupe(diags)), lambda d: cfg.for_file(d.path).enabled(d))
+    diags = merge_root_causes(one_per_record(_dedupe(diags), diags), lambda d: cfg.for_file(d.path).enabled(d))
     diags = apply_suppressions(diags, sources)
     shown, hidden = [], {}
     for d in diags:

@@ -87,9 +87,38 @@ def derive(table: TwoTreeTable, given: dict[str, int]) -> Family:
     names = sorted(sizes)
     count = max([len(v) for v in sizes.values()] + [1])
     size_rows = [tuple((n, sizes[n][min(k, len(sizes[n]) - 1)]) for n in names) for k in range(count)]
-    trials = [Trial(b, chosen + s) for b, chosen in (blocks or [(None, ())]) for s in size_rows]
+    by_block = block_checks(table.launch)
+    trials = [Trial(b, chosen + _meeting(by_block, s, b, {**given, **dict(chosen)}, table.launch.block))
+              for b, chosen in (blocks or [(None, ())]) for s in size_rows]
+    trials = list(dict.fromkeys(trials))        # rows the checks moved onto one another
+    if by_block:
+        # the values each size takes, as the trials take them (`n % blockDim.x == 0` moves 1000 to 1024)
+        sizes = {n: tuple(dict.fromkeys(t.size(n) for t in trials)) for n in sizes}
     names = tuple(n for n, _ in blocks[0][1]) if blocks and edges else ()
     return Family(trials, [b for b, _ in blocks], sizes, reason, names, roles)
+
+
+def block_checks(launch) -> list[ir.Expr]:
+    """The host's checks that relate the kernel's parameters to the block (`n % blockDim.x == 0`
+    where every launch passes n as a multiple of the block's edge)."""
+    return [c for c in launch.host_checks
+            if any(s.kind == "blockdim" for s in ir.symbols(c)) and all(s.kind in ("param", "blockdim")
+                                                                       for s in ir.symbols(c))]
+
+
+def _meeting(checks: list[ir.Expr], row: tuple, block, given: dict[str, int], launch_block=None) -> tuple:
+    """A trial's sizes moved to the first values at or after them that the checks relating them to
+    this block (the trial's, or the launch's own) allow."""
+    if not checks:
+        return row
+    if block is None and launch_block is not None:
+        from ..model.host import fold
+        edges = [fold(e) for e in launch_block]
+        block = tuple(edges) if all(isinstance(e, int) and e > 0 for e in edges) else None
+    if block is None:
+        return row
+    env = {**given, **{f"blockDim.{a}": v for a, v in zip("xyz", block)}}
+    return tuple((n, allowed(checks, n, v, env)) for n, v in row)
 
 
 # ---- block shapes ----------------------------------------------------------------------------

@@ -146,6 +146,8 @@ class OverlapAnalysis:
                 order = np.lexsort((lanes, keys[lanes], vals, rows))
             r, v, ln = rows[order], vals[order], lanes[order]
             same = (r[1:] == r[:-1]) & (v[1:] == v[:-1])
+            if same.any():
+                res.duplicates = True   # two threads meet at an element; whether with two values, below
             if inputs is not None:      # threads equal on what the value is computed from store one value
                 rr = r + (start - size // 8)
                 apart = inputs[rr[1:], ln[1:]] != inputs[rr[:-1], ln[:-1]]
@@ -158,6 +160,7 @@ class OverlapAnalysis:
                 break
         else:
             return
+        res.duplicates = False
         k = int(np.argmax(same))
         i, t1, t2 = int(r[k]) + start - size // 8, int(ln[k]), int(ln[k + 1])
         writers = int((flat[i][mask[i]] == v[k]).sum())

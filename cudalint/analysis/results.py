@@ -100,6 +100,7 @@ class AccessResult:
     ranges: list[DimRange] = field(default_factory=list)   # per dimension, for arrays with declared extents
     overflows: list = field(default_factory=list)
     overlap: Overlap | None = None
+    duplicates: bool = False        # threads store to one element, each the same value (no overlap said)
     excess: Excess | None = None
     multiple: Excess | None = None   # unguarded under a rounded-up grid, inside only as the size is a multiple
     strides: dict[str, int] = field(default_factory=dict)   # threadIdx axis -> element stride

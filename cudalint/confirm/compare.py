@@ -474,9 +474,12 @@ def doubts(table, sim, job, sites: list[Site]) -> dict:
 
 
 def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures: dict[int, SiteMeasure],
-                     min_ratio: float, rules: dict, doubt: dict[int, str] | None = None) -> list[Diagnostic]:
+                     min_ratio: float, rules: dict, doubt: dict[int, str] | None = None,
+                     duplicates: frozenset[int] = frozenset()) -> list[Diagnostic]:
     """Measured inefficiencies and errors at sites that no static finding of the kind covers. A
-    measurement `doubt` speaks against (invented values, random indexes) is listed as info with why."""
+    measurement `doubt` speaks against (invented values, random indexes) is listed as info with why.
+    `duplicates`: the stores (ids) where the static side found threads storing one element, each the
+    same value (`stats[g] = s` built from the group's loads): their measured overlaps are those."""
     out = []
     mine = set(map(id, table.accesses))
     for s in sites:
@@ -488,7 +491,7 @@ def dynamic_findings(diags: list[Diagnostic], table, sites: list[Site], measures
         covered |= {d.code for d in diags if d.code == "CL203" and _of(d, table) and d.line == s.line}
         # every thread stores the same value (the static side's reading of the store): not a race
         same_value = any(a.kind == "store" for a in s.accesses) and \
-            all(a.value_scope >= 1 for a in s.accesses if a.kind == "store" and id(a) in mine)
+            all(a.value_scope >= 1 or id(a) in duplicates for a in s.accesses if a.kind == "store" and id(a) in mine)
         found = []
         if m.out_of_range and not covered & {"CL201", "CL202", "CL203"}:
             code = "CL202" if (s.array is None or s.array.space == "global") else "CL201"

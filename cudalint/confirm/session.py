@@ -262,7 +262,9 @@ def _compare(run: KernelRun, result, table, sim, job, unit, log: Log, found: lis
     fcfg = cfg.for_file(table.path)
     confirm_diagnostics(result.diagnostics, table, sites, measures, fcfg.min_ratio)
     why = doubts(table, sim, job, sites)
-    found.extend(dynamic_findings(result.diagnostics, table, sites, measures, fcfg.min_ratio, BY_CODE, why))
+    duplicates = frozenset(id(a) for a in table.accesses if a.kind == "store" and sim.result(a).duplicates)
+    found.extend(dynamic_findings(result.diagnostics, table, sites, measures, fcfg.min_ratio, BY_CODE, why,
+                                  duplicates))
     run.ran = True
     n_grid = job.grid[0] * job.grid[1] * job.grid[2]
     run.blocks = (f"all {n_grid} blocks" if job.whole_grid else

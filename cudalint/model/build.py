@@ -75,6 +75,7 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.call_axes: dict[str, int] = {}       # ... a helper's result (UNKNOWN: not followed)
         self.store_scope = uniform.THREAD         # ... the value the store being recorded writes
         self.var_inputs: dict[str, tuple[tuple[ir.Expr, str], ...]] = {}    # a local's value inputs, where known
+        self.record_guards: dict[str, tuple[ir.Expr, ...]] = {}   # a struct local declared empty -> the guards there
         self.local_axes: dict[str, int] = {}      # a register array -> the threadIdx axes its elements follow
         self.guard_axes: dict[ir.Expr, int] = {}  # a test of loaded values -> the threadIdx axes it follows
         self.var_axes: dict[str, int] = {}        # the threadIdx axes a local's value follows (uniform.thread_mask)

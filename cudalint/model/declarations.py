@@ -100,6 +100,11 @@ class Declarations:
             self.types[name] = base_type
             self.var_axes[name] = 0                 # no value yet: what is assigned to it brings its axes
             self.var_inputs.pop(name, None)
+            scalar = self.layouts.resolve(self.types.get(base_type, base_type) or base_type)
+            if not pointers and scalar not in ir.INT_KINDS and scalar not in ir.FLOAT_TYPES:
+                # a struct or vector with no value yet: its fields' assignments bring what it is made of
+                self.var_inputs[name] = ()
+                self.record_guards[name] = tuple(self.guards)
             return
         if value.type in ("argument_list", "initializer_list") and not pointers:
             # `const int nz{2 * lmax + 1};`, `int n(len);`: a scalar's one initializer is its value

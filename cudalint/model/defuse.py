@@ -62,7 +62,16 @@ class DefUse:
             keep = e.op != "=" or bool(self.guards)
             axes = self._value_axes(e.value, since, value)
             self._set_axes(name, axes, keep)
-            self._set_inputs(name, None if keep else self._value_inputs(e.value, since, value, axes))
+            if e.op == "=" and self.guards:
+                # `if (gi < groups) sum = red[gi];`: the value is the old one or the new one as the
+                # test goes, a function of the three
+                old = self.var_inputs.get(name)
+                tests = [(g, "") for g in self.guards if uniform.thread_mask(g) >= 0]
+                new = self._value_inputs(e.value, since, value, axes) \
+                    if old is not None and len(tests) == len(self.guards) else None
+                self._set_inputs(name, None if new is None else tuple(dict.fromkeys(old + new + tuple(tests))))
+            else:
+                self._set_inputs(name, None if keep else self._value_inputs(e.value, since, value, axes))
             if e.op == "=":
                 self.var_scope[name] = self._scope(e.value)
             elif uniform.butterfly(e.value):       # `v += __shfl_xor_sync(m, v, o)` over every offset
@@ -96,7 +105,14 @@ class DefUse:
                     root = _root_name(target)
                     if root is not None:        # a field of a local struct or vector: part of its value
                         self._set_axes(root, axes, True)
-                        self._set_inputs(root, None)
+                        # what the whole value is a function of: its fields' values together (`s.x =
+                        # sum * inv; s.y = sum;` in a `float2 s;`), where each is set outright, under
+                        # no condition the declaration was not under
+                        old = self.var_inputs.get(root)
+                        new = self._value_inputs(e.value, since, got, axes) \
+                            if e.op == "=" and old is not None and \
+                            tuple(self.guards) == self.record_guards.get(root) else None
+                        self._set_inputs(root, None if new is None else tuple(dict.fromkeys(old + new)))
                     if not isinstance(target.base, ir.Name):
                         self.rvalue(target.base, stmt, node)      # `f(x).y = v`: what the base reads
             finally:

@@ -15,6 +15,8 @@ import math
 import re
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
@@ -551,7 +553,7 @@ class HostResolver(HostScope):
             if isinstance(c, ir.Un) and c.op == "!":
                 t = truth(c.operand)
                 return None if t is None else not t
-            return None
+            return _in_range(cond, held)
 
         for _ in range(8):
             mapping = {}
@@ -645,6 +647,48 @@ def _cap(e) -> int | None:
                 if a == size and fold(b) == num:
                     return num
     return None
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def _bound(c) -> tuple[ir.Sym, str, int] | None:
+    """`(x, op, k)` for a comparison of one value with a number (`c < 64`, `1024 >= c`)."""
+    if not (isinstance(c, ir.Bin) and c.op in _FLIP):
+        return None
+    for a, b, op in ((c.left, c.right, c.op), (c.right, c.left, _FLIP[c.op])):
+        k = fold(b)
+        a = _uncast(a)
+        if isinstance(k, int) and fold(a) is None and isinstance(a, ir.Sym):
+            return a, op, k
+    return None
+
+
+def _in_range(cond, held) -> bool | None:
+    """Whether `cond`, a comparison of one value with a number (`c > 256`), holds for every value
+    the held comparisons of that value with numbers leave (`c < 64`: false), fails for every one,
+    or neither (None): the arm of `threads = c > 256 ? 256 : c` the launch's branch takes."""
+    got = _bound(cond)
+    if got is None:
+        return None
+    x, op, k = got
+    lo, hi = -(1 << 62), 1 << 62
+    for c in (p for h in held for p in _conjuncts(h)):
+        b = _bound(c)
+        if b is None or b[0] != x:
+            continue
+        _, o, v = b
+        if o in ("<", "<="):
+            hi = min(hi, v - (o == "<"))
+        elif o in (">", ">="):
+            lo = max(lo, v + (o == ">"))
+        elif o == "==":
+            lo, hi = max(lo, v), min(hi, v)
+    if lo > hi or (lo, hi) == (-(1 << 62), 1 << 62):
+        return None
+    test = {"<": (hi < k, lo >= k), "<=": (hi <= k, lo > k), ">": (lo > k, hi <= k), ">=": (lo >= k, hi < k),
+            "==": (lo == hi == k, k < lo or k > hi), "!=": (k < lo or k > hi, lo == hi == k)}[op]
+    return True if test[0] else False if test[1] else None
 
 
 def _arms(e, depth: int = 0) -> list[int] | None:
@@ -754,6 +798,15 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
     out: dict = {}
     name = re.sub(r"<[^<>]*>", "", host.name).split("::")[-1].strip()
     texts = None
+    # the host template's type arguments the analysis is bound to (`launch<__half, 16>` beside
+    # `launch<float, 32>`, analysed with T = __half): an instantiation is one tuple, and only those
+    # with these types give the values
+    pins: dict[int, str] = {}
+    for tp, arg in zip(kernel.template_params, site.template_args):
+        j = next((i for i, h in enumerate(host.template_params) if h.is_type and h.name == arg.strip()), None)
+        bound = template.get(tp.name)
+        if tp.is_type and j is not None and isinstance(bound, str) and bound.strip() != arg.strip():
+            pins[j] = _plain_type(bound)
     for tp, arg in zip(kernel.template_params, site.template_args):
         if tp.is_type or isinstance(template.get(tp.name), ir.Num):
             continue
@@ -768,7 +821,7 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
         for text in texts:
             for m in use.finditer(text):
                 args = [a.strip() for a in m.group(1).decode("utf-8", "replace").split(",")]
-                if len(args) <= k:
+                if len(args) <= k or any(j < len(args) and _plain_type(args[j]) != t for j, t in pins.items()):
                     continue
                 v = _template_number(args[k], resolver)
                 if v is None:
@@ -1537,16 +1590,51 @@ class _SiteValues:
             out.append(_constant_factor(v) if isinstance(v, ir.Expr) and fold(v) is None else 1)
         return out
 
+    def block_multiple(self, index: int) -> bool:
+        """Whether every reading of the launch passes the kernel's argument `index` as a multiple of
+        the block's x edge for every value the launch's branch allows (`n = m * c` under a block of
+        `c > 256 ? 256 : c` where the branch has `c < 64`; the block 256 where it has `(c & 1023) == 0`)."""
+        if len(self.site.config) < 2:
+            return False
+        text = self.site.args[index].strip()
+        try:
+            raw = self.raw.env.get(text) if text.isidentifier() and isinstance(self.raw.env.get(text), ir.Expr) \
+                else self.raw.value(self.raw._parse(text))
+            dims = self.raw.dims(self.site.config[1], block=True)
+        except (ExprSyntaxError, MacroError, OutOfBudget):
+            return False
+        if dims is None or not isinstance(raw, ir.Expr):
+            return False
+        sizes = self._per_reader(raw, facts=True)
+        edges = self._per_reader(dims[0], facts=True)
+        for p, b, (r, ctx) in zip(sizes, edges, self.readers):
+            if not (isinstance(p, ir.Expr) and isinstance(b, ir.Expr)):
+                return False
+            # the launch's own checks read as the size and the edge are (in the call's values), and
+            # the caller's checks before the call
+            own = [self._in_reader(c, r.facts, ctx) for c, _ in r.checks if isinstance(c, ir.Expr)]
+            if not _divides(b, p, own + list(ctx.checks if ctx is not None else ())):
+                return False
+        return True
+
+    @staticmethod
+    def _in_reader(v: ir.Expr, facts: dict, ctx: CallContext | None) -> ir.Expr:
+        """A value of the launch read in one reading: the sizes its branch fixes and the call's values
+        put in."""
+        if facts:
+            v = substitute(v, {ir.Sym(k, "param"): ir.Num(x) for k, x in facts.items() if isinstance(x, int)})
+        if ctx is not None:
+            v = substitute(v, {ir.Sym(k, "param"): x for k, x in ctx.values.items() if isinstance(x, ir.Expr)})
+        return v
+
     def _per_reader(self, raw, facts: bool = False) -> list:
         """`raw`, a value read off the launch, in each reading: the reading's call values put in its
         names, and with `facts`, the sizes the launch's branch fixes (`case 32:`)."""
         out = []
         for r, ctx in self.readers:
             v = raw
-            if facts and isinstance(v, ir.Expr) and r.facts:
-                v = substitute(v, {ir.Sym(k, "param"): ir.Num(x) for k, x in r.facts.items() if isinstance(x, int)})
-            if ctx is not None and isinstance(v, ir.Expr):
-                v = substitute(v, {ir.Sym(k, "param"): x for k, x in ctx.values.items() if isinstance(x, ir.Expr)})
+            if isinstance(v, ir.Expr):
+                v = self._in_reader(v, r.facts if facts else {}, ctx)
             out.append(v)
         return out
 
@@ -1668,6 +1756,87 @@ def _constant_factor(e: ir.Expr) -> int:
     return 1
 
 
+def _factors(e: ir.Expr) -> list[ir.Expr]:
+    """The factors of a product (`b * h * w * c`, `m << 2` as `m` and 4), casts taken off."""
+    e = _uncast(e)
+    if isinstance(e, ir.Bin) and e.op == "*":
+        return _factors(e.left) + _factors(e.right)
+    if isinstance(e, ir.Bin) and e.op == "<<" and isinstance(e.right, ir.Num) and \
+            isinstance(e.right.value, int) and 0 <= e.right.value < 31:
+        return _factors(e.left) + [ir.Num(1 << e.right.value)]
+    return [e]
+
+
+_TRIED = 1 << 14        # the values of one host name a divisibility is checked over
+
+
+def _divides(edge: ir.Expr, size: ir.Expr, checks: list) -> bool:
+    """Whether the block edge divides the size for every value of the host's names the checks allow
+    where the block is a real one (1 to 1024 threads): decided on the factors of the size that the
+    edge's one open name (or, for a numeric edge, one name the checks bound) fixes, every other
+    factor taken as 1 (`m * c` over an edge `c`; `m * c` over 256 where `(c & 1023) == 0`)."""
+    factors = _factors(size)
+    checks = [p for c in checks if isinstance(c, ir.Expr) for p in _conjuncts(c)]
+    names = {x for x in ir.symbols(edge)}
+    if any(x.kind != "param" for x in names) or len(names) > 1:
+        return False
+    if not names:
+        # a numeric edge: any one name the checks bound may make its factors a multiple of it
+        checked = {x for c in checks if isinstance(c, ir.Expr) for x in ir.symbols(c)}
+        candidates = {x for f in factors for x in ir.symbols(f) if x in checked and x.kind == "param"}
+        if any(_divides_over(edge, factors, checks, {x}) for x in candidates):
+            return True
+    return _divides_over(edge, factors, checks, names)
+
+
+def _conjuncts(c: ir.Expr) -> list[ir.Expr]:
+    """`a && b && c` as its parts: each holds on its own names."""
+    if isinstance(c, ir.Bin) and c.op == "&&":
+        return _conjuncts(c.left) + _conjuncts(c.right)
+    return [c]
+
+
+def _divides_over(edge: ir.Expr, factors: list[ir.Expr], checks: list, names: set) -> bool:
+    """_divides on the factors that `names` (none, or one) fix."""
+    from ..index.evaluate import Evaluator, Unknown
+    fixed = [f for f in factors if set(ir.symbols(f)) <= names]
+    if not fixed:
+        return False
+    if not names:
+        k, b = fold(functools.reduce(lambda a, b: ir.Bin("*", a, b), fixed)), fold(edge)
+        return isinstance(k, int) and isinstance(b, int) and 0 < b <= 1024 and k % b == 0
+    (x,) = names
+    values = np.arange(1, _TRIED, dtype=np.int64)
+    ev = Evaluator({x.name: values}, exact=False)
+    try:
+        with np.errstate(all="ignore"):
+            b = np.broadcast_to(np.asarray(ev.value(edge), dtype=np.int64), values.shape)
+            k = np.ones_like(values)
+            for f in fixed:
+                k = k * np.broadcast_to(np.asarray(ev.value(f), dtype=np.int64), values.shape)
+            ok = (b >= 1) & (b <= 1024)
+            for c in checks:
+                if isinstance(c, ir.Expr) and set(ir.symbols(c)) <= names:
+                    ok &= np.broadcast_to(np.asarray(ev.value(c)) != 0, ok.shape)
+    except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
+        return False
+    return bool(ok.any()) and bool((k[ok] % b[ok] == 0).all())
+
+
+def _block_multiples(kernel: FunctionDef, readings: list[_SiteValues]) -> set:
+    """`n % blockDim.x == 0` for an integer parameter every launch passes as a multiple of its
+    block's x edge (`n = m * c` under a block of `c`): the grid `(n + c - 1) / c` has no partial last
+    block, and every thread of a grid-stride loop over n makes the same trips."""
+    out = set()
+    for i, p in enumerate(kernel.params):
+        if p.pointers or p.reference or not p.name or p.type_name.split()[-1] not in INT_WORDS or \
+                any(len(s.site.args) <= i for s in readings):
+            continue
+        if readings and all(s.block_multiple(i) for s in readings):
+            out.add(ir.Bin("==", ir.Bin("%", ir.Sym(p.name, "param"), ir.Sym("blockDim.x", "blockdim")), ir.Num(0)))
+    return out
+
+
 def _multiples(kernel: FunctionDef, readings: list[_SiteValues]) -> set:
     """`n % k == 0` for an integer parameter every launch passes as a product with the factor k (`n
     = batch * h * w * group * gc` in the `case 32:` of `switch (gc)`): the host establishes it."""
@@ -1688,7 +1857,7 @@ def _multiples(kernel: FunctionDef, readings: list[_SiteValues]) -> set:
 def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
     """Conditions over the kernel's parameters that the host establishes before every launch."""
     common = None
-    multiples = _multiples(kernel, readings) if readings else set()
+    multiples = _multiples(kernel, readings) | _block_multiples(kernel, readings) if readings else set()
     for s in readings:
         own = _own_checks(s.base, kernel) | multiples
         for r, ctx in s.readers:

@@ -85,11 +85,15 @@ def message(d) -> str:
     else:
         text = (f"{d.access} of `{f['text']}`: {figure(m['sectors_per_request'])} sectors/request, "
                 f"ideal {figure(m['ideal_sectors'])}{why}")
-    if m.get("record_fields"):
+    if m.get("record_fields") or m.get("record_accesses"):
         lines = [n for n in f.get("record_lines") or [] if n != d.line]     # the other fields' lines
         where = (f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines[:4]))}"
                  f"{'…' if len(lines) > 4 else ''})") if lines else ""
-        text += f"; each thread {'reads' if d.access == 'load' else 'writes'} {m['record_fields']} fields of its record{where}"
+        verb = 'reads' if d.access == 'load' else 'writes'
+        if m.get("record_fields"):
+            text += f"; each thread {verb} {m['record_fields']} fields of its record{where}"
+        else:
+            text += f"; each thread {verb} its record in {m['record_accesses']} runs of fields{where}"
     same = f.get("same_cause_as")
     if same:
         text += f"; same cause as line {same['line']} ({same['code']})"
@@ -241,6 +245,8 @@ def check(ctx: Context):
             d.facts["group_apart"] = lane_text(sim, acc, c.group_stride, runs=c.group_lanes)
         d.cause = names
         d.facts["record"] = record_key(acc, c.lane_stride_bytes)
+        # a loop that walks the record (`out[i * (3 + c) + j]` over j): the access is a run of fields
+        d.facts["record_run"] = _walks_record(acc, c.lane_stride_bytes)
         d.message = message(d)
         if d.facts["open_figure"] and acc.width > acc.array.elem_size and _width_reachable(sim, acc):
             # a vector load or store (`*(uint4*)&x[i * ILP]`) whose lanes lie an open multiple apart:
@@ -283,6 +289,21 @@ def _width_reachable(sim, acc) -> bool:
     return False
 
 
+def _walks_record(acc, lane_bytes) -> bool:
+    """A loop of the thread's steps through its record, by less than the record's length
+    (`out[i * (3 + c) + j]` over j, lanes 4·(3 + c) B apart): the access is a run of fields."""
+    from ..model.host import fold
+    if not isinstance(lane_bytes, int) or lane_bytes <= 0:
+        return False
+    for t in acc.terms:
+        if t.is_offset or not (isinstance(t.coord, ir.Sym) and t.coord.kind == "iter"):
+            continue
+        step = fold(t.stride)
+        if isinstance(step, int) and 0 < abs(step) * acc.array.elem_size < lane_bytes:
+            return True
+    return False
+
+
 def record_key(acc, lane_bytes) -> tuple | None:
     """(what makes the access one field of a per-thread record, the field's offset in bytes): the
     index's terms but its constant offset, and the lanes' stride. `p[i * 7 + 0]` ... `p[i * 7 + 6]`
@@ -299,31 +320,50 @@ def record_key(acc, lane_bytes) -> tuple | None:
     return (acc.array.name, acc.kind, moving, lane_bytes), offset * acc.array.elem_size + acc.member_offset
 
 
-def one_per_record(diags: list) -> list:
+def one_per_record(diags: list, every: list | None = None) -> list:
     """The loads (or stores) of one kernel that read the fields of each thread's record
     (`box[0]`, `box[1]`, ... `box[6]` with lanes 28 B apart) have one cause, the record layout: the
-    first stands, naming how many fields the others add, and they are left out."""
+    first stands, naming how many fields the others add, and they are left out. `every`: the
+    findings before those of a helper inlined into several kernels were said once; the fields a
+    kernel reads are counted there (a helper's fields count in each kernel that calls it)."""
+    groups = _record_groups(diags)
+    full = _record_groups(every) if every is not None else groups
+    drop: set = set()
+    for gk, ds in groups.items():
+        ds = _one_each(ds, drop)
+        counted = _one_each(full.get(gk, ds), set())
+        offsets = {d.facts["record"][1] for d in counted}
+        key = gk[2]
+        if len(offsets) < 2 or not isinstance(key[3], int) or max(offsets) - min(offsets) >= abs(key[3]):
+            continue
+        head = min(ds, key=lambda d: (d.line, d.column))
+        others = sorted({d.line for d in counted if d.line != head.line})
+        if any(d.facts.get("record_run") for d in counted):
+            # loops walk parts of the record: its accesses are counted, not its fields
+            head.metrics["record_accesses"] = len(offsets)
+        else:
+            head.metrics["record_fields"] = len(offsets)
+        head.facts["record_lines"] = others
+        head.message = message(head)
+        drop |= {id(d) for d in ds if d is not head}
+    return [d for d in diags if id(d) not in drop]
+
+
+def _record_groups(diags: list) -> dict:
     groups: dict = {}
     for d in diags:
         rec = d.facts.get("record") if d.code == CODE and isinstance(d.facts, dict) else None
         if rec is not None:
             groups.setdefault((d.path, d.kernel, rec[0]), []).append(d)
-    drop = set()
-    for (_, _, key), ds in groups.items():
-        # one field read twice in one statement (`if (in[d] < 0 || in[d] > 1)`) is one load
-        first: dict = {}
-        for d in sorted(ds, key=lambda d: (d.line, d.column)):
-            same = first.setdefault((d.line, d.facts["record"][1], d.facts.get("text")), d)
-            if same is not d:
-                drop.add(id(d))
-        ds = [d for d in ds if id(d) not in drop]
-        offsets = {d.facts["record"][1] for d in ds}
-        if len(offsets) < 2 or not isinstance(key[3], int) or max(offsets) - min(offsets) >= abs(key[3]):
-            continue
-        head = min(ds, key=lambda d: (d.line, d.column))
-        others = sorted({d.line for d in ds if d is not head})
-        head.metrics["record_fields"] = len(offsets)
-        head.facts["record_lines"] = others
-        head.message = message(head)
-        drop |= {id(d) for d in ds if d is not head}
-    return [d for d in diags if id(d) not in drop]
+    return groups
+
+
+def _one_each(ds: list, drop: set) -> list:
+    """The findings of a group, one field read twice in one statement (`if (in[d] < 0 || in[d] >
+    1)`) as one load: the repeats are added to `drop`."""
+    first: dict = {}
+    for d in sorted(ds, key=lambda d: (d.line, d.column)):
+        same = first.setdefault((d.line, d.facts["record"][1], d.facts.get("text")), d)
+        if same is not d:
+            drop.add(id(d))
+    return [d for d in ds if id(d) not in drop]

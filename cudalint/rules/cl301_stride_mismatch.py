@@ -581,6 +581,21 @@ def _edge_holes(pos: set[int], c: int) -> bool:
     return 0 < front <= EDGE and back in (0, front) and 8 * (front + back) < c
 
 
+def _scratch_row(acc, t, below, c: int, cover: set[int]) -> bool:
+    """A thread's own row of a declared multi-dimensional array (`cs[threadIdx.x][j]` of `float
+    cs[32][32]`, or a pointer to it) that the thread's accesses fill from its start, leaving its end
+    unused: the spare room of a fixed-size row the declaration gives, not a stride that skips
+    elements (the stride is the row the program declared, and no index steps over a hole)."""
+    dims = list(acc.array.dims or ())
+    if len(dims) < 2 or not all(isinstance(d, int) and d > 0 for d in dims):
+        return False
+    if not (isinstance(t.coord, ir.Sym) and t.coord.kind == "thread") or \
+            not all(isinstance(b.coord, ir.Sym) and b.coord.kind == "iter" for b in below):
+        return False
+    rows = {math.prod(dims[k + 1:]) for k in range(len(dims) - 1)}
+    return c in rows and bool(cover) and cover == set(range(max(cover) + 1))
+
+
 def _exclusive(a, b, table) -> bool:
     """Two accesses on the two arms of one branch on a value of the whole launch (`if (transposed)`
     and its `else`, a kernel argument): one run reads the array through one of them only."""
@@ -753,6 +768,8 @@ def _check(ctx: Context):
                     if cover else c
                 if left < c - span:
                     members, holes = True, left
+                if members and _scratch_row(acc, t, below, c, cover):
+                    continue
                 own = _record_positions(sim, acc, kept, t, c)
                 if not members and own and _edge_holes(own, c):
                     continue
