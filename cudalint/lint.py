@@ -949,7 +949,7 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
             if not fcfg.show_uncertain:     # verdicts that rest on values cudalint chose: shown when asked
                 found = [d for d in found if "rests_on" not in d.metrics]
             if len(family.trials) > 1:
-                found = _hold_for_family(table, family, fcfg, found, sim.block, params)
+                found = _hold_for_family(table, family, fcfg, found, sim.block, params, sim)
         finally:
             lc.host_checks = common
         runs.append((combo, found, sim))
@@ -976,7 +976,8 @@ def _running(found: list[Diagnostic], table, sims) -> list[Diagnostic]:
     out = []
     for d in found:
         acc = at.get((d.path, d.line, d.column, d.access)) if d.code in _ACCESS_RULES else None
-        if acc is not None and d.severity != "info" and not any(_runs(sim, acc) for sim in sims):
+        if acc is not None and d.severity != "info" and not d.facts.get("runs_in_other_trials") and \
+                not any(_runs(sim, acc) for sim in sims):
             continue
         out.append(d)
     return out
@@ -1064,14 +1065,16 @@ def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:
 
 
 def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block=None,
-                     params: dict | None = None) -> list[Diagnostic]:
+                     params: dict | None = None, primary=None) -> list[Diagnostic]:
     """Where the program gives no block shape or size, a warning stands only if every trial of the
     family produces it (with the first trial's figures); the others are listed as info, with the
     values that produce them, when asked for (--show-uncertain), else dropped. A finding that
     states its own condition over the values not given (`metrics["condition"]`: the rounded-up grid
     of CL202 when the size is not a multiple of the block) stands when any trial meets it, and a
     trial is added whose sizes are no multiple of any block edge, so that the condition is met
-    where it can be."""
+    where it can be. An access the first trial (`primary`, its simulation) does not run (a loop its
+    values leave empty: `for (w = max(0, half - x); w < min(W, ...); ...)` at half = 1000, W = 214)
+    is judged by the trials it runs in: its finding stands where every one of those gives it."""
     from .analysis.simulate import AnalysisLimit, Simulation
     key = _finding_key
     notes = [d for d in found if d.severity == "info"]
@@ -1080,13 +1083,17 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
     params = fcfg.params if params is None else params
     for d in _condition_trial(table, family, fcfg, block, params):
         conditional.setdefault(key(d), d)
-    if not first and not fcfg.show_uncertain:
-        return notes + list(conditional.values())
     at = _accesses_by_place(table)
+    # the accesses the first trial does not run, by place: their findings come from the others
+    unrun = {place: acc for place, acc in at.items() if primary is not None and not primary.executed(acc)}
+    if not first and not unrun and not fcfg.show_uncertain:
+        return notes + list(conditional.values())
     holds: dict = {k: [family.primary] for k in first}
     seen: dict = {k: [d] for k, d in first.items()}         # the finding as each trial words it
     idle: dict = {k: 0 for k in first}      # trials in which the finding's access does not run
     others: dict = {}                       # findings the first trial does not produce
+    unrun_idle = dict.fromkeys(unrun, 0)    # later trials that do not run an access the first does not
+    late: dict = {}                         # their findings: (the finding, the trials giving it)
     for n, trial in enumerate(family.trials[1:], 2):
         try:
             sim = Simulation(table, params, trial, family)
@@ -1094,13 +1101,18 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
             continue
         codes = only = None
         if not fcfg.show_uncertain:
-            # only what still holds in every trial so far can stand: its rules, at its accesses
+            # only what still holds in every trial so far can stand: its rules, at its accesses, and
+            # what the accesses the first trial does not run give
             alive = [k for k, t in holds.items() if len(t) + idle[k] == n - 1]
             codes = {k[0] for k in alive}
             places = {k[1:] for k in alive}
             only = frozenset(id(a) for a in table.accesses if (a.path or table.path, a.line, a.column, a.kind)
                              in places)
-            sim.wanted = frozenset(codes)
+            if unrun:
+                codes = None
+                only = only | frozenset(id(a) for a in unrun.values())
+            else:
+                sim.wanted = frozenset(codes)
         got = {}
         for d in _check(table, sim, fcfg, codes, only):
             if _conditional(d):
@@ -1113,11 +1125,17 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
                 seen[k].append(got[k])
             elif (acc := at.get(k[1:])) is not None and not sim.executed(acc):
                 idle[k] += 1                # neither for nor against: the access does not run there
+        for place, acc in unrun.items():
+            if not sim.executed(acc):
+                unrun_idle[place] += 1
+        for k, d in got.items():
+            if k not in first and k[1:] in unrun:
+                late.setdefault(k, (d, []))[1].append(trial)
         if fcfg.show_uncertain:
             for k, d in got.items():
-                if k not in first:
+                if k not in first and k not in late:
                     others.setdefault(k, (d, []))[1].append(trial)
-        elif not any(len(t) + idle[k] == n for k, t in holds.items()):
+        elif not unrun and not any(len(t) + idle[k] == n for k, t in holds.items()):
             break                           # nothing holds for every trial any more
     out = list(notes) + list(conditional.values())
     standing = [k for k in first if len(holds[k]) + idle[k] == len(family.trials)]
@@ -1146,6 +1164,13 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
         elif fcfg.show_uncertain:
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
+    for k, (d, trials) in late.items():
+        # every trial that runs the access gives it (the first runs it not)
+        if len(trials) + unrun_idle[k[1:]] == len(family.trials) - 1:
+            d.facts["runs_in_other_trials"] = True      # not dead where the first trial's sizes leave it
+            out.append(d)
+        elif fcfg.show_uncertain:
+            out.append(_uncertain(d, trials, family, at.get(k[1:])))
     out.extend(_uncertain(d, trials, family, at.get(k[1:])) for k, (d, trials) in others.items())
     return out
 

@@ -93,7 +93,7 @@ def derive(table: TwoTreeTable, given: dict[str, int]) -> Family:
     trials = list(dict.fromkeys(trials))        # rows the checks moved onto one another
     if by_block:
         # the values each size takes, as the trials take them (`n % blockDim.x == 0` moves 1000 to 1024)
-        sizes = {n: tuple(dict.fromkeys(t.size(n) for t in trials)) for n in sizes}
+        sizes = {n: tuple(dict.fromkeys(v for t in trials if (v := t.size(n)) is not None)) for n in sizes}
     names = tuple(n for n, _ in blocks[0][1]) if blocks and edges else ()
     return Family(trials, [b for b, _ in blocks], sizes, reason, names, roles)
 
@@ -728,6 +728,30 @@ def _moves(coord: ir.Expr) -> bool:
     return any(isinstance(n, (ir.Subscript, ir.Deref)) for n in coord.walk())
 
 
+def _loop_starts(n: ir.Bin) -> set[str]:
+    """The values a loop's counter starts from in its own test (`start + iter(j) < n` of `for (j =
+    start; j < n; ++j)`): added to the counter on its side and on no other, an offset of the loop,
+    not a bound (as a size beside n it would be tried at n's values, and the loop left empty)."""
+    out: set[str] = set()
+    sides = (n.left, n.right)
+    for k, side in enumerate(sides):
+        terms = _addends(side)
+        if not any(any(x.kind == "iter" for x in ir.symbols(t)) for t in terms):
+            continue
+        other = {x.name for x in ir.symbols(sides[1 - k])}
+        for t in terms:
+            syms = ir.symbols(t)
+            if syms and all(x.kind == "param" for x in syms):
+                out |= {x.name for x in syms if x.name not in other}
+    return out
+
+
+def _addends(e) -> list:
+    if isinstance(e, ir.Bin) and e.op == "+":
+        return _addends(e.left) + _addends(e.right)
+    return [e]
+
+
 def _bounds(n) -> bool:
     """A comparison that bounds a value (`i < n`, `n == 0`), not one that picks a variant (`qr == 1`)."""
     return isinstance(n, ir.Bin) and n.op in COMPARE_OPS and not _selects(n)
@@ -765,7 +789,8 @@ def open_roles(exprs: list[ir.Expr], grid: list[ir.Expr], names: set[str]) -> di
             if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
                 shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
             if _bounds(n):
-                sizes |= {x.name for x in ir.symbols(n) if x.kind == "param"}
+                starts = _loop_starts(n)
+                sizes |= {x.name for x in ir.symbols(n) if x.kind == "param" and x.name not in starts}
             if n.op in ("&&", "||"):
                 tested |= {x.name for x in (n.left, n.right) if isinstance(x, ir.Sym) and x.kind == "param"}
         elif isinstance(n, ir.Un) and n.op == "!" and isinstance(n.operand, ir.Sym):

@@ -494,6 +494,7 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
     seconds = sorted((a for a in shared if wanted is None or wanted(a)), key=lambda a: (a.kind != "load", a.seq))
     for second in seconds:
         simulated = False
+        across = None       # a race across a loop's iterations: kept unless one in a pass is found
         for first in shared:
             if id(second) in reported:
                 break
@@ -517,9 +518,16 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
             if sim.error(first):
                 continue   # simulated only where it has a pair (a later trial's search is at a few reads)
             race = _pair(sim, own, barriers, first, second, cases)
-            if race is not None:
+            if race is not None and race.loop is not None:
+                # a race within one pass, if another store makes one, is the surer of the two: it
+                # needs no second iteration (which values the program does not give may never make)
+                across = across or race
+            elif race is not None:
                 out.append(race)
                 reported.add(id(second))
+        if across is not None and id(second) not in reported:
+            out.append(across)
+            reported.add(id(second))
     return out
 
 

@@ -56,7 +56,7 @@ def program_params(table, given: dict[str, int]) -> dict[str, int]:
     return {**program_combinations(table.launch, given)[0], **given}
 
 
-def _access(d, table):
+def finding_access(d, table):
     for a in table.accesses:
         if (a.path or table.path) == d.path and a.line == d.line and a.column == d.column and \
                 a.kind == d.access and a.array.name == d.array:
@@ -89,7 +89,7 @@ def condition_runs(diags, table, params: dict[str, int]) -> tuple[list[Condition
         if not cond or d.kernel != table.kernel:
             continue
         opened = tuple(n for n in (d.metrics.get("open") or ()) if n not in params)
-        acc = _access(d, table)
+        acc = finding_access(d, table)
         if acc is None or not opened:
             continue
         key = (cond, opened)

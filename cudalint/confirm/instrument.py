@@ -144,7 +144,7 @@ def instrument_file(src: SourceFile, accesses: list, barriers: list, first_id: i
             pre, post = f"(*__cl_addr({site.id}u, &(", f"), {check}))"
         out.edits.append(Edit(node.start_byte, (1, depth), pre))
         out.edits.append(Edit(node.end_byte, (0, -depth), post))
-    _barriers(src, bodies, barriers, out)
+    _barriers(src, bodies, barriers, out, [a.line for a in accesses])
     return out
 
 
@@ -287,12 +287,15 @@ def _depth(node) -> int:
 _BARRIER_CALLS = re.compile(r"^(__syncthreads|__syncthreads_count|__syncthreads_and|__syncthreads_or|__syncwarp)$")
 
 
-def _barriers(src: SourceFile, bodies, barriers: list, out: FileEdits) -> None:
+def _barriers(src: SourceFile, bodies, barriers: list, out: FileEdits, held_lines=()) -> None:
     """Each barrier of the model, at its line and column, advances the epoch it belongs to."""
     seen: set[tuple[int, int]] = set()
     calls = {}
     for f in bodies:
         _calls(f.body, calls)
+    lines = {b.line for b in barriers} | set(held_lines)
+    modeled = {f.node.start_byte for f in bodies if f.node is not None and
+               any(f.node.start_point[0] < ln <= f.node.end_point[0] + 1 for ln in lines)}
     for b in barriers:
         key = (b.line, b.column)
         if key in seen:
@@ -332,8 +335,30 @@ def _barriers(src: SourceFile, bodies, barriers: list, out: FileEdits) -> None:
         out.barriers += 1
     for (line, col), node in calls.items():
         callee = node.child_by_field_name("function")
-        if _BARRIER_CALLS.match(node_text(callee).split("::")[-1].strip()) and (line, col) not in seen:
-            out.missed_barriers.append(line)
+        name = node_text(callee).split("::")[-1].strip()
+        if not _BARRIER_CALLS.match(name) or (line, col) in seen:
+            continue
+        if name in ("__syncthreads", "__syncwarp") and _dead_to_the_model(node, modeled):
+            # in code the model holds no barrier of (an `if constexpr` arm the instance discards, a
+            # kernel no launch runs): the same call, counted as a barrier if it ever ran
+            out.edits.append(Edit(callee.start_byte, (2, 0), "__cl_sync" if name == "__syncthreads" else
+                                  "__cl_syncwarp", callee.end_byte - callee.start_byte))
+            continue
+        out.missed_barriers.append(line)
+
+
+def _dead_to_the_model(node, modeled: set[int]) -> bool:
+    """A call in an `if constexpr` arm, or in a function the model holds nothing of (`modeled`: the
+    start bytes of those it holds an access or barrier of): code the model found never runs for the
+    launches it read (the arm the instance discards, a kernel no launch runs)."""
+    n = node.parent
+    while n is not None:
+        if n.type == "if_statement" and any(c.type == "constexpr" for c in n.children):
+            return True
+        if n.type == "function_definition":
+            return n.start_byte not in modeled
+        n = n.parent
+    return False
 
 
 def _calls(node, out: dict) -> None:

@@ -15,7 +15,7 @@ from ..rules import BY_CODE
 from ..source.cufile import SourceError, SourceFile
 from ..source.project import Project
 from . import KernelRun
-from .conditions import condition_runs, program_params, read_sides, side_jobs
+from .conditions import condition_runs, finding_access, program_params, read_sides, side_jobs
 from .compare import confirm_diagnostics, doubts, dynamic_findings, kernel_totals, measure
 from .plan import NotRunnable, deduced_templates, plan
 from .runner import CompileFailed, Log, RunError, run_unit
@@ -77,6 +77,7 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
                     raise NotRunnable("kernel not found again in its file")
                 sim = workspace.simulation(table)     # the values check's findings were made with
                 params = program_params(table, cfg.for_file(table.path).params)
+                sim = _running_trial(table, sim, params, result.diagnostics)
                 deduced = deduced_templates(fn, table, files)
                 chosen = dispatched(dispatches, table)
                 values = {**host_values, **{k: v for k, (v, _) in chosen.items()}}
@@ -97,6 +98,25 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
                     side.reason = str(exc)
             item.conditions.extend(conds)
     return runs, work, project
+
+
+def _running_trial(table, sim, params: dict, diags: list[Diagnostic]):
+    """The simulation the run takes its values from: the first trial's, or, where that trial runs
+    no thread through an access a static finding of the kernel names (a loop its sizes leave empty,
+    the finding made by the trials that run it), the first trial that runs them all."""
+    from ..analysis.simulate import Simulation
+    accs = [a for d in diags if d.kernel == table.kernel and d.severity != "info" and d.access
+            for a in [finding_access(d, table)] if a is not None]
+    if not accs or all(sim.executed(a) for a in accs):
+        return sim
+    for trial in sim.family.trials[1:]:
+        try:
+            other = Simulation(table, params, trial, sim.family)
+            if all(other.executed(a) for a in accs):
+                return other
+        except (AnalysisLimit, ArithmeticError, ValueError, TypeError):
+            continue
+    return sim
 
 
 def confirm_tables(result, cfg, mode: str, timeout: float, smem: dict[str, int] | None = None) -> list[KernelRun]:

@@ -512,13 +512,19 @@ def _drop_template_arguments(src: str, original: str) -> str:
     return _TEMPLATE_CALL.sub(blank, src)
 
 
-# `(T)y`, `(real)(a + b)`, `(Acc *)p`: a parenthesized name followed by an operand, or by `*`s and
-# `)`, is a C-style cast whatever the unit says of the name (a parenthesized expression cannot be
-# followed by an operand, nor hold a name and a trailing `*`). Not after a name or `)`/`]` (a call's
-# arguments), nor a name the language keeps for itself.
+# `(T)y`, `(real)(a + b)`, `(Acc *)p`, `(glm::vec3*)p`: a parenthesized name followed by an operand,
+# or by `*`s and `)` (a qualified name by those alone), is a C-style cast whatever the unit says of
+# the name (a parenthesized expression cannot be followed by an operand, nor hold a name and a
+# trailing `*`). Not after a name or `)`/`]` (a call's arguments), nor a name the language keeps for
+# itself.
 _CAST_OF_NAME = re.compile(
-    r"(?<![\w\])\]])(\(\s*(?:const\s+)?)(?!(?:sizeof|alignof|return|const|volatile|case|new|delete|throw)\b)([A-Za-z_]\w*)"
-    r"(?=(?:\s*\*+\s*(?:const\s*|__restrict__\s*)*\))|\s*\)\s*(?:[A-Za-z_0-9'\"(!~]|\.\d))")
+    r"(?<![\w\])\]])(\(\s*(?:const\s+)?)(?!(?:sizeof|alignof|return|const|volatile|case|new|delete|throw)\b)"
+    r"(?:([A-Za-z_]\w*)"
+    r"(?=(?:\s*\*+\s*(?:const\s*|__restrict__\s*)*\))|\s*\)\s*(?:[A-Za-z_0-9'\"(!~]|\.\d))"
+    # a qualified name only with a pointer's `*` (`(std::max)(a, b)` calls a function)
+    r"|([A-Za-z_]\w*(?:::[A-Za-z_]\w*)+)(?=\s*\*+\s*(?:const\s*|__restrict__\s*)*\)))")
+
+_TRAILING_COMMA = re.compile(r",(\s*\})")
 
 _CAST_MARK = "\xa7"
 # a template argument list of types and numbers, one level of nesting (`<float>`, `<Pair<K, V>, 4>`)
@@ -528,7 +534,8 @@ _source = [""]          # the text being parsed, before names were marked as typ
 
 
 def _mark(m: re.Match) -> str:
-    return m.group(1) + _CAST_MARK * len(m.group(2))
+    name = m.group(2) or m.group(3)
+    return m.group(1) + _CAST_MARK * len(name)
 
 
 _LINE_SPLICE = re.compile(r"\\[ \t]*\r?\n")
@@ -728,6 +735,9 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
                      r"(?=\s*\**\s*(?:[)>&]|\(\s*&))", _mark, text)
     if "(" in src:
         src = _CAST_OF_NAME.sub(_mark, src)
+    if "}" in src:
+        # `{ a, b, c, }`: a braced list's trailing comma (blanked: spans stay where they are)
+        src = _TRAILING_COMMA.sub(r" \1", src)
     _source[0] = text
     _template_args.clear()
     if "<" in src and ">" in src:

@@ -109,7 +109,12 @@ class Accesses:
             chain.append(cur.index)
             cur = cur.base
         chain.reverse()
-        base = self._member_array(cur, stmt, node) if cur.__class__ is ir.Member else None
+        known = f"{cur.base.name}.{cur.field}" if cur.__class__ is ir.Member and cur.base.__class__ is ir.Name \
+            else None
+        if known is not None and isinstance(self.env.get(known), Ptr):
+            base = self.env[known]      # a pointer member a local object's constructor set
+        else:
+            base = self._member_array(cur, stmt, node) if cur.__class__ is ir.Member else None
         if base is None and cur.__class__ is ir.Name and not isinstance(self.env.get(cur.name), Ptr):
             base = self.object_storage(cur.name)
         if base is None:

@@ -418,6 +418,51 @@ class Calls:
             self.return_values, self.return_mark = saved_values, saved_mark
         return value if value is not None else _data(name)
 
+    def constructed_members(self, type_name: str, args_node, stmt) -> dict | None:
+        """The members a constructor of class `type_name` sets in its initializer list from its
+        arguments (`Reader(const float *p, int n) : base_(p), n_(n) {}` called as `Reader r(in, 4)`:
+        base_ is `in`, n_ is 4), the arguments read where they stand; None where the class has no
+        such constructor (the arguments are then read as any initializer's)."""
+        cls = type_name.split("<")[0].split("::")[-1].strip()
+        ctor = self.functions.get(cls)
+        if ctor is None or ctor.node is None or _class_body(ctor) is None:
+            return None
+        inits = next((c for c in ctor.node.children if c.type == "field_initializer_list"), None)
+        if inits is None:
+            return None
+        plain = _plain_fields(ctor)
+        plain -= _mutated_fields(ctor, plain)
+        args = [c for c in args_node.named_children if c.type != "comment"]
+        if len(args) != len(ctor.params):
+            return None
+        vals = []
+        for a in args:
+            try:
+                expr, exact = self._parse_node(a)
+            except (ExprSyntaxError, MacroError):
+                return None
+            vals.append(self.rvalue(expr, stmt, a if exact else None))
+        saved = self.env
+        self.env = {**self.env, **{p.name: v for p, v in zip(ctor.params, vals)}}
+        out = {}
+        try:
+            for init in inits.named_children:
+                if init.type != "field_initializer":
+                    continue
+                field = next((c for c in init.named_children if c.type == "field_identifier"), None)
+                given = next((c for c in init.named_children if c.type in ("argument_list", "initializer_list")), None)
+                items = [c for c in given.named_children if c.type != "comment"] if given is not None else []
+                if field is None or len(items) != 1 or node_text(field) not in plain:
+                    continue
+                try:
+                    e, _ = self._parse_node(items[0])
+                    out[node_text(field)] = self.rvalue(e, None, None)
+                except (ExprSyntaxError, MacroError, Unfollowable):
+                    continue
+        finally:
+            self.env = saved
+        return out
+
     def _receiver_types(self, f: FunctionDef, recv: str) -> dict[str, str]:
         """The class template's type parameters bound for a method called on an object of one of its
         instances (`SharedMem<float> sm; sm.getPointer()`: T is float in the method's body)."""
@@ -449,6 +494,23 @@ class Calls:
                 return self._inline_returning(f, m.group("method"), m.group("method"), args, stmt, node, targs)
             finally:
                 self.types = saved
+        recv = m.group("recv").strip()
+        known = {fld: self.env[f"{recv}.{fld}"] for fld in (fields or ()) if f"{recv}.{fld}" in self.env}
+        if known and f.body is not None and m.group("op") == "." and recv.isidentifier() and \
+                fields == _plain_fields(f):
+            # a method on a local object of pointers and scalars whose members its constructor set
+            # (`TileReader r(tile + 32 * y); r.Sum()`): its body walked with those members' values,
+            # its accesses standing where its text stands (an object holding a reference to storage, a library block collective's
+            # `TempStorage &`, is the library's)
+            saved = self.env, self.types
+            # the class's other members are the object's too, not names of the caller's scope
+            hidden = {fld: ir.Sym(fld, "unknown") for fld in fields if fld not in known}
+            self.env = {**self.env, **hidden, **known, **{f"this.{k}": v for k, v in known.items()}}
+            self.types = {**self.types, **self._receiver_types(f, recv)}
+            try:
+                return self._inline_returning(f, m.group("method"), m.group("method"), args, stmt, node, targs)
+            finally:
+                self.env, self.types = saved
         if fields is None or ret is None:
             return None
         try:
@@ -755,6 +817,54 @@ def _class_fields(f: FunctionDef) -> set[str] | None:
             if d is not None:
                 out.add(node_text(d))
     return out
+
+
+def _plain_fields(f: FunctionDef) -> set[str]:
+    """The data members of method `f`'s class that are pointers or arithmetic scalars (`const float
+    *p_;`, `int n_;`): not references, arrays or objects (a `TempStorage &` of a library's block
+    collective is storage whose layout and barriers are the library's)."""
+    body = _class_body(f)
+    out: set[str] = set()
+    if body is None:
+        return out
+    for c in body.named_children:
+        if c.type != "field_declaration":
+            continue
+        t = c.child_by_field_name("type")
+        scalar = t is not None and t.type in ("primitive_type", "sized_type_specifier")
+        for d in c.children_by_field_name("declarator"):
+            pointer = d.type == "pointer_declarator"
+            while d is not None and d.type == "pointer_declarator":
+                d = d.child_by_field_name("declarator")
+            if d is not None and d.type == "field_identifier" and (pointer or scalar):
+                out.add(node_text(d))
+    return out
+
+
+def _mutated_fields(f: FunctionDef, fields: set[str]) -> set[str]:
+    """The members of method `f`'s class that a method body assigns to (`_size = 0;`, `++_size`,
+    `this->n += k`): their constructor's value does not hold for the object's life."""
+    body = _class_body(f)
+    if body is None or not fields:
+        return set()
+    text = b" ".join(c.child_by_field_name("body").text for c in _class_functions(body)
+                     if c.child_by_field_name("body") is not None).decode("utf-8", "replace")
+    out = set()
+    for name in fields:
+        n = re.escape(name)
+        if re.search(rf"(?<![\w.>]){n}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|(?<![\w.>]){n}\s*(?:\+\+|--)|"
+                     rf"(?:\+\+|--)\s*{n}\b|(?:this\s*->\s*){n}\s*(?:[-+*/%&|^]?=(?!=)|\+\+|--)", text):
+            out.add(name)
+    return out
+
+
+def _class_functions(body):
+    """The method definitions in a class body (member templates' too)."""
+    for c in body.named_children:
+        if c.type == "function_definition":
+            yield c
+        elif c.type == "template_declaration":
+            yield from (d for d in c.named_children if d.type == "function_definition")
 
 
 def _on_object(e: ir.Expr, fields: set[str], obj: ir.Expr, arrow: bool) -> ir.Expr:

@@ -48,6 +48,16 @@ class Declarations:
         if decl.type == "init_declarator":
             value = decl.child_by_field_name("value")
             decl = decl.child_by_field_name("declarator")
+        elif decl.type == "function_declarator":
+            # `Reader r(in);` in a body: read as a function's declaration by the grammar, but `in` is a
+            # variable of the kernel, so it is an object built from it (`int n(len);` likewise)
+            ident, plist = decl.child_by_field_name("declarator"), decl.child_by_field_name("parameters")
+            params = plist.named_children if plist is not None else []
+            if ident is None or ident.type != "identifier" or not params or not all(
+                    p.type == "parameter_declaration" and p.named_child_count == 1 and
+                    p.named_children[0].type == "type_identifier" and node_text(p) in self.env for p in params):
+                return
+            decl, value = ident, plist
         pointers = 0
         dims: list = []
         while decl is not None and decl.type in ("pointer_declarator", "array_declarator", "reference_declarator"):
@@ -106,23 +116,32 @@ class Declarations:
                 self.var_inputs[name] = ()
                 self.record_guards[name] = tuple(self.guards)
             return
-        if value.type in ("argument_list", "initializer_list") and not pointers:
+        if value.type in ("argument_list", "initializer_list", "parameter_list") and not pointers:
             # `const int nz{2 * lmax + 1};`, `int n(len);`: a scalar's one initializer is its value
             items = [c for c in value.named_children if c.type != "comment"]
             scalar = self.layouts.resolve(self.types.get(base_type, base_type) or base_type)
             if len(items) == 1 and items[0].type not in ("initializer_list", "initializer_pair") and \
                     (scalar in ir.INT_KINDS or scalar in ir.FLOAT_TYPES):
                 value = items[0]
-        if value.type == "argument_list" or value.type == "initializer_list":
+        if value.type in ("argument_list", "initializer_list", "parameter_list"):
             # `dim3 b(32, 8)` / `float4 v{...}`: not an index; what its elements read is read
-            self._initializer_reads(value, stmt)
+            members = self.constructed_members(base_type, value, stmt) if value.type != "initializer_list" else None
+            if members is None and value.type != "parameter_list":
+                self._initializer_reads(value, stmt)
             self.env[name] = ir.Sym(name, "unknown", base_type)
             self.var_axes[name] = uniform.UNKNOWN
             self.var_inputs.pop(name, None)
+            # `Reader r(in);` with `Reader(const float *p) : base_(p) {}`: the members the constructor
+            # sets from its arguments, read where a method of `r` reads them
+            for field, v in (members or {}).items():
+                self.env[f"{name}.{field}"] = v
             return
         expr, exact = self._parse_node(value)
         since = len(self.table.accesses)
-        val = self.rvalue(expr, stmt, value if exact else None)
+        # `constexpr auto is_fp = std::is_floating_point<T>::value;`: the trait of the instance's type,
+        # 1 or 0 (an `if constexpr (is_fp)` then keeps the arm the instance compiles)
+        trait = self._type_traits(value) if not pointers and "is_" in node_text(value) else None
+        val = trait if isinstance(trait, ir.Num) else self.rvalue(expr, stmt, value if exact else None)
         self.var_scope[name] = self._scope(expr)      # after the walk: a helper's result scope is known
         axes = self.var_axes[name] = self._value_axes(expr, since, val)
         self._set_inputs(name, self._value_inputs(expr, since, val, axes))

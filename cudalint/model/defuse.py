@@ -377,6 +377,8 @@ class DefUse:
                 if b == "threadIdx":
                     self.table.thread_axes.add(f"threadIdx.{f}")
                 return self._builtin(b, f)
+            case ir.Member(base=ir.Name(name=b), field=f) if f"{b}.{f}" in self.env:
+                return self.env[f"{b}.{f}"]      # a member a local object's constructor set
             case ir.Member():
                 got = self.member_access(e, "load", stmt, node)
                 if got is not None:

@@ -938,7 +938,7 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
     for s in sites:
         p = pointer_launch(s)
         if p is None:
-            if s.kernel == kernel.name or _specialization_site(kernel, s):
+            if (s.kernel == kernel.name and _arity_of_template(kernel, s)) or _specialization_site(kernel, s):
                 own.append(s)
         elif not p.targets:
             passed = _passed_kernel(s, p.var, kernel, project)
@@ -965,6 +965,19 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
                 assumptions.append(f"launch through the function pointer `{var}` at line {s.line}: "
                                    f"its configuration assumed for this kernel")
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
+
+
+def _arity_of_template(kernel: FunctionDef, site: LaunchSite) -> bool:
+    """Whether the launch's template argument list can be this kernel's: of two kernel templates of
+    one name (`k<CTA, WARP>` beside `k<NPR, CTA, WARP>`), the count decides which it launches; a
+    list longer than the parameters, or shorter with a parameter left that has no default and is no
+    type (the call's arguments deduce those), is another overload's."""
+    n = len(site.template_args)
+    if not n or not kernel.template_params:
+        return True
+    if n > len(kernel.template_params):
+        return False
+    return all(tp.default is not None or tp.is_type for tp in kernel.template_params[n:])
 
 
 _UNREACHED = "not launched"
@@ -1518,10 +1531,15 @@ class _SiteValues:
         passing = (site.through, kernel.name) if site.through is not None else None
         self.contexts = call_contexts(site.host, project, budget, passing=passing) \
             if passing is not None or _needs_callers(site, kernel, self.base) else []
+        # no call of the launching function takes the launch's branch (`if (axis) ... else k<<<...>>>`
+        # where every call passes true): the launch never runs
+        self.unreached = False
         if self.contexts and self.base.checks:
             # a call whose values make the launch's branch false never reaches it (`if (block_size == 16)
             # k<16><<<...>>>` for a call passing 32)
+            every = len(self.contexts) < MAX_CALLS and budget.steps > 0     # not cut short
             self.contexts = [ctx for ctx in self.contexts if _reaches(ctx, self.base)]
+            self.unreached = every and not self.contexts
         # each call's values, read off the launch as the host function reads it without a kernel's
         # names (a walk every kernel launched there shares), the call's values put in its parameters
         self.raw = HostResolver(site, None, constants, project, budget=budget) if self.contexts else self.base
@@ -1590,32 +1608,35 @@ class _SiteValues:
             out.append(_constant_factor(v) if isinstance(v, ir.Expr) and fold(v) is None else 1)
         return out
 
-    def block_multiple(self, index: int) -> bool:
-        """Whether every reading of the launch passes the kernel's argument `index` as a multiple of
-        the block's x edge for every value the launch's branch allows (`n = m * c` under a block of
-        `c > 256 ? 256 : c` where the branch has `c < 64`; the block 256 where it has `(c & 1023) == 0`)."""
+    def block_multiple(self, index: int) -> set | None:
+        """Where every reading of the launch passes the kernel's argument `index` as a multiple of the
+        block's x edge for every value the launch's branch allows (`n = m * c` under a block of `c > 256
+        ? 256 : c` where the branch has `c < 64`; the block 256 where it has `(c & 1023) == 0`): the
+        edges' numbers (None for an edge of open values); else None."""
         if len(self.site.config) < 2:
-            return False
+            return None
         text = self.site.args[index].strip()
         try:
             raw = self.raw.env.get(text) if text.isidentifier() and isinstance(self.raw.env.get(text), ir.Expr) \
                 else self.raw.value(self.raw._parse(text))
             dims = self.raw.dims(self.site.config[1], block=True)
         except (ExprSyntaxError, MacroError, OutOfBudget):
-            return False
+            return None
         if dims is None or not isinstance(raw, ir.Expr):
-            return False
+            return None
         sizes = self._per_reader(raw, facts=True)
         edges = self._per_reader(dims[0], facts=True)
+        out = set()
         for p, b, (r, ctx) in zip(sizes, edges, self.readers):
-            if not (isinstance(p, ir.Expr) and isinstance(b, ir.Expr)):
-                return False
+            if not (isinstance(p, ir.Expr) and isinstance(b, ir.Expr)) or fold(p) is not None:
+                return None     # (a number the launch passes is its value: no check to say)
             # the launch's own checks read as the size and the edge are (in the call's values), and
             # the caller's checks before the call
             own = [self._in_reader(c, r.facts, ctx) for c, _ in r.checks if isinstance(c, ir.Expr)]
             if not _divides(b, p, own + list(ctx.checks if ctx is not None else ())):
-                return False
-        return True
+                return None
+            out.add(fold(b))
+        return out
 
     @staticmethod
     def _in_reader(v: ir.Expr, facts: dict, ctx: CallContext | None) -> ir.Expr:
@@ -1803,24 +1824,24 @@ def _divides_over(edge: ir.Expr, factors: list[ir.Expr], checks: list, names: se
     if not fixed:
         return False
     if not names:
-        k, b = fold(functools.reduce(lambda a, b: ir.Bin("*", a, b), fixed)), fold(edge)
-        return isinstance(k, int) and isinstance(b, int) and 0 < b <= 1024 and k % b == 0
+        whole, one = fold(functools.reduce(lambda a, b: ir.Bin("*", a, b), fixed)), fold(edge)
+        return isinstance(whole, int) and isinstance(one, int) and 0 < one <= 1024 and whole % one == 0
     (x,) = names
     values = np.arange(1, _TRIED, dtype=np.int64)
     ev = Evaluator({x.name: values}, exact=False)
     try:
         with np.errstate(all="ignore"):
-            b = np.broadcast_to(np.asarray(ev.value(edge), dtype=np.int64), values.shape)
-            k = np.ones_like(values)
+            edges = np.broadcast_to(np.asarray(ev.value(edge), dtype=np.int64), values.shape)
+            made = np.ones_like(values)
             for f in fixed:
-                k = k * np.broadcast_to(np.asarray(ev.value(f), dtype=np.int64), values.shape)
-            ok = (b >= 1) & (b <= 1024)
+                made = made * np.broadcast_to(np.asarray(ev.value(f), dtype=np.int64), values.shape)
+            ok = (edges >= 1) & (edges <= 1024)
             for c in checks:
                 if isinstance(c, ir.Expr) and set(ir.symbols(c)) <= names:
                     ok &= np.broadcast_to(np.asarray(ev.value(c)) != 0, ok.shape)
     except (Unknown, ValueError, TypeError, ZeroDivisionError, OverflowError, ArithmeticError):
         return False
-    return bool(ok.any()) and bool((k[ok] % b[ok] == 0).all())
+    return bool(ok.any()) and bool((made[ok] % edges[ok] == 0).all())
 
 
 def _block_multiples(kernel: FunctionDef, readings: list[_SiteValues]) -> set:
@@ -1832,8 +1853,19 @@ def _block_multiples(kernel: FunctionDef, readings: list[_SiteValues]) -> set:
         if p.pointers or p.reference or not p.name or p.type_name.split()[-1] not in INT_WORDS or \
                 any(len(s.site.args) <= i for s in readings):
             continue
-        if readings and all(s.block_multiple(i) for s in readings):
-            out.add(ir.Bin("==", ir.Bin("%", ir.Sym(p.name, "param"), ir.Sym("blockDim.x", "blockdim")), ir.Num(0)))
+        edges: set = set()
+        for s in readings:
+            got = s.block_multiple(i)
+            if got is None:
+                break
+            edges |= got
+        else:
+            if not readings:
+                continue
+            # one number at every launch: a multiple of it, said as the host's own checks are
+            k = next(iter(edges)) if len(edges) == 1 else None
+            div = ir.Num(k) if isinstance(k, int) else ir.Sym("blockDim.x", "blockdim")
+            out.add(ir.Bin("==", ir.Bin("%", ir.Sym(p.name, "param"), div), ir.Num(0)))
     return out
 
 
@@ -1924,11 +1956,16 @@ def _derived(kernel: FunctionDef, readings: list[_SiteValues]) -> dict[str, ir.E
             if len(s.site.args) <= i:
                 got.add(None)
                 break
+            # the argument's own expression (`bsize * bsize` passed as `bsize_sq`), not the parameter
+            # it is read as everywhere else in the launch
+            saved, r.arg_exprs = r.arg_exprs, {e: n for e, n in r.arg_exprs.items() if n != p.name}
             try:
                 v = r.value(r._parse(s.site.args[i]))
             except (ExprSyntaxError, MacroError, OutOfBudget):
                 got.add(None)
                 break
+            finally:
+                r.arg_exprs = saved
             ok = isinstance(v, ir.Expr) and fold(v) is None and not is_open(v) and bool(ir.symbols(v)) and \
                 all(x.kind == "param" and x.name != p.name and r.param_names.get(x.name) == x.name
                     for x in ir.symbols(v)) and not ir.of_type(v, ir.Call)
@@ -2006,9 +2043,20 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     if not kernel_sites and kernel.template_params and project is not None and kernel.file is not None:
         instantiated = _explicit_instances(kernel, project, template)
     if kernel_sites:
-        site = kernel_sites[0]
         budget = Budget()
         readings = [_SiteValues(s, kernel, project, budget) for s in kernel_sites[:MAX_CALLS]]
+        live = [r for r in readings if not r.unreached]
+        if not live and len(kernel_sites) <= MAX_CALLS:
+            dead = readings[0].site
+            host = dead.host.name if dead.host is not None else "its host function"
+            assumptions = [f"{_UNREACHED}: the launch at {dead.file.path}:{dead.line} is in a branch that no call of "
+                           f"`{host}` in the program takes"]
+            kernel_sites, readings = [], []
+        elif len(live) < len(readings):
+            kernel_sites = [r.site for r in live] + kernel_sites[MAX_CALLS:]
+            readings = live
+    if kernel_sites:
+        site = kernel_sites[0]
         resolver = readings[0].base
         params = {**_constant_arguments(kernel, site, resolver), **resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
@@ -2086,6 +2134,19 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         elif k not in cfg.values:
             cfg.values[k] = vs
         provenance.setdefault(k, words)
+    if kernel_sites and instantiated and site_cfg is not None and cfg is site_cfg:
+        # `dim3 block(kW, kY); k<kY, kK, kW><<<m, block>>>` in `template <int kY, int kK, int kW> void
+        # launch(...)`: the host template's parameters the launch passes to the kernel's are those
+        # values in its grid and block too
+        sub = {ir.Sym(arg.strip(), "param"): template[tp.name]
+               for tp, arg in zip(kernel.template_params, kernel_sites[0].template_args)
+               if not tp.is_type and tp.name in instantiated and isinstance(template.get(tp.name), ir.Num)
+               and arg.strip().isidentifier()}
+        if sub:
+            cfg.block = tuple(substitute(b, sub) for b in cfg.block) if cfg.block is not None else None
+            cfg.grid = tuple(substitute(g, sub) for g in cfg.grid) if cfg.grid is not None else None
+            if cfg.block is not None and all(fold(b) is not None for b in cfg.block):
+                provenance.setdefault("blockDim", f"the launch at {cfg.origin}")
     for k, v in (given or {}).items():
         if k in {p.name for p in kernel.params} | {t.name for t in kernel.template_params}:
             cfg.values[k] = (v,)

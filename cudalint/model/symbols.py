@@ -59,7 +59,10 @@ def _scale(index: ir.Expr, ptr: Ptr) -> ir.Expr:
 
 
 def _needs_cast(value: ir.Expr, t: str) -> bool:
-    """An int-declared local narrows a 64-bit value; keep the conversion so CL203 sees it."""
+    """An int-declared local narrows a 64-bit value (kept so CL203 sees it), or truncates a floating
+    one (`const int n = (2. / 3.) * 16;` is 10, not 10.67)."""
+    if any(isinstance(n.value, float) for n in ir.of_type(value, ir.Num)):
+        return True
     bits = ir.INT_KINDS.get(t, (32, True))[0]
     if bits == 64:
         return False

@@ -265,19 +265,40 @@ def merges(table: TwoTreeTable, trips: dict | None = None) -> dict[Access, Merge
 
 def _member_merges(table: TwoTreeTable, out: dict) -> None:
     """Loads of two or more members of one shared struct or vector element (`t[i].x`, `.y`, `.z` of
-    a float4), under the same guards and loops with no store of the array, atomic or barrier
-    between them: nvcc serves them as one load of the aligned part of the element that holds
-    them (one LDS.128 for x, y, z). A request of the bank model only: each load keeps its own
-    bytes for what other stages ask (a thread storing `.w` meanwhile is no race with them)."""
+    a float4), in the same loops with no store of the array, atomic or barrier between them, under the
+    guards of the first, or in its statement under those and more (`if (t[i].x != -1 && t[i].y > 0)`:
+    a shared load of the element the first already read cannot fault, and nvcc loads it with the
+    first): nvcc serves them
+    as one load of the aligned part of the element that holds them (one LDS.128 for x, y, z; one
+    LDS.64 for an int2's x and y). A request of the bank model only: each load keeps its own bytes
+    for what other stages ask (a thread storing `.w` meanwhile is no race with them)."""
     groups: dict[tuple, list[Access]] = {}
     for acc in table.accesses:
         if acc in out or acc.space != "shared" or acc.kind != "load" or acc.unresolved or acc.volatile or \
                 acc.atomic or acc.forwarded or acc.width >= acc.array.elem_size:
             continue
-        groups.setdefault((id(acc.array), acc.index, acc.guards, tuple(map(id, acc.loops))), []).append(acc)
+        groups.setdefault((id(acc.array), acc.index, tuple(map(id, acc.loops))), []).append(acc)
     for group in groups.values():
-        for members in _runs(table, sorted(group, key=lambda m: m.seq)):
-            _member_merge(table, members, out)
+        for run in _runs(table, sorted(group, key=lambda m: m.seq)):
+            for members in _under_the_first(run):
+                _member_merge(table, members, out)
+
+
+def _under_the_first(run: list[Access]) -> list[list[Access]]:
+    """`run` (in program order) cut where a member is under other guards than the first of its
+    part: the same ones, or, in the first's own statement, those and the tests before it there
+    (`t[i].x != -1 && t[i].y > 0`). A member read under a test in a later statement is a load of its
+    own (its siblings' values are kept in registers from the first read)."""
+    parts: list[list[Access]] = []
+    for m in run:
+        head = parts[-1][0] if parts else None
+        if head is not None and (m.guards == head.guards or
+                                 (m.line, m.statement) == (head.line, head.statement) and
+                                 m.guards[:len(head.guards)] == head.guards):
+            parts[-1].append(m)
+        else:
+            parts.append([m])
+    return parts
 
 
 def _runs(table: TwoTreeTable, members: list[Access]) -> list[list[Access]]:
@@ -470,7 +491,7 @@ def forwarded_loads(table: TwoTreeTable) -> None:
             # compiler (a store of the array, an atomic, a barrier): the register is read again
             at = (id(a.array), a.index, a.member_offset, a.width)
             first = read.get(at)
-            if first is not None and first.loops == a.loops and a.guards[:len(first.guards)] == first.guards \
+            if first is not None and first.loops == a.loops and _implied(first.guards, a.guards) \
                     and not fenced(first, a):
                 a.forwarded = True
                 continue
@@ -496,6 +517,20 @@ def forwarded_loads(table: TwoTreeTable) -> None:
         if fenced(src, a):
             continue            # a barrier between: another thread may have stored there
         a.forwarded = True
+
+
+def _implied(earlier: tuple, later: tuple) -> bool:
+    """Every guard of an earlier access holds where the later one runs: each is one of the later's
+    guards or a part of one (`t.x != -1` of `t.x != -1 && t.y > 0`, the test of the `if` whose body
+    reads again what its condition read)."""
+    held = set()
+    stack = list(later)
+    while stack:
+        g = stack.pop()
+        held.add(g)
+        if isinstance(g, ir.Bin) and g.op == "&&":
+            stack += [g.left, g.right]
+    return all(g in held for g in earlier)
 
 
 def _read_again(first: Access, a: Access, fenced) -> bool:

@@ -288,6 +288,9 @@ class SourceFile:
         self.launches: list[LaunchSite] = []
         self.constants: dict[str, Constant] = {}
         self.typedefs: dict[str, str] = {}    # `typedef unsigned char Pixel;`, `using floatX = float;`
+        # member type names that classes of the file define as different types (`Type` in each
+        # specialization of `PrecMap<p>`): by the bare name, none of them
+        self.ambiguous_typedefs: set[str] = set()
         self.structs: dict[str, StructDef] = {}       # struct/class/union definitions, by qualified name
         self.variables: dict[str, GlobalVariable] = {}   # file-scope `__shared__`, `__constant__`, `__device__`
         self.prototypes: set[str] = set()     # kernels declared here without a body
@@ -573,6 +576,8 @@ class SourceFile:
             qualified = scope if "<" not in text else \
                 scope[:len(scope) - len(text.split("<")[0].strip()) - 2] + specialization_key(text) + "::"
         for n in names:
+            if cls is not None and self.typedefs.get(n, target) != target:
+                self.ambiguous_typedefs.add(n)
             self.typedefs[n] = target
             if qualified is not None:
                 self.typedefs.setdefault(qualified + n, target)

@@ -129,9 +129,11 @@ class Project:
     def typedefs_for(self, src: SourceFile) -> dict[str, str]:
         if src.key not in self._typedefs:
             found: dict[str, str] = {}
+            ambiguous = set().union(*(f.ambiguous_typedefs for f in self.unit_files(src)))
             for f in self.unit_files(src):
                 for name, target in f.typedefs.items():
-                    found.setdefault(name, target)
+                    if name not in ambiguous:
+                        found.setdefault(name, target)
             # an object-like macro that names a type (`-D dfloat=double`, `#define real float`)
             # stands for it wherever the file writes its name as a type
             for name, m in src.macros.macros.items():

@@ -551,11 +551,15 @@ def unit_types(files, constants: dict | None = None, fold=None) -> TypeTable:
     integer constants."""
     structs: dict[str, StructDef] = {}
     typedefs: dict[str, str] = {}
+    # a member type name that classes define as different types (`Type` of each `PrecMap<p>`
+    # specialization) has no one target by its bare name
+    ambiguous = set().union(*(getattr(f, "ambiguous_typedefs", set()) for f in files))
     for f in files:
         for name, sd in getattr(f, "structs", {}).items():
             structs.setdefault(name, sd)
         for name, target in f.typedefs.items():
-            typedefs.setdefault(name, target)
+            if name not in ambiguous:
+                typedefs.setdefault(name, target)
     constants = constants or {}
     table = TypeTable(structs, typedefs)
 
