@@ -308,4 +308,26 @@ __global__ void k(const float *x, float *out, int rows) {
 void run(const float *x, float *out) { k<<<16, 256>>>(x, out, 4096); }
 """
     got = sorted((d.line, d.code) for d in lint(tmp_path, src))
-    assert got == [(15, "CL101"), (16, "CL101")], got
+    assert got == [(8, "CL101"), (16, "CL101")], got      # `p_[j]` in `at`, where its text stands
+
+
+def test_a_check_on_the_kernels_name_for_another_host_value_is_not_the_hosts_own(tmp_path):
+    """`assert(grid_size < 1024); k<<<1, 1024>>>(out, grid_size)` in `f(..., size_t count)` with the
+    kernel's parameter named `count`: the check is on grid_size, and a caller's large `count` does
+    not make the launch unreachable."""
+    src = """
+#include <cassert>
+__global__ void sum_blocks(float *out, int count) {
+    __shared__ float s[1024];
+    s[threadIdx.x] = threadIdx.x < count ? out[threadIdx.x * 32] : 0.f;
+    __syncthreads();
+    if (threadIdx.x == 0) out[0] = s[0] + s[1023];
+}
+void f(float *out, int count, int blocks) {
+    const int grid_size = blocks;
+    assert(grid_size < 1024);
+    sum_blocks<<<1, 1024>>>(out, grid_size);
+}
+int main() { float *o; f(o, 100000000, 132); }
+"""
+    assert [d.code for d in lint(tmp_path, src)] == ["CL101"]

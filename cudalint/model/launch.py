@@ -1671,7 +1671,11 @@ class _SiteValues:
 def _reaches(ctx: CallContext, r: HostResolver) -> bool:
     """Whether the launch can run at this call: no condition that holds at the launch (its branch,
     the host's checks before it) is false with the call's values."""
-    sub = {ir.Sym(k, "param"): v for k, v in ctx.values.items() if isinstance(v, ir.Expr) and k not in r.param_names}
+    # (a name a check reads as the kernel's parameter another host name is passed as, `grid_size` as
+    # `count`, is not the host function's own `count`)
+    kernel_side = set(r.param_names.values())
+    sub = {ir.Sym(k, "param"): v for k, v in ctx.values.items()
+           if isinstance(v, ir.Expr) and k not in r.param_names and k not in kernel_side}
     if not sub:
         return True
     return all(fold(substitute(c, sub)) != 0 for c, _ in r.checks if isinstance(c, ir.Expr))
