@@ -958,6 +958,13 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
     return _running(found, table, [sim for _, _, sim in runs]), runs[0][2]
 
 
+def _decided_by(acc, names: set) -> bool:
+    """Whether a guard or a loop around the access reads one of `names`."""
+    from .index import ir
+    exprs = [*acc.guards, *(e for it in acc.loops for e in (it.cond, it.start) if e is not None)]
+    return any(s.name in names for e in exprs for s in ir.symbols(e))
+
+
 def _accesses_by_place(table) -> dict:
     """The kernel's accesses by the place a finding names: (path, line, column, load/store)."""
     return {(a.path or table.path, a.line, a.column, a.kind): a for a in table.accesses}
@@ -1085,7 +1092,10 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
         conditional.setdefault(key(d), d)
     at = _accesses_by_place(table)
     # the accesses the first trial does not run, by place: their findings come from the others
-    unrun = {place: acc for place, acc in at.items() if primary is not None and not primary.executed(acc)}
+    # (only where a value the trials change decides whether it runs: a guard or a loop over an open size)
+    opened = set(family.sizes)
+    unrun = {place: acc for place, acc in at.items()
+             if primary is not None and opened and _decided_by(acc, opened) and not primary.executed(acc)}
     if not first and not unrun and not fcfg.show_uncertain:
         return notes + list(conditional.values())
     holds: dict = {k: [family.primary] for k in first}

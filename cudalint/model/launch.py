@@ -1616,16 +1616,17 @@ class _SiteValues:
         if len(self.site.config) < 2:
             return None
         text = self.site.args[index].strip()
+        edges = self._block_edges()
+        if edges is None:
+            return None
         try:
             raw = self.raw.env.get(text) if text.isidentifier() and isinstance(self.raw.env.get(text), ir.Expr) \
                 else self.raw.value(self.raw._parse(text))
-            dims = self.raw.dims(self.site.config[1], block=True)
         except (ExprSyntaxError, MacroError, OutOfBudget):
             return None
-        if dims is None or not isinstance(raw, ir.Expr):
+        if not isinstance(raw, ir.Expr):
             return None
         sizes = self._per_reader(raw, facts=True)
-        edges = self._per_reader(dims[0], facts=True)
         out = set()
         for p, b, (r, ctx) in zip(sizes, edges, self.readers):
             if not (isinstance(p, ir.Expr) and isinstance(b, ir.Expr)) or fold(p) is not None:
@@ -1637,6 +1638,16 @@ class _SiteValues:
                 return None
             out.add(fold(b))
         return out
+
+    def _block_edges(self) -> list | None:
+        """The block's x edge in each reading (worked out once for the launch's arguments)."""
+        if "_edges" not in self.__dict__:
+            try:
+                dims = self.raw.dims(self.site.config[1], block=True)
+            except (ExprSyntaxError, MacroError, OutOfBudget):
+                dims = None
+            self._edges = self._per_reader(dims[0], facts=True) if dims is not None else None
+        return self._edges
 
     @staticmethod
     def _in_reader(v: ir.Expr, facts: dict, ctx: CallContext | None) -> ir.Expr:
