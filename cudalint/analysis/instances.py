@@ -37,13 +37,7 @@ def capped_product(samples: list[list[int]]) -> list[tuple[int, ...]]:
     return out
 
 
-def conjuncts(g: ir.Expr):
-    """`a && b && c` as a, b, c."""
-    if isinstance(g, ir.Bin) and g.op == "&&":
-        yield from conjuncts(g.left)
-        yield from conjuncts(g.right)
-    else:
-        yield g
+conjuncts = ir.conjuncts       # (the rules import it from here)
 
 
 _LEAST = frozenset({"min", "umin", "fminf"})

@@ -347,6 +347,15 @@ COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
 NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
+def conjuncts(e: Expr):
+    """`a && b && c` as a, b, c: each holds where the whole does."""
+    if isinstance(e, Bin) and e.op == "&&":
+        yield from conjuncts(e.left)
+        yield from conjuncts(e.right)
+    else:
+        yield e
+
+
 def negate(e: Expr) -> Expr:
     """Logical negation, pushed into comparisons so guards stay readable."""
     if isinstance(e, Bin) and e.op in NEGATED:

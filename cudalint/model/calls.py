@@ -482,7 +482,8 @@ class Calls:
         f = self.functions.get(m.group("method"))
         if f is None or f.node is None:
             return None
-        fields = _class_fields(f)
+        members = _class_members(f)
+        fields = None if members is None else set(members)
         ret = _single_return(f)
         if fields is not None and ret is None and f.body is not None and \
                 not fields & set(re.findall(r"[A-Za-z_]\w*", node_text(f.body))) and b"this" not in f.body.text:
@@ -497,14 +498,14 @@ class Calls:
         recv = m.group("recv").strip()
         known = {fld: self.env[f"{recv}.{fld}"] for fld in (fields or ()) if f"{recv}.{fld}" in self.env}
         if known and f.body is not None and m.group("op") == "." and recv.isidentifier() and \
-                fields == _plain_fields(f):
+                members is not None and all(members.values()):
             # a method on a local object of pointers and scalars whose members its constructor set
             # (`TileReader r(tile + 32 * y); r.Sum()`): its body walked with those members' values,
-            # its accesses standing where its text stands (an object holding a reference to storage, a library block collective's
-            # `TempStorage &`, is the library's)
+            # its accesses standing where its text stands (an object holding a reference to storage,
+            # a library block collective's `TempStorage &`, is the library's)
             saved = self.env, self.types
             # the class's other members are the object's too, not names of the caller's scope
-            hidden = {fld: ir.Sym(fld, "unknown") for fld in fields if fld not in known}
+            hidden = {fld: ir.Sym(fld, "unknown") for fld in members if fld not in known}
             self.env = {**self.env, **hidden, **known, **{f"this.{k}": v for k, v in known.items()}}
             self.types = {**self.types, **self._receiver_types(f, recv)}
             try:
@@ -802,43 +803,35 @@ def _class_body(f: FunctionDef):
     return body if body is not None and body.type == "field_declaration_list" else None
 
 
-def _class_fields(f: FunctionDef) -> set[str] | None:
-    """The data members of the class whose body defines method `f`; None where `f` is no method."""
+def _class_members(f: FunctionDef) -> dict[str, bool] | None:
+    """The data members of the class whose body defines method `f`, each with whether it is a
+    pointer or an arithmetic scalar (`const float *p_;`, `int n_;`), not a reference, an array or an
+    object; None where `f` is no method."""
     body = _class_body(f)
     if body is None:
         return None
-    out = set()
-    for c in body.named_children:
-        if c.type != "field_declaration":
-            continue
-        for d in c.children_by_field_name("declarator"):
-            while d is not None and d.type not in ("field_identifier", "identifier"):
-                d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
-            if d is not None:
-                out.add(node_text(d))
-    return out
-
-
-def _plain_fields(f: FunctionDef) -> set[str]:
-    """The data members of method `f`'s class that are pointers or arithmetic scalars (`const float
-    *p_;`, `int n_;`): not references, arrays or objects (a `TempStorage &` of a library's block
-    collective is storage whose layout and barriers are the library's)."""
-    body = _class_body(f)
-    out: set[str] = set()
-    if body is None:
-        return out
+    out: dict[str, bool] = {}
     for c in body.named_children:
         if c.type != "field_declaration":
             continue
         t = c.child_by_field_name("type")
         scalar = t is not None and t.type in ("primitive_type", "sized_type_specifier")
         for d in c.children_by_field_name("declarator"):
-            pointer = d.type == "pointer_declarator"
-            while d is not None and d.type == "pointer_declarator":
-                d = d.child_by_field_name("declarator")
-            if d is not None and d.type == "field_identifier" and (pointer or scalar):
-                out.add(node_text(d))
+            crossed = []        # the declarators around the name (`*`, `&`, `[N]`)
+            while d is not None and d.type not in ("field_identifier", "identifier"):
+                crossed.append(d.type)
+                d = d.child_by_field_name("declarator") or (d.named_children[0] if d.named_children else None)
+            if d is not None:
+                out[node_text(d)] = d.type == "field_identifier" and \
+                    all(x == "pointer_declarator" for x in crossed) and (bool(crossed) or scalar)
     return out
+
+
+def _plain_fields(f: FunctionDef) -> set[str]:
+    """The data members of method `f`'s class that are pointers or arithmetic scalars: not
+    references, arrays or objects (a `TempStorage &` of a library's block collective is storage whose
+    layout and barriers are the library's)."""
+    return {n for n, plain in (_class_members(f) or {}).items() if plain}
 
 
 def _mutated_fields(f: FunctionDef, fields: set[str]) -> set[str]:

@@ -673,7 +673,7 @@ def _in_range(cond, held) -> bool | None:
         return None
     x, op, k = got
     lo, hi = -(1 << 62), 1 << 62
-    for c in (p for h in held for p in _conjuncts(h)):
+    for c in (p for h in held for p in ir.conjuncts(h)):
         b = _bound(c)
         if b is None or b[0] != x:
             continue
@@ -1596,17 +1596,24 @@ class _SiteValues:
         """The constant factor each reading of the launch gives the kernel's argument `index` where it
         is a product of values the program leaves open and numbers (`n = m * c` in `case 32:`, where
         c is 32: a multiple of 32); 1 where it is not one."""
-        out = []
-        text = self.site.args[index].strip()
-        try:
-            # a host local passed under its own name is read as its value (`const int n = m * c;`)
-            raw = self.raw.env.get(text) if text.isidentifier() and isinstance(self.raw.env.get(text), ir.Expr) \
-                else self.raw.value(self.raw._parse(text))
-        except (ExprSyntaxError, MacroError, OutOfBudget):
+        raw = self._host_argument(index)
+        if raw is None:
             return [1]
-        for v in self._per_reader(raw, facts=True):
-            out.append(_constant_factor(v) if isinstance(v, ir.Expr) and fold(v) is None else 1)
-        return out
+        return [_constant_factor(v) if isinstance(v, ir.Expr) and fold(v) is None else 1
+                for v in self._per_reader(raw, facts=True)]
+
+    def _host_argument(self, index: int) -> ir.Expr | None:
+        """The kernel's argument `index` as the host computes it, in the host's names (a host local
+        passed under its own name is read as its value: `const int n = m * c;`); None where not read."""
+        text = self.site.args[index].strip()
+        got = self.raw.env.get(text) if text.isidentifier() else None
+        if isinstance(got, ir.Expr):
+            return got
+        try:
+            raw = self.raw.value(self.raw._parse(text))
+        except (ExprSyntaxError, MacroError, OutOfBudget):
+            return None
+        return raw if isinstance(raw, ir.Expr) else None
 
     def block_multiple(self, index: int) -> set | None:
         """Where every reading of the launch passes the kernel's argument `index` as a multiple of the
@@ -1615,16 +1622,9 @@ class _SiteValues:
         edges' numbers (None for an edge of open values); else None."""
         if len(self.site.config) < 2:
             return None
-        text = self.site.args[index].strip()
         edges = self._block_edges()
-        if edges is None:
-            return None
-        try:
-            raw = self.raw.env.get(text) if text.isidentifier() and isinstance(self.raw.env.get(text), ir.Expr) \
-                else self.raw.value(self.raw._parse(text))
-        except (ExprSyntaxError, MacroError, OutOfBudget):
-            return None
-        if not isinstance(raw, ir.Expr):
+        raw = self._host_argument(index) if edges is not None else None
+        if raw is None:
             return None
         sizes = self._per_reader(raw, facts=True)
         out = set()
@@ -1780,16 +1780,8 @@ def _read_words(r: HostResolver, text: str) -> str:
 def _constant_factor(e: ir.Expr) -> int:
     """The number a product is a multiple of by its constant factors (`m * 32`, `b * h * w * 4 <<
     1`): 1 where it is no product."""
-    if isinstance(e, ir.Num) and isinstance(e.value, int) and e.value > 0:
-        return e.value
-    if isinstance(e, ir.Cast):
-        return _constant_factor(e.expr)
-    if isinstance(e, ir.Bin) and e.op == "*":
-        return _constant_factor(e.left) * _constant_factor(e.right)
-    if isinstance(e, ir.Bin) and e.op == "<<" and isinstance(e.right, ir.Num) and \
-            isinstance(e.right.value, int) and 0 <= e.right.value < 31:
-        return _constant_factor(e.left) << e.right.value
-    return 1
+    return math.prod(f.value for f in _factors(e)
+                     if isinstance(f, ir.Num) and isinstance(f.value, int) and f.value > 0)
 
 
 def _factors(e: ir.Expr) -> list[ir.Expr]:
@@ -1812,7 +1804,7 @@ def _divides(edge: ir.Expr, size: ir.Expr, checks: list) -> bool:
     edge's one open name (or, for a numeric edge, one name the checks bound) fixes, every other
     factor taken as 1 (`m * c` over an edge `c`; `m * c` over 256 where `(c & 1023) == 0`)."""
     factors = _factors(size)
-    checks = [p for c in checks if isinstance(c, ir.Expr) for p in _conjuncts(c)]
+    checks = [p for c in checks if isinstance(c, ir.Expr) for p in ir.conjuncts(c)]
     names = {x for x in ir.symbols(edge)}
     if any(x.kind != "param" for x in names) or len(names) > 1:
         return False
@@ -1823,13 +1815,6 @@ def _divides(edge: ir.Expr, size: ir.Expr, checks: list) -> bool:
         if any(_divides_over(edge, factors, checks, {x}) for x in candidates):
             return True
     return _divides_over(edge, factors, checks, names)
-
-
-def _conjuncts(c: ir.Expr) -> list[ir.Expr]:
-    """`a && b && c` as its parts: each holds on its own names."""
-    if isinstance(c, ir.Bin) and c.op == "&&":
-        return _conjuncts(c.left) + _conjuncts(c.right)
-    return [c]
 
 
 def _divides_over(edge: ir.Expr, factors: list[ir.Expr], checks: list, names: set) -> bool:
