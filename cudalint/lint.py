@@ -14,7 +14,7 @@ from typing import Callable, Mapping
 from .config import Config
 from .diagnostic import Diagnostic
 from .index import types as _types  # noqa: F401 - registers the readers that fold a unit's type constants
-from .preprocess import PROJECT_HEADER_EXTENSIONS
+from .preprocess import _PROJECT_HEADER, PROJECT_HEADER_EXTENSIONS
 from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
 from .rules.causes import merge_root_causes
@@ -245,21 +245,25 @@ def _read_bytes(path: str, overlay: Mapping[str, bytes] | None = None, limit: in
 
 
 MAX_CONTEXT_FILES = 2000           # files of the project scanned for what links to the linted ones
-_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+_RUN_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^<>\n]+)>)', re.MULTILINE)
 _KERNEL_NAME = re.compile(r"__global__[^;{(]*?\b([A-Za-z_]\w*)\s*\(")
 _LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*<<<")
 
 
 def _included_keys(text: str, dirs: list[str], names: set[str], keys=None):
-    """The keys of the files of the run (`keys`; those named `names`) that `text`'s quoted
-    includes reach through `dirs`, the first found for each. Only an include whose last component
-    is one of `names` is looked for: a file of 2,000 includes and 40,000 include directories costs
-    2,000 set lookups, not 80 million paths resolved."""
+    """The keys of the files of the run (`keys`; those named `names`) that `text`'s includes reach
+    through `dirs` (the including file's folder, then its include directories: an angled include
+    searches the include directories alone, as compilers do), the first found for each. Only an
+    include whose last component is one of `names` is looked for: a file of 2,000 includes and
+    40,000 include directories costs 2,000 set lookups, not 80 million paths resolved."""
     from .preprocess import file_key
-    for name in _QUOTED_INCLUDE.findall(text):
+    for quoted, angled in _RUN_INCLUDE.findall(text):
+        name = quoted or angled
         if os.path.basename(name) not in names:
             continue
-        for d in dirs:
+        # an angled name of a project's own file searches the includer's folder too, as the
+        # preprocessor finds it (the build's `-I` of that folder)
+        for d in (dirs if quoted or _PROJECT_HEADER.search(name) else dirs[1:]):
             k = file_key(os.path.join(d, name))
             if keys is None or k in keys:
                 yield k

@@ -896,3 +896,42 @@ def test_a_finding_of_another_launch_is_not_measured_at_the_first_one():
     confirm_diagnostics(diags, table, sites, measures, 2.0)
     assert all(d.confirmed is None for d in diags)
     assert all(d.measured["summary"].startswith("not measured: the run is the kernel's first launch") for d in diags)
+
+
+LOOP_MACRO = """\
+#define KERNEL_LOOP(i, n) \\
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+
+__global__ void scale(const float* in, float* out, int n) {
+  KERNEL_LOOP(index, n) {
+    out[index] = 2.0f * in[index];
+  }
+}
+
+void launch(const float* in, float* out, int n) {
+  scale<<<(n + 255) / 256, 256>>>(in, out, n);
+}
+"""
+
+
+def test_a_kernel_body_written_as_a_braced_loop_macro_is_kept_and_logged(tmp_path):
+    # `MACRO(i, n) { ... }` inside a kernel reads to the parser like a function of its own; the copy
+    # that runs keeps it (it is the kernel's loop, not host code) and logs its accesses
+    f = tmp_path / "loop.cu"
+    f.write_text(LOOP_MACRO)
+    res, runs, work = _prepared(f)
+    body = _body(work[0].unit.sources["nvrtc"])
+    assert "KERNEL_LOOP(index, n) {" in body and "void launch" not in body
+    assert {s.text for s in work[0].unit.sites} == {"in[index]", "out[index]"}
+    assert "&(out[index])" in body and "&(in[index])" in body        # both go through the log
+
+
+def test_an_explicit_specialization_with_a_qualified_argument_is_named_as_written(tmp_path):
+    f = tmp_path / "spec.cu"
+    f.write_text("namespace at { struct Half { unsigned short x; }; }\n"
+                 "template <typename T> __global__ void copy(const T* a, T* b, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = a[i]; }\n"
+                 "template <> __global__ void copy<at::Half>(const at::Half* a, at::Half* b, int n) {\n"
+                 "  int i = threadIdx.x; if (i < n) b[i] = a[i]; }\n")
+    res, runs, work = _prepared(f)
+    assert sorted(r.kernel for r in runs) == ["copy", "copy<at::Half>"]

@@ -95,3 +95,16 @@ def test_each_unit_reads_a_shared_header_with_its_own_definitions(tmp_path):
     alone = [d.message for d in lint_paths([str(tmp_path / "rowwise.cu")], Config()).diagnostics if d.code == "CL101"]
     assert together and together == alone
     assert all("1536 B apart" in m for m in together)
+
+
+def test_a_cuda_file_included_in_angle_brackets_beside_its_runner_is_read_in_its_unit(tmp_path):
+    # `#include <copy_kernel.cu>`, built with `-I.` in the runner's folder: the kernel is the runner's
+    # unit's (its TILE and its launch), whatever the order the files are named in, and alone
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "copy_kernel.cu").write_text(KERNEL)
+    (tmp_path / "app" / "main.cu").write_text(RUNNER.replace('"kernels/copy.cuh"', "<copy_kernel.cu>"))
+    kernel, runner = tmp_path / "app" / "copy_kernel.cu", tmp_path / "app" / "main.cu"
+    got = found(kernel, runner)
+    assert got == found(runner, kernel) == found(kernel) == found(tmp_path)
+    assert ("copy_kernel.cu", 3, "CL201") in got           # TILE = 64 from the runner, 128 threads

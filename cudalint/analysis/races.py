@@ -544,6 +544,42 @@ def _other_arms(table, w: Access, r: Access) -> bool:
     return False
 
 
+MAX_UNIFORM_TRIES = 4096
+
+
+def _exclusive_uniform(table, w: Access, r: Access) -> bool:
+    """The two accesses run under tests of names nothing in the program declares (`if (p_Np < 12 &&
+    n == 0) ... else if (n < 12 && p_Np >= 12)` where the build defines p_Np with -D): such a name
+    has one value for the whole launch, and no value of it passes both accesses' tests, so no
+    launch runs both. Tried at every value the tests' own numbers could separate (each number, one
+    either side, and small ones); a search too large to try is not made (the pair is kept)."""
+    free = table.free_names
+    if not free:
+        return False
+    tests = []
+    for a in (w, r):
+        for g in a.guards:
+            for c in ir.conjuncts(g):
+                names = ir.symbols(c)
+                if names and all(x.kind == "unknown" and x.name in free for x in names):
+                    tests.append(c)
+    if not tests:
+        return False
+    names = sorted({x.name for c in tests for x in ir.symbols(c)})
+    numbers = {int(n.value) for c in tests for n in ir.of_type(c, ir.Num) if isinstance(n.value, int)}
+    values = sorted({v + d for v in numbers | {0, 1} for d in (-1, 0, 1)})
+    if len(values) ** len(names) > MAX_UNIFORM_TRIES:
+        return False
+    for combo in itertools.product(values, repeat=len(names)):
+        ev = Evaluator(dict(zip(names, combo)))
+        try:
+            if all(ev.value(c) for c in tests):
+                return False
+        except (Unknown, ValueTooLarge, ArithmeticError, TypeError, ValueError):
+            return False
+    return True
+
+
 def _stored(table, names: frozenset[str]) -> bool:
     """The kernel stores to one of these arrays: a condition reading it may differ between threads
     that read it before and after the store."""
@@ -673,6 +709,8 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     """The first race between store `w` and access `r` (`cases`: _cases(barriers, w, r))."""
     if r.kind == "store" and w.stored is not None and w.stored == r.stored:
         return None     # two stores of one number the program gives: the element holds it either way
+    if _exclusive_uniform(sim.table, w, r):
+        return None     # tests of one launch-wide value that no value passes both of
     common = _common_loops(w, r)
     if cases is None:
         cases = _cases(barriers, w, r)

@@ -244,7 +244,7 @@ def host_blanks(src: SourceFile) -> list[Edit]:
     data = src.text.encode("utf-8", errors="surrogateescape")
     ranges: list[tuple[int, int]] = []
     for f in src.functions:
-        if f.is_kernel or f.is_device or f.body is None:
+        if f.is_kernel or f.is_device or f.body is None or _inside_a_function(f.node):
             continue
         node = f.node
         while node.parent is not None and node.parent.type == "template_declaration":
@@ -265,6 +265,18 @@ def host_blanks(src: SourceFile) -> list[Edit]:
         out.append(Edit(a, (3, 0), "\n" * data[a:b].count(b"\n"), b - a))
         end = b
     return out
+
+
+def _inside_a_function(node) -> bool:
+    """A definition within another function's body is no function of its own: C++ has no nested
+    functions, and what the parser reads as one there is a statement macro with a braced body
+    (`CUDA_1D_KERNEL_LOOP(i, n) { ... }`), part of the function around it."""
+    p = node.parent
+    while p is not None:
+        if p.type in ("function_definition", "lambda_expression"):
+            return True
+        p = p.parent
+    return False
 
 
 def _host_declarations(src: SourceFile, node, ranges, in_class: bool = False) -> None:

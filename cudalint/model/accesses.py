@@ -489,7 +489,7 @@ class Accesses:
         for k in kinds:
             acc = Access(arr, k, flat, tuple(dims_idx), width or ptr.view_size, line, col, end_line, end_col,
                          tuple(self.guards) + first_trips, tuple(self.loops),
-                         statement=self._statement_text(stmt), helper=self.helper, path=self.path,
+                         statement=self._statement_text(stmt), helper=self.helper, call=self.call_no, path=self.path,
                          unresolved=unresolved,
                          atomic=atomic, name_deps=deps, seq=self._next_seq(),
                          reaching=reaching,

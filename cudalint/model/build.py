@@ -92,6 +92,13 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.template_values = template_values
         self.depth = 0
         self.helper: str | None = None
+        # the function instance being walked (a helper's name, place and template arguments; None:
+        # the kernel), and the `__shared__` arrays declared, by name, line and instance: a function's
+        # `__shared__` variable is one per block for each instance of it, however often it runs
+        self.instance: tuple | None = None
+        self.call_no = 0                          # the helper call being walked (numbered in the walk)
+        self.calls_walked = 0
+        self.shared_decls: dict[tuple, object] = {}
         self.walk_root = fn.body                  # the body being walked: the kernel's, a helper's, a macro statement's
         self._assigns: dict = {}                  # loop body -> its assignment nodes (_assignments_under)
         self._loop_assigns = None                 # ... those of the loop being walked, with its walk root

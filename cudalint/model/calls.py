@@ -180,12 +180,19 @@ class Calls:
         saved = (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
                  dict(self.groups), dict(self.group_sizes), set(self.grid_groups), dict(self.var_scope),
                  dict(self.shared_scalars), set(self.volatile), self.walk_root, dict(self.var_axes),
-                 dict(self.var_inputs), dict(self.alias_exprs), self.type_names, self._type_key)
+                 dict(self.var_inputs), dict(self.alias_exprs), self.type_names, self._type_key, self.instance,
+                 self.call_no)
+        self.calls_walked += 1
+        self.call_no = self.calls_walked
         self.env = dict(self.env)
         self.volatile = self._volatile_in(fn)
         self.types = dict(self.types)
         self.defs = dict(self.defs)
         self._bind_call_template(fn, targs, vals, args)
+        # which instance of the helper runs: its template arguments, given or deduced
+        self.instance = (fn.name, fn.line, fn.file.path if fn.file is not None else "",
+                         tuple(str(self.types.get(tp.name) if tp.is_type else self.env.get(tp.name))
+                               for tp in fn.template_params))
         for p, v, a, sc, ax in zip(fn.params, vals, args, scopes, axes):
             if p.name in aliases:
                 self.shared_scalars[p.name] = aliases[p.name]
@@ -223,7 +230,7 @@ class Calls:
             (self.env, self.types, self.helper, self.defs, self.src, self.path, self.line,
              self.groups, self.group_sizes, self.grid_groups, self.var_scope, self.shared_scalars,
              self.volatile, self.walk_root, self.var_axes, self.var_inputs, self.alias_exprs, self.type_names,
-             self._type_key) = saved
+             self._type_key, self.instance, self.call_no) = saved
             for p, a in zip(fn.params, args):      # what the helper wrote through a reference is not followed
                 if p.reference and isinstance(a, ir.Name) and a.name not in self.shared_scalars:
                     self.var_axes[a.name] = uniform.UNKNOWN

@@ -298,6 +298,17 @@ class Declarations:
         if is_extern and space == "shared" and old is not None and old.extern and old.space == "shared" and \
                 old.line == line and old.elem_type == t and old.elem_size == size:
             arr = old       # the same declaration walked again (a helper's `extern __shared__ T s[]`, called twice)
+        elif space == "shared":
+            # a `__shared__` variable is one per block for each instance of its function, however often
+            # its declaration is reached: a helper's `static __shared__ float s[32]`, called twice, is
+            # one array (the second call's stores meet the first call's reads); `reduce<max_op>` and
+            # `reduce<sum_op>` have one each
+            key = (name, line, self.instance)
+            got = self.shared_decls.get(key)
+            if got is not None and got.elem_type == t and got.elem_size == size and got.dims == arr.dims:
+                arr = got
+            else:
+                self.shared_decls[key] = arr
         self.table.arrays[name] = arr
         self.env[name] = Ptr(arr, ir.Num(0), view, view_size)
         self.types[name] = base_type

@@ -347,6 +347,7 @@ class DefUse:
                 return ir.Num(ir.STD_CONSTANTS[n])
             if self.variables and self.file_variable(n):
                 return self.rvalue(e, stmt, node)
+            self.table.free_names.add(n)
             return ir.Sym(n, "unknown")
         if cls is ir.Num or cls is ir.Sym or cls is ir.Str:
             return e

@@ -2,6 +2,7 @@
 become guards (and the early exits that guard what follows), `switch`, statement macros."""
 from __future__ import annotations
 
+import functools
 import re
 
 from ..index import ir
@@ -282,33 +283,92 @@ class Statements:
             self.nested_exits = saved
 
     def switch_statement(self, node) -> None:
+        """Each case under its test (`default` under none of the others'), running on into the next
+        case's statements until a `break` (C's fall-through: `case 15: probe(j); case 7: probe(j);`);
+        after the switch a variable one of the paths out changed holds, by the case taken, the value
+        that path gave it (the value before the switch where no case is taken)."""
         cond_node = node.child_by_field_name("condition")
         inner = condition_of(cond_node)
         cond = self.condition(inner, node)
         body = node.child_by_field_name("body")
-        for case in body.named_children if body is not None else ():
-            if case.type != "case_statement":
-                continue
+        cases = [c for c in (body.named_children if body is not None else ()) if c.type == "case_statement"]
+        tests: list[ir.Expr | None] = []
+        for case in cases:
             value = case.child_by_field_name("value")
-            guard = None
+            test: ir.Expr | None = None
             if value is not None:
                 try:
-                    guard = ir.Bin("==", cond, self.rvalue(self._parse(node_text(value)), node, None))
+                    test = ir.Bin("==", cond, self.rvalue(self._parse(node_text(value)), node, None))
                 except (ExprSyntaxError, MacroError, Unfollowable):
-                    guard = None
+                    test = None
+            tests.append(test)
+        if any(c.child_by_field_name("value") is None for c in cases):
+            others = [t for t in tests if t is not None]
+            default = functools.reduce(lambda a, b: ir.Bin("&&", a, b), [ir.negate(t) for t in others]) \
+                if others and all(t is not None for c, t in zip(cases, tests) if c.child_by_field_name("value")) \
+                else None
+            tests = [t if c.child_by_field_name("value") is not None else default for c, t in zip(cases, tests)]
+        saved = dict(self.env)
+        paths: list[tuple[ir.Expr | None, dict]] = []   # (the tests that lead there, the values left with)
+        group: list[ir.Expr | None] = []        # the tests of the cases a walk runs on through
+        running: dict | None = None             # the values a case that runs on into the next leaves
+        for case, test in zip(cases, tests):
+            if running is None:
+                group, self.env = [test], dict(saved)
+            else:
+                # entered here (the values before the switch) or run on into from the case before
+                group.append(test)
+                self.env = self._merged(saved, [(test, saved), (None, running)]) if test is not None else \
+                    self._merged(saved, [(None, running), (None, saved)])
+            guard = functools.reduce(lambda a, b: ir.Bin("||", a, b), group) if None not in group else None
             mark = len(self.guards)
             if guard is not None:
                 self.guards.append(guard)
-            saved = dict(self.env)
+            value = case.child_by_field_name("value")
 
-            def walk_case():
+            def walk_case(case=case, value=value):
                 for c in case.named_children:
                     if c is not value and c.type.endswith(("statement", "declaration")):
-                        if self.stmt(c) is not None:
-                            break
-            self._scoped(walk_case)
-            self.env = saved
+                        leaves = self.stmt(c)
+                        if leaves is not None:
+                            return leaves
+                return None
+            leaves = self._scoped(walk_case)
             del self.guards[mark:]
+            running = self.env if leaves is None else None
+            if leaves == "break":
+                paths.append((guard, self.env))
+        if running is not None:
+            paths.append((guard, running))
+        if not any(c.child_by_field_name("value") is None for c in cases):
+            paths.append((None, saved))         # no case taken
+        self.env = self._merged(saved, paths)
+
+    @staticmethod
+    def _merged(before: dict, paths: list) -> dict:
+        """The values after branches that join: one where every path gives it, else by the path's
+        test (`t1 ? v1 : t2 ? v2 : v`), the last path's value the rest's; a name a path's test does
+        not tell apart is unknown after."""
+        if not paths:
+            return dict(before)
+        out = dict(before)
+        for k in set().union(*(env.keys() for _, env in paths)):
+            vals = [env.get(k, before.get(k)) for _, env in paths]
+            first = vals[0]
+            if all(v is first or v == first for v in vals):
+                if first is None:
+                    out.pop(k, None)
+                else:
+                    out[k] = first
+                continue
+            if all(isinstance(v, ir.Expr) for v in vals) and all(t is not None for t, _ in paths[:-1]):
+                acc = vals[-1]
+                for (test, _), v in zip(reversed(paths[:-1]), reversed(vals[:-1])):
+                    acc = ir.Cond(test, v, acc)
+                out[k] = acc
+            else:
+                out[k] = ir.Sym(k, "unknown")
+        return out
 
     def macro_statement(self, node, body_node=None) -> None:
         """`CUDA_KERNEL_LOOP(i, n) { ... }` reads as a function definition until the macro is

@@ -129,6 +129,7 @@ class Access:
     phase: str = "compute"            # load | compute | store
     statement: str = ""
     helper: str | None = None          # __device__ function it was inlined from
+    call: int = 0                      # which call of it (0: the kernel's own code)
     path: str = ""
     unresolved: str | None = None      # why the index cannot be followed (CL901)
     atomic: bool = False
@@ -272,6 +273,9 @@ class TwoTreeTable:
     # the conditions of if/else statements every thread of a block evaluates alike at one step
     # (`if (conf[blockIdx.x * k + r] > t)`): no two threads take its two arms in one pass
     block_conditions: dict = field(default_factory=dict)      # condition -> the arrays it reads
+    # names the kernel reads that nothing declares (a macro the build defines with -D, a variable of
+    # a header not found): one value for the whole launch, whatever it is
+    free_names: set = field(default_factory=set)
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

@@ -491,7 +491,7 @@ def forwarded_loads(table: TwoTreeTable) -> None:
             # compiler (a store of the array, an atomic, a barrier): the register is read again
             at = (id(a.array), a.index, a.member_offset, a.width)
             first = read.get(at)
-            if first is not None and first.loops == a.loops and _implied(first.guards, a.guards) \
+            if first is not None and _same_or_invariant(table, first, a) and _implied(first.guards, a.guards) \
                     and not fenced(first, a):
                 a.forwarded = True
                 continue
@@ -517,6 +517,25 @@ def forwarded_loads(table: TwoTreeTable) -> None:
         if fenced(src, a):
             continue            # a barrier between: another thread may have stored there
         a.forwarded = True
+
+
+def _same_or_invariant(table: TwoTreeTable, first: Access, a: Access) -> bool:
+    """`a` runs in the loops of `first`, or in loops inside them that nothing in changes the bytes
+    `first` read: no store of the array, atomic, unfollowed store or barrier anywhere in their
+    bodies (`x = s[k]; while (x == y) { x = t[s[k] + i]; ... }`: nvcc reads the register at every
+    iteration, the load is hoisted out of the loop)."""
+    n = len(first.loops)
+    if a.loops == first.loops:
+        return True
+    if a.loops[:n] != first.loops:
+        return False
+    for it in a.loops[n:]:
+        if any(it.seq_start <= b.seq <= it.seq_end for b in table.barriers):
+            return False
+        if any(it.seq_start <= x.seq <= it.seq_end and x.space != "local" and
+               (x.atomic or x.kind == "store" and (x.array is a.array or x.unresolved)) for x in table.accesses):
+            return False
+    return True
 
 
 def _implied(earlier: tuple, later: tuple) -> bool:

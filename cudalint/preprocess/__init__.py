@@ -523,8 +523,9 @@ _IDENT = re.compile(r"[A-Za-z_]\w*")
 # the arguments' parentheses nested at most twice
 _STATEMENT_USE = re.compile(r"^\s*([A-Za-z_]\w*)\s*(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?\s*(?://.*|/\*.*\*/\s*)?$")
 _UNSET = object()
-# the extensions a project gives its own headers (the standard library's have none, C's are listed)
-PROJECT_HEADER_EXTENSIONS = ("h", "hh", "hpp", "hxx", "cuh", "inl", "inc")
+# the extensions a project gives its own headers (the standard library's have none, C's are listed),
+# and its CUDA files included whole (`#include <kernel.cu>` beside the runner, built with `-I.`)
+PROJECT_HEADER_EXTENSIONS = ("h", "hh", "hpp", "hxx", "cuh", "inl", "inc", "cu")
 _PROJECT_HEADER = re.compile(r"\.(?:" + "|".join(PROJECT_HEADER_EXTENSIONS) + r")$")
 PROJECT_LEVELS = 6          # folders above a file searched for the headers its project's build names with -I
 

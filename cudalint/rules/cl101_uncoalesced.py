@@ -152,15 +152,39 @@ def lane_text(sim, acc, lane_bytes, runs: int = 0) -> str | None:
         if runs and not exact:
             return None         # no term writes the runs' distance: none is quoted
         fits = exact or fits
+    every = [e for t in moving for e in (t.stride, *_lane_factors(t.coord))]
     for _, t, v in sorted(fits, key=lambda f: f[0]):
         said = scaled_text(sim, t.stride, lane_bytes, lane_bytes // v)
         if said is not None:
             return said
-        if not invented(sim, [t.stride, *_lane_factors(t.coord)], acc.loops):
+        # the term's own move is the distance, or the distance is the sum of several terms' moves
+        # (`idx * n + idx % n`: n + 1 elements), which holds whatever any of them holds
+        step = _lane_step(sim, t.coord, dims, runs or 1)
+        own = step is not None and step * v * es == lane_bytes
+        if not invented(sim, [t.stride, *_lane_factors(t.coord)] if own else every, acc.loops):
             return str(lane_bytes)
-    if invented(sim, [e for t in moving for e in (t.stride, *_lane_factors(t.coord))], acc.loops):
-        return None
+        if not own:
+            return _summed_text(sim, moving, dims, lane_bytes, es, runs or 1)
+    if invented(sim, every, acc.loops):
+        return _summed_text(sim, moving, dims, lane_bytes, es, runs or 1) if axes is _X_AXIS else None
     return str(lane_bytes)
+
+
+def _summed_text(sim, moving, dims, lane_bytes: int, es: int, to: int = 1) -> str | None:
+    """The lanes' distance as the program's expression where it is the sum of several terms' moves
+    from lane 0 to lane `to` (`idx * n + idx % n`: `4·(n + 1)`), each term's stride times its
+    coordinate's step; None where a step cannot be read or the sum is not the distance."""
+    total = None
+    for t in moving:
+        step = _lane_step(sim, t.coord, dims, to)
+        if step is None:
+            return None
+        if step:
+            part = t.stride if step == 1 else ir.mul(ir.Num(step), t.stride)
+            total = part if total is None else ir.add(total, part)
+    if total is None or sim._scalar(total, dims) is None or sim._scalar(total, dims) * es != lane_bytes:
+        return None
+    return scaled_text(sim, total, lane_bytes, es)
 
 
 def _lane_step(sim, coord, dims, to: int = 1) -> int | None:

@@ -71,6 +71,13 @@ def help(d) -> str | None:
         return (f"put `{f['barrier']}` at the end of the body of {f['loop']}, so that no thread stores the next "
                 f"iteration's values before every thread has read this iteration's")
     who = "warp" if f["barrier"] == "__syncwarp()" else "block"
+    if f.get("later_call"):
+        return (f"put `{f['barrier']}` between the calls of `{f['later_call']}` (or at its start), where every "
+                f"thread of the {who} reaches it, so that no thread stores before every thread has read")
+    if f.get("store_after"):
+        # the read comes first and the store overwrites what another thread has still to read
+        return (f"put `{f['barrier']}` after this {f['verb']} and before the store at line {f['store_line']}, "
+                f"where every thread of the {who} reaches it")
     return (f"put `{f['barrier']}` after the store at line {f['store_line']} and before this {f['verb']}, "
             f"where every thread of the {who} reaches it")
 
@@ -88,12 +95,20 @@ def check(ctx: Context):
         barrier = "__syncthreads()"
         if race.same_warp and not race.warp_barrier:
             barrier = "__syncwarp()"
+        # the read (or first store) comes first in program order, and the store overwrites it after:
+        # a second call of a helper whose `__shared__` array is the first call's (one per block)
+        # (a read and store of one place, `total += v`, is one statement: neither comes first)
+        store_after = race.loop is None and r.seq < w.seq and (w.line, w.column) != (r.line, r.column)
+        # the store of another call of the helper the read is in
+        later_call = w.helper if store_after and w.helper and w.helper == r.helper and w.call != r.call else None
         if race.loop is not None:
             when = f" in the next iteration of {loop_name(race.loop.var)}; add {barrier} at the end of the loop body"
         else:
             loop = next((it for it in reversed(r.loops) if it in w.loops), None)
             inside = f" in one iteration of {loop_name(loop.var)}" if loop else ""
             when = f"{inside}; add {barrier} between"
+            if later_call:
+                when = f" in a later call of `{w.helper}`; add {barrier} between the calls"
         if race.warp_barrier:
             when += " (the warp-level sync between them orders one warp only)"
         # (1,): a scalar, named alone where the access moves all of it (not one member of a struct)
@@ -125,5 +140,6 @@ def check(ctx: Context):
             severity = "info"
         d = ctx.diagnostic(me, r, msg, metrics=metrics, assumptions=ctx.assumptions_for(r), severity=severity)
         d.facts = {"barrier": barrier, "store_line": w.line, "verb": "read" if r.kind == "load" else "store",
-                   "loop": loop_name(race.loop.var) if race.loop is not None else None}
+                   "loop": loop_name(race.loop.var) if race.loop is not None else None,
+                   "store_after": store_after, "later_call": later_call}
         yield d

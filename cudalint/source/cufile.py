@@ -606,7 +606,8 @@ class SourceFile:
         if decl is None or decl.type != "function_declarator":
             return None
         name_node = decl.child_by_field_name("declarator")
-        name = node_text(name_node).split("::")[-1] if name_node is not None else "?"
+        # `k<at::Half>`, an explicit specialization: the `::` of a template argument is not the scope's
+        name = _last_part(node_text(name_node)) if name_node is not None else "?"
         words = {c.type for c in node.children}
         # `#define HOSTDEV __host__ __device__` / `HOSTDEV int idx(...)`, `#define RAFT_KERNEL static
         # __global__ void` / `RAFT_KERNEL map_kernel(...)`: the qualifier behind a macro
