@@ -1028,7 +1028,8 @@ def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg
             return None
         return block, tuple(sorted((k, str(v)) for k, v in (tmpl or {}).items()))
 
-    seen = {shape(table.launch, template)}
+    first = shape(table.launch, template)
+    seen = {first}
     others = []
     for i in range(1, min(len(launches), MAX_LAUNCHES_READ)):
         launch, tmpl, assumptions = resolve_launch(fn, sites, fcfg.launches, project, fcfg.params, only=i)
@@ -1040,6 +1041,7 @@ def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg
     others.sort(key=lambda o: -(o[0][0][0] * o[0][0][1] * o[0][0][2]))
     have = {_finding_key(d) for d in found}
     out: list[Diagnostic] = []
+    readings = []           # each other launch read: its words, and its findings by key
     for key, launch, tmpl, assumptions, site in others[:MAX_OTHER_LAUNCHES]:
         other = _build_table(fn, launch, tmpl, src, project)
         other.assumptions.extend(assumptions)
@@ -1047,17 +1049,28 @@ def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg
             got, sim = _findings_at(fn, other, tmpl, src, project, fcfg)
         except AnalysisLimit:
             continue
-        targs = ", ".join(str(tmpl[t.name]) for t in fn.template_params if t.name in (tmpl or {}))
-        # in the kernel's own file, its line; else the file as the run names it
-        where = f"line {site.line}" if site.file is None or site.file.path == src.path else \
-            f"{site.file.path}:{site.line}"
-        words = f"at the launch at {where}" + (f" as `{fn.name}<{targs}>`" if targs else "") + \
-            f", block {_shape(key[0])}"
+        words = _launch_words(fn, tmpl, site, key, src)
         taken = [str(c) for c in launch.host_checks if c not in table.launch.host_checks]
         if taken and sum(map(len, taken)) <= 80:
             words += f", where {' and '.join(f'`{c}`' for c in taken)}"
-        for d in _say_values(got, other, sim.family):
+        readings.append((key, words, {_finding_key(d): d for d in _say_values(got, other, sim.family)}))
+    host = launches[0].host if launches else None
+    open_targs = {tp.name for tp in (host.template_params if host is not None else ())} & \
+        {str(v) for v in (template or {}).values()}
+    if first is not None and not open_targs and any(key[1] != first[1] for key, _, _ in readings):
+        # the program runs the kernel at other template values too: a finding of the first launch that
+        # another instance makes otherwise (another figure) or not at all says which instance it is
+        # (where the launch passes its host template's own parameters, their values are the tuple
+        # the instantiations give, not words to quote)
+        words = _launch_words(fn, template, launches[0], first, src)
+        for d in found:
+            if d.severity == "info" or "launch" in d.metrics:
+                continue
             k = _finding_key(d)
+            if any(k not in got or got[k].message != d.message for _, _, got in readings):
+                d.message += f" ({words})"     # (the run confirm mode makes is this launch's)
+    for key, words, got in readings:
+        for k, d in got.items():
             if k in have or d.severity == "info":
                 continue
             have.add(k)
@@ -1065,6 +1078,15 @@ def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg
             d.metrics = {**d.metrics, "launch": words}
             out.append(d)
     return out
+
+
+def _launch_words(fn, tmpl, site, key, src: SourceFile) -> str:
+    """`at the launch at line 26 as `k<2>`, block (512, 1, 1)`: where a finding's figures were made."""
+    targs = ", ".join(str(tmpl[t.name]) for t in fn.template_params if t.name in (tmpl or {}))
+    # in the kernel's own file, its line; else the file as the run names it
+    where = f"line {site.line}" if site.file is None or site.file.path == src.path else \
+        f"{site.file.path}:{site.line}"
+    return f"at the launch at {where}" + (f" as `{fn.name}<{targs}>`" if targs else "") + f", block {_shape(key[0])}"
 
 
 def _check(table, sim, fcfg: Config, codes=None, only=None) -> list[Diagnostic]:

@@ -331,3 +331,60 @@ void f(float *out, int count, int blocks) {
 int main() { float *o; f(o, 100000000, 132); }
 """
     assert [d.code for d in lint(tmp_path, src)] == ["CL101"]
+
+
+ENC = """
+template <unsigned D>
+__global__ void enc(const float* in, float* out, unsigned B) {
+    unsigned b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b >= B) return;
+    float s = 0.f;
+    for (unsigned d = 0; d < D; d++) s += in[b * D + d];
+    out[b] = s;
+}
+void run(const float* in, float* out, unsigned B, unsigned D) {
+    switch (D) {
+    case 2: enc<2><<<(B + 511) / 512, 512>>>(in, out, B); break;
+    case 3: enc<3><<<(B + 511) / 512, 512>>>(in, out, B); break;
+    }
+}
+void top(const float* in, float* out) {
+    run(in, out, 1 << 20, 3);%s
+}
+"""
+
+
+def test_a_switch_case_no_call_takes_launches_nothing(tmp_path):
+    # every call passes D = 3: `case 2` never runs, and the finding is the D = 3 instance's
+    [d] = [d for d in lint(tmp_path, ENC % "") if d.code == "CL101"]
+    assert "12 sectors/request" in d.message and "lanes 12 B apart" in d.message
+
+
+def test_a_figure_of_one_of_several_instances_says_which(tmp_path):
+    # calls pass 3 and 2: both instances run; the figure is the first launch's, and says so
+    [d] = [d for d in lint(tmp_path, ENC % "\n    run(in, out, 1 << 20, 2);") if d.code == "CL101"]
+    assert "8 sectors/request" in d.message and "as `enc<2>`" in d.message
+
+
+def test_a_grid_edge_assigned_in_a_switch_before_the_launch_is_not_the_default(tmp_path):
+    # `dim3 grid;` then `grid.x = ...` in each case: grid.x is the case's, not dim3's default 1 (with
+    # 1 the 32-lane block would seem to have been rounded up from N = 16, and overrun it)
+    src = """
+__global__ void copy16(const float* x, float* out, int N) {
+    int offset = blockIdx.x * 32 + threadIdx.x;
+    for (int i = 0; i < N / blockDim.y; i++) {
+        int idx = (threadIdx.y + i * blockDim.y) * 32 * gridDim.x;
+        out[idx + offset] = x[idx + offset];
+    }
+}
+void run(const float* x, float* out, unsigned M) {
+    dim3 grid;
+    dim3 block(32, 4);
+    switch (M) {
+    case 8192: grid.x = 128; break;
+    default:   grid.x = 512; break;
+    }
+    copy16<<<grid, block>>>(x, out, 16);
+}
+"""
+    assert [d for d in lint(tmp_path, src) if d.code in ("CL201", "CL202")] == []

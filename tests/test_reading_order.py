@@ -148,3 +148,20 @@ void run(const float* x, float* out) { stats<<<64, 256>>>(x, out); }
 """
     assert [d for d in lint(tmp_path, tmpl % "sum_op") if d.code == "CL501"] == []
     assert [d.line for d in lint(tmp_path, tmpl % "max_op") if d.code == "CL501"] == [11]
+
+
+def test_a_count_of_writers_made_of_a_block_cudalint_tried_is_not_quoted(tmp_path):
+    src = """
+template <int THREADS>
+__global__ void timed(const int* in, int* out, long long* elapsed) {
+  long long t0 = clock64();
+  out[threadIdx.x] = in[threadIdx.x] + 1;
+  *elapsed = clock64() - t0;
+}
+%s
+"""
+    [d] = [d for d in lint(tmp_path, src % "") if d.code == "CL302"]
+    assert "(every thread of the block in one step)" in d.message and "256" not in d.message
+    launched = "void run(const int* a, int* b, long long* e) { timed<64><<<1, 64>>>(a, b, e); }"
+    [d] = [d for d in lint(tmp_path, src % launched) if d.code == "CL302"]
+    assert "(64 writers in one step)" in d.message

@@ -275,7 +275,21 @@ class HostResolver(HostScope):
             return
         for t in _walk_types(node, ("assignment_expression", "update_expression")):
             target = t.child_by_field_name("left") or t.child_by_field_name("argument")
-            if target is not None and target.type == "identifier":
+            if target is not None and target.type == "field_expression":
+                # `grid.x = m / 64` in a `case` of a switch before the launch: that edge is not known
+                base, field = target.child_by_field_name("argument"), target.child_by_field_name("field")
+                name = node_text(base) if base is not None and base.type == "identifier" else None
+                cur = self.env.get(name) if name is not None else None
+                f = node_text(field) if field is not None else ""
+                if name is not None and isinstance(cur, tuple) and f in ("x", "y", "z"):
+                    args = list(cur[1]) + [ir.Num(1)] * (3 - len(cur[1]))
+                    args["xyz".index(f)] = unknown(f"{name}.{f}")
+                    self.env[name] = ("dim3", args)
+                elif name is not None and name in self.env:
+                    self.env[name] = unknown(name)
+                if name is not None:
+                    self.checks = [(c, names) for c, names in self.checks if name not in names]
+            elif target is not None and target.type == "identifier":
                 name = node_text(target)
                 if name in self.env:
                     self.env[name] = unknown(name)
@@ -500,6 +514,7 @@ class HostResolver(HostScope):
             cond = switch.child_by_field_name("condition") if switch.type == "switch_statement" else None
             if cond is not None and value is not None:
                 text = f"{node_text(cond)} == ({node_text(value)})"
+                self._record_check(text)        # a call passing another value never takes this case
         if text is None:
             return
         try:

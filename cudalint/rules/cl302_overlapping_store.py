@@ -75,12 +75,19 @@ def check(ctx: Context):
         # the element's number holds a size the program does not give: it is no figure to quote
         made = invented(sim, [acc.index], acc.loops)
         where = "one element" if made else f"element {ov.element}"
+        thread_free = not any(s.kind == "thread" for s in ir.symbols(acc.index))
+        # every thread of a block cudalint tried (no launch gives it) is no count to quote
+        block = [e for e in (sim.table.launch.block or ()) if isinstance(e, ir.Expr)]
+        tried = thread_free and bool(sim.family.blocks or invented(sim, block))
+        count = "every thread of the block" if tried else f"{ov.writers} writers"
         msg = (f"{fmt_thread(a, keep)} and {fmt_thread(b, keep).removeprefix('thread ')} both store to {where} "
-               f"through `{short(written(acc))}` ({ov.writers} writers in one step)")
-        metrics = {"writers": ov.writers} if made else {"element": ov.element, "writers": ov.writers}
+               f"through `{short(written(acc))}` ({count} in one step)")
+        metrics = {} if tried else {"writers": ov.writers}
+        if not made:
+            metrics["element"] = ov.element
         d = ctx.diagnostic(me, acc, msg, metrics=metrics,
                            assumptions=ctx.assumptions_for(acc))
-        d.facts = {"thread_free": not any(s.kind == "thread" for s in ir.symbols(acc.index)),
+        d.facts = {"thread_free": thread_free,
                    "axes": sorted(k for k in keep)}
         yield d
 
