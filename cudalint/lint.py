@@ -1053,7 +1053,10 @@ def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg
         taken = [str(c) for c in launch.host_checks if c not in table.launch.host_checks]
         if taken and sum(map(len, taken)) <= 80:
             words += f", where {' and '.join(f'`{c}`' for c in taken)}"
-        readings.append((key, words, {_finding_key(d): d for d in _say_values(got, other, sim.family)}))
+        by_key: dict = {}
+        for d in _say_values(got, other, sim.family):
+            by_key.setdefault(_finding_key(d), d)       # the first of a key, as the findings are said
+        readings.append((key, words, by_key))
     host = launches[0].host if launches else None
     open_targs = {tp.name for tp in (host.template_params if host is not None else ())} & \
         {str(v) for v in (template or {}).values()}

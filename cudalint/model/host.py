@@ -96,6 +96,13 @@ def _dim3(args: list) -> tuple:
     return ("dim3", [unknown("dim3") if isinstance(a, tuple) else a for a in args])
 
 
+def with_edge(dims: tuple, field: str, value) -> tuple:
+    """A `dim3` value with one edge (`x`, `y` or `z`) replaced, the edges it leaves out 1."""
+    args = list(dims[1]) + [ir.Num(1)] * (3 - len(dims[1]))
+    args["xyz".index(field)] = value
+    return ("dim3", args)
+
+
 def fold(v) -> int | None:
     """The number an expression of constants is, None when it is not one."""
     if isinstance(v, ir.Num) and isinstance(v.value, int):
@@ -457,9 +464,8 @@ class HostScope:
         if isinstance(t, ir.Member) and isinstance(t.base, ir.Name) and t.field in ("x", "y", "z"):
             cur = self.env.get(t.base.name)
             if isinstance(cur, tuple):
-                args = list(cur[1]) + [ir.Num(1)] * (3 - len(cur[1]))
-                args["xyz".index(t.field)] = self.value(e.value) if e.op == "=" else unknown(t.base.name)
-                self.env[t.base.name] = ("dim3", args)
+                self.env[t.base.name] = with_edge(cur, t.field, self.value(e.value) if e.op == "=" else
+                                                  unknown(t.base.name))
         elif isinstance(t, ir.Name):
             if e.op == "=":
                 self.env[t.name] = self.value(e.value)

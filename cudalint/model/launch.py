@@ -24,7 +24,7 @@ from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, Param, condition
 from ..source.project import member_class
 from ..source.types import split_top_level
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
-                   variadic_pack)
+                   variadic_pack, with_edge)
 from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
 from .pointers import pointer_launch
 from .table import LaunchConfig
@@ -282,9 +282,7 @@ class HostResolver(HostScope):
                 cur = self.env.get(name) if name is not None else None
                 f = node_text(field) if field is not None else ""
                 if name is not None and isinstance(cur, tuple) and f in ("x", "y", "z"):
-                    args = list(cur[1]) + [ir.Num(1)] * (3 - len(cur[1]))
-                    args["xyz".index(f)] = unknown(f"{name}.{f}")
-                    self.env[name] = ("dim3", args)
+                    self.env[name] = with_edge(cur, f, unknown(f"{name}.{f}"))
                 elif name is not None and name in self.env:
                     self.env[name] = unknown(name)
                 if name is not None:

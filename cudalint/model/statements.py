@@ -292,9 +292,9 @@ class Statements:
         cond = self.condition(inner, node)
         body = node.child_by_field_name("body")
         cases = [c for c in (body.named_children if body is not None else ()) if c.type == "case_statement"]
+        values = [c.child_by_field_name("value") for c in cases]       # None: `default`
         tests: list[ir.Expr | None] = []
-        for case in cases:
-            value = case.child_by_field_name("value")
+        for value in values:
             test: ir.Expr | None = None
             if value is not None:
                 try:
@@ -302,17 +302,18 @@ class Statements:
                 except (ExprSyntaxError, MacroError, Unfollowable):
                     test = None
             tests.append(test)
-        if any(c.child_by_field_name("value") is None for c in cases):
-            others = [t for t in tests if t is not None]
-            default = functools.reduce(lambda a, b: ir.Bin("&&", a, b), [ir.negate(t) for t in others]) \
-                if others and all(t is not None for c, t in zip(cases, tests) if c.child_by_field_name("value")) \
-                else None
-            tests = [t if c.child_by_field_name("value") is not None else default for c, t in zip(cases, tests)]
+        has_default = any(v is None for v in values)
+        if has_default:
+            others = [t for t, v in zip(tests, values) if v is not None]
+            known = [t for t in others if t is not None]
+            default = functools.reduce(lambda a, b: ir.Bin("&&", a, b), [ir.negate(t) for t in known]) \
+                if known and len(known) == len(others) else None
+            tests = [t if v is not None else default for t, v in zip(tests, values)]
         saved = dict(self.env)
         paths: list[tuple[ir.Expr | None, dict]] = []   # (the tests that lead there, the values left with)
         group: list[ir.Expr | None] = []        # the tests of the cases a walk runs on through
         running: dict | None = None             # the values a case that runs on into the next leaves
-        for case, test in zip(cases, tests):
+        for case, value, test in zip(cases, values, tests):
             if running is None:
                 group, self.env = [test], dict(saved)
             else:
@@ -324,7 +325,6 @@ class Statements:
             mark = len(self.guards)
             if guard is not None:
                 self.guards.append(guard)
-            value = case.child_by_field_name("value")
 
             def walk_case(case=case, value=value):
                 for c in case.named_children:
@@ -340,7 +340,7 @@ class Statements:
                 paths.append((guard, self.env))
         if running is not None:
             paths.append((guard, running))
-        if not any(c.child_by_field_name("value") is None for c in cases):
+        if not has_default:
             paths.append((None, saved))         # no case taken
         self.env = self._merged(saved, paths)
 

@@ -182,7 +182,10 @@ def _summed_text(sim, moving, dims, lane_bytes: int, es: int, to: int = 1) -> st
         if step:
             part = t.stride if step == 1 else ir.mul(ir.Num(step), t.stride)
             total = part if total is None else ir.add(total, part)
-    if total is None or sim._scalar(total, dims) is None or sim._scalar(total, dims) * es != lane_bytes:
+    if total is None:
+        return None
+    value = sim._scalar(total, dims)
+    if value is None or value * es != lane_bytes:
         return None
     return scaled_text(sim, total, lane_bytes, es)
 
