@@ -1198,7 +1198,14 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
         if len(holds[k]) + idle[k] == len(family.trials) and k not in apart:
             # a warp's sectors as the trial that gives the fewest: what holds for every value tried
             # (a row pitch of 1000 starts rows off a sector, one of 1024 does not: 3, not 3.75)
-            out.append(min(seen[k], key=lambda f: f.metrics.get("ratio", 0)) if k[0] == "CL101" else d)
+            if k[0] == "CL101":
+                d = min(seen[k], key=lambda f: f.metrics.get("ratio", 0))
+                if len({f.metrics.get("ideal_sectors") for f in seen[k]}) > 1 and not d.facts.get("open_figure"):
+                    # the trials' blocks give a warp more or fewer lanes (a 2x2 block's 4 against a
+                    # 16x16 block's 32): a count of one of them is no figure of the program's
+                    d.facts["open_figure"] = True
+                    d.message = BY_CODE["CL101"].message(d)
+            out.append(d)
         elif k in apart and fcfg.show_uncertain:
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
         elif fcfg.show_uncertain:

@@ -353,3 +353,26 @@ def test_a_warp_the_kernels_own_count_cuts_short_counts_in_the_figures(tmp_path)
     trial chose cuts short at its end is left out of a figure."""
     found = [d for d in warnings(lint(tmp_path, HISTO_STORE % ("unsigned n", ", n"))) if d.code == "CL101"]
     assert found and found[0].metrics["sectors_per_request"] == 6 and found[0].metrics["ideal_sectors"] == 3
+
+
+def test_a_sector_count_the_tried_blocks_disagree_on_is_not_quoted(tmp_path):
+    """The block's edge is a host value the program does not give (`dim3 threads(tile, tile)`): a
+    2x2 trial gives a warp 4 lanes and 2 sectors, a 16x16 one 32 lanes and 12; the warning stands
+    (every trial is uncoalesced), its message names the lanes' distance, not one trial's count."""
+    f = tmp_path / "t.cu"
+    f.write_text("""
+__global__ void shade(float* normals, int width, int height, unsigned tile) {
+  unsigned j = blockIdx.x * tile + threadIdx.x;
+  unsigned i = blockIdx.y * tile + threadIdx.y;
+  if (i < height && j < width)
+    for (int k = 0; k < 3; ++k) normals[(i * width + j) * 3 + k] = 0.0f;
+}
+void run(float* n, int width, int height, unsigned tile) {
+  dim3 threads(tile, tile, 1);
+  dim3 grid((width + tile - 1) / tile, (height + tile - 1) / tile, 1);
+  shade<<<grid, threads>>>(n, width, height, tile);
+}
+""")
+    (d,) = [d for d in lint_paths([str(f)], Config(jobs=1)).diagnostics if d.code == "CL101"]
+    assert "more sectors/request than the ideal" in d.message and "lanes 12 B apart" in d.message
+    assert "sectors/request, ideal" not in d.message

@@ -492,8 +492,29 @@ def _sizes(table: TwoTreeTable, given: dict[str, int],
     checks = param_checks(lc, table)
     if checks:
         for n in names:
-            out[n] = tuple(allowed(checks, n, v, given) for v in out[n])
+            out[n] = _distinct(checks, n, tuple(allowed(checks, n, v, given) for v in out[n]), given)
     return out, roles
+
+
+FEW = 8     # values a check allows that are an enumeration of the program's (`T == 2 || T == 4`)
+
+
+def _distinct(checks: list[ir.Expr], name: str, vals: tuple[int, ...], given: dict[str, int]) -> tuple[int, ...]:
+    """Trial values the checks moved onto one value (`static_assert(T == 2 || T == 4)` takes both
+    1000 and 1024 to 4): where they allow a few values only, a later one becomes the largest other,
+    so that the trials ask two of the program's values where it has two."""
+    if len(set(vals)) == len(vals):
+        return vals
+    cands = np.arange(SEARCH, 0, -1, dtype=np.int64)
+    ok = cands[_meets([c for c in checks if {s.name for s in ir.symbols(c)} <= {name, *given}], name, cands, given)]
+    if len(ok) > FEW:
+        return vals         # a size the checks round (`n % 256 == 0`): its trials stay where they were moved
+    out: list[int] = []
+    for v in vals:
+        if v in out:
+            v = next((int(c) for c in ok if int(c) not in out), v)
+        out.append(v)
+    return tuple(out)
 
 
 MAX_DIVISOR = 1 << 20
@@ -556,12 +577,12 @@ def param_checks(launch, table: TwoTreeTable | None = None) -> list[ir.Expr]:
 
 def kernel_preconditions(table: TwoTreeTable) -> list[ir.Expr]:
     """The guards on the launch's parameters alone that every access and every barrier of the
-    kernel runs under."""
+    kernel runs under, and the kernel's `static_assert`s on them."""
     runs = [a.guards for a in table.accesses] + [b.guards for b in table.barriers]
     if not runs:
-        return []
+        return list(table.static_checks)
     common = [g for g in runs[0] if ir.symbols(g) and all(s.kind == "param" for s in ir.symbols(g))]
-    return [g for g in common if all(g in gs for gs in runs[1:])]
+    return [g for g in common if all(g in gs for gs in runs[1:])] + list(table.static_checks)
 
 
 def grid_sizes(table: TwoTreeTable, family: Family) -> list[str]:
@@ -768,6 +789,25 @@ def _selects(n: ir.Bin) -> bool:
     return False
 
 
+def _value_symbols(e: ir.Expr) -> list[ir.Sym]:
+    """The names a value is made of: in `T == 16 ? 4 : 3` the arms, not the test that picks one
+    (T is no shift count of `lane >> (T == 16 ? 4 : 3)`)."""
+    if isinstance(e, ir.Cond):
+        return _value_symbols(e.then) + _value_symbols(e.other)
+    if isinstance(e, ir.Sym):
+        return [e]
+    if isinstance(e, ir.Num):
+        return []
+    if not any(isinstance(n, ir.Cond) for n in ir.walk_all([e])):
+        return list(ir.symbols(e))
+    return [s for c in _children(e) for s in _value_symbols(c)]
+
+
+def _children(e: ir.Expr) -> list[ir.Expr]:
+    return [v for v in vars(e).values() if isinstance(v, ir.Expr)] + \
+        [x for v in vars(e).values() if isinstance(v, (list, tuple)) for x in v if isinstance(x, ir.Expr)]
+
+
 def open_roles(exprs: list[ir.Expr], grid: list[ir.Expr], names: set[str]) -> dict[str, str]:
     """What each value the program does not give is to the kernel, read from where it stands:
     - `shift`: a shift count (`1 << log2N`); `mask`: masked with (`i & (n - 1)`: a power of two);
@@ -787,7 +827,7 @@ def open_roles(exprs: list[ir.Expr], grid: list[ir.Expr], names: set[str]) -> di
                     if isinstance(side, ir.Bin) and side.op == "-" and side.right == ir.Num(1):
                         masks |= {s.name for s in ir.symbols(side.left) if s.kind == "param"}
             if n.op in ("<<", ">>"):     # `1 << log2N`, `x >> (log2N - 1)`
-                shifts |= {x.name for x in ir.symbols(n.right) if x.kind == "param"}
+                shifts |= {x.name for x in _value_symbols(n.right) if x.kind == "param"}
             if _bounds(n):
                 starts = _loop_starts(n)
                 sizes |= {x.name for x in ir.symbols(n) if x.kind == "param" and x.name not in starts}

@@ -13,7 +13,7 @@ from ..source.cufile import FunctionDef, node_text
 from ..source.types import split_top_level
 from . import uniform
 from .table import Barrier, short_text as _short
-from .symbols import UNKNOWN_VIEW, Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
+from .symbols import ADDRESS_VIEW, UNKNOWN_VIEW, Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
 
 
 # Syntax nodes of `__device__` helper bodies inlined into one kernel, all calls together. Depth alone
@@ -46,6 +46,22 @@ class Calls:
             return False
         self.inlined_nodes += cost
         return True
+
+    def _specialization(self, name: str, targs: tuple[str, ...]) -> str | None:
+        """The explicit specialization a call's template arguments pick where the template itself has
+        no body (`template <> void store_shared<16>(...)` for `store_shared<granularity>(...)`, with
+        `granularity` a constant 16): its name among the helpers, or None."""
+        if not any(k.startswith(name + "<") for k in self.functions):
+            return None
+        words = []
+        for text in targs:
+            try:
+                v = self.rvalue(self._parse(text), None, None)
+            except (ExprSyntaxError, MacroError, Unfollowable):
+                return None
+            words.append(str(v.value) if isinstance(v, ir.Num) else " ".join(text.split()))
+        key = f"{name}<{', '.join(words)}>"
+        return key if key in self.functions else None
 
     def _bind_call_template(self, fn: FunctionDef, targs: tuple[str, ...], vals=(), args=()) -> None:
         """`spread<32>(t)`: the helper's template parameters take the call's template arguments
@@ -254,6 +270,12 @@ class Calls:
             value = self._group_call(receiver, method)
             if value is not None:
                 return value
+        if name in ("__cvta_generic_to_shared", "__cvta_generic_to_global") and len(args) == 1:
+            # the address in the state space as an integer, for inline PTX's `[%0]`: the same bytes
+            p = self.rvalue(args[0], stmt, node)
+            if isinstance(p, Ptr):
+                return Ptr(p.array, p.offset, ADDRESS_VIEW, 1, p.inner)
+            return _data(name)
         if name in ("__ldg", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv") and len(args) == 1:
             p = self.rvalue(args[0], stmt, node)
             if isinstance(p, Ptr):
@@ -286,6 +308,10 @@ class Calls:
                 got = self._parameter_query(fn, list(args)) or got
             if got is not None:
                 return got
+        if name not in self.functions and targs:
+            special = self._specialization(name, targs)
+            if special is not None:
+                fn, name, targs = (fn[:-len(name)] if fn.endswith(name) else "") + special, special, ()
         if name in self.functions and self.depth < _MAX_INLINE_DEPTH and fn.split("::")[0] not in _LIBRARY_NAMESPACES \
                 and self.may_inline(self.functions[name], node):
             f = self.overload(self.functions[name], args)

@@ -7,8 +7,12 @@ from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from . import uniform
 from .table import short_text as _short
-from .symbols import (Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _MISSING, _data, _names,
-                      _needs_cast, _scale, UNKNOWN_VIEW)
+from .symbols import (ADDRESS_VIEW, Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _MISSING, _data, _names,
+                      _needs_cast, _scale, UNKNOWN_VIEW, group_scope)
+
+
+# the methods of a cooperative group that return a dim3 of built-in coordinates
+_GROUP_DIM3 = frozenset(("thread_index", "group_index", "dim_threads", "group_dim", "block_index", "dim_blocks"))
 
 
 class DefUse:
@@ -326,6 +330,23 @@ class DefUse:
                 return ir.Bin(bop, cur, value) if bop != "+" else ir.add(cur, value)
         return ir.Sym("?", "unknown")
 
+    def _group_dim3(self, fn: str, axis: str) -> ir.Expr | None:
+        """`block.thread_index().x`, `block.group_index().y`, `block.dim_threads().x` of a thread
+        block group, `grid.block_index().x` and `grid.dim_blocks().x` of a grid group: the built-in
+        coordinate they are. None for a group of another shape (a tile's index is not threadIdx)."""
+        receiver, _, method = fn.rpartition(".")
+        grid = receiver in self.grid_groups or "grid" in receiver
+        scope = "grid" if grid else self.groups.get(receiver) or group_scope(receiver) or ""
+        builtin = {("block", "thread_index"): "threadIdx", ("block", "group_index"): "blockIdx",
+                   ("block", "dim_threads"): "blockDim", ("block", "group_dim"): "blockDim",
+                   ("grid", "block_index"): "blockIdx", ("grid", "dim_blocks"): "gridDim",
+                   ("grid", "group_dim"): "gridDim"}.get((scope, method))
+        if builtin is None:
+            return None
+        if builtin == "threadIdx":
+            self.table.thread_axes.add(f"threadIdx.{axis}")
+        return self._builtin(builtin, axis)
+
     def rvalue(self, e: ir.Expr, stmt, node):
         """Resolve names and record loads; returns an IR expression or a Ptr."""
         # names, numbers and operators are most of what comes here: tested first, by class
@@ -380,6 +401,9 @@ class DefUse:
                 return self._builtin(b, f)
             case ir.Member(base=ir.Name(name=b), field=f) if f"{b}.{f}" in self.env:
                 return self.env[f"{b}.{f}"]      # a member a local object's constructor set
+            case ir.Member(base=ir.Call(fn=fn, args=()), field=f) if f in ("x", "y", "z") and \
+                    fn.rpartition(".")[2] in _GROUP_DIM3 and self._group_dim3(fn, f) is not None:
+                return self._group_dim3(fn, f)
             case ir.Member():
                 got = self.member_access(e, "load", stmt, node)
                 if got is not None:
@@ -412,6 +436,8 @@ class DefUse:
                         # type no launch binds is tried at 4 and 2 bytes instead)
                         name = UNKNOWN_VIEW + name
                     return Ptr(v.array, v.offset, name, size)
+                if isinstance(v, Ptr) and v.view == ADDRESS_VIEW and not t.pointers:
+                    return v        # `(uint32_t)__cvta_generic_to_shared(p)`: still the address
                 if isinstance(v, Ptr):
                     return ir.Sym("ptr", "unknown")
                 tname = self.types.get(t.name, t.name)

@@ -980,6 +980,67 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
 
 
+def _never_instantiated(kernel: FunctionDef, project) -> str | None:
+    """Why a kernel template is compiled by nothing in the program, or None. nvcc compiles a
+    template's body only for the instances something names (a launch, an explicit instantiation,
+    a pointer taken to `k<T>`); a template no file of its translation units names apart from its
+    own definition is never compiled there (a leftover copy of a kernel beside the one the program
+    launches). Said only where those units launch other kernels, so that they are a program, not a
+    library's header whose users launch the template from files not linted."""
+    if not kernel.template_params or kernel.file is None or kernel.node is None:
+        return None
+    home = kernel.file
+    if not project.units_of.get(home.key):
+        return None         # a header no linted unit includes: its users are elsewhere
+    files = project.unit_files(home)
+    keys = {f.key for f in files}
+    if not any(s.file.key in keys for s in project.sites):
+        return None
+    name = kernel.name.split("<", 1)[0].split("::")[-1].strip()
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    first, last = kernel.node.start_point[0], kernel.node.end_point[0]
+    for f in files:
+        text = _code_only(f.text)
+        for m in word.finditer(text):
+            if f is home and first <= text.count("\n", 0, m.start()) <= last:
+                continue
+            return None
+        # a name a macro pastes together (`name##_kernel<T><<<g, b>>>`) may be this one
+        for m in _PASTED.finditer(text):
+            piece = m.group(1) or m.group(2)
+            if name.endswith(piece) or name.startswith(piece):
+                return None
+    # a local header not found may name it where it comes after the definition (nothing else
+    # declares the name: a header read before the definition cannot name the template)
+    for root in project.units(home):
+        unit = project.files.get(root)
+        order = list(unit.reached) if unit is not None else [root]
+        later = set(order[order.index(home.key) + 1:]) if home.key in order else set()
+        for f in files:
+            if f.key in later or f is home:
+                if any(_missing_include(p) and (f is not home or p.line > first) for p in f.problems):
+                    return None
+    return (f"nothing in the files compiled with it names `{name}` apart from its definition (no launch, "
+            f"explicit instantiation or pointer to an instance), so no instance of the template is compiled")
+
+
+def _missing_include(problem) -> bool:
+    return problem.message.startswith("`#include") and "not found" in problem.message
+
+
+_PASTED = re.compile(r"##\s*(\w+)|(\w+)(?=\s*##)")
+_COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
+
+
+@functools.lru_cache(maxsize=64)
+def _code_only(text: str) -> str:
+    """The text with its comments blanked (a name a comment mentions is no use of it); line breaks kept."""
+    def blank(m):
+        t = m.group(0)
+        return t if t[0] in "\"'" else re.sub(r"[^\n]", " ", t)
+    return _COMMENT.sub(blank, text)
+
+
 def _arity_of_template(kernel: FunctionDef, site: LaunchSite) -> bool:
     """Whether the launch's template argument list can be this kernel's: of two kernel templates of
     one name (`k<CTA, WARP>` beside `k<NPR, CTA, WARP>`), the count decides which it launches; a
@@ -2005,7 +2066,7 @@ def _incomplete(kernel: FunctionDef, project) -> list[str]:
         [kernel.file] if kernel.file is not None else []
     for f in files:
         for p in f.problems:
-            if "not found" in p.message and p.message.startswith("`#include"):
+            if _missing_include(p):
                 name = p.message.split("`")[1]
                 return [f"the file is incomplete: `{name}` is not found, so its macros and helpers are unknown "
                         f"(give -I DIR or a compile_commands.json)"]
@@ -2055,6 +2116,10 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     instantiated: dict = {}
     if not kernel_sites and kernel.template_params and project is not None and kernel.file is not None:
         instantiated = _explicit_instances(kernel, project, template)
+        if not instantiated and not assumptions:
+            why = _never_instantiated(kernel, project)
+            if why is not None:
+                assumptions = [f"{_UNREACHED}: {why}"]
     if kernel_sites:
         budget = Budget()
         readings = [_SiteValues(s, kernel, project, budget) for s in kernel_sites[:MAX_CALLS]]

@@ -79,6 +79,8 @@ class Statements:
                 for c in node.named_children:
                     if c.type.endswith("statement"):
                         self.stmt(c)
+            elif t == "static_assert_declaration":
+                self.static_assertion(node)
             elif t in ("ERROR",):
                 pass  # reported as CL900 by the source stage
             elif t in ("comment", "preproc_call", "preproc_def", "preproc_function_def", "empty_statement",
@@ -100,6 +102,20 @@ class Statements:
             self.note(node, "expression nested too deeply")
             self._unread_exit(node)
         return None
+
+    def static_assertion(self, node) -> None:
+        """`static_assert(TILE == 8 || TILE == 16, "...")`: no instance that fails it compiles, so a
+        condition on the launch's values alone holds for every trial that is a program's."""
+        cond = node.child_by_field_name("condition")
+        if cond is None:
+            return
+        try:
+            e = self.condition(cond, node)
+        except (ExprSyntaxError, MacroError, Unfollowable):
+            return
+        names = ir.symbols(e)
+        if names and all(s.kind == "param" for s in names) and e not in self.table.static_checks:
+            self.table.static_checks.append(e)
 
     def _return_axes(self, node, since: int) -> int:
         """The threadIdx axes a helper's returned value follows (its loads recorded from `since`);
@@ -173,6 +189,8 @@ class Statements:
                     if value is not None:
                         (outputs if lst.type.startswith("gnu_asm_output") else inputs).append(
                             (node_text(constraint) if constraint is not None else "", value))
+        if self._asm_memory(template, outputs, inputs, stmt):
+            return
         pure = _ASM_IMPURE.search(template) is None
         axes, scope = 0, uniform.BLOCK
         feeds: list | None = []
@@ -198,6 +216,55 @@ class Statements:
             self._set_inputs(text, None if feeds is None else tuple(feeds))
         if not pure:
             self.note(stmt, f"cannot read `{_short(node_text(stmt))}`: inline PTX the model does not follow")
+
+    def _asm_memory(self, template: str, outputs: list, inputs: list, stmt) -> bool:
+        """Inline PTX that is one load or store of shared or global memory (`st.shared.v4.u32 [%0],
+        {%1, %2, %3, %4};` at `__cvta_generic_to_shared(p)`, `ld.global.nc.v2.f32 {%0, %1}, [%2];`)
+        or one asynchronous copy (`cp.async.cg.shared.global [%0], [%1], 16;`): the accesses it makes,
+        as wide as it says. False where it is something else, or its address is not followed."""
+        text = template.strip()
+        if not text.startswith('"') or not text.endswith('"'):
+            return False
+        body = " ".join(part.strip() for part in re.findall(r'"((?:\\.|[^"\\])*)"', text))
+        body = body.replace("\\n", " ").replace("\\t", " ").strip().rstrip(";").strip()
+        if ";" in body:
+            return False        # several instructions
+        operands = [v for _, v in outputs] + [v for _, v in inputs]
+        if (m := _PTX_COPY.fullmatch(body)) is not None:
+            moves = [("store", int(m.group("dst")), int(m.group("doff") or 0), "shared"),
+                     ("load", int(m.group("src")), int(m.group("soff") or 0), "global")]
+            width = int(m.group("bytes"))
+        elif (m := _PTX_MEMORY.fullmatch(body)) is not None:
+            width = int(m.group("bits")) // 8 * int(m.group("vec") or 1)
+            kind = "load" if m.group("op") == "ld" else "store"
+            at, off = (m.group("addr"), m.group("off")) if kind == "store" else (m.group("addr2"), m.group("off2"))
+            if at is None:
+                return False
+            moves = [(kind, int(at), int(off or 0), m.group("space"))]
+        else:
+            return False
+        ptrs = []
+        for kind, at, off, space in moves:
+            if at >= len(operands):
+                return False
+            e = self._parse(node_text(operands[at]))
+            p = self.rvalue(e, stmt, None)
+            if not isinstance(p, Ptr) or p.array.space != space or off % max(p.array.elem_size, 1):
+                return False
+            ptrs.append((kind, e, Ptr(p.array, ir.add(p.offset, ir.Num(off // max(p.array.elem_size, 1))),
+                                      _VIEWS.get(width, f"char[{width}]"), width, p.inner)))
+        for constraint, value in inputs:
+            if not any(value is operands[at] for _, at, _, _ in moves):
+                self.rvalue(self._parse(node_text(value)), stmt, None)      # the values stored: read
+        for kind, e, p in ptrs:
+            self._record(p, ir.Num(0), kind, stmt, None, e)
+        for _, value in outputs:
+            name = node_text(value).strip()
+            if name.isidentifier():
+                self.env[name] = _data(name)        # a loaded value
+                self.var_axes[name] = uniform.UNKNOWN
+                self.var_scope[name] = uniform.THREAD
+        return True
 
     def _unread_exit(self, node) -> None:
         """A statement not read that may leave (`if (j >= half) return;`): what follows runs under a
@@ -645,6 +712,20 @@ _ASM_IMPURE = re.compile(r"%%?(?:tid|ntid|laneid|warpid|nwarpid|clock|clock64|gl
                          r"\b(?:ld|st|atom|red|shfl|vote|bar|barrier|match|cp|mma|wmma|ldmatrix|stmatrix|redux|"
                          r"activemask|tex|tld4|suld|sust|sured|prefetch|prefetchu|mbarrier|membar|fence|isspacep|"
                          r"cvta|griddepcontrol|elect|setmaxnreg|tcgen05|wgmma|multimem)\b")
+
+
+# one load or store of inline PTX: `ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];`, `st.shared.u32 [%0+4], %1;`
+_PTX_MEMORY = re.compile(
+    r"(?P<op>ld|st)(?:\.(?:volatile|relaxed|acquire|release|weak|mmio))?(?:\.(?:cta|cluster|gpu|sys))?"
+    r"\.(?P<space>shared|global)(?:::cta)?(?:\.(?:ca|cg|cs|lu|cv|wb|wt|nc|L1::\w+|L2::\w+))*"
+    r"(?:\.v(?P<vec>2|4|8))?\.(?:b|u|s|f)(?P<bits>8|16|32|64)\s+"
+    r"(?:\[\s*%(?P<addr>\d+)\s*(?:\+\s*(?P<off>\d+))?\s*\]\s*,\s*(?:\{[^{}]*\}|%\d+)"
+    r"|(?:\{[^{}]*\}|%\d+)\s*,\s*\[\s*%(?P<addr2>\d+)\s*(?:\+\s*(?P<off2>\d+))?\s*\])")
+# an asynchronous copy of global bytes into shared memory: `cp.async.cg.shared.global [%0], [%1], 16;`
+_PTX_COPY = re.compile(
+    r"cp\.async\.(?:ca|cg)\.shared(?:::cta)?\.global(?:\.L2::\w+)*\s+\[\s*%(?P<dst>\d+)\s*(?:\+\s*(?P<doff>\d+))?\s*\]"
+    r"\s*,\s*\[\s*%(?P<src>\d+)\s*(?:\+\s*(?P<soff>\d+))?\s*\]\s*,\s*(?P<bytes>4|8|16)(?:\s*,\s*%\d+)?")
+_VIEWS = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "uint2", 16: "uint4", 32: "char[32]"}
 
 
 # type traits an `if constexpr` asks of the instance's types

@@ -21,6 +21,9 @@ _MAX_INLINE_DEPTH = 6
 _INT_TYPES = set(ir.INT_KINDS) | {"auto"}
 _MISSING = object()
 UNKNOWN_VIEW = "?"      # the mark of a view whose type's size is not known (`Ptr.view`)
+# the view of an address in a state space as an integer (`__cvta_generic_to_shared(p)`, the operand of
+# inline PTX's `st.shared [%0]`): its arithmetic is in bytes
+ADDRESS_VIEW = "address"
 
 
 @dataclass(frozen=True)

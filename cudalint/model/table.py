@@ -276,6 +276,8 @@ class TwoTreeTable:
     # names the kernel reads that nothing declares (a macro the build defines with -D, a variable of
     # a header not found): one value for the whole launch, whatever it is
     free_names: set = field(default_factory=set)
+    # `static_assert(TILE == 8 || TILE == 16)` in the kernel: what every compiled instance meets
+    static_checks: list = field(default_factory=list)
 
     def memory_levels(self) -> dict[str, list[MemoryArray]]:
         out: dict[str, list[MemoryArray]] = {"Global": [], "Shared": [], "Register": []}

@@ -510,7 +510,9 @@ def forwarded_loads(table: TwoTreeTable) -> None:
             if _stored_each_iteration(a, stored, fenced):
                 a.forwarded = True
             continue
-        if src.loops != a.loops or a.guards[:len(src.guards)] != src.guards:
+        if src.loops != a.loops and not _stored_by_unrolled_loop(src, a):
+            continue
+        if src.loops == a.loops and a.guards[:len(src.guards)] != src.guards:
             continue
         if not _covers(src, a):
             continue            # bytes the store did not write
@@ -588,6 +590,26 @@ def _instances(acc: Access, k: int) -> list[ir.Expr] | None:
 
 def _covers(src: Access, a: Access) -> bool:
     return src.member_offset <= a.member_offset and a.member_offset + a.width <= src.member_offset + src.width
+
+
+def _stored_by_unrolled_loop(src: Access, a: Access) -> bool:
+    """A load after loops of a constant count nvcc unrolls (`for (i = 1; i < 4; i++) p[0] |= p[i];`
+    then `out[t] = p[0]`, also under a test of its own) of the element their every iteration stores
+    at one index that none of the loops moves, where every test the store runs under holds: the last
+    iteration's value is in a register."""
+    n = len(a.loops)
+    inner = src.loops[n:]
+    if not inner or src.loops[:n] != a.loops:
+        return False
+    tests = {it.cond for it in inner}
+    if any(g not in tests and g not in a.guards for g in src.guards):
+        return False        # a store the load's path may not have run (a test inside the loops skips it)
+    trips = {it.trip for it in inner}
+    if any(t in trips for t in ir.symbols(src.index)):
+        return False
+    counts = [_trip_count(it) for it in inner]
+    return all(c is not None and 1 <= c <= 16 for c in counts) and \
+        all(_unrolled(it, c, j == len(inner) - 1) for j, (it, c) in enumerate(zip(inner, counts)))
 
 
 def _stored_each_iteration(a: Access, stored: dict, fenced) -> bool:

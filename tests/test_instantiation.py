@@ -1,0 +1,127 @@
+"""A kernel template is compiled only for the instances something in its translation units names:
+one nothing names, in units that launch other kernels, is reported as not analysed instead of being
+analysed at types and blocks cudalint would make up; any use of its name (a launch, an explicit
+instantiation, a pointer taken, a macro that pastes the name) keeps it analysed, and so does a
+header no linted unit includes (a library's users launch its kernels from elsewhere)."""
+from cudalint.lint import Config, lint_paths
+
+LEFTOVER = """
+template <typename T>
+__global__ void gather_v1(const T* in, T* out, int rows, int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  for (int c = 0; c < cols; ++c) out[r * cols + c] = in[r * cols + c];
+}
+__global__ void fill(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 0.0f;
+}
+void run(float* out, int n) { fill<<<(n + 255) / 256, 256>>>(out, n); }
+"""
+
+
+def lint(tmp_path, files: dict[str, str], only: list[str] | None = None) -> list:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    paths = [str(tmp_path / n) for n in (only or files)]
+    return lint_paths(paths, Config(show_limits=True)).diagnostics
+
+
+def codes(diags) -> list[str]:
+    return sorted(d.code for d in diags if d.severity in ("warning", "error"))
+
+
+def not_compiled(diags) -> list:
+    return [d for d in diags if d.code == "CL901" and "no instance of the template is compiled" in d.message]
+
+
+def test_a_template_nothing_names_in_a_program_is_not_analysed(tmp_path):
+    diags = lint(tmp_path, {"k.cu": LEFTOVER})
+    assert codes(diags) == []
+    [note] = not_compiled(diags)
+    assert note.line == 2 and "`gather_v1`" in note.message
+
+
+def test_a_mention_in_a_comment_is_no_instance(tmp_path):
+    diags = lint(tmp_path, {"k.cu": "// gather_v1 was the first version\n/* see gather_v1<float> */" + LEFTOVER})
+    assert codes(diags) == [] and not_compiled(diags)
+
+
+def test_a_launch_an_explicit_instantiation_or_a_pointer_keeps_it_analysed(tmp_path):
+    for use in ("void run2(float* i, float* o, int r, int c) { gather_v1<float><<<(r + 255) / 256, 256>>>(i, o, r, c); }",
+                "template __global__ void gather_v1<float>(const float*, float*, int, int);",
+                "void* table[] = {(void*)gather_v1<double>};"):
+        diags = lint(tmp_path, {"k.cu": LEFTOVER + use + "\n"})
+        assert "CL101" in codes(diags), use
+        assert not not_compiled(diags), use
+
+
+def test_a_name_a_macro_pastes_keeps_it_analysed(tmp_path):
+    src = LEFTOVER.replace("gather_v1", "gather_kernel") + \
+        "#define LAUNCH(op, T) op##_kernel<T><<<1, 256>>>\nvoid run3(float* i, float* o) { LAUNCH(gather, float)(i, o, 10, 10); }\n"
+    diags = lint(tmp_path, {"k.cu": src})
+    assert not not_compiled(diags)
+
+
+def test_a_header_of_a_library_no_unit_launches_from_is_analysed(tmp_path):
+    header = LEFTOVER.split("__global__ void fill")[0]
+    diags = lint(tmp_path, {"lib.cuh": header})
+    assert "CL101" in codes(diags) and not not_compiled(diags)
+    # included by a unit that launches nothing: a library's header, its users' launches elsewhere
+    diags = lint(tmp_path, {"lib.cuh": header, "api.cu": '#include "lib.cuh"\nint version() { return 1; }\n'})
+    assert "CL101" in codes(diags) and not not_compiled(diags)
+
+
+def test_a_header_copy_the_launching_unit_does_not_name_is_not_analysed(tmp_path):
+    header = LEFTOVER.split("__global__ void fill")[0]
+    runner = '#include "old.cuh"\n' + LEFTOVER.split("template <typename T>", 1)[0] + \
+        "__global__ void fill(float* out, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n" \
+        "  if (i < n) out[i] = 0.0f;\n}\nvoid run(float* out, int n) { fill<<<(n + 255) / 256, 256>>>(out, n); }\n"
+    diags = lint(tmp_path, {"old.cuh": header, "main.cu": runner})
+    [note] = not_compiled(diags)
+    assert note.path.endswith("old.cuh") and codes(diags) == []
+
+
+def test_a_header_not_found_after_the_definition_may_launch_it(tmp_path):
+    # a launch file a build step writes, included after the kernels: it may name the template
+    diags = lint(tmp_path, {"k.cu": LEFTOVER + '#include "generated_launches.cu"\n'})
+    assert "CL101" in codes(diags) and not not_compiled(diags)
+    # a configuration header read before the definition cannot name it
+    diags = lint(tmp_path, {"k.cu": '#include "generated_config.h"\n' + LEFTOVER})
+    assert not_compiled(diags) and "CL101" not in codes(diags)
+
+
+TILES = """
+template <int TILE>
+__global__ void blend(const float* src, float* out, int width, int tiles_x) {
+  ASSERTION
+  const int lane = threadIdx.x % 32;
+  const int tile = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  const int x = (tile % tiles_x) * TILE + lane % TILE;
+  const int y = (tile / tiles_x) * TILE + lane / TILE;
+  out[y * width + x] = src[tile * 32 + lane];
+}
+"""
+
+
+def sizes_line(diags) -> str:
+    return next(a for d in diags for a in d.assumptions if a.startswith("sizes not given"))
+
+
+def test_a_static_assert_in_the_kernel_bounds_the_values_its_template_is_tried_at(tmp_path):
+    allowed_only = 'static_assert(TILE >= 8 && 32 % TILE == 0, "whole sectors");'
+    assert codes(lint(tmp_path, {"k.cu": TILES.replace("ASSERTION", allowed_only)})) == []
+    small = lint(tmp_path, {"k.cu": TILES.replace("ASSERTION", 'static_assert(TILE == 2 || TILE == 4, "small");')})
+    assert codes(small) == ["CL101"]
+    # both values the assertion allows are tried, not one of them twice
+    assert "TILE = 4 and 2" in sizes_line(small)
+
+
+def test_a_name_that_picks_a_shift_count_is_not_one(tmp_path):
+    src = TILES.replace("ASSERTION", "constexpr int SHIFT = TILE == 16 ? 4 : 3;").replace(
+        "lane / TILE", "(lane >> SHIFT)").replace("lane % TILE", "(lane & (TILE - 1))")
+    diags = lint(tmp_path, {"k.cu": src + "void run(const float* s, float* o, int w, int t) "
+                                           "{ blend<16><<<t, 256>>>(s, o, w, t); }\n"})
+    assert codes(diags) == []
+    alone = lint(tmp_path, {"k.cu": src})
+    assert "TILE = 10" not in " ".join(a for d in alone for a in d.assumptions)
