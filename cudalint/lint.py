@@ -1178,6 +1178,7 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
             break                           # nothing holds for every trial any more
     out = list(notes) + list(conditional.values())
     standing = [k for k in first if len(holds[k]) + idle[k] == len(family.trials)]
+    decided: dict = {}                      # findings on one side of a test the trials' values chose
     apart = _apart_trial(table, family, params, fcfg, [first[k] for k in standing if k[0] in _MEETINGS], at)
     # a warp's sectors through `k / (ic / groups)`: lanes as far apart as a quotient of two sizes the
     # program leaves open, which takes any value (1 where a trial sets both alike)
@@ -1191,8 +1192,13 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
     # flag tried with one stride and the stride's other value with the other flag): where the
     # trials it runs in never gave a size its index reads another value, the verdict rests on it
     for k in standing:
-        if idle[k] and (acc := at.get(k[1:])) is not None and \
-                _fails_at_other_values(table, family, params, fcfg, k, acc, holds[k], given):
+        if (acc := at.get(k[1:])) is None:
+            continue
+        test = _decided_by_open_test(acc, family, params, table)
+        if test is not None:
+            apart.add(k)
+            decided[k] = test
+        elif idle[k] and _fails_at_other_values(table, family, params, fcfg, k, acc, holds[k], given):
             apart.add(k)
     for k, d in first.items():
         if len(holds[k]) + idle[k] == len(family.trials) and k not in apart:
@@ -1206,15 +1212,20 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
                     d.facts["open_figure"] = True
                     d.message = BY_CODE["CL101"].message(d)
             out.append(d)
+        elif k in decided and fcfg.show_uncertain:
+            out.append(_on_one_side(d, decided[k]))
         elif k in apart and fcfg.show_uncertain:
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
         elif fcfg.show_uncertain:
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
     for k, (d, trials) in late.items():
         # every trial that runs the access gives it (the first runs it not)
-        if len(trials) + unrun_idle[k[1:]] == len(family.trials) - 1:
+        test = _decided_by_open_test(unrun[k[1:]], family, params, table)
+        if len(trials) + unrun_idle[k[1:]] == len(family.trials) - 1 and test is None:
             d.facts["runs_in_other_trials"] = True      # not dead where the first trial's sizes leave it
             out.append(d)
+        elif test is not None and fcfg.show_uncertain:
+            out.append(_on_one_side(d, test))
         elif fcfg.show_uncertain:
             out.append(_uncertain(d, trials, family, at.get(k[1:])))
     out.extend(_uncertain(d, trials, family, at.get(k[1:])) for k, (d, trials) in others.items())
@@ -1411,6 +1422,69 @@ def _not_made_at(table, family, params, fcfg: Config, k, acc, trial) -> bool:
         return k not in got and sim.executed(acc)
     except (AnalysisLimit, ZeroDivisionError, ValueError, OverflowError):
         return False
+
+
+def _on_one_side(d: Diagnostic, test) -> Diagnostic:
+    """A finding on the side of `test` the trials took: info, saying the test."""
+    from .model.table import short_text
+    d.severity = "info"
+    d.message += f" (only when `{short_text(str(test), 60)}`: values the program does not give)"
+    d.metrics = {**d.metrics, "only_when": str(test)}
+    return d
+
+
+def _decided_by_open_test(acc, family, params: dict, table):
+    """The access runs under a test that compares two values the program does not give (`if
+    (padding_l < SB) ... else ...` of two template values no launch binds), and every trial takes
+    its one side: the trials' values chose it (their relation is cudalint's, not the program's),
+    and nothing in the program says it is taken. Not a loop's own test (a loop left empty at one
+    trial's sizes runs at the program's), nor a comparison with a number (`if (n > 1024)`: the
+    program's sizes are asked at large values), nor a flag's test (`if (multi_label == 1)`: its
+    trials take both arms, and an arm written is an arm the program runs), nor a test whose other
+    side does no work (`if (keepTopK > topK) return;`: a precondition of everything the kernel
+    does). The test, or None."""
+    from .index import ir
+    from .index.evaluate import Evaluator
+    opened = set(family.sizes)
+    tests = {id(it.cond) for it in acc.loops}
+    for g in acc.guards:
+        names = {s.name for s in ir.symbols(g)}
+        if id(g) in tests or not names or not names <= opened or \
+                any(s.kind != "param" for s in ir.symbols(g)):
+            continue
+        def truth(trial):
+            env = {**params, **{n: trial.size(n) for n in names}}
+            if any(env.get(n) is None for n in names):
+                return None
+            try:
+                return bool(Evaluator(env).value(g))
+            except Exception:       # a test the trial's values cannot decide
+                return None
+        if _between_open(g, opened) and all(truth(t) is True for t in family.trials) and _other_arm_works(g, table):
+            return g
+    return None
+
+
+def _other_arm_works(g, table) -> bool:
+    """Some access of the kernel runs under the test's other side (the `then` of the `else` a
+    finding is in): the test picks between two pieces of work, not whether there is any."""
+    from .index import ir
+    other = ir.negate(g)
+    words = {str(other), str(ir.negate(other))} - {str(g)}
+    return any(other in a.guards or any(str(x) in words for x in a.guards) for a in table.accesses)
+
+
+def _between_open(g, opened: set) -> bool:
+    """A comparison whose two sides each read a value the program does not give (`padding_l < SB`;
+    the `else` of it, `!(padding_l < SB)`), in a test of its own or a part of an `&&`."""
+    from .index import ir
+    while isinstance(g, ir.Un) and g.op == "!":
+        g = g.operand
+    if isinstance(g, ir.Bin) and g.op == "&&":
+        return _between_open(g.left, opened) or _between_open(g.right, opened)
+    if not (isinstance(g, ir.Bin) and g.op in ("<", "<=", ">", ">=")):
+        return False
+    return all({s.name for s in ir.symbols(side)} & opened for side in (g.left, g.right))
 
 
 def _fails_at_other_values(table, family, params, fcfg: Config, k, acc, trials, given: set) -> bool:

@@ -200,3 +200,18 @@ def test_a_term_reads_as_the_c_it_stands_for(index, shown):
 def test_a_type_name_used_as_a_variable_keeps_the_spans_exact(text, spans):
     # `int half = n / 2;`: read as a variable, the subscripts still stand where the text has them
     assert sorted(n.span for n in parse_expr(text).walk() if isinstance(n, ir.Subscript)) == spans
+
+
+def test_conditions_of_plain_python_values_evaluate():
+    """An environment of plain Python numbers (a caller's `{"n": 4}`) evaluates `&&`, `||` and
+    comparisons as numpy columns do: a kernel whose guard joins two such tests was a CL902."""
+    from cudalint.index import ir
+    from cudalint.index.evaluate import Evaluator
+    n, k = ir.Sym("n", "param"), ir.Sym("k", "param")
+    both = ir.Bin("&&", ir.Bin("<", n, ir.Num(8)), ir.Bin(">", k, ir.Num(0)))
+    assert int(Evaluator({"n": 4, "k": True}).value(both)) == 1
+    assert int(Evaluator({"n": 9, "k": 1}).value(ir.Bin("||", ir.Bin("<", n, ir.Num(8)), ir.Bin("<", n, k)))) == 0
+    assert int(Evaluator({"n": 3, "k": 5}).value(ir.Bin("<", n, k))) == 1
+    # two template flags tried at 1 and 1000: `kDoZeroPadding && kDoExpand`
+    assert int(Evaluator({"n": 1, "k": 1000}).value(ir.Bin("&&", n, k))) == 1
+    assert int(Evaluator({"n": 0, "k": 0}).value(ir.Bin("||", n, k))) == 0

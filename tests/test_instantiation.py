@@ -3,6 +3,8 @@ one nothing names, in units that launch other kernels, is reported as not analys
 analysed at types and blocks cudalint would make up; any use of its name (a launch, an explicit
 instantiation, a pointer taken, a macro that pastes the name) keeps it analysed, and so does a
 header no linted unit includes (a library's users launch its kernels from elsewhere)."""
+from pathlib import Path
+
 from cudalint.lint import Config, lint_paths
 
 LEFTOVER = """
@@ -125,3 +127,21 @@ def test_a_name_that_picks_a_shift_count_is_not_one(tmp_path):
     assert codes(diags) == []
     alone = lint(tmp_path, {"k.cu": src})
     assert "TILE = 10" not in " ".join(a for d in alone for a in d.assumptions)
+
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def test_an_arm_that_tried_values_of_two_open_names_pick_is_a_condition(tmp_path):
+    # no launch gives SB or padding_l: the `else` arm of `if (padding_l < SB)` runs at every trial
+    # (1000 and 1000, 1024 and 1024, 1024 and 1001), a relation of cudalint's, not the program's
+    src = (SAMPLES / "open_test_arm_good.cu").read_text()
+    assert "CL501" not in codes(lint(tmp_path, {"k.cu": src}))
+    shown = lint_paths([str(tmp_path / "k.cu")], Config(show_uncertain=True)).diagnostics
+    assert any(d.code == "CL501" and d.severity == "info" and "only when `padding_l >= SB`" in d.message
+               for d in shown)
+    # a launch that takes the `else` arm: the race is the program's
+    launched = src + "void run(const float* i, const float* f, int n, float* o) " \
+                     "{ conv_forward<255, 64, 127><<<1, 64>>>(i, f, n, o); }\n"
+    assert "CL501" in codes(lint(tmp_path, {"k.cu": launched}))

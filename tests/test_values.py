@@ -376,3 +376,14 @@ void run(float* n, int width, int height, unsigned tile) {
     (d,) = [d for d in lint_paths([str(f)], Config(jobs=1)).diagnostics if d.code == "CL101"]
     assert "more sectors/request than the ideal" in d.message and "lanes 12 B apart" in d.message
     assert "sectors/request, ideal" not in d.message
+
+
+def test_launches_of_one_instance_under_different_bounds_hold_the_weaker(tmp_path):
+    """One instance launched in two cases of the host's `switch (mode)`, one under `kernel_w <= 4`,
+    one under `kernel_w <= 2`: what holds at either launch is `kernel_w <= 4` (neither check is
+    common to both as written), so the filter's taps are tried at widths the program runs."""
+    src = (Path(__file__).resolve().parent.parent / "samples" / "mode_switch_bound_good.cu").read_text()
+    src = src.replace("fir<1, 2, 2><<<", "fir<1, 4, 4><<<")
+    f = tmp_path / "t.cu"
+    f.write_text(src)
+    assert not [d for d in lint_paths([str(f)], Config(jobs=1)).diagnostics if d.code == "CL101"]

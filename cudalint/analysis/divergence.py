@@ -60,7 +60,7 @@ def _diverges(sim: Simulation, b: Barrier, every_guard: bool = False) -> Diverge
     combos = capped_product([sim.loop_samples(it) for it in b.loops])
     # every block when that is cheap: a partial block can sit anywhere when the grid is not sized from n
     gx, gy, gz = sim.grid
-    if gx * gy * gz * sim.nthreads * len(combos) <= ALL_BLOCKS_LIMIT:
+    if gx * gy * gz * sim.nthreads * max(len(combos), 1) <= ALL_BLOCKS_LIMIT:
         # every block, x outermost; one is read back only for the message
         blk_cols = np.indices(sim.grid, dtype=np.int64).reshape(3, -1).T
 

@@ -241,14 +241,14 @@ class Evaluator:
 
     def _bin(self, e, op, l, r):
         if op == "&&" or op == "||":
-            lv = self._ev(l)[0] != 0
-            rv = self._ev(r)[0] != 0
+            lv = np.asarray(self._ev(l)[0]) != 0
+            rv = np.asarray(self._ev(r)[0]) != 0
             return (lv & rv if op == "&&" else lv | rv).astype(np.int64), "b", 1
         lv, lt, lb = self._ev(l)
         rv, rt, rb = self._ev(r)
         t = lt if lt == rt and lt != "b" else _promote(lt, rt)
         if op in _COMPARE:
-            return _COMPARE[op](lv, rv).astype(np.int64), "b", 1
+            return np.asarray(_COMPARE[op](lv, rv)).astype(np.int64), "b", 1
         bound = None
         if op == "<<" or op == ">>":
             t = lt if lt != "b" else "i32"
@@ -421,7 +421,7 @@ def _exact(op: str, lv, rv, e, exact: bool = True, lb: int | None = None, rb: in
         else:
             res = lv * rv
             wrapped = False
-            if np.any(np.abs(lv.astype(np.float64) * rv) >= 2.0**62):   # near the edge: check exactly
+            if np.any(np.abs(np.asarray(lv, dtype=np.float64) * rv) >= 2.0**62):   # near the edge: check exactly
                 safe = np.where(lv == 0, 1, lv)
                 wrapped = (lv != 0) & ((res // safe != rv) | ((lv == -1) & (rv == INT64_MIN)))
     if np.any(wrapped):

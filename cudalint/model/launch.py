@@ -316,7 +316,9 @@ class HostResolver(HostScope):
             return
         if negate:
             v = ir.negate(v)
-        self.checks.append((_as_condition(v), names))
+        for c in _selected(_as_condition(v)):
+            for part in _conjuncts(c):
+                self.checks.append((part, names))
 
     def _host_check(self, e) -> None:
         """`assert(c)`, `CHECK(c)`, `CHECK_EQ(a, b)`, `TORCH_CHECK(c, "...")`: `c` holds after it."""
@@ -716,6 +718,51 @@ def _arms(e, depth: int = 0) -> list[int] | None:
 
 
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+
+
+def _selected(e: ir.Expr) -> list[ir.Expr]:
+    """What a test of a value that conditional assignments left says of their conditions: `mode`
+    after `if (c1) mode = 1; if (c2) mode = 2;` is `c2 ? 2 : c1 ? 1 : -1`, and `case 1:` of a
+    `switch (mode)` runs only where c1 held and c2 did not. The test where nothing follows (a value
+    not a number, an arm equal to it whose other arms may be too)."""
+    if not (isinstance(e, ir.Bin) and e.op == "=="):
+        return [e]
+    sel, want = (e.left, e.right) if isinstance(e.left, ir.Cond) else (e.right, e.left)
+    if not isinstance(sel, ir.Cond) or not isinstance(want, ir.Num):
+        return [e]
+    facts: list[ir.Expr] = []
+    cur: ir.Expr = sel
+    while isinstance(cur, ir.Cond):
+        if not isinstance(cur.then, ir.Num):
+            return [e]
+        if cur.then.value != want.value:
+            facts.append(ir.negate(cur.cond))       # its arm's value is another: the test failed
+            cur = cur.other
+            continue
+        leaves = _leaves(cur.other)
+        if leaves is None or want.value in leaves:
+            return [e] if not facts else facts + [ir.Bin("==", cur, want)]
+        return facts + [cur.cond]                   # no other way to the value: the test held
+    if isinstance(cur, ir.Num):
+        return facts if cur.value == want.value else [e]
+    return facts + [ir.Bin("==", cur, want)]
+
+
+def _conjuncts(e: ir.Expr) -> list[ir.Expr]:
+    """`a && b && c` as its three conditions (each holds; launches that share one share it)."""
+    if isinstance(e, ir.Bin) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _leaves(e: ir.Expr) -> set | None:
+    """The numbers a chain of conditional values may be, or None where one is not a number."""
+    if isinstance(e, ir.Num):
+        return {e.value}
+    if isinstance(e, ir.Cond):
+        a, b = _leaves(e.then), _leaves(e.other)
+        return None if a is None or b is None else a | b
+    return None
 
 
 def _as_condition(v: ir.Expr) -> ir.Expr:
@@ -1573,8 +1620,13 @@ def _computed(dims, kernel: FunctionDef) -> bool:
 
 
 def _over_params(e, kernel: FunctionDef) -> bool:
+    """The expression reads the kernel's parameters alone: a parameter, or a member of a structure
+    the kernel takes by value (`p.kernel_w` of `const Params p`, the member the host set)."""
     names = {p.name for p in kernel.params}
-    return isinstance(e, ir.Expr) and all(x.kind == "param" and x.name in names for x in ir.symbols(e))
+    records = {p.name for p in kernel.params if not p.pointers}
+    return isinstance(e, ir.Expr) and all(
+        x.kind == "param" and (x.name in names or ("." in x.name and x.name.split(".", 1)[0] in records))
+        for x in ir.symbols(e))
 
 
 def _where(path: str) -> str:
@@ -1970,7 +2022,7 @@ def _checks(kernel: FunctionDef, readings: list[_SiteValues]) -> list[ir.Expr]:
             # a wrapper's caller checks its own names: those it passes on are the kernel's parameters
             mapped = [_in_kernel_terms(c, ctx, s.base) for c in ctx.checks] if ctx is not None else []
             here = own | {c for c in mapped if _over_params(c, kernel) and ir.symbols(c)}
-            common = here if common is None else common & here
+            common = here if common is None else _either(common, here)
     return sorted(common or (), key=str)
 
 
@@ -2265,6 +2317,37 @@ def _instance_checks(kernel: FunctionDef, site: LaunchSite, s: _SiteValues, inst
     return out
 
 
+def _either(a: set, b: set) -> set:
+    """What holds after either of two launches, given the checks before each: those they share,
+    and of a bound each puts on one name the weaker (`kernel_w <= 4` before one, `kernel_w <= 2`
+    before the other: `kernel_w <= 4`)."""
+    out = a & b
+    bounds_a, bounds_b = _bounds_of(a - out), _bounds_of(b - out)
+    for key in bounds_a.keys() & bounds_b.keys():
+        sym, op = key
+        va, vb = bounds_a[key], bounds_b[key]
+        out.add(ir.Bin(op, sym, ir.Num(max(va, vb) if op == "<=" else min(va, vb))))
+    return out
+
+
+def _bounds_of(checks: set) -> dict:
+    """{(name, "<=" or ">="): bound} of the checks that bound one name by a number."""
+    out: dict = {}
+    for c in checks:
+        if not (isinstance(c, ir.Bin) and c.op in ("<", "<=", ">", ">=")):
+            continue
+        sym, num, op = c.left, c.right, c.op
+        if isinstance(sym, ir.Num) and isinstance(num, ir.Sym):
+            sym, num, op = num, sym, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+        if not (isinstance(sym, ir.Sym) and isinstance(num, ir.Num) and isinstance(num.value, int)):
+            continue
+        value = num.value - 1 if op == "<" else num.value + 1 if op == ">" else num.value
+        key = (sym, "<=" if op in ("<", "<=") else ">=")
+        old = out.get(key)
+        out[key] = value if old is None else (min(old, value) if key[1] == "<=" else max(old, value))
+    return out
+
+
 def _by_value(name: str, by_value: dict[int, set]) -> dict:
     """{(template parameter, value): the checks every launch of that value makes}, where any."""
     return {(name, v): sorted(checks, key=str) for v, checks in by_value.items() if checks}
@@ -2286,7 +2369,7 @@ def _site_checks(kernel: FunctionDef, readings: list[_SiteValues]) -> dict:
                 by_value = {}
                 break
             v = int(args[i].strip())
-            by_value[v] = own if v not in by_value else by_value[v] & own
+            by_value[v] = own if v not in by_value else _either(by_value[v], own)
         out.update(_by_value(tp.name, by_value))
     return out
 
