@@ -161,9 +161,15 @@ class RangeAnalysis:
                 # threadIdx steps): `A[(blockIdx.y * 32 + threadIdx.x) * K + threadIdx.y]` does not, and
                 # its threads past the edge along y load elements inside the matrix
                 st = self._step(acc, env, f"threadIdx.{taxis}", shape, index)
+                derived = False
                 if not st or self._step(acc, env, f"blockIdx.{axis}", shape, index) != edge * st:
-                    continue
-                if self._rows_hold_grid(acc, axis, taxis, st * self.grid[axis_i] * edge):
+                    # `idx = tid / kernel_volume` read before the kernel's `if (idx < n)`: an index made of
+                    # the global coordinate alone (one value for one coordinate, however it is split into
+                    # block and thread), past every element the threads inside the size touch
+                    if t_i != axis_i or not self._of_global(acc, env, axis, edge, shape, index):
+                        continue
+                    derived = True
+                elif self._rows_hold_grid(acc, axis, taxis, st * self.grid[axis_i] * edge):
                     continue    # each row of the array has room for every thread of the grid's row
                 if flat is None:
                     flat = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
@@ -173,12 +179,29 @@ class RangeAnalysis:
                     # written for them, past an end the program knows is not there
                     continue
                 limit = flat[ok].max()
-                beyond = bad & (flat > limit) & (flat >= extent)
+                beyond = bad & (flat > limit)
+                if not derived:
+                    beyond &= flat >= extent
                 if beyond.any():
                     i, t = np.unravel_index(np.argmax(np.where(beyond, flat, _I64_MIN)), shape)
                     res.excess = Excess(axis, self._point(env, acc, (i, t)), int(flat[i, t]), size, extent,
-                                        self.grid[axis_i] * edge, taxis)
+                                        self.grid[axis_i] * edge, taxis, derived)
                     return
+
+    def _of_global(self, acc: Access, env: dict, axis: str, edge: int, shape, index) -> bool:
+        """The index is one function of the axis' global coordinate `blockIdx * edge + threadIdx`:
+        the next block's thread `edge` below gives every thread's value, and it grows with it."""
+        if edge <= 1 or acc.loops:
+            return False
+        moved = dict(env)
+        moved[f"blockIdx.{axis}"] = np.asarray(env[f"blockIdx.{axis}"]) + 1
+        moved[f"threadIdx.{axis}"] = np.asarray(env[f"threadIdx.{axis}"]) - edge
+        try:
+            a = np.broadcast_to(np.asarray(index, dtype=np.int64), shape)
+            b = np.broadcast_to(np.asarray(Evaluator(moved).value(acc.index), dtype=np.int64), shape)
+        except (Unknown, ValueError, TypeError, OverflowError, ZeroDivisionError):
+            return False
+        return bool(np.array_equal(a, b)) and a.size > 1 and bool((a != a.flat[0]).any())
 
     def _rows_hold_grid(self, acc: Access, axis: str, taxis: str, span: int) -> bool:
         """The access steps rows of its array by a pitch of their own (`out[blockIdx.y * ld + c]`, a

@@ -71,6 +71,7 @@ class Excess:
     extent: int
     covered: int
     thread_axis: str = ""      # the threadIdx axis that counts along `axis` within a block (`axis` if empty)
+    derived: bool = False      # the index a function of the global coordinate (`tid / k`), not the coordinate
 
     @property
     def extent_text(self) -> str:

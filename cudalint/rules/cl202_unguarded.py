@@ -98,12 +98,19 @@ def message(d) -> str:
         text = (f"{d.access} of `{f['text']}` has no guard: the grid rounds {f['extent_text']} up to whole "
                 f"blocks of {m['multiple_of']}, and it stays inside only because {size} is a multiple of "
                 f"{m['multiple_of']}; add `{m['guard']}`")
+    elif "condition" in m and f.get("derived"):
+        # an index made of the global coordinate (`tid / k`): past what the threads inside the size touch
+        text = (f"{d.access} of `{f['text']}` runs past the elements the threads inside {f['extent_text']} touch "
+                f"whenever {m['condition']} (its index is made of the global thread number); add `{m['guard']}`")
     elif "condition" in m:     # a size the program does not give: the condition, never this trial's figures
         # "whenever": nothing in the program (a guard, a host check, its sizes) rules the condition out
         text = (f"{d.access} of `{f['text']}` runs past {f['extent_text']} for every {f['extent_text']}: the grid "
                 f"adds threads past it even where it is a multiple of the block; add `{m['guard']}`"
                 if m["condition"] == "always" else
                 f"{d.access} of `{f['text']}` runs past {f['extent_text']} whenever {m['condition']}; add `{m['guard']}`")
+    elif f.get("derived"):
+        text = (f"{d.access} of `{f['text']}` runs unguarded past the elements the threads inside "
+                f"{f['extent_text']} = {m['extent']} touch (index {m['index']} at {f['point']}); add `{m['guard']}`")
     else:
         text = (f"{d.access} of `{f['text']}` runs unguarded past {f['extent_text']} = {m['extent']} "
                 f"(index {m['index']} at {f['point']}); add `{m['guard']}`")
@@ -249,7 +256,9 @@ def check(ctx: Context):
             continue
         if res.allocation is None and size_guarded(acc, ex):
             continue        # the kernel's own tail guard, by a size the grid does not count to
-        facts = {"text": short(written(acc)), "extent_text": ex.extent_text}
+        facts: dict = {"text": short(written(acc)), "extent_text": ex.extent_text}
+        if ex.derived:
+            facts["derived"] = True
         if opened or sim.block_chosen:
             # a size given nowhere: no figure of this trial's size is the program's; the finding is the
             # condition under which the grid's rounding makes threads past the size, which nothing in
