@@ -1220,8 +1220,9 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
             out.append(_uncertain(d, holds[k], family, at.get(k[1:])))
     for k, (d, trials) in late.items():
         # every trial that runs the access gives it (the first runs it not)
-        test = _decided_by_open_test(unrun[k[1:]], family, params, table)
-        if len(trials) + unrun_idle[k[1:]] == len(family.trials) - 1 and test is None:
+        every = len(trials) + unrun_idle[k[1:]] == len(family.trials) - 1
+        test = _decided_by_open_test(unrun[k[1:]], family, params, table) if every or fcfg.show_uncertain else None
+        if every and test is None:
             d.facts["runs_in_other_trials"] = True      # not dead where the first trial's sizes leave it
             out.append(d)
         elif test is not None and fcfg.show_uncertain:

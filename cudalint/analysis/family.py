@@ -506,7 +506,7 @@ def _distinct(checks: list[ir.Expr], name: str, vals: tuple[int, ...], given: di
     if len(set(vals)) == len(vals):
         return vals
     cands = np.arange(SEARCH, 0, -1, dtype=np.int64)
-    ok = cands[_meets([c for c in checks if {s.name for s in ir.symbols(c)} <= {name, *given}], name, cands, given)]
+    ok = cands[_meets(_on_name(checks, name, given), name, cands, given)]
     if len(ok) > FEW:
         return vals         # a size the checks round (`n % 256 == 0`): its trials stay where they were moved
     out: list[int] = []
@@ -598,7 +598,7 @@ def allowed(checks: list[ir.Expr], name: str, value: int, given: dict[str, int])
     """`value`, or the first value after it that the host's checks on `name` alone allow
     (`assert(n % 256 == 0)`: 1000 becomes 1024): a trial is a value the program may run. The
     candidates are evaluated at once, as one column."""
-    mine = [c for c in checks if {s.name for s in ir.symbols(c)} <= {name, *given}]
+    mine = _on_name(checks, name, given)
     if not mine:
         return value
     cands = np.arange(value, value + SEARCH, dtype=np.int64)
@@ -613,6 +613,11 @@ def allowed(checks: list[ir.Expr], name: str, value: int, given: dict[str, int])
     alike = ok & (pow2 if value & (value - 1) == 0 else ~pow2)
     hits = np.flatnonzero(alike) if alike.any() else np.flatnonzero(ok)
     return int(below[hits[0]]) if hits.size else value
+
+
+def _on_name(checks: list[ir.Expr], name: str, given: dict[str, int]) -> list[ir.Expr]:
+    """The checks that read `name` and values given alone: those a value of `name` meets or not."""
+    return [c for c in checks if {s.name for s in ir.symbols(c)} <= {name, *given}]
 
 
 def _meets(checks: list[ir.Expr], name: str, cands: np.ndarray, given: dict[str, int]) -> np.ndarray:

@@ -402,8 +402,8 @@ class DefUse:
             case ir.Member(base=ir.Name(name=b), field=f) if f"{b}.{f}" in self.env:
                 return self.env[f"{b}.{f}"]      # a member a local object's constructor set
             case ir.Member(base=ir.Call(fn=fn, args=()), field=f) if f in ("x", "y", "z") and \
-                    fn.rpartition(".")[2] in _GROUP_DIM3 and self._group_dim3(fn, f) is not None:
-                return self._group_dim3(fn, f)
+                    fn.rpartition(".")[2] in _GROUP_DIM3 and (got := self._group_dim3(fn, f)) is not None:
+                return got
             case ir.Member():
                 got = self.member_access(e, "load", stmt, node)
                 if got is not None:

@@ -317,7 +317,7 @@ class HostResolver(HostScope):
         if negate:
             v = ir.negate(v)
         for c in _selected(_as_condition(v)):
-            for part in _conjuncts(c):
+            for part in ir.conjuncts(c):
                 self.checks.append((part, names))
 
     def _host_check(self, e) -> None:
@@ -746,13 +746,6 @@ def _selected(e: ir.Expr) -> list[ir.Expr]:
     if isinstance(cur, ir.Num):
         return facts if cur.value == want.value else [e]
     return facts + [ir.Bin("==", cur, want)]
-
-
-def _conjuncts(e: ir.Expr) -> list[ir.Expr]:
-    """`a && b && c` as its three conditions (each holds; launches that share one share it)."""
-    if isinstance(e, ir.Bin) and e.op == "&&":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
 
 
 def _leaves(e: ir.Expr) -> set | None:
@@ -2338,7 +2331,7 @@ def _bounds_of(checks: set) -> dict:
             continue
         sym, num, op = c.left, c.right, c.op
         if isinstance(sym, ir.Num) and isinstance(num, ir.Sym):
-            sym, num, op = num, sym, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+            sym, num, op = num, sym, _FLIP[op]
         if not (isinstance(sym, ir.Sym) and isinstance(num, ir.Num) and isinstance(num.value, int)):
             continue
         value = num.value - 1 if op == "<" else num.value + 1 if op == ">" else num.value
