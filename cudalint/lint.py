@@ -14,6 +14,7 @@ from typing import Callable, Mapping
 from .config import Config
 from .diagnostic import Diagnostic
 from .index import types as _types  # noqa: F401 - registers the readers that fold a unit's type constants
+from .model import dispatch
 from .preprocess import _PROJECT_HEADER, PROJECT_HEADER_EXTENSIONS
 from .preprocess.macros import MacroTable, parse_define
 from .rules import BY_CODE, CHECKS
@@ -1236,8 +1237,6 @@ def _hold_for_family(table, family, fcfg: Config, found: list[Diagnostic], block
 # the findings whose figures are bytes: a warp's sectors and a shared array's banks
 _BYTE_RULES = frozenset({"CL101", "CL102", "CL401"})
 _OTHER_WIDTH = "short"      # the element size an unbound type is tried at besides 4 bytes: 2 (`half`)
-# PyTorch's dispatch macros say which types a launch inside them instantiates its kernel with
-_DISPATCH = re.compile(rb"\bAT_DISPATCH_(\w+)\s*\(([^;{]{0,200})")
 
 
 def _other_width(sites) -> str | None:
@@ -1253,22 +1252,20 @@ def _other_width(sites) -> str | None:
 
 
 def _dispatched_with_float(site) -> bool:
-    host = site.host
-    if host is None or host.body is None or site.node is None:
-        return False
-    body = host.body.text
-    found = list(_DISPATCH.finditer(body[:site.node.start_byte - host.body.start_byte]))
-    if found:
-        return any(w in found[-1].group(1) for w in (b"FLOATING", b"ALL"))
+    around = dispatch.at_site(site)
+    if around:
+        return any(d.with_float for d in around.values())
     # a host template (`template <typename scalar_t> void col2im(...)`) called inside a dispatch
-    text = site.file.tree.root_node.text if site.file is not None and site.file.tree is not None else b""
-    name = re.escape(_short(host.name).encode())
-    calls = re.compile(rb"\b" + name + rb"\s*(?:<[^;{}()]*>)?\s*\(")
+    host = site.host
+    if host is None or site.file is None or site.file.tree is None:
+        return False
+    text = site.file.tree.root_node.text.decode("utf-8", "replace")
+    calls = re.compile(r"\b" + re.escape(_short(host.name)) + r"\s*(?:<[^;{}()]*>)?\s*\(")
     seen = False
-    for m in _DISPATCH.finditer(text):
-        if calls.search(text, m.end(), m.end() + 4000) is not None:
+    for d in dispatch.calls(text):
+        if calls.search(text, d.start, d.end) is not None:
             seen = True
-            if not any(w in m.group(1) for w in (b"FLOATING", b"ALL")):
+            if not d.with_float:
                 return False
     return seen
 

@@ -145,3 +145,34 @@ def test_an_arm_that_tried_values_of_two_open_names_pick_is_a_condition(tmp_path
     launched = src + "void run(const float* i, const float* f, int n, float* o) " \
                      "{ conv_forward<255, 64, 127><<<1, 64>>>(i, f, n, o); }\n"
     assert "CL501" in codes(lint(tmp_path, {"k.cu": launched}))
+
+
+LAYER = """
+#define INSTANTIATE_GPU_FUNCS(classname) \\
+  template void classname<float>::Forward_gpu(const float* in, float* out, int n); \\
+  template void classname<double>::Forward_gpu(const double* in, double* out, int n)
+
+template <typename Dtype>
+__global__ void pick_forward(const Dtype* in, Dtype* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i * 4];
+}
+template <typename Dtype>
+class PickLayer { public: void Forward_gpu(const Dtype* in, Dtype* out, int n); };
+
+template <typename Dtype>
+void PickLayer<Dtype>::Forward_gpu(const Dtype* in, Dtype* out, int n) {
+  pick_forward<Dtype><<<(n + 255) / 256, 256>>>(in, out, n);
+}
+INSTANTIATE_GPU_FUNCS(PickLayer);
+"""
+
+
+def test_a_class_template_member_instantiated_by_a_macro_binds_the_kernel_s_type(tmp_path):
+    # the launch's `Dtype` is the class's: the macro's explicit instantiations make it float and
+    # double, and the kernel is read at the first of them instead of at widths cudalint picks
+    diags = lint(tmp_path, {"layer.cu": LAYER})
+    [d] = [d for d in diags if d.code == "CL101"]
+    assert "lanes 16 B apart" in d.message
+    assert any("instantiated as <float>, <double>" in a for a in d.assumptions)
+    assert not any("not bound by a launch" in a for a in d.assumptions)

@@ -387,3 +387,18 @@ def test_launches_of_one_instance_under_different_bounds_hold_the_weaker(tmp_pat
     f = tmp_path / "t.cu"
     f.write_text(src)
     assert not [d for d in lint_paths([str(f)], Config(jobs=1)).diagnostics if d.code == "CL101"]
+
+
+def test_a_step_over_an_open_grid_is_the_program_s_expression(tmp_path):
+    # `idx_y * gridDim.x + idx_x` where the grid is `width / 16` of a width the host computes out of
+    # sight: the step is written `width / 16`, not the 62 of a tried width of 1000
+    diags = lint(tmp_path, """__global__ void k(float* out, int width) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  out[y * gridDim.x + x] = 1.0f;
+}
+void run(float* out, int width, int height) { k<<<dim3(width / 16, height / 8), dim3(16, 8)>>>(out, width); }
+""")
+    [d] = [d for d in diags if d.code == "CL301"]
+    assert "steps (width / 16)" in d.message and "62" not in d.message
+    assert d.metrics["stride"] == "(width / 16)"

@@ -637,3 +637,53 @@ void run(int *f, int *o) { k<<<8, 128>>>(f, o); }
 """
     assert ("CL501", 9) not in _codes(_run(tmp_path, src.replace("CLEAR", "")))
     assert ("CL501", 9) in _codes(_run(tmp_path, src.replace("CLEAR", "flags[blockIdx.x] = 0;")))
+
+
+VECTOR_MEMBER = """struct Params { const float* x; float* y; int4 stride; int2 size; int n; };
+__global__ void k(Params p) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p.n) return;
+  p.y[i * p.stride.x] = p.x[i * p.stride.x];
+}
+void run(Params p) { k<<<(p.n + 255) / 256, 256>>>(p); }
+"""
+
+
+def test_a_component_of_a_vector_member_of_a_by_value_struct_is_a_launch_value(tmp_path):
+    # `p.stride.x` of an `int4 stride` member is given by the launch, as `p.n` is: an open stride,
+    # not a value loaded from memory; the accesses it scales are simulated
+    r = _run(tmp_path, VECTOR_MEMBER)
+    t, acc = _accesses(r)
+    assert ("x", "load", "(blockIdx.x * blockDim.x + threadIdx.x) * p.stride.x", 4, 0) in \
+        [(a[0].split(".")[-1], *a[1:]) for a in acc]
+    assert not [d for d in r.diagnostics if d.code == "CL901" and "loaded from memory" in d.message]
+
+
+HELPER = """__device__ __forceinline__ int floor_div(int a, int b) {
+  int t = 1 - a / b;
+  return (a + t * b) / b - t;
+}
+__device__ int find(const int* keys, int n, int key) {
+  for (int i = 0; i < n; ++i)
+    if (keys[i] == key) return i;
+  return -1;
+}
+__global__ void k(const float* x, float* y, const int* keys, int up, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  y[i] = x[floor_div(i, up)] + x[find(keys, n, i)];
+}
+void run(const float* x, float* y, const int* keys, int up, int n) { k<<<(n + 255) / 256, 256>>>(x, y, keys, up, n); }
+"""
+
+
+def test_a_helper_of_several_statements_returns_its_value(tmp_path):
+    # `floor_div`'s value is an expression of its arguments: the read it indexes is simulated;
+    # `find` returns its own loop's counter, which means nothing outside it: that read is indirect
+    r = _run(tmp_path, HELPER)
+    t, acc = _accesses(r)
+    x_reads = [a for a in t.accesses if a.array.name == "x"]
+    assert len(x_reads) == 2
+    assert sum(1 for a in x_reads if not a.unresolved) == 1
+    indirect = [d for d in r.diagnostics if d.code == "CL901" and "loaded from memory" in d.message]
+    assert len(indirect) == 1 and "find" in indirect[0].message

@@ -805,12 +805,7 @@ def _value_symbols(e: ir.Expr) -> list[ir.Sym]:
         return []
     if not any(isinstance(n, ir.Cond) for n in ir.walk_all([e])):
         return list(ir.symbols(e))
-    return [s for c in _children(e) for s in _value_symbols(c)]
-
-
-def _children(e: ir.Expr) -> list[ir.Expr]:
-    return [v for v in vars(e).values() if isinstance(v, ir.Expr)] + \
-        [x for v in vars(e).values() if isinstance(v, (list, tuple)) for x in v if isinstance(x, ir.Expr)]
+    return [s for c in e.children() for s in _value_symbols(c)]
 
 
 def open_roles(exprs: list[ir.Expr], grid: list[ir.Expr], names: set[str]) -> dict[str, str]:

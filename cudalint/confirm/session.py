@@ -10,6 +10,8 @@ from ..analysis.simulate import AnalysisLimit
 from ..diagnostic import Diagnostic
 from ..engine import Workspace
 from ..lint import UsageError, _with_build
+from ..model import dispatch
+from ..model.launch import instantiating_macros
 from ..preprocess import file_key
 from ..rules import BY_CODE
 from ..source.cufile import SourceError, SourceFile
@@ -83,8 +85,9 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
                 values = {**host_values, **{k: v for k, (v, _) in chosen.items()}}
                 job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
                            values, typedefs, deduced)
+                # the dispatch's type as the model bound it (`k<scalar_t>` read at float) or left it
                 job.values += [f"{k}={v} ({why})" for k, (v, why) in chosen.items()
-                               if any(str(b).strip() == k for b in table.template_bindings.values())]
+                               if any(str(b).strip() in (k, v) for b in table.template_bindings.values())]
             except (NotRunnable, AnalysisLimit) as exc:
                 run.reason = str(exc)
                 continue
@@ -180,66 +183,30 @@ def host_instantiations(files) -> dict[str, str]:
     return out
 
 
-# PyTorch's AT_DISPATCH_* macros run their lambda once per type of their family, the type named
-# `scalar_t` in it (ATen/Dispatch.h); confirm runs the family's float instantiation (int where it has none)
-_DISPATCH = re.compile(r"\bAT_DISPATCH_(\w+?)\s*\(")
-_DISPATCH_TYPES = (("FLOATING_AND_COMPLEX_TYPES", "double, float, complex<double>, complex<float>", "float"),
-                   ("FLOATING_TYPES_AND_HALF", "double, float, at::Half", "float"),
-                   ("FLOATING_TYPES", "double, float", "float"),
-                   ("ALL_TYPES", "uint8_t, int8_t, int16_t, int, int64_t, float, double", "float"),
-                   ("INTEGRAL_TYPES", "uint8_t, int8_t, int16_t, int, int64_t", "int"),
-                   ("INDEX_TYPES", "int, int64_t", "int"))
-
-
-def dispatch_spans(files) -> list[tuple[str, int, int, str, str]]:
-    """Each AT_DISPATCH_* call of the unit's files: (file key, first line, last line, type, why)."""
+def dispatch_spans(files) -> list[tuple[str, int, int, str, str, str]]:
+    """Each AT_DISPATCH_* call of the unit's files (model/dispatch.py): (file key, first line, last
+    line, the lambda's type name, the type this run instantiates it with, why)."""
     out = []
     for f in files:
-        text = f.text
-        for m in _DISPATCH.finditer(text):
-            family = next((fam for fam in _DISPATCH_TYPES if m.group(1).startswith(fam[0])), None)
-            if family is None:
+        for d in dispatch.calls(f.text):
+            if d.read_as is None:
                 continue
-            depth, i = 1, m.end()
-            while i < len(text) and depth:
-                depth += {"(": 1, ")": -1}.get(text[i], 0)
-                i += 1
-            first, last = text.count("\n", 0, m.start()) + 1, text.count("\n", 0, i) + 1
-            out.append((f.key, first, last, family[2], f"AT_DISPATCH_{m.group(1)} instantiates {family[1]}; "
-                                                     f"this run: {family[2]}"))
+            first, last = f.text.count("\n", 0, d.start) + 1, f.text.count("\n", 0, d.end) + 1
+            out.append((f.key, first, last, d.name, d.read_as,
+                        f"{d.macro} instantiates {', '.join(d.types)}; this run: {d.read_as}"))
     return out
 
 
 def dispatched(spans, table) -> dict[str, tuple[str, str]]:
-    """`scalar_t` where the kernel's launch stands in an AT_DISPATCH_* lambda: {"scalar_t": (type, why)}."""
+    """The types of the AT_DISPATCH_* lambdas the kernel's launch stands in: {"scalar_t": (type, why)}."""
     m = re.match(r"(.+?):(\d+)(?:\s|$)", table.launch.origin or "")
     if m is None or not os.path.isfile(m.group(1)):
         return {}
     key, line = file_key(m.group(1)), int(m.group(2))
-    for k, first, last, t, why in spans:
+    out: dict[str, tuple[str, str]] = {}
+    for k, first, last, name, t, why in spans:
         if k == key and first <= line <= last:
-            return {"scalar_t": (t, why)}
-    return {}
-
-
-def instantiating_macros(files) -> list[str]:
-    """The expansions of the statement macros at file scope that instantiate templates
-    (`INSTANTIATE_LAYER_GPU_FUNCS(ReLULayer);`), with the macros where each one stands."""
-    out = []
-    for f in files:
-        for i, line in enumerate(f.text.splitlines(), 1):
-            m = re.match(r"([A-Z_][A-Z0-9_]*)\s*\(.*\)\s*;?\s*$", line)
-            if m is None:
-                continue
-            table = f.macros.at(i)
-            if table.get(m.group(1)) is None:
-                continue
-            try:
-                text = table.expand(line.strip())
-            except ValueError:      # MacroError: a budget spent, a bad invocation
-                continue
-            if "template" in text:
-                out.append(text)
+            out[name] = (t, why)        # spans in order of their start: the innermost wins
     return out
 
 

@@ -762,15 +762,15 @@ MAX_RETURNS = 4
 
 
 def _returned(returns) -> ir.Expr | Ptr | None:
-    """The value of a helper of several statements whose returns are numbers (`if (i >= n) return
-    false; ... return true;`): each return's value where the helper's own guards on it hold, the
-    last one's otherwise; the pointer its one unguarded return gives (`extern __shared__ T s[];
-    return s;`: the block's dynamic shared memory). A value made of anything else stays the
-    helper's (data to the caller)."""
+    """The value of a helper of several statements (`if (i >= n) return false; ... return true;`,
+    `int t = 1 - a / b; return (a + t * b) / b - t;`): each return's value where the helper's own
+    guards on it hold, the last one's otherwise; the pointer its one unguarded return gives
+    (`extern __shared__ T s[]; return s;`: the block's dynamic shared memory). A value that names
+    a counter of the helper's own loops (`for (...) if (k[i] == key) return i;`) means nothing
+    outside it and stays the helper's (data to the caller), as does a floating-point number."""
     if len(returns) == 1 and not returns[0][0] and isinstance(returns[0][1], Ptr):
         return returns[0][1]
-    if not returns or len(returns) > MAX_RETURNS or \
-            not all(isinstance(v, ir.Num) and isinstance(v.value, int) for _, v in returns):
+    if not returns or len(returns) > MAX_RETURNS or not all(_caller_value(v) for _, v in returns):
         return None
     value = returns[-1][1]
     for guards, v in reversed(returns[:-1]):
@@ -783,6 +783,15 @@ def _returned(returns) -> ir.Expr | Ptr | None:
             cond = ir.Bin("&&", cond, g)
         value = ir.Cond(cond, v, value)
     return value
+
+
+def _caller_value(v) -> bool:
+    """A returned value that means the same in the caller: an integer, or an expression of values
+    that are the caller's too (no counter of the helper's loops, nothing the model does not follow:
+    a binary search's result stays the helper's, data read from memory)."""
+    if isinstance(v, ir.Num):
+        return isinstance(v.value, int)
+    return isinstance(v, ir.Expr) and not any(s.kind in ("iter", "unknown") for s in ir.symbols(v))
 
 
 def _single_return(fn: FunctionDef):

@@ -26,6 +26,7 @@ from ..source.types import split_top_level
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
                    variadic_pack, with_edge)
 from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
+from . import dispatch
 from .pointers import pointer_launch
 from .table import LaunchConfig
 
@@ -1235,6 +1236,47 @@ def _specialization_types(primary: FunctionDef, fn: FunctionDef) -> list[str] | 
     return [got[t] for t in tps] if all(t in got for t in tps) and len(primary.params) == len(fn.params) else None
 
 
+def _dispatched_types(kernel: FunctionDef, site: LaunchSite, template: dict, project=None) -> list[str]:
+    """Type template arguments a launch writes with a name its host function gives a type: an alias
+    declared before it (`using scalar_t = float;`) of a type the unit lays out, or the type of the
+    AT_DISPATCH_* lambda it stands in (`k<scalar_t><<<...>>>`), bound to the type of the family the
+    analysis reads (model/dispatch.py), the family named in the assumption returned. An alias of a
+    type the unit cannot size (`at::acc_type<scalar_t, true>`) leaves the name open, tried at the
+    widths a program may bind."""
+    around = dispatch.at_site(site)
+    aliases = _host_aliases(site)
+    out = []
+    for tp in kernel.template_params:
+        if not tp.is_type:
+            continue
+        name = template.get(tp.name, "").strip()
+        if name in aliases:
+            sized = project is not None and site.file is not None and \
+                project.types_for(site.file).size(aliases[name]) is not None
+            if sized:
+                template[tp.name] = aliases[name]
+        elif (d := around.get(name)) is not None and d.read_as is not None:
+            template[tp.name] = d.read_as
+            if d.words() not in out:
+                out.append(d.words())
+    return out
+
+
+_ALIAS = re.compile(r"\busing\s+(\w+)\s*=\s*([^;{}=]+?)\s*;|\btypedef\s+([^;{}]+?)\s+(\w+)\s*;")
+
+
+def _host_aliases(site: LaunchSite) -> dict[str, str]:
+    """The type aliases the launch's host function declares before it: {name: type}."""
+    host = site.host
+    if host is None or host.body is None or site.node is None:
+        return {}
+    text = host.body.text[:site.node.start_byte - host.body.start_byte]
+    if b"using" not in text and b"typedef" not in text:
+        return {}
+    return {(m.group(1) or m.group(4)): (m.group(2) or m.group(3)).strip()
+            for m in _ALIAS.finditer(_code_only(text.decode("utf-8", "replace")))}
+
+
 def _host_instance_types(kernel: FunctionDef, site: LaunchSite, template: dict, project) -> list[str]:
     """Type template arguments the launch passes on from its host template's own (`crop<T><<<...>>>`
     in `template <typename T> void launchCrop(T* in, ...)`): the types of the host template's
@@ -1317,24 +1359,116 @@ def _host_type_instances(host: FunctionDef, site: LaunchSite, project) -> list[d
     return cache[key][0]
 
 
+def instantiating_macros(files) -> list[str]:
+    """The expansions of the statement macros at file scope that instantiate templates
+    (`INSTANTIATE_LAYER_GPU_FUNCS(ReLULayer);` writing `template void ReLULayer<float>::Forward_gpu(...)`)."""
+    out = []
+    for f in files:
+        got = f.__dict__.get("_instantiating")
+        if got is None:
+            got = []
+            for i, line in enumerate(f.text.splitlines(), 1):
+                m = _MACRO_LINE.match(line)
+                if m is None:
+                    continue
+                table = f.macros.at(i)
+                if table.get(m.group(1)) is None:
+                    continue
+                try:
+                    text = table.expand(line.strip())
+                except MacroError:      # a budget spent, a bad invocation
+                    continue
+                if "template" in text:
+                    got.append(text)
+            f.__dict__["_instantiating"] = got      # read once a file
+        out += got
+    return out
+
+
+_MACRO_LINE = re.compile(r"([A-Z_][A-Z0-9_]*)\s*\(.*\)\s*;?\s*$")
+
+
 def _type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[str, str]] | None:
     name = re.sub(r"<[^<>]*>", "", host.name).split("::")[-1].strip()
     params = [tp for tp in host.template_params]
     use = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*)>\s*\(")
     out: list[dict[str, str]] = []
+    cls = member_class(host.node)
+    if cls and cls != "?" and all(tp.is_type for tp in params):
+        # a member of a class template (`template <typename Dtype> void ReLULayer<Dtype>::Forward_gpu`),
+        # instantiated with its class: `template void ReLULayer<float>::Forward_gpu(...)`, written
+        # in the unit or by a macro there (`INSTANTIATE_LAYER_GPU_FUNCS(ReLULayer);`)
+        member = re.compile(r"\b" + re.escape(cls) + r"\s*<([^<>;{}()]*)>\s*::\s*" + re.escape(name) + r"\s*\(")
+        files = project.unit_files(site.file)
+        for text in [f.text for f in files] + instantiating_macros(files):
+            for m in member.finditer(text):
+                args = split_top_level(m.group(1))
+                binding = {tp.name: a.strip() for tp, a in zip(params, args)}
+                if len(args) == len(params) and not set(binding.values()) & {tp.name for tp in params} \
+                        and binding not in out:
+                    out.append(binding)
+        if out:
+            return out
     for f in project.unit_files(site.file):
         if f.tree is None:
             continue
-        for m in use.finditer(f.tree.root_node.text):
-            args = split_top_level(m.group(1).decode("utf-8", "replace"))
+        text = f.tree.root_node.text
+        dispatches = dispatch.calls(text.decode("utf-8", "replace")) if b"AT_DISPATCH_" in text else []
+        calls = [(m.start(), split_top_level(m.group(1).decode("utf-8", "replace"))) for m in use.finditer(text)]
+        if dispatches:          # `run(x.data_ptr<scalar_t>(), n)` in a dispatch's lambda: its types deduced
+            calls += _deduced_calls(host, name, f, text, dispatches)
+        for start, args in calls:
             if len(args) != len(params):
                 continue
             binding = {tp.name: a.strip() for tp, a in zip(params, args) if tp.is_type}
+            if dispatches:      # `run<scalar_t>(...)` in a dispatch's lambda: the type it reads
+                at = len(text[:start].decode("utf-8", "replace"))
+                names = {d.name: d.read_as for d in dispatches if d.start <= at < d.end and d.read_as}
+                binding = {k: names.get(v, v) for k, v in binding.items()}
             if any(v in {tp.name for tp in params} for v in binding.values()):
                 return None         # passed on from another template: not all instances are here
             if binding not in out:
                 out.append(binding)
     return out or None
+
+
+def _deduced_calls(host: FunctionDef, name: str, f, text: bytes, dispatches) -> list[tuple[int, list[str]]]:
+    """The calls of host template `name` inside dispatch lambdas that leave its type arguments to
+    deduction, each as (offset, the template arguments deduced): every type parameter deduced from
+    the arguments (`x.data_ptr<scalar_t>()`), value parameters left out (none may be open)."""
+    if any(not tp.is_type for tp in host.template_params):
+        return []
+    want = {tp.name for tp in host.template_params}
+    out = []
+    decoded = text.decode("utf-8", "replace")
+    for d in dispatches:
+        lo, hi = len(decoded[:d.start].encode()), len(decoded[:d.end].encode())
+        for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*\(", text[lo:hi]):
+            start = lo + m.start()
+            if f is host.file and host.node is not None and host.node.start_byte <= start < host.node.end_byte:
+                continue
+            close = _closing(text, lo + m.end())
+            if close is None:
+                continue
+            args = split_top_level(text[lo + m.end():close].decode("utf-8", "replace"))
+            at = len(text[:start].decode("utf-8", "replace"))
+            names = {e.name: e.read_as for e in dispatches if e.start <= at < e.end and e.read_as}
+            got = _deduced(host.params, args, want, {}, names)
+            if len(got) == len(want):
+                out.append((start, [got[tp.name] for tp in host.template_params]))
+    return out
+
+
+def _closing(text: bytes, i: int) -> int | None:
+    """The offset of the `)` that closes the parenthesis opened before offset `i`."""
+    depth = 1
+    while i < len(text):
+        c = text[i]
+        depth += (c == 40) - (c == 41)
+        if not depth:
+            return i
+        i += 1
+    return None
 
 
 def _guards_let_through(site: LaunchSite, binding: dict[str, str]) -> bool:
@@ -2132,12 +2266,46 @@ def _deduced_types(kernel: FunctionDef, site: LaunchSite) -> dict[str, str]:
     if not want or site.host is None:
         return {}
     host = {hp.name: hp for hp in site.host.params if hp.name}
+    host.update({n: d for n, d in _host_locals(site.host).items() if n not in host})
+    names = {d.name: d.read_as for d in dispatch.at_site(site).values() if d.read_as}
+    return _deduced(kernel.params, site.args, want, host, names)
+
+
+def _deduced(params, args, want: set[str], host: dict, names: dict[str, str] | None = None) -> dict[str, str]:
+    """Template argument deduction from a call's arguments: where a parameter is written `T` or `T*`
+    and the argument is a name of the caller's of as many pointers, or an expression whose pointer
+    type it writes (`x.data_ptr<float>()`, `(float*)p + k`, `static_cast<float*>(p)`), T is that type
+    (`names`: what the caller's type names stand for, `scalar_t` in a dispatch's lambda)."""
+    names = names or {}
     out: dict[str, str] = {}
-    for kp, text in zip(kernel.params, site.args):
+    for kp, text in zip(params, args):
+        if kp.type_name not in want:
+            continue
         hp = host.get(text.strip())
-        if kp.type_name in want and hp is not None and hp.pointers == kp.pointers and hp.type_name not in want:
-            out.setdefault(kp.type_name, hp.type_name)
+        if hp is not None:
+            t = names.get(hp.type_name, hp.type_name) if hp.pointers == kp.pointers else None
+        else:
+            t = written_pointer_type(text) if kp.pointers == 1 else None
+            t = names.get(t, t) if t is not None else None
+        if t is not None and t not in want:
+            out.setdefault(kp.type_name, t)
     return out
+
+
+# an argument that writes its pointer type: a tensor's typed accessor or a cast, then `+ offset`
+_WRITTEN_POINTER = re.compile(
+    r"\s*(?:[\w.:>\[\]-]+?\s*(?:\.|->)\s*(?:data_ptr|data|mutable_data_ptr|const_data_ptr)\s*<\s*(?P<a>[\w:]+)\s*>\s*\(\s*\)"
+    r"|\(\s*(?:const\s+)?(?P<b>[\w:]+)\s*(?:const\s*)?\*\s*\)\s*[\w(]"
+    r"|(?:static|reinterpret)_cast\s*<\s*(?:const\s+)?(?P<c>[\w:]+)\s*(?:const\s*)?\*\s*>\s*\()")
+
+
+def written_pointer_type(text: str) -> str | None:
+    """The element type an argument's expression writes for the pointer it gives: `x.data_ptr<T>()`
+    (`+ n * k` after it), `(T*)buf`, `static_cast<const T*>(p)`; None where it writes none."""
+    m = _WRITTEN_POINTER.match(text)
+    if m is None:
+        return None
+    return m.group("a") or m.group("b") or m.group("c")
 
 
 def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, CliLaunch], project=None,
@@ -2185,6 +2353,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
         template.update({k: v for k, v in _deduced_types(kernel, site).items() if k not in template})
+        assumptions += _dispatched_types(kernel, site, template, project)
         assumptions += _host_instance_types(kernel, site, template, project)
         instantiated = _host_template_values(kernel, site, template, project, resolver)
         if len(kernel_sites) > 1:

@@ -3,6 +3,10 @@ Flags a global access where threadIdx.x carries a larger memory stride than thre
 while threadIdx.y/z carries the unit stride: the row and column roles of the thread index are
 swapped. It names the variables to swap.
 
+It is reported only where a warp of the block spans more threads along x than along y (or z):
+in a 4 x 4 block a warp is the same 4 x 4 tile whichever index moves fastest, and in a 4 x 8 block
+the swap would double the rows a request touches; CL101 reports such an access as it is.
+
 It is the cause of a CL101 finding on the same access, and takes its place: one finding, with
 the sectors per request CL101 would have reported among its figures (`--ignore CL102` brings the
 CL101 finding back). A CL101 finding on another access whose index uses the same variable says
@@ -86,6 +90,16 @@ def x_stride_text(sim, acc, sx: int) -> str:
     return str(sx)
 
 
+def _swap_helps(block, axis: str) -> bool:
+    """Whether a warp of the block spans more threads along x than along `axis`: only then does
+    giving `axis` the large stride put fewer rows in a request. A 4 x 4 block's warp is a 4 x 4
+    tile either way round, and in a 4 x 8 block swapping would double the rows a warp touches."""
+    bx, by, bz = (max(1, int(b)) for b in block)
+    along_x = min(bx, 32)
+    along = min(by, max(1, 32 // bx)) if axis == "y" else min(bz, max(1, 32 // (bx * by)))
+    return along_x > along
+
+
 def check(ctx: Context):
     sim = ctx.sim
     me = sys.modules[__name__]
@@ -103,7 +117,7 @@ def check(ctx: Context):
             continue
         for axis in ("y", "z"):
             sa = res.strides.get(axis)
-            if sa is None or abs(sa) != 1:
+            if sa is None or abs(sa) != 1 or not _swap_helps(sim.block, axis):
                 continue
             xs = sorted(n for n, d in acc.name_deps.items() if "threadIdx.x" in d and f"threadIdx.{axis}" not in d)
             ys = sorted(n for n, d in acc.name_deps.items() if f"threadIdx.{axis}" in d and "threadIdx.x" not in d)

@@ -39,7 +39,7 @@ import sys
 from dataclasses import replace
 
 from ..index import ir
-from .base import Context, chosen, internal, invented, open_names, short, written
+from .base import Context, chosen, internal, invented, open_names, scaled_text, short, written
 
 # numpy and the evaluator are imported where they are used: reading a rule's metadata (every run
 # does) does not load the simulation
@@ -779,9 +779,14 @@ def _check(ctx: Context):
             grid_open = _open_grid(sim, below)
             # a span over a grid computed from sizes the program leaves open is no figure to quote
             span_txt = f"the whole grid ({', '.join(grid_open)})" if grid_open else str(span)
-            head = (f"{_term_words(t)} of `{short(written(acc), 40)}` steps {c} but {below_txt} below "
+            # beside a span over an open grid, a step made of a value the program does not give is
+            # its expression, not the trial's number (elsewhere the sizes the strides share are
+            # factored out of both, and the two numbers are in their units)
+            step_txt = (scaled_text(sim, t.stride, c) or str(c)) if grid_open else str(c)
+            head = (f"{_term_words(t)} of `{short(written(acc), 40)}` steps {step_txt} but {below_txt} below "
                     f"span{'s' if len(below) == 1 else ''} {span_txt}")
-            metrics = {"stride": c, "expected_stride": span} if not grid_open else {"stride": c}
+            stride = c if step_txt == str(c) else step_txt      # (the program's expression, in JSON too)
+            metrics = {"stride": stride, "expected_stride": span} if not grid_open else {"stride": stride}
             if grid_open and kind == "overlap":
                 who = "iterations" if internal(t.coord.name) else f"{t.coord.name.split('.')[0]} values"
                 msg = f"{head}: neighbouring {who} overlap"

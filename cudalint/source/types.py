@@ -288,8 +288,13 @@ class TypeTable:
         bindings = dict(bindings or {})
         for part in path.split("."):
             found = self._struct(t)
-            if found is None:
-                return None
+            if found is None:       # a component of a vector type: `p.size.x` of an `int2 size`
+                vec = _builtin(t)
+                m = next((m for m in vec.members if m.name == part), None) if vec is not None else None
+                if m is None:
+                    return None
+                t = m.type
+                continue
             sd, own = found
             bindings.update({k: self.resolve(v, bindings) for k, v in own.items()})
             fd = self._field(sd, part, bindings)
