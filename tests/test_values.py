@@ -402,3 +402,23 @@ void run(float* out, int width, int height) { k<<<dim3(width / 16, height / 8), 
     [d] = [d for d in diags if d.code == "CL301"]
     assert "steps (width / 16)" in d.message and "62" not in d.message
     assert d.metrics["stride"] == "(width / 16)"
+
+
+def test_a_narrow_block_s_rows_are_the_cause_the_help_names(tmp_path):
+    # bytes of a 16-wide block: a row's lanes are adjacent, two rows share a warp; the help asks
+    # for a wider block, not for threadIdx.x to move by one element (it already does)
+    from cudalint.rules import BY_CODE
+    diags = lint(tmp_path, """__global__ void mask(const unsigned char* src, unsigned char* dst, int w, int h, int pitch) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  dst[y * pitch + x] = src[y * pitch + x] ? 255 : 0;
+}
+// cudalint: param w=1024 h=1024 pitch=1024
+void run(const unsigned char* src, unsigned char* dst, int w, int h, int pitch) {
+  mask<<<dim3((w + 15) / 16, (h + 15) / 16), dim3(16, 16)>>>(src, dst, w, h, pitch);
+}
+""")
+    found = [d for d in diags if d.code == "CL101"]
+    assert found and all("runs of 16" in d.message for d in found)
+    assert all(BY_CODE["CL101"].help(d).startswith("a warp reads 2 rows of the block's 16 lanes") for d in found)

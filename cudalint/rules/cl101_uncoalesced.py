@@ -111,6 +111,11 @@ def help(d) -> str | None:
     stride = m.get("lane_stride_bytes")
     if not stride:
         return None
+    runs = f.get("group_lanes")
+    if runs and runs == f.get("block_x") and runs < 32 and stride == f.get("element_bytes"):
+        # the lanes of a row are adjacent already: the block's narrow rows split each warp
+        return (f"a warp reads {32 // runs} rows of the block's {runs} lanes each: make the block at "
+                f"least 32 threads wide along x so that a warp's lanes stay on one row")
     if isinstance(stride, str):         # a stride the program does not give, as its expression (`4·ld`)
         return (f"adjacent lanes are {stride} B apart: give threadIdx.x the index that moves by one element, "
                 f"or load the tile through shared memory and read it from there")
@@ -270,6 +275,7 @@ def check(ctx: Context):
         if c.group_lanes:
             d.facts["group_lanes"] = c.group_lanes
             d.facts["group_apart"] = lane_text(sim, acc, c.group_stride, runs=c.group_lanes)
+            d.facts["block_x"] = int(sim.block[0])
         d.cause = names
         d.facts["record"] = record_key(acc, c.lane_stride_bytes)
         # a loop that walks the record (`out[i * (3 + c) + j]` over j): the access is a run of fields
