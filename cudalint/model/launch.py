@@ -868,7 +868,7 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
         if k is None:
             continue
         if texts is None:
-            texts = [f.tree.root_node.text for f in project.unit_files(site.file) if f.tree is not None]
+            texts = _instance_texts(host, site, project)
         found: list[int] = []
         partial = False         # an instantiation passes a name there (`launch<D, parallel_blocks>`)
         use = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*)>")
@@ -893,6 +893,22 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
         elif default is not None and (v := _template_number(default, None)) is not None:
             out[tp.name] = ((v,), f"`{name}`'s default template argument")
     return out
+
+
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
+
+
+def _instance_texts(host: FunctionDef, site: LaunchSite, project) -> list[bytes]:
+    """The code of the launch's unit where the host template's instantiations are looked for: a
+    macro's definition is no code until it is used (`#define BN(N) ... run<T, N, 64>(...)`), so
+    the definitions are left out and the uses' expansions put in (those in host functions that call
+    the template, and the file-scope ones that instantiate templates); comments are no code either."""
+    files = [f for f in project.unit_files(site.file) if f.tree is not None]
+    texts = [_code_only(_DEFINE.sub(lambda m: b" " * len(m.group(0)), f.tree.root_node.text).decode(
+        "utf-8", "surrogateescape")).encode("utf-8", "surrogateescape") for f in files]
+    texts += [node_text(call).encode("utf-8", "surrogateescape") for _, call, _, _, _ in _macro_calls(host, project)]
+    texts += [t.encode("utf-8", "surrogateescape") for t in instantiating_macros(files)]
+    return texts
 
 
 def _template_number(text: str, resolver: HostResolver | None) -> int | None:
@@ -1623,7 +1639,78 @@ def _calls(fn: FunctionDef, project) -> list[tuple[FunctionDef, object, list[str
         args_node = call.child_by_field_name("arguments")
         out.append((caller, call, [node_text(a) for a in args_node.named_children if a.type != "comment"]
                     if args_node is not None else []))
+    return out + [(caller, call, args) for caller, call, args, _, _ in _macro_calls(fn, project)]
+
+
+_MACRO_USE = re.compile(rb"\b([A-Z_][A-Z0-9_]*)\s*\(")
+
+
+def _macro_calls(fn: FunctionDef, project) -> list[tuple]:
+    """The calls of host function `fn` that a statement macro writes in a host function's body
+    (`#define BN(N) if (n % N == 0) { run<T, N, 64>(...); }` used as `BN(16) else BN(8)`): (caller,
+    the call in the macro's expansion, its arguments, the macro's use in the caller, the expansion's
+    statements). What the expansion tests before the call (`n % 16 == 0`) is the caller's check there."""
+    cache = project.__dict__.setdefault("_macro_calls", {})
+    key = (fn.file.key if fn.file is not None else "", fn.line, fn.name)
+    if key in cache:
+        return cache[key][0]
+    from ..source.cufile import _parser
+    out: list[tuple] = []
+    trees = []          # kept with the calls: their nodes belong to these trees
+    name = re.sub(r"<[^<>]*>", "", fn.name).split("::")[-1].strip()
+    word = re.compile(r"\b" + re.escape(name) + r"\b")
+    # as for written calls: where several files define a function of this name, a use reaches
+    # this one only from the units that see its file
+    homes = sum(1 for f in project.files.values()
+                if any(g.name == fn.name and g.body is not None and not g.is_kernel for g in f.functions))
+    for src in project.files.values():
+        if src.tree is None or not hasattr(src.macros, "at"):
+            continue
+        if homes > 1 and fn.file is not None and not project.sees(src, fn.file):
+            continue
+        for g in src.functions:
+            if g.is_kernel or g.is_device or g.body is None or g is fn:
+                continue
+            body = g.body.text
+            table = None
+            for m in _MACRO_USE.finditer(body):
+                table = table or src.macros.at(g.line)
+                mac = table.get(m.group(1).decode())
+                if mac is None or not word.search(getattr(mac, "body", "") or ""):
+                    continue
+                close = _closing(body, m.end())
+                if close is None:
+                    continue
+                try:
+                    text = table.expand(body[m.start():close + 1].decode("utf-8", "replace"))
+                except MacroError:
+                    continue
+                tree = _parser().parse(("void __cudalint_expansion() {\n" + text + "\n}").encode("utf-8", "surrogateescape"))
+                top = tree.root_node.named_children[0] if tree.root_node.named_children else None
+                statements = top.child_by_field_name("body") if top is not None else None
+                anchor = g.body.descendant_for_byte_range(g.body.start_byte + m.start(), g.body.start_byte + m.end())
+                if statements is None or anchor is None or len(out) >= MAX_CALLS:
+                    continue
+                trees.append(tree)
+                stack = [statements]
+                while stack:
+                    n = stack.pop()
+                    if n.type == "call_expression" and _callee_name(n) == name:
+                        args_node = n.child_by_field_name("arguments")
+                        args = [node_text(a) for a in args_node.named_children if a.type != "comment"] \
+                            if args_node is not None else []
+                        out.append((g, n, args, anchor, (statements, n)))
+                    stack.extend(reversed(n.named_children))
+    cache[key] = (out, trees, fn)
     return out
+
+
+def _callee_name(call) -> str | None:
+    """The plain name a call names its function with (`run` of `run<T, 16>(...)`, of `ns::run(...)`)."""
+    f = call.child_by_field_name("function")
+    if f is not None and f.type == "template_function":
+        f = f.child_by_field_name("name")
+    return node_text(f).split("::")[-1].strip() if f is not None else None
 
 
 MAX_CALLS = 16          # calls of a wrapper (and of its callers) read for its parameters' values
@@ -1662,17 +1749,20 @@ def _call_contexts(fn: FunctionDef, project, budget: Budget, depth: int, passing
     out: list[CallContext] = []
     pack = variadic_pack(fn)
     cls = member_class(fn.node)
+    written = {id(call): (anchor, expansion) for _, call, _, anchor, expansion in _macro_calls(fn, project)}
     for caller, call, args in _calls(fn, project):
         if not _arity_fits(fn, len(args)):
             continue
-        if cls is not None and not _own_call(call, caller, cls):
+        anchor, expansion = written.get(id(call), (call, None))
+        if cls is not None and expansion is None and not _own_call(call, caller, cls):
             continue
         if passing is not None and not (len(args) > passing[0] and _names(args[passing[0]], passing[1])):
             continue
         if budget.steps <= 0:
             return out
-        line = call.start_point[0] + 1
-        site = LaunchSite(fn.name, [], [], args, caller, line, caller.file, call)
+        line = anchor.start_point[0] + 1
+        # a call a macro writes: the caller read up to the macro's use, then the expansion up to the call
+        site = LaunchSite(fn.name, [], [], args, caller, line, caller.file, anchor, expansion=expansion)
         r = HostResolver(site, None, project.constants_for(caller.file), project, budget=budget, depth=depth + 1)
         values, allocs, bases = {}, {}, {}
         named = list(zip([q.name for q in fn.params], args, [q.pointers for q in fn.params]))

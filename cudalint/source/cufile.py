@@ -300,7 +300,8 @@ class SourceFile:
             [ParseProblem(p.line, p.column, p.line, p.message, p.severity, p.code) for p in view.problems])
         self.problems += _skipped_kernels(self.lines, view.inactive)
         self._specifier_uses: dict[int, list[tuple[int, str]]] = {}     # line (0-based) -> (column, macro)
-        parsed, self.body_pragmas = _for_parser(self.text, _specifier_macros(self.macros), self._specifier_uses)
+        parsed, self.body_pragmas = _for_parser(self.text, _specifier_macros(self.macros), self._specifier_uses,
+                                                _if_macros(self.macros))
         data = parsed.encode("utf-8", errors="surrogateescape")
         self.tree = _parser().parse(data)
         self._annotated = b"cudalint" in data      # no comment of a file without the word is read
@@ -941,7 +942,8 @@ def _renamed(sd: StructDef, name: str) -> StructDef:
 
 
 def _for_parser(text: str, specifiers: dict[str, bool] | None = None,
-                uses: dict[int, list[tuple[int, str]]] | None = None) -> tuple[str, dict[int, str]]:
+                uses: dict[int, list[tuple[int, str]]] | None = None,
+                if_macros: frozenset[str] = frozenset()) -> tuple[str, dict[int, str]]:
     """What tree-sitter-cuda reads: `struct __align__(16) T {...}` and `float v[8]
     __attribute__((aligned(16)))` with the attribute blanked (the grammar does not know them
     there), the uses of macros that stand for declaration specifiers (`#define HDI __host__
@@ -965,6 +967,8 @@ def _for_parser(text: str, specifiers: dict[str, bool] | None = None,
         text = _HEADER_WORDS.sub(blank, text)
     if specifiers:
         text = _blank_uses(text, specifiers, uses)
+    if if_macros:
+        text = _chained_if_macros(text, if_macros)
     held: dict[int, str] = {}
     if "pragma" not in text:
         return text, held
@@ -988,6 +992,49 @@ _HEADER_WORDS = re.compile(r"\b__(?:device|cudart)_builtin(?:_texture_type|_surf
 _SPECIFIER_WORDS = frozenset({"inline", "__inline__", "__inline", "__forceinline__", "__noinline__", "static",
                               "__device__", "__host__", "extern", "constexpr", "__restrict__"})
 _ALIGN_ANY = re.compile(r"\b(?:__align__|alignas|__declspec)\s*\((?:[^()]|\([^()]*\))*\)")
+
+
+def _if_macros(macros) -> frozenset[str]:
+    """The function-like macros of a unit whose expansion is an `if` statement
+    (`#define PICK(N) if (n % N == 0) { run<N>(...); }`)."""
+    out = set()
+    for name, events in getattr(macros, "events", {}).items():
+        m = next((m for _, m in reversed(events) if m is not None), None)
+        if m is not None and m.params is not None and re.match(r"\s*if\s*\(", m.body) and m.body.rstrip().endswith("}"):
+            out.add(name)
+    return frozenset(out)
+
+
+_CHAIN_END = re.compile(r"(\s+)(else\b|(?=\}))")
+
+
+def _chained_if_macros(text: str, names: frozenset[str]) -> str:
+    """`PICK(32) else PICK(16)`: uses of statement macros that expand to an `if`, chained by `else`
+    the way their expansions read. The grammar reads no `else` after a call: the use gets the `;`
+    a statement ends with, in the first blank after it, and the `else` is blanked (the chain's
+    order is kept by the lines; what each use tests is in its expansion). Columns stay."""
+    found = [n for n in names if n in text]
+    if not found:
+        return text
+    use = re.compile(r"\b(?:" + "|".join(map(re.escape, found)) + r")\s*\(")
+    out = list(text)
+    for m in use.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if text[line_start:m.start()].lstrip().startswith("#"):
+            continue
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += (text[i] == "(") - (text[i] == ")")
+            i += 1
+        after = _CHAIN_END.match(text, i)
+        if depth or after is None:
+            continue
+        out[after.start(1)] = ";" if text[after.start(1)] != "\n" else "\n"
+        if out[after.start(1)] != ";":
+            continue        # no blank before a line break to put it in: left as written
+        if after.group(2) == "else":
+            out[after.start(2):after.end(2)] = "    "
+    return "".join(out)
 
 
 def _specifier_macros(macros) -> dict[str, bool]:
