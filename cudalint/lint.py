@@ -1259,8 +1259,8 @@ def _dispatched_with_float(site) -> bool:
     host = site.host
     if host is None or site.file is None or site.file.tree is None:
         return False
-    text = site.file.tree.root_node.text.decode("utf-8", "replace")
-    calls = re.compile(r"\b" + re.escape(_short(host.name)) + r"\s*(?:<[^;{}()]*>)?\s*\(")
+    text = site.file.tree.root_node.text
+    calls = re.compile(rb"\b" + re.escape(_short(host.name).encode()) + rb"\s*(?:<[^;{}()]*>)?\s*\(")
     seen = False
     for d in dispatch.calls(text):
         if calls.search(text, d.start, d.end) is not None:

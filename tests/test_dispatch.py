@@ -98,7 +98,7 @@ template <typename T> void pick_launch(const T* in, T* out, int n) { pick<T><<<(
 
 
 def test_the_families_and_their_extra_types():
-    text = """void f() {
+    text = b"""void f() {
   // AT_DISPATCH_INTEGRAL_TYPES(x, "in a comment", [&] { });
   AT_DISPATCH_FLOATING_TYPES_AND2(at::ScalarType::Half, at::kBFloat16, x.scalar_type(), "a(b", [&] {
     AT_DISPATCH_INDEX_TYPES(i.scalar_type(), "n", [&] { k<scalar_t, index_t><<<1, 32>>>(); });
@@ -107,9 +107,9 @@ def test_the_families_and_their_extra_types():
     found = dispatch.calls(text)
     assert [d.macro for d in found] == ["AT_DISPATCH_FLOATING_TYPES_AND2", "AT_DISPATCH_INDEX_TYPES"]
     assert found[0].types == ("double", "float", "at::Half", "at::BFloat16")
-    around = dispatch.around(text, text.index("k<scalar_t"))
+    around = dispatch.around(text, text.index(b"k<scalar_t"))
     assert (around["scalar_t"].read_as, around["index_t"].read_as) == ("float", "int")
-    assert dispatch.around(text, text.index("void f")) == {}
+    assert dispatch.around(text, text.index(b"void f")) == {}
 
 
 def test_an_alias_of_a_type_the_unit_cannot_size_stays_open(tmp_path):

@@ -188,10 +188,11 @@ def dispatch_spans(files) -> list[tuple[str, int, int, str, str, str]]:
     line, the lambda's type name, the type this run instantiates it with, why)."""
     out = []
     for f in files:
-        for d in dispatch.calls(f.text):
+        text = f.text.encode("utf-8", "surrogateescape")
+        for d in dispatch.calls(text):
             if d.read_as is None:
                 continue
-            first, last = f.text.count("\n", 0, d.start) + 1, f.text.count("\n", 0, d.end) + 1
+            first, last = text.count(b"\n", 0, d.start) + 1, text.count(b"\n", 0, d.end) + 1
             out.append((f.key, first, last, d.name, d.read_as,
                         f"{d.macro} instantiates {', '.join(d.types)}; this run: {d.read_as}"))
     return out

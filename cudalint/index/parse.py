@@ -650,22 +650,26 @@ def _lambdas_blanked(text: str) -> str:
 
 def _lambda_end(text: str, j: int) -> int | None:
     """The end of the lambda starting at `text[j] == '['`: captures, parameters, then a braced body."""
-    k = _balanced(text, j, "[", "]")
+    k = balanced(text, j, "[", "]")
     if k is None:
         return None
     rest = text[k:].lstrip()
     k = len(text) - len(rest)
     if rest.startswith("("):
-        k = _balanced(text, k, "(", ")")
+        k = balanced(text, k, "(", ")")
         if k is None:
             return None
     brace = text.find("{", k)
     if brace < 0 or not re.fullmatch(r"[\s\w:<>&*,\->]*", text[k:brace]):
         return None
-    return _balanced(text, brace, "{", "}")
+    return balanced(text, brace, "{", "}")
 
 
-def _balanced(text: str, start: int, open_: str, close: str) -> int | None:
+def balanced(text, start: int, open_: str, close: str) -> int | None:
+    """The offset just past the bracket that closes the one at `start` (`open_` there), in a text
+    or its bytes; None where it is not closed."""
+    if isinstance(text, bytes):
+        open_, close = ord(open_), ord(close)      # (a byte of bytes is a number)
     depth = 0
     for k in range(start, len(text)):
         c = text[k]

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
-_CALL = re.compile(r"\bAT_DISPATCH_(\w+?)\s*\(")
+from ..index.parse import balanced
+
+_COMMENT = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
+_CALL = re.compile(rb"\bAT_DISPATCH_(\w+?)\s*\(")
 
 _INTEGRAL = ("uint8_t", "int8_t", "int16_t", "int", "int64_t")
 _FLOATING = ("double", "float")
@@ -39,7 +41,7 @@ class Dispatch:
     macro: str                  # `AT_DISPATCH_FLOATING_TYPES_AND_HALF`
     name: str                   # the type's name in the lambda: `scalar_t`
     types: tuple[str, ...]      # the types the lambda is compiled with
-    start: int                  # offsets of the call in its text: `AT_DISPATCH_...(` to its `)`
+    start: int                  # byte offsets of the call in its text: `AT_DISPATCH_...(` to its `)`
     end: int
 
     @property
@@ -79,30 +81,36 @@ def _family(suffix: str, args: str) -> tuple[tuple[str, ...], str] | None:
     return None
 
 
-def calls(text: str) -> list[Dispatch]:
+def calls(text: bytes) -> list[Dispatch]:
     """The AT_DISPATCH_* calls of a text (a function's body, a file), comments and strings read as
-    blank, each with the span of its parentheses."""
-    if "AT_DISPATCH_" not in text:
+    blank, each with the span of its parentheses (byte offsets)."""
+    if b"AT_DISPATCH_" not in text:
         return []
-    code = _COMMENT.sub(lambda m: m.group(0)[0] + " " * (len(m.group(0)) - 2) + m.group(0)[-1]
-                        if m.group(0)[0] in "\"'" else re.sub(r"[^\n]", " ", m.group(0)), text)
+    code = _COMMENT.sub(lambda m: m.group(0)[:1] + b" " * (len(m.group(0)) - 2) + m.group(0)[-1:]
+                        if m.group(0)[:1] in b"\"'" else re.sub(rb"[^\n]", b" ", m.group(0)), text)
     out = []
     for m in _CALL.finditer(code):
-        depth, i = 1, m.end()
-        while i < len(code) and depth:
-            depth += {"(": 1, ")": -1}.get(code[i], 0)
-            i += 1
-        family = _family(m.group(1), code[m.end():i])
-        if family is not None and not depth:
-            out.append(Dispatch(f"AT_DISPATCH_{m.group(1)}", family[1], family[0], m.start(), i))
+        end = balanced(code, m.end() - 1, "(", ")")
+        if end is None:
+            continue
+        suffix = m.group(1).decode("ascii", "replace")
+        family = _family(suffix, code[m.end():end].decode("utf-8", "replace"))
+        if family is not None:
+            out.append(Dispatch(f"AT_DISPATCH_{suffix}", family[1], family[0], m.start(), end))
     return out
 
 
-def around(text: str, offset: int) -> dict[str, Dispatch]:
-    """The dispatches whose parentheses hold `offset` of `text`, by the name their lambda gives its
-    type (the innermost for each name)."""
+def around(text: bytes, offset: int) -> dict[str, Dispatch]:
+    """The dispatches whose parentheses hold byte `offset` of `text`, by the name their lambda gives
+    its type (the innermost for each name)."""
+    return names_at(calls(text), offset)
+
+
+def names_at(found: list[Dispatch], offset: int) -> dict[str, Dispatch]:
+    """Of dispatches found in one text, those around `offset`, by their lambda's type name (the
+    innermost for each)."""
     out: dict[str, Dispatch] = {}
-    for d in calls(text):
+    for d in found:
         if d.start <= offset < d.end and (d.name not in out or out[d.name].start < d.start):
             out[d.name] = d
     return out
@@ -113,6 +121,4 @@ def at_site(site) -> dict[str, Dispatch]:
     host = site.host
     if host is None or host.body is None or site.node is None:
         return {}
-    body = host.body.text.decode("utf-8", "replace")
-    offset = len(host.body.text[:site.node.start_byte - host.body.start_byte].decode("utf-8", "replace"))
-    return around(body, offset)
+    return around(host.body.text, site.node.start_byte - host.body.start_byte)

@@ -18,15 +18,16 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..index import ir
-from ..index.parse import ExprSyntaxError
+from ..index.parse import ExprSyntaxError, balanced
 from ..preprocess.macros import MacroError
-from ..source.cufile import INT_WORDS, FunctionDef, LaunchSite, Param, condition_of, kernel_operand, node_text
+from ..source.cufile import (INT_WORDS, FunctionDef, LaunchSite, Param, condition_of, expansion_statements,
+                             kernel_operand, node_text)
 from ..source.project import member_class
 from ..source.types import split_top_level
+from . import dispatch
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
                    variadic_pack, with_edge)
 from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
-from . import dispatch
 from .pointers import pointer_launch
 from .table import LaunchConfig
 
@@ -904,11 +905,20 @@ def _instance_texts(host: FunctionDef, site: LaunchSite, project) -> list[bytes]
     the definitions are left out and the uses' expansions put in (those in host functions that call
     the template, and the file-scope ones that instantiate templates); comments are no code either."""
     files = [f for f in project.unit_files(site.file) if f.tree is not None]
-    texts = [_code_only(_DEFINE.sub(lambda m: b" " * len(m.group(0)), f.tree.root_node.text).decode(
-        "utf-8", "surrogateescape")).encode("utf-8", "surrogateescape") for f in files]
+    texts = [_code_text(f) for f in files]
     texts += [node_text(call).encode("utf-8", "surrogateescape") for _, call, _, _, _ in _macro_calls(host, project)]
     texts += [t.encode("utf-8", "surrogateescape") for t in instantiating_macros(files)]
     return texts
+
+
+def _code_text(f) -> bytes:
+    """A file's text with its macro definitions and comments blanked, made once a file."""
+    got = f.__dict__.get("_code_text")
+    if got is None:
+        text = _DEFINE.sub(lambda m: b" " * len(m.group(0)), f.tree.root_node.text)
+        got = f.__dict__["_code_text"] = _code_only(text.decode("utf-8", "surrogateescape")).encode(
+            "utf-8", "surrogateescape")
+    return got
 
 
 def _template_number(text: str, resolver: HostResolver | None) -> int | None:
@@ -1429,7 +1439,7 @@ def _type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[s
         if f.tree is None:
             continue
         text = f.tree.root_node.text
-        dispatches = dispatch.calls(text.decode("utf-8", "replace")) if b"AT_DISPATCH_" in text else []
+        dispatches = dispatch.calls(text)
         calls = [(m.start(), split_top_level(m.group(1).decode("utf-8", "replace"))) for m in use.finditer(text)]
         if dispatches:          # `run(x.data_ptr<scalar_t>(), n)` in a dispatch's lambda: its types deduced
             calls += _deduced_calls(host, name, f, text, dispatches)
@@ -1438,8 +1448,7 @@ def _type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[s
                 continue
             binding = {tp.name: a.strip() for tp, a in zip(params, args) if tp.is_type}
             if dispatches:      # `run<scalar_t>(...)` in a dispatch's lambda: the type it reads
-                at = len(text[:start].decode("utf-8", "replace"))
-                names = {d.name: d.read_as for d in dispatches if d.start <= at < d.end and d.read_as}
+                names = _read_as(dispatches, start)
                 binding = {k: names.get(v, v) for k, v in binding.items()}
             if any(v in {tp.name for tp in params} for v in binding.values()):
                 return None         # passed on from another template: not all instances are here
@@ -1456,35 +1465,31 @@ def _deduced_calls(host: FunctionDef, name: str, f, text: bytes, dispatches) -> 
         return []
     want = {tp.name for tp in host.template_params}
     out = []
-    decoded = text.decode("utf-8", "replace")
+    call = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*\(")
     for d in dispatches:
-        lo, hi = len(decoded[:d.start].encode()), len(decoded[:d.end].encode())
-        for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*\(", text[lo:hi]):
-            start = lo + m.start()
+        for m in call.finditer(text, d.start, d.end):
+            start = m.start()
             if f is host.file and host.node is not None and host.node.start_byte <= start < host.node.end_byte:
                 continue
-            close = _closing(text, lo + m.end())
+            close = _closing(text, m.end())
             if close is None:
                 continue
-            args = split_top_level(text[lo + m.end():close].decode("utf-8", "replace"))
-            at = len(text[:start].decode("utf-8", "replace"))
-            names = {e.name: e.read_as for e in dispatches if e.start <= at < e.end and e.read_as}
-            got = _deduced(host.params, args, want, {}, names)
+            args = split_top_level(text[m.end():close].decode("utf-8", "replace"))
+            got = _deduced(host.params, args, want, {}, _read_as(dispatches, start))
             if len(got) == len(want):
                 out.append((start, [got[tp.name] for tp in host.template_params]))
     return out
 
 
+def _read_as(dispatches, offset: int) -> dict[str, str]:
+    """What the type names of the dispatch lambdas around `offset` are read as: {"scalar_t": "float"}."""
+    return {n: d.read_as for n, d in dispatch.names_at(dispatches, offset).items() if d.read_as}
+
+
 def _closing(text: bytes, i: int) -> int | None:
-    """The offset of the `)` that closes the parenthesis opened before offset `i`."""
-    depth = 1
-    while i < len(text):
-        c = text[i]
-        depth += (c == 40) - (c == 41)
-        if not depth:
-            return i
-        i += 1
-    return None
+    """The offset of the `)` that closes the parenthesis opened just before offset `i`."""
+    end = balanced(text, i - 1, "(", ")")
+    return None if end is None else end - 1
 
 
 def _guards_let_through(site: LaunchSite, binding: dict[str, str]) -> bool:
@@ -1645,6 +1650,34 @@ def _calls(fn: FunctionDef, project) -> list[tuple[FunctionDef, object, list[str
 _MACRO_USE = re.compile(rb"\b([A-Z_][A-Z0-9_]*)\s*\(")
 
 
+def _macro_uses(project) -> list[tuple]:
+    """Each use of a macro with arguments after it in the body of a host function of the run,
+    indexed once: (file, function, the macros there, the names the macro's body writes, the use's
+    text, its start and end in the body)."""
+    got = project.__dict__.get("_macro_uses")
+    if got is None:
+        got, words = [], {}
+        for src in project.files.values():
+            if src.tree is None or not hasattr(src.macros, "at"):
+                continue
+            for g in src.functions:
+                if g.is_kernel or g.is_device or g.body is None:
+                    continue
+                body, table = g.body.text, None
+                for m in _MACRO_USE.finditer(body):
+                    table = table or src.macros.at(g.line)
+                    mac = table.get(m.group(1).decode())
+                    close = _closing(body, m.end()) if mac is not None else None
+                    if close is None:
+                        continue
+                    if id(mac) not in words:    # the names the macro's body writes, read once a macro
+                        words[id(mac)] = (frozenset(re.findall(r"\w+", getattr(mac, "body", "") or "")), mac)
+                    got.append((src, g, table, words[id(mac)][0], body[m.start():close + 1].decode("utf-8", "replace"),
+                                m.start(), m.end()))
+        project.__dict__["_macro_uses"] = got
+    return got
+
+
 def _macro_calls(fn: FunctionDef, project) -> list[tuple]:
     """The calls of host function `fn` that a statement macro writes in a host function's body
     (`#define BN(N) if (n % N == 0) { run<T, N, 64>(...); }` used as `BN(16) else BN(8)`): (caller,
@@ -1654,54 +1687,31 @@ def _macro_calls(fn: FunctionDef, project) -> list[tuple]:
     key = (fn.file.key if fn.file is not None else "", fn.line, fn.name)
     if key in cache:
         return cache[key][0]
-    from ..source.cufile import _parser
     out: list[tuple] = []
-    trees = []          # kept with the calls: their nodes belong to these trees
     name = re.sub(r"<[^<>]*>", "", fn.name).split("::")[-1].strip()
-    word = re.compile(r"\b" + re.escape(name) + r"\b")
-    # as for written calls: where several files define a function of this name, a use reaches
-    # this one only from the units that see its file
-    homes = sum(1 for f in project.files.values()
-                if any(g.name == fn.name and g.body is not None and not g.is_kernel for g in f.functions))
-    for src in project.files.values():
-        if src.tree is None or not hasattr(src.macros, "at"):
+    for src, g, table, written, use, start, end in _macro_uses(project):
+        if g is fn or len(out) >= MAX_CALLS or name not in written:
             continue
-        if homes > 1 and fn.file is not None and not project.sees(src, fn.file):
+        if not project.call_reaches(src, fn):
             continue
-        for g in src.functions:
-            if g.is_kernel or g.is_device or g.body is None or g is fn:
-                continue
-            body = g.body.text
-            table = None
-            for m in _MACRO_USE.finditer(body):
-                table = table or src.macros.at(g.line)
-                mac = table.get(m.group(1).decode())
-                if mac is None or not word.search(getattr(mac, "body", "") or ""):
-                    continue
-                close = _closing(body, m.end())
-                if close is None:
-                    continue
-                try:
-                    text = table.expand(body[m.start():close + 1].decode("utf-8", "replace"))
-                except MacroError:
-                    continue
-                tree = _parser().parse(("void __cudalint_expansion() {\n" + text + "\n}").encode("utf-8", "surrogateescape"))
-                top = tree.root_node.named_children[0] if tree.root_node.named_children else None
-                statements = top.child_by_field_name("body") if top is not None else None
-                anchor = g.body.descendant_for_byte_range(g.body.start_byte + m.start(), g.body.start_byte + m.end())
-                if statements is None or anchor is None or len(out) >= MAX_CALLS:
-                    continue
-                trees.append(tree)
-                stack = [statements]
-                while stack:
-                    n = stack.pop()
-                    if n.type == "call_expression" and _callee_name(n) == name:
-                        args_node = n.child_by_field_name("arguments")
-                        args = [node_text(a) for a in args_node.named_children if a.type != "comment"] \
-                            if args_node is not None else []
-                        out.append((g, n, args, anchor, (statements, n)))
-                    stack.extend(reversed(n.named_children))
-    cache[key] = (out, trees, fn)
+        try:
+            text = table.expand(use)
+        except MacroError:
+            continue
+        statements = expansion_statements(text)
+        anchor = g.body.descendant_for_byte_range(g.body.start_byte + start, g.body.start_byte + end)
+        if statements is None or anchor is None:
+            continue
+        stack = [statements]
+        while stack:
+            n = stack.pop()
+            if n.type == "call_expression" and _callee_name(n) == name:
+                args_node = n.child_by_field_name("arguments")
+                args = [node_text(a) for a in args_node.named_children if a.type != "comment"] \
+                    if args_node is not None else []
+                out.append((g, n, args, anchor, (statements, n)))
+            stack.extend(reversed(n.named_children))
+    cache[key] = (out, fn)      # (fn kept: the key's file and line stay its own)
     return out
 
 
@@ -2357,7 +2367,7 @@ def _deduced_types(kernel: FunctionDef, site: LaunchSite) -> dict[str, str]:
         return {}
     host = {hp.name: hp for hp in site.host.params if hp.name}
     host.update({n: d for n, d in _host_locals(site.host).items() if n not in host})
-    names = {d.name: d.read_as for d in dispatch.at_site(site).values() if d.read_as}
+    names = {n: d.read_as for n, d in dispatch.at_site(site).items() if d.read_as}
     return _deduced(kernel.params, site.args, want, host, names)
 
 

@@ -704,15 +704,13 @@ class SourceFile:
             return
         if not _LAUNCH_BRACKETS.search(text.encode()):
             return
-        tree = _parser().parse(("void __cudalint_expansion() {\n" + text + "\n}").encode("utf-8", "surrogateescape"))
-        stack = [tree.root_node]
+        body = expansion_statements(text)
+        stack = [body] if body is not None else []
         while stack:
             n = stack.pop()
             if n.type == "call_expression" and any(c.type == "kernel_call_syntax" for c in n.children):
                 self._launch(n, host, at=call)
-                body = tree.root_node.named_children[0].child_by_field_name("body") \
-                    if tree.root_node.named_children else None
-                self.launches[-1].expansion = (body, n) if body is not None else None
+                self.launches[-1].expansion = (body, n)
                 continue
             stack.extend(reversed(n.named_children))
 
@@ -939,6 +937,14 @@ def _in_function(node) -> bool:
 def _renamed(sd: StructDef, name: str) -> StructDef:
     from dataclasses import replace
     return replace(sd, name=name)
+
+
+def expansion_statements(text: str):
+    """A macro's expansion (statements) parsed as the body of a function of its own: that body's
+    node, or None."""
+    tree = _parser().parse(("void __cudalint_expansion() {\n" + text + "\n}").encode("utf-8", "surrogateescape"))
+    top = tree.root_node.named_children[0] if tree.root_node.named_children else None
+    return top.child_by_field_name("body") if top is not None else None
 
 
 def _for_parser(text: str, specifiers: dict[str, bool] | None = None,

@@ -192,14 +192,11 @@ class Project:
         key = f"{fn.file.key if fn.file else ''}:{fn.line}:{fn.name}"
         if key not in self._callers:
             out: list[tuple[FunctionDef, object]] = []
-            # a call reaches this definition from its own units, or from anywhere when no other file
-            # defines a function of that name (separate compilation, a prototype in a header)
-            homes = self._host_homes.get(fn.name, ())
             calls = self._call_index.get(fn.name)
             if calls is None and fn.name not in self._host_homes:
                 calls = self._call_index[fn.name] = self.calls_named({fn.name.encode()}).get(fn.name, [])
             for src, start, end in calls or ():
-                if len(homes) > 1 and fn.file is not None and not self.sees(src, fn.file):
+                if not self.call_reaches(src, fn):
                     continue
                 call = _call_at(src, start, end)
                 host = _enclosing_host(src, call) if call is not None else None
@@ -209,6 +206,15 @@ class Project:
                         break
             self._callers[key] = out
         return self._callers[key]
+
+    def call_reaches(self, src: SourceFile, fn: FunctionDef) -> bool:
+        """Whether a call of `fn`'s name in `src` reaches this definition: from its own units, or
+        from anywhere when no other file defines a host function of that name (separate
+        compilation, a prototype in a header)."""
+        if self._call_index is None:
+            self.callers(fn)        # (indexes the run's host functions by name)
+        homes = self._host_homes.get(fn.name, ())
+        return not (len(homes) > 1 and fn.file is not None and not self.sees(src, fn.file))
 
     def calls_named(self, names) -> dict[str, list]:
         """Where the run's files call one of `names` (bytes): name -> [(file, start, end)], in the
