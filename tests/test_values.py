@@ -422,3 +422,52 @@ void run(const unsigned char* src, unsigned char* dst, int w, int h, int pitch) 
     found = [d for d in diags if d.code == "CL101"]
     assert found and all("runs of 16" in d.message for d in found)
     assert all(BY_CODE["CL101"].help(d).startswith("a warp reads 2 rows of the block's 16 lanes") for d in found)
+
+
+POOL = """__global__ void pool(const float* in, float* out, const float* rois, int sampling_ratio, int w, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int grid_h = sampling_ratio > 0 ? sampling_ratio : (int)ceilf(rois[i]);
+    float s = 0.0f;
+    for (int iy = 0; iy < grid_h; iy++)
+        s += in[i * w + iy];
+    out[i] = s;
+}
+
+void run(const float* in, float* out, const float* rois, int w, int n)
+{
+    pool<<<(n + 255) / 256, 256>>>(in, out, rois, RATIO, w, n);
+}
+"""
+
+
+@pytest.mark.parametrize("ratio, counted", [("2", True), ("0", False)])
+def test_a_choice_every_thread_makes_alike_reads_only_the_arm_it_takes(tmp_path, ratio, counted):
+    """`ratio > 0 ? ratio : <data>` with the launch's ratio: C evaluates the arm the test picks, so
+    the loop's count is the program's 2, and only at 0 is it the data the model does not follow."""
+    f = tmp_path / "pool.cu"
+    f.write_text(POOL.replace("RATIO", ratio))
+    notes = [d.message for d in lint_paths([str(f)], Config(jobs=1, show_limits=True)).diagnostics
+             if d.code == "CL901" and "iteration count of the loop over `iy`" in d.message]
+    assert (not notes) == counted
+
+
+def test_an_arm_not_taken_gives_its_type_and_nothing_else():
+    """A test of one value for every lane evaluates one arm; the other's unknown (a load) does not
+    stop it, and its wider type still makes the result's type, as in C."""
+    import numpy as np
+
+    from cudalint.index import ir
+    from cudalint.index.evaluate import Evaluator, Unknown
+
+    flag, i = ir.Sym("flag", "param"), ir.Sym("i", "param")
+    wide = ir.Cast(ir.TypeRef("long long"), ir.Sym("data", "load"))
+    env = {"flag": np.int64(0), "i": np.arange(4, dtype=np.int64)}
+    value, ctype = Evaluator(env).eval(ir.Cond(flag, wide, i))
+    assert list(value) == [0, 1, 2, 3] and ctype == "i64"
+    with pytest.raises(Unknown):
+        Evaluator({**env, "flag": np.int64(1)}).value(ir.Cond(flag, wide, i))
+    # a test that differs between lanes still needs both arms
+    with pytest.raises(Unknown):
+        Evaluator({**env, "flag": np.array([0, 1, 0, 1])}).value(ir.Cond(flag, wide, i))

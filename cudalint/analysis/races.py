@@ -158,10 +158,6 @@ class Ownership:
             shape = (len(rows), sim.nthreads)
             guards = _meeting_guards(acc)
             env = sim.lane_env([acc.index, *guards], loops, rows)
-            try:
-                index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
-            except Unknown:
-                return None
             mask = np.ones(shape, dtype=bool)
             rows_key = sim.name_rows((tuple(map(id, loops)), tuple(rows)))
             for g in guards:                # guards shared by the accesses of one loop nest: evaluated once
@@ -171,6 +167,13 @@ class Ownership:
                         mask &= v
                     elif strict and _too_large(env, c):
                         return None
+            if not mask.any():      # the access does not run there: no index to work out
+                index = np.broadcast_to(np.int64(0), shape)
+            else:
+                try:
+                    index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
+                except Unknown:
+                    return None
         rows, threads = np.nonzero(mask)
         start = acc.byte_address(index[mask]) // unit
         heads = rows // len(combos) if len(combos) > 1 else rows
@@ -180,7 +183,9 @@ class Ownership:
         units = (start[:, None] + np.arange(pieces)[None, :]).reshape(-1)
         return units, np.repeat(threads, pieces), np.repeat(heads, pieces)
 
-    TABLE_ROWS = 512
+    # a table holds up to this many lanes (combinations x threads: 8 MB of index and its mask for
+    # 1024-thread blocks over 512 combinations, twice the combinations for 512 threads)
+    TABLE_LANES = 1 << 19
 
     def _from_table(self, table, acc: Access, loops: list[Iterator], heads: list[tuple[int, ...]], free: list,
                     combos):
@@ -217,7 +222,8 @@ class Ownership:
             self._tables[key] = None
             names = [it.trip.name for it in acc.loops]
             samples = [sorted(set(s) | {t + 1 for t in s}) for s in (self.trips(it) for it in acc.loops)]
-            if len(set(names)) == len(names) and math.prod(len(s) for s in samples) <= self.TABLE_ROWS:
+            if len(set(names)) == len(names) and \
+                    math.prod(len(s) for s in samples) * self.sim.nthreads <= self.TABLE_LANES:
                 combos = list(itertools.product(*samples))
                 rows = [(block, c) for c in combos]
                 sim = self.sim
@@ -225,13 +231,14 @@ class Ownership:
                     guards = _meeting_guards(acc)
                     env = sim.lane_env([acc.index, *guards], list(acc.loops), rows)
                     shape = (len(rows), sim.nthreads)
-                    index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64), shape)
                     mask = np.ones(shape, dtype=bool)
                     rows_key = sim.name_rows((tuple(map(id, acc.loops)), tuple(rows)))
                     for g in guards:
                         v = sim._guard_value(env, g, rows_key)
                         if v is not None:
                             mask &= v
+                    index = np.broadcast_to(np.asarray(Evaluator(env).value(acc.index), dtype=np.int64)
+                                            if mask.any() else np.int64(0), shape)
                 except Exception:      # what fails over all of them is found footprint by footprint
                     return None
                 self._tables[key] = (index, mask, [np.array(s, dtype=np.int64) for s in samples])

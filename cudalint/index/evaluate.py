@@ -63,6 +63,59 @@ def _promote(a: str, b: str) -> str:
     return ("u" if "u" in (a[0], b[0]) else "i") + str(ba)
 
 
+def static_type(e: ir.Expr) -> str | None:
+    """The C type `Evaluator` gives `e` (as its `_ev` works it out), without its value; None where
+    that needs a value (a call the evaluator does not know, a name or constant it cannot hold)."""
+    got = e.__dict__.get("_static_type", _ABSENT)
+    if got is _ABSENT:
+        got = e.__dict__["_static_type"] = _static_type(e)
+    return got
+
+
+def _static_type(e: ir.Expr) -> str | None:
+    cls = e.__class__
+    if cls is ir.Sym:
+        return ctype_of_name(e.ctype)
+    if cls is ir.Num:
+        v = e.value
+        if isinstance(v, float):
+            return "f"
+        return "i32" if -2**31 <= v <= INT32_MAX else "i64" if INT64_MIN <= v <= INT64_MAX else None
+    if cls is ir.Bin:
+        op = e.op
+        if op == "&&" or op == "||" or op in _COMPARE:
+            return "b"
+        lt, rt = static_type(e.left), static_type(e.right)
+        if lt is None or rt is None:
+            return None
+        if op == "<<" or op == ">>":
+            return lt if lt != "b" else "i32"
+        return lt if lt == rt and lt != "b" else _promote(lt, rt)
+    if cls is ir.Un:
+        t = static_type(e.operand)
+        return None if t is None else "b" if e.op == "!" else t
+    if cls is ir.Cond:
+        at, bt = static_type(e.then), static_type(e.other)
+        return None if at is None or bt is None else _promote(at, bt)
+    if cls is ir.Cast:
+        if e.type.pointers:
+            return "u64"
+        return ctype_of_name(e.type.name)
+    if cls is ir.Call:
+        name = e.fn.split("::")[-1]
+        types = [static_type(a) for a in e.args]
+        if None in types:
+            return None
+        if name in ("min", "umin", "llmin", "fminf", "fmin", "max", "umax", "llmax", "fmaxf", "fmax") and \
+                len(types) == 2:
+            return _promote(types[0], types[1])
+        if name in ("abs", "llabs", "fabsf", "fabs") and len(types) == 1:
+            return types[0]
+        if name in ("__mul24", "__umul24") and len(types) == 2:
+            return "i32"
+    return None
+
+
 @dataclass
 class Overflow:
     node: ir.Expr
@@ -187,11 +240,20 @@ class Evaluator:
                 out = ~np.asarray(v, dtype=np.int64), t, None if b is None else b + 1
         elif cls is ir.Cond:
             cv = self._ev(e.cond)[0]
-            av, at, ab = self._ev(e.then)
-            bv, bt, bb = self._ev(e.other)
-            t = _promote(at, bt)
-            out = np.where(cv != 0, av, bv), t, max(ab, bb) if ab is not None and bb is not None and t != "f" \
-                else None
+            other = None if np.ndim(cv) else static_type(e.other if cv != 0 else e.then)
+            if other is not None:
+                # one value for every lane (a template value, a launch constant): C evaluates the arm
+                # it picks, and the other gives only its type
+                v, at, b = self._ev(e.then if cv != 0 else e.other)
+                t = _promote(at, other)
+                out = (np.asarray(v, dtype=np.float64) if t == "f" and at != "f" else v), t, \
+                    b if t != "f" else None
+            else:
+                av, at, ab = self._ev(e.then)
+                bv, bt, bb = self._ev(e.other)
+                t = _promote(at, bt)
+                out = np.where(cv != 0, av, bv), t, max(ab, bb) if ab is not None and bb is not None and t != "f" \
+                    else None
         elif cls is ir.Cast:
             ty = e.type
             v, vt, b = self._ev(e.expr)
