@@ -1270,42 +1270,58 @@ def _dispatched_with_float(site) -> bool:
     return seen
 
 
-def _build_table(fn, launch, template, src: SourceFile, project: Project):
+def _build_table(fn, launch, template, src: SourceFile, project: Project, unsized_width: int = 4):
     """The two-tree table of kernel `fn` under `launch` and the template arguments `template`, read
-    with what its units define."""
+    with what its units define (an element type they do not lay out read as `unsized_width` bytes)."""
     from .model.build import KernelBuilder
     return KernelBuilder(fn, launch, project.functions_for(src), template, project.constants_for(src),
-                         project.typedefs_for(src), project.types_for(src), project.variables_for(src)).build()
+                         project.typedefs_for(src), project.types_for(src), project.variables_for(src),
+                         unsized_width).build()
 
 
 def _hold_for_element_sizes(fn, launch, template, src, project, fcfg: Config, table, sim,
                             found: list[Diagnostic]) -> list[Diagnostic]:
     """A kernel whose element types are template parameters no launch binds (`T* in` of a kernel
-    launched from another language) runs at each width the program may instantiate it with: a
-    finding made of bytes (sectors, banks) stands only if the kernel read with a 2-byte `T` makes it
-    too; else it rests on a value cudalint chose and is an info (`--show-uncertain`)."""
+    launched from another language), or types its units do not lay out (`at::Float8_e8m0fnu` of a
+    header not read), runs at each width the program may give them: a finding made of bytes
+    (sectors, banks) stands only if the kernel read with 2-byte ones makes it too; else it rests on
+    a value cudalint chose and is an info (`--show-uncertain`)."""
     unbound = [tp.name for tp in fn.template_params if tp.is_type and tp.name in table.unbound_types]
-    if not unbound or not any(d.code in _BYTE_RULES and d.severity != "info" for d in found):
+    if not (unbound or table.unsized_types) or not any(d.code in _BYTE_RULES and d.severity != "info" for d in found):
         return found
     from .analysis.simulate import AnalysisLimit, Simulation
-    width = _other_width(project.sites_for(fn))
+    width = _other_width(project.sites_for(fn)) if unbound else None
     if width is None:
+        unbound = []        # 4 bytes is one of the widths the program instantiates the kernel with
+    at = _accesses_by_place(table)
+
+    def unsized(d: Diagnostic) -> str | None:
+        """The type the unit does not lay out that the finding's own access reads."""
+        acc = at.get((d.path, d.line, d.column, d.access))
+        return acc.array.elem_type if acc is not None and acc.array.elem_type in table.unsized_types else None
+    asked = {id(d) for d in found if d.code in _BYTE_RULES and d.severity != "info" and (unbound or unsized(d))}
+    if not asked:
         return found
     try:
-        other = _build_table(fn, launch, {**(template or {}), **{n: width for n in unbound}}, src, project)
+        other = _build_table(fn, launch, {**(template or {}), **{n: width for n in unbound}}, src, project,
+                             unsized_width=2 if any(unsized(d) for d in found if id(d) in asked) else 4)
         osim = Simulation(other, sim.params, sim.trial, sim.family)
         got = {_finding_key(d) for d in _check(other, osim, fcfg, set(_BYTE_RULES))}
     except (AnalysisLimit, RecursionError):
         return found
-    names = ", ".join(f"`{n}`" for n in unbound)
     out = []
     for d in found:
-        if d.code in _BYTE_RULES and d.severity != "info" and _finding_key(d) not in got:
+        if id(d) in asked and _finding_key(d) not in got:
             if not fcfg.show_uncertain:
                 continue
+            own = unsized(d)
+            rests = unbound + ([own] if own else [])
+            why = "no launch binds it" if not own else "the unit does not define it" if not unbound else \
+                "no launch binds or the unit defines it"
+            names = ", ".join(f"`{n}`" for n in rests)
             d.severity = "info"
-            d.message += f" (only when {names} is 4 bytes, not 2: no launch binds it; a value the program does not give)"
-            d.metrics = {**d.metrics, "rests_on": unbound}
+            d.message += f" (only when {names} is 4 bytes, not 2: {why}; a value the program does not give)"
+            d.metrics = {**d.metrics, "rests_on": rests}
         out.append(d)
     return out
 

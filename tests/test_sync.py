@@ -463,3 +463,30 @@ void run(float* x, const float* noise, int rows, int n) {
 }
 """)
     assert not [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL502"]
+
+
+
+_ARMS = """
+  __shared__ float s[256];
+  float acc = 0.0f;
+  for (int t = 0; t < n; t++) {
+    if (threadIdx.x < 128) {
+      acc += s[threadIdx.x];
+      __syncthreads();
+      __syncthreads();
+    } else {
+      s[threadIdx.x - 128] = in[t * 128 + threadIdx.x - 128];
+      __syncthreads();
+      __syncthreads();
+    }
+  }
+  out[threadIdx.x] = acc;"""
+
+
+def test_barriers_in_both_arms_of_a_test_are_divergent_even_when_the_arms_hold_as_many(tmp_path):
+    """A warp-specialized pipeline with two barriers in each arm: the counts match, and the kernel
+    runs, but each `__syncthreads()` is one that half the block never reaches, which the CUDA guide
+    leaves undefined and compute-sanitizer's synccheck reports on an H200 (sm_90, CUDA 13: 32
+    "divergent thread(s) in block" errors, the run aborted): all four are CL502."""
+    got = findings(tmp_path, _ARMS)
+    assert {k for k in got if k[1] == "CL502"} == {(7, "CL502"), (8, "CL502"), (11, "CL502"), (12, "CL502")}

@@ -168,3 +168,40 @@ def test_a_record_of_fixed_width_names_read_a_lane_is_uncoalesced_by_its_size(tm
     found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
     assert [d.line for d in found] == [5]
     assert "16 sectors/request, ideal 4" in found[0].message and "16 B apart" in found[0].message
+
+
+def test_pytorch_s_scalar_types_have_their_width():
+    """`at::BFloat16`, `c10::Half` and the others an extension's kernels take from headers a lint
+    does not read are 2 bytes (and a complex of floats 8): a kernel over them is read at that width."""
+    assert builtin_layout("const at::BFloat16") == (2, 2) and builtin_layout("c10::Half") == (2, 2)
+    assert builtin_layout("c10::complex<float>") == (8, 8) and builtin_layout("at::Float8_e4m3fn") == (1, 1)
+
+
+PAIRS = """#include <cuda_bf16.h>
+__global__ void add_pairs(const SCALAR* __restrict__ x, SCALAR* __restrict__ out, long pairs) {
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= pairs) return;
+    __nv_bfloat162 v = *reinterpret_cast<const __nv_bfloat162*>(x + STEP * i);
+    *reinterpret_cast<__nv_bfloat162*>(out + STEP * i) = __hadd2(v, v);
+}
+void run(const SCALAR* x, SCALAR* out, long n) { add_pairs<<<(int)((n / 2 + 255) / 256), 256>>>(x, out, n / 2); }
+"""
+
+
+def test_a_type_the_unit_does_not_define_makes_no_warning_that_rests_on_its_width(tmp_path):
+    """Pairs of a scalar type from a header not read, read as `__nv_bfloat162`: at the 4 bytes
+    cudalint assumes for it the lanes are 8 B apart, at 2 (what the cast says it is) they follow
+    each other. The verdict rests on a width cudalint chose: an info, shown with the uncertain
+    switch. Pairs read 4 elements apart are uncoalesced at either width: a warning."""
+    from cudalint.lint import Config, lint_paths
+    path = tmp_path / "pairs.cu"
+    path.write_text(PAIRS.replace("SCALAR", "lib::Scalar").replace("STEP", "2"))
+    assert not [d for d in lint_paths([str(path)], Config()).diagnostics if d.severity == "warning"]
+    shown = [d for d in lint_paths([str(path)], Config(show_uncertain=True)).diagnostics if d.code == "CL101"]
+    assert shown and all(d.severity == "info" and "only when `lib::Scalar` is 4 bytes, not 2" in d.message
+                         for d in shown)
+    path.write_text(PAIRS.replace("SCALAR", "lib::Scalar").replace("STEP", "4"))
+    assert {d.severity for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"} == {"warning"}
+    # PyTorch's own bfloat16 is read at its 2 bytes: the pairs follow each other
+    path.write_text(PAIRS.replace("SCALAR", "at::BFloat16").replace("STEP", "2"))
+    assert not [d for d in lint_paths([str(path)], Config(show_uncertain=True)).diagnostics if d.code == "CL101"]

@@ -273,6 +273,14 @@ class Evaluator:
                     if self.track_overflow and ct in ("i32", "u32") and vt in ("i64", "u64") and \
                             (b is None or b > INT32_MAX):
                         self._check(e, v, ct)
+                    if ct[0] == "u" and ct != "u64" and b != 0:
+                        # C converts a negative value to an unsigned type modulo 2^bits: the range test
+                        # `(unsigned)(t - 64) <= 32` passes only 64..96
+                        v = np.asarray(v, dtype=np.int64)
+                        negative = v < 0
+                        if negative.any():
+                            v = np.where(negative, v & ((1 << int(ct[1:])) - 1), v)
+                            b = None
                     out = v, ct, b
         elif cls is ir.Call:
             out = self._call(e.fn, e.args)

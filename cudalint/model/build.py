@@ -31,7 +31,7 @@ from .table import Access, Exit, Iterator, LaunchConfig, Note, TwoTreeTable, sho
 class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
     def __init__(self, fn: FunctionDef, launch: LaunchConfig, functions: dict[str, FunctionDef],
                  template_values: dict[str, str], constants: dict | None = None, typedefs: dict | None = None,
-                 layouts: TypeTable | None = None, variables: dict | None = None):
+                 layouts: TypeTable | None = None, variables: dict | None = None, unsized_width: int = 4):
         self.fn = fn
         self.src = fn.file                        # the file of the code being walked (a helper's, inside it)
         self.path = fn.file.path if fn.file else ""
@@ -51,6 +51,9 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         self.types: dict[str, str] = {}           # declared C type of locals
         self.defs: dict[str, str] = {}            # variable -> current def id
         self.table = TwoTreeTable(fn.name, self.path, fn.line, launch, {}, [], [], [])
+        # the width an element type the unit does not lay out (a library's scalar, a type of a header
+        # not found) is read at: 4 bytes, and 2 where a finding is asked whether it rests on that
+        self.unsized_width = unsized_width
         self.table.types = self.layouts
         self.table.thread_axes = set()
         self.guards: list[ir.Expr] = []
@@ -186,7 +189,9 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
         t = self.layouts.resolve(t, bindings)
         size = self.layouts.size(t, bindings)
         if size is None:
-            return t, 4, True
+            if t != "void":
+                self.table.unsized_types.add(t)
+            return t, self.unsized_width, True
         return t, size, False
 
     def _bind_params(self) -> None:

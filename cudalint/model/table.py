@@ -270,6 +270,7 @@ class TwoTreeTable:
     types: object = None                                          # index.types.TypeTable of the kernel's unit
     constants: dict[str, ir.Expr] = field(default_factory=dict)   # file-scope constants the kernel reads -> value
     unbound_types: set[str] = field(default_factory=set)          # template type parameters no launch binds
+    unsized_types: set[str] = field(default_factory=set)          # named element types the unit does not lay out
     # the conditions of if/else statements every thread of a block evaluates alike at one step
     # (`if (conf[blockIdx.x * k + r] > t)`): no two threads take its two arms in one pass
     block_conditions: dict = field(default_factory=dict)      # condition -> the arrays it reads

@@ -39,6 +39,12 @@ _SCALARS = {
     "__nv_fp8_storage_t": 1, "__nv_fp8x2_storage_t": 2, "__nv_fp8x4_storage_t": 4,
     "__nv_fp8x2_e4m3": 2, "__nv_fp8x2_e5m2": 2, "__nv_fp8x4_e4m3": 4, "__nv_fp8x4_e5m2": 4,
     "__half_raw": 2, "__nv_bfloat16_raw": 2, "__half2_raw": 4, "__nv_bfloat162_raw": 4,
+    # PyTorch's scalar types (c10/util), the element types of its extensions' kernels, from headers
+    # the extension's unit includes but a lint does not read
+    **{f"{ns}::{n}": w for ns in ("c10", "at") for n, w in (
+        ("Half", 2), ("BFloat16", 2), ("Float8_e4m3fn", 1), ("Float8_e5m2", 1), ("Float8_e4m3fnuz", 1),
+        ("Float8_e5m2fnuz", 1), ("qint8", 1), ("quint8", 1), ("qint32", 4), ("complex<float>", 8),
+        ("complex<double>", 16), ("complex<c10::Half>", 4), ("complex<at::Half>", 4))},
 }
 # the fixed-width names whose width is their name (`int32`, `uint64`, `u8`, `s16`, `i32`), as the
 # headers outside the unit that usually give them do (a third-party `types.h`, a system one): a
