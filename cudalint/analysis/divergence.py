@@ -13,10 +13,9 @@ import numpy as np
 
 from ..index import ir
 from ..model.table import Barrier, Exit, Iterator
-from .races import thread_dependent
+from .races import BLOCK_UNIFORM, thread_dependent
 from .simulate import Simulation, capped_product, guard_value
 
-BLOCK_UNIFORM = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}   # same result in every thread
 ALL_BLOCKS_LIMIT = 1 << 21     # thread-instances evaluated before falling back to sampled blocks
 
 

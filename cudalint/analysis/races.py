@@ -37,6 +37,31 @@ def thread_dependent(e: ir.Expr) -> bool:
     return any(s.kind == "thread" for s in ir.symbols(e))
 
 
+BLOCK_UNIFORM = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}   # same result in every thread
+_BLOCK_WIDE_KINDS = frozenset({"param", "uniform", "blockdim", "griddim", "block", "iter"})
+
+
+def _one_thread_in_pass(sim, w: Access, r: Access) -> bool:
+    """Both accesses stand under one test `threadIdx.x == v` of a value the whole block shares (a
+    parameter, a block's number, what `__syncthreads_count` returns) in a block of one row: one
+    thread of the block runs both, and in one pass of the test it meets no other thread there."""
+    if sim.block[1] != 1 or sim.block[2] != 1:
+        return False
+    mine = {id(g) for g in r.guards}
+    for g in w.guards:
+        if id(g) not in mine:
+            continue
+        for c in ir.conjuncts(g):
+            if c.__class__ is not ir.Bin or c.op != "==":
+                continue
+            for lane, v in ((c.left, c.right), (c.right, c.left)):
+                if lane.__class__ is ir.Sym and lane.name == "threadIdx.x" and \
+                        all(x.kind in _BLOCK_WIDE_KINDS or (x.kind == "data" and x.name in BLOCK_UNIFORM)
+                            for x in ir.symbols(v)):
+                    return True
+    return False
+
+
 def _is_loop_cond(g: ir.Expr, b: Barrier) -> bool:
     return any(g is it.cond for it in b.loops)
 
@@ -726,7 +751,13 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     blocks = own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]
     own_units = None
     within: Race | None = None
+    one_thread = None
     for loop, warp_barrier in cases:
+        if loop is None:
+            if one_thread is None:
+                one_thread = _one_thread_in_pass(sim, w, r)
+            if one_thread:
+                continue        # one thread of the block runs both in this pass
         conditional = _conditional(barriers, w, r, loop)
         if loop is None and _other_arms(sim.table, w, r):
             continue        # the two arms of one test the whole block takes alike: never in one pass

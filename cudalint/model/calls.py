@@ -9,7 +9,7 @@ import re
 from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
-from ..source.cufile import FunctionDef, node_text
+from ..source.cufile import FunctionDef, enclosing_class_template, node_text
 from ..source.types import split_top_level
 from . import uniform
 from .table import Barrier, short_text as _short
@@ -63,10 +63,16 @@ class Calls:
         key = f"{name}<{', '.join(words)}>"
         return key if key in self.functions else None
 
-    def _bind_call_template(self, fn: FunctionDef, targs: tuple[str, ...], vals=(), args=()) -> None:
+    def _bind_call_template(self, fn: FunctionDef, targs: tuple[str, ...], vals=(), args=(),
+                            owner: str | None = None) -> None:
         """`spread<32>(t)`: the helper's template parameters take the call's template arguments
         (and its type parameters are type names in its body: `reinterpret_cast<T &>(u)`); a type
-        parameter the call leaves out is deduced from the arguments (`vals`: their values)."""
+        parameter the call leaves out is deduced from the arguments (`vals`: their values). A member
+        of a class template called through an instance (`owner`: `Traits<false>` of
+        `Traits<false>::shift()`, or of `traits::shift()` with the kernel's `traits` bound to it)
+        reads the class's parameters at the instance's arguments."""
+        if owner is not None:
+            self._bind_class_template(fn, owner)
         named = {tp.name for tp in fn.template_params if tp.is_type} - self.type_names
         if named:
             self.type_names = self.type_names | named
@@ -80,6 +86,34 @@ class Calls:
             try:
                 self.env[tp.name] = self.rvalue(self._parse(text), None, None)
             except (ExprSyntaxError, MacroError):
+                self.env[tp.name] = ir.Sym(tp.name, "param")
+
+    def _owner(self, fn: str) -> str | None:
+        """The class template instance a qualified call names (`Traits<false>` of
+        `Traits<false>::shift`, or of `traits::shift` where `traits` is a type the kernel binds)."""
+        q, sep, _ = fn.rpartition("::")
+        if not sep:
+            return None
+        q = q.strip()
+        q = self.types.get(q) or q
+        return q if q.endswith(">") else None
+
+    def _bind_class_template(self, fn: FunctionDef, owner: str) -> None:
+        cls = enclosing_class_template(fn)
+        base, _, rest = owner.partition("<")
+        if cls is None or base.strip().split("::")[-1] != cls[0]:
+            return
+        targs = split_top_level(rest[:rest.rfind(">")])
+        for tp, text in zip(cls[1], targs + [None] * (len(cls[1]) - len(targs))):
+            text = text if text is not None else tp.default
+            if text is None:
+                continue
+            if tp.is_type:
+                self.types[tp.name] = text
+                continue
+            try:
+                self.env[tp.name] = self.rvalue(self._parse(text), None, None)
+            except (ExprSyntaxError, MacroError, Unfollowable):
                 self.env[tp.name] = ir.Sym(tp.name, "param")
 
     def _deduced(self, fn: FunctionDef, targs: tuple[str, ...], vals, args) -> dict[str, str]:
@@ -331,7 +365,7 @@ class Calls:
                 self.volatile = self._volatile_in(f)
                 if f.file is not None:      # its accesses stand in the helper's own file
                     self.src, self.line, self.path = f.file, ret.start_point[0] + 1, f.file.path
-                self._bind_call_template(f, targs, vals, args)
+                self._bind_call_template(f, targs, vals, args, self._owner(fn))
                 for p, v, a in zip(f.params, vals, args):
                     self.env[p.name] = v
                     self._bind_group(p, a)

@@ -1174,6 +1174,26 @@ def _param(p) -> Param:
     return Param(name, " ".join(words) or "int", pointers, p, reference, "volatile" in all_words)
 
 
+def enclosing_class_template(fn: FunctionDef) -> tuple[str, list[TemplateParam]] | None:
+    """(class name, its template parameters) of the class template whose body defines member
+    function `fn` (`template <bool S> struct Traits { static bool shift() { return S; } };`), or None."""
+    node = getattr(fn.node, "parent", None)
+    while node is not None and node.type != "field_declaration_list":
+        if node.type in ("function_definition", "translation_unit", "namespace_definition"):
+            return None
+        node = node.parent
+    spec = node.parent if node is not None else None
+    decl = spec.parent if spec is not None else None
+    if spec is None or spec.type not in ("struct_specifier", "class_specifier") or decl is None or \
+            decl.type != "template_declaration":
+        return None
+    name = spec.child_by_field_name("name")
+    params = decl.child_by_field_name("parameters")
+    if name is None or params is None:
+        return None
+    return node_text(name), [_template_param(tp) for tp in params.named_children if tp.type != "comment"]
+
+
 def _template_param(tp) -> TemplateParam:
     text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", node_text(tp), flags=re.S)
     default = None
