@@ -960,7 +960,30 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
         runs.append((combo, found, sim))
     found = _program_findings(runs, table.launch)
     found = _hold_for_element_sizes(fn, table.launch, template, src, project, fcfg, table, runs[0][2], found)
+    found = _one_arm(found, table, fcfg)
     return _running(found, table, [sim for _, _, sim in runs]), runs[0][2]
+
+
+def _one_arm(found: list[Diagnostic], table, fcfg: Config) -> list[Diagnostic]:
+    """A finding on an access in an arm of an `if constexpr` the instance's values do not decide
+    (`sizeof(Array<T, N>) == sizeof(uint2)` with `T` no launch binds): each instance compiles one
+    arm, and which one the program's instances take is not known, so the finding holds only for
+    some of them: an info (`--show-uncertain`), not a warning."""
+    if not table.open_constexpr:
+        return found
+    arms = {id(g) for g in table.open_constexpr}
+    at = _accesses_by_place(table)
+    out = []
+    for d in found:
+        acc = at.get((d.path, d.line, d.column, d.access)) if d.code in _ACCESS_RULES else None
+        if acc is not None and d.severity != "info" and any(id(g) in arms for g in acc.guards):
+            if not fcfg.show_uncertain:
+                continue
+            d.severity = "info"
+            d.message += " (only in the instances whose `if constexpr` takes this arm: no launch decides it)"
+            d.metrics = {**d.metrics, "rests_on": ["if constexpr"]}
+        out.append(d)
+    return out
 
 
 def _decided_by(acc, names: set) -> bool:

@@ -215,3 +215,13 @@ def test_conditions_of_plain_python_values_evaluate():
     # two template flags tried at 1 and 1000: `kDoZeroPadding && kDoExpand`
     assert int(Evaluator({"n": 1, "k": 1000}).value(ir.Bin("&&", n, k))) == 1
     assert int(Evaluator({"n": 0, "k": 0}).value(ir.Bin("||", n, k))) == 0
+
+
+def test_sizeof_of_a_class_template_instance_is_a_type_s_size():
+    """`sizeof(Array<T, N>) == sizeof(uint2)` reads as the size of a type against 8, not as
+    `Array < T` compared with `N > ...` (a statement that did not parse, and was not read)."""
+    from cudalint.index import ir
+    from cudalint.index.parse import parse_expr
+    got = parse_expr("sizeof(Array<T, N>) == sizeof(uint2)")
+    assert got == ir.Bin("==", ir.Call("sizeof", (ir.Str("Array<T, N>"),)), ir.Num(8))
+    assert parse_expr("a < b && sizeof(x) > 2").left == ir.Bin("<", ir.Name("a"), ir.Name("b"))

@@ -176,3 +176,49 @@ def test_a_class_template_member_instantiated_by_a_macro_binds_the_kernel_s_type
     assert "lanes 16 B apart" in d.message
     assert any("instantiated as <float>, <double>" in a for a in d.assumptions)
     assert not any("not bound by a launch" in a for a in d.assumptions)
+
+
+_ARMS = """template <class T, int N> struct Array { T v[N]; };
+
+template <class T, int N>
+__device__ void put(T* dst, const Array<T, N>& a)
+{
+    if constexpr (sizeof(Array<T, N>) == 4) {
+        *(unsigned*)dst = (const unsigned&)a;
+    } else {
+        for (int i = 0; i < N; ++i)
+            dst[i] = a.v[i];
+    }
+}
+
+template <class T, int N>
+__global__ void fill(T* out, const T* in, int n)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n) {
+        Array<T, N> a;
+        for (int i = 0; i < N; ++i)
+            a.v[i] = in[i * n + p];
+        put(out + p * N, a);
+    }
+}
+
+LAUNCH
+"""
+
+
+def test_an_if_constexpr_no_launch_decides_makes_its_arms_findings_conditional(tmp_path):
+    """Each instance compiles one arm of an `if constexpr`: where the program's launches do not say
+    which instances there are, a finding in an arm holds only for the instances taking it, an info;
+    where a launch gives `T` and `N`, the arm of that instance is the kernel, and its finding stands."""
+    from cudalint.lint import Config, lint_paths
+    path = tmp_path / "arms.cu"
+    path.write_text(_ARMS.replace("LAUNCH", "template <class T, int N> void run(T* o, const T* x, int n) "
+                                            "{ fill<T, N><<<(n + 255) / 256, 256>>>(o, x, n); }"))
+    assert not [d for d in lint_paths([str(path)], Config()).diagnostics if d.severity in ("warning", "error")]
+    shown = [d for d in lint_paths([str(path)], Config(show_uncertain=True)).diagnostics if d.code == "CL101"]
+    assert {d.line for d in shown} == {7, 10} and all(d.severity == "info" for d in shown)
+    path.write_text(_ARMS.replace("LAUNCH", "void run(float* o, const float* x, int n) "
+                                            "{ fill<float, 2><<<(n + 255) / 256, 256>>>(o, x, n); }"))
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
+    assert [(d.line, d.severity) for d in found] == [(10, "warning")]

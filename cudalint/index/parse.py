@@ -529,6 +529,9 @@ _TRAILING_COMMA = re.compile(r",(\s*\})")
 _CAST_MARK = "\xa7"
 # a template argument list of types and numbers, one level of nesting (`<float>`, `<Pair<K, V>, 4>`)
 _TEMPLATE_ARGS = r"(?:\s*<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>)"
+# `sizeof(Array<T, N>)`: a class template's instance in `sizeof`/`alignof` is a type (marked as one)
+_SIZEOF_TEMPLATE = re.compile(r"(\b(?:sizeof|alignof|__alignof__)\s*\(\s*(?:const\s+)?)"
+                              r"((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*" + _TEMPLATE_ARGS + r")(?=\s*\**\s*\))")
 _QUALIFIERS = ("const", "volatile", "__restrict__", "__restrict", "restrict")
 _source = [""]          # the text being parsed, before names were marked as types
 
@@ -739,6 +742,8 @@ def _parse_expr(text: str, type_names: frozenset[str]) -> ir.Expr:
                      r"(?=\s*\**\s*(?:[)>&]|\(\s*&))", _mark, text)
     if "(" in src:
         src = _CAST_OF_NAME.sub(_mark, src)
+    if "of" in src and "<" in src:
+        src = _SIZEOF_TEMPLATE.sub(_mark, src)
     if "}" in src:
         # `{ a, b, c, }`: a braced list's trailing comma (blanked: spans stay where they are)
         src = _TRAILING_COMMA.sub(r" \1", src)

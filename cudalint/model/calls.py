@@ -77,8 +77,15 @@ class Calls:
         if named:
             self.type_names = self.type_names | named
             self._type_key = frozenset(self.type_names)
+        values = {tp.name for tp in fn.template_params if not tp.is_type}
         for name, t in self._deduced(fn, targs, vals, args).items():
-            self.types[name] = t
+            if name not in values:
+                self.types[name] = t
+                continue
+            try:
+                self.env[name] = self.rvalue(self._parse(t), None, None)
+            except (ExprSyntaxError, MacroError, Unfollowable):
+                pass
         for tp, text in zip(fn.template_params, targs):
             if tp.is_type:
                 self.types[tp.name] = text
@@ -121,12 +128,25 @@ class Calls:
         deduces them: `T* p` given a pointer into an array of `unsigned char` is T = unsigned char
         (the type the pointer is seen through), `T v` or `T& v` given a variable the kernel declares
         `__half` is T = __half. A parameter no argument settles stays unbound."""
+        left = {tp.name for tp in fn.template_params[len(targs):]}
         free = {tp.name for tp in fn.template_params[len(targs):] if tp.is_type}
         out: dict[str, str] = {}
-        if not free:
+        if not left:
             return out
         for p, v, a in zip(fn.params, vals, args):
             t = _base_type(p.type_name)
+            if t.endswith(">") and not p.pointers:
+                # `const Array<T, N>& src` given a local declared `Array<To, 8>`: each argument of the
+                # class template its parameter names (`N` is a value: bound by the caller)
+                got = self._arg_type(a) if isinstance(a, ir.Name) else None
+                if got and got.partition("<")[0].strip() == t.partition("<")[0].strip() and got.endswith(">"):
+                    mine = split_top_level(t[t.index("<") + 1:t.rfind(">")])
+                    theirs = split_top_level(got[got.index("<") + 1:got.rfind(">")])
+                    if len(mine) == len(theirs):
+                        for x, y in zip(mine, theirs):
+                            if x in left and x not in out:
+                                out[x] = y
+                continue
             if t not in free or t in out:
                 continue
             if p.pointers == 1 and isinstance(v, Ptr) and v.view and v.view != UNKNOWN_VIEW:
@@ -656,6 +676,8 @@ class Calls:
                 if not text:
                     return None
             t = self.layouts.resolve(self.types.get(text, text))
+            if t.endswith(">"):
+                t = self._instance_name(t)
             lay = self.layouts.layout(t)
             if lay is None:
                 return None
@@ -668,6 +690,21 @@ class Calls:
             if arr is not None and subs == max(1, len(arr.dims)) and not arr.size_assumed:
                 return arr.elem_size if size else None
         return None
+
+    def _instance_name(self, t: str) -> str:
+        """`Array<T, N>` with the template arguments the walk binds written in (`Array<unsigned char,
+        8>` inside `Store<unsigned char, 8>`): the instance a helper's `sizeof` asks of."""
+        base, _, rest = t.partition("<")
+        args = []
+        for a in split_top_level(rest[:rest.rfind(">")]):
+            v = self.env.get(a)
+            t = a
+            for _ in range(8):          # `T` bound to the caller's `To`, bound in turn by the launch
+                if not self.types.get(t) or self.types[t] == t:
+                    break
+                t = self.types[t]
+            args.append(t if t != a else str(v.value) if isinstance(v, ir.Num) else a)
+        return f"{base.strip()}<{', '.join(args)}>"
 
     def _library_barrier(self, fn: str) -> bool:
         """A CUB block collective (`BlockReduce(temp).Sum(v)`, `BlockScan(temp).ExclusiveSum(a, b)`,

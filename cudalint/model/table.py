@@ -277,6 +277,9 @@ class TwoTreeTable:
     # names the kernel reads that nothing declares (a macro the build defines with -D, a variable of
     # a header not found): one value for the whole launch, whatever it is
     free_names: set = field(default_factory=set)
+    # the arms of an `if constexpr` the instance's values do not decide (a size of a type no launch
+    # binds): each arm's guard, kept so that its identity names it; at most one arm is compiled
+    open_constexpr: list = field(default_factory=list)
     # `static_assert(TILE == 8 || TILE == 16)` in the kernel: what every compiled instance meets
     static_checks: list = field(default_factory=list)
 

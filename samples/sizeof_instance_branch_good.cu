@@ -1,0 +1,47 @@
+// expect-clean
+// A vector store picked by the size of the record: `if constexpr` on `sizeof(Array<T, N>)` keeps
+// only the arm of the instance's size. The kernel interleaves eight planes of 1-byte values, an
+// 8-byte record per thread, so only the `uint2` store is compiled: each lane stores its 8 bytes
+// right after its neighbour's. The narrower stores of the other arms are not in this kernel.
+#include <cstdint>
+
+template <class T, int N>
+struct Array {
+    T v[N];
+};
+
+template <class T, int N>
+__device__ void store(T* dst, const Array<T, N>& src)
+{
+    if constexpr (sizeof(Array<T, N>) == sizeof(uint2)) {
+        *(uint2*)dst = (const uint2&)src;
+    } else if constexpr (sizeof(Array<T, N>) == sizeof(uint1)) {
+        *(uint1*)dst = (const uint1&)src;
+    } else if constexpr (sizeof(Array<T, N>) == sizeof(unsigned short)) {
+        *(unsigned short*)dst = (const unsigned short&)src;
+    } else {
+        *dst = src.v[0];
+    }
+}
+
+template <int VecSize, class Ti, class To>
+__global__ void convert(To* dst, const Ti* src, int n)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n / VecSize) {
+        Array<To, VecSize> out;
+        for (int i = 0; i < VecSize; ++i)
+            out.v[i] = (To)src[i * (n / VecSize) + p];
+        store(dst + p * VecSize, out);
+    }
+}
+
+void run_convert(uint8_t* dst, const int8_t* src, int n)
+{
+    convert<8><<<(n / 8 + 255) / 256, 256>>>(dst, src, n);
+}
+
+void convert_frame(uint8_t* dst, const int8_t* src)
+{
+    run_convert(dst, src, 1 << 16);
+}
