@@ -661,9 +661,13 @@ def _span_of(n, ctx: tuple) -> tuple[int, int] | None:
         c, t, o = _span(n.cond, ctx), _span(n.then, ctx), _span(n.other, ctx)
         return None if c is None or t is None or o is None else (min(t[0], o[0]), max(t[1], o[1]))
     if cls is ir.Cast:
-        if n.type.pointers or ctype_of_name(n.type.name) == "f":
+        ct = ctype_of_name(n.type.name)
+        if n.type.pointers or ct == "f":
             return None
-        return _span(n.expr, ctx)         # the evaluator does not narrow a conversion between integers
+        got = _span(n.expr, ctx)         # the evaluator does not narrow a conversion between integers
+        if got is not None and got[0] < 0 and ct[0] == "u" and ct != "u64":
+            return None                  # but wraps a negative value to unsigned, as C does
+        return got
     if cls is ir.Call:
         name = n.fn.split("::")[-1]
         args = [_span(x, ctx) for x in n.args]
