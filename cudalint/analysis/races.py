@@ -539,8 +539,8 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
             if any(_one_thread(g) and g in second.guards for g in first.guards):
                 continue   # one thread runs both: its own program order
             cases = _cases(barriers, first, second)
-            if _own_value_first(first, second):
-                cases = [c for c in cases if c[0] is not None]
+            if _own_value_first(first, second) or _one_thread_in_pass(sim, first, second):
+                cases = [c for c in cases if c[0] is not None]     # no race within one pass
             if not cases:
                 continue   # a block barrier between them on every path: no simulation needed
             if not simulated:
@@ -751,13 +751,7 @@ def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
     blocks = own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]
     own_units = None
     within: Race | None = None
-    one_thread = None
     for loop, warp_barrier in cases:
-        if loop is None:
-            if one_thread is None:
-                one_thread = _one_thread_in_pass(sim, w, r)
-            if one_thread:
-                continue        # one thread of the block runs both in this pass
         conditional = _conditional(barriers, w, r, loop)
         if loop is None and _other_arms(sim.table, w, r):
             continue        # the two arms of one test the whole block takes alike: never in one pass

@@ -63,6 +63,13 @@ def _promote(a: str, b: str) -> str:
     return ("u" if "u" in (a[0], b[0]) else "i") + str(ba)
 
 
+# the calls the evaluator computes (and whose type its type rule gives)
+_MIN_CALLS = frozenset(("min", "umin", "llmin", "fminf", "fmin"))
+_MAX_CALLS = frozenset(("max", "umax", "llmax", "fmaxf", "fmax"))
+_ABS_CALLS = frozenset(("abs", "llabs", "fabsf", "fabs"))
+_MUL24_CALLS = frozenset(("__mul24", "__umul24"))
+
+
 def static_type(e: ir.Expr) -> str | None:
     """The C type `Evaluator` gives `e` (as its `_ev` works it out), without its value; None where
     that needs a value (a call the evaluator does not know, a name or constant it cannot hold)."""
@@ -106,12 +113,11 @@ def _static_type(e: ir.Expr) -> str | None:
         types = [static_type(a) for a in e.args]
         if None in types:
             return None
-        if name in ("min", "umin", "llmin", "fminf", "fmin", "max", "umax", "llmax", "fmaxf", "fmax") and \
-                len(types) == 2:
+        if (name in _MIN_CALLS or name in _MAX_CALLS) and len(types) == 2:
             return _promote(types[0], types[1])
-        if name in ("abs", "llabs", "fabsf", "fabs") and len(types) == 1:
+        if name in _ABS_CALLS and len(types) == 1:
             return types[0]
-        if name in ("__mul24", "__umul24") and len(types) == 2:
+        if name in _MUL24_CALLS and len(types) == 2:
             return "i32"
     return None
 
@@ -376,15 +382,15 @@ class Evaluator:
     def _call(self, fn: str, args):
         name = fn.split("::")[-1]
         vals = [self._ev(a) for a in args]
-        if name in ("min", "umin", "llmin", "fminf", "fmin") and len(vals) == 2:
+        if name in _MIN_CALLS and len(vals) == 2:
             t = _promote(vals[0][1], vals[1][1])
             return np.minimum(vals[0][0], vals[1][0]), t, _max_bound(vals, t)
-        if name in ("max", "umax", "llmax", "fmaxf", "fmax") and len(vals) == 2:
+        if name in _MAX_CALLS and len(vals) == 2:
             t = _promote(vals[0][1], vals[1][1])
             return np.maximum(vals[0][0], vals[1][0]), t, _max_bound(vals, t)
-        if name in ("abs", "llabs", "fabsf", "fabs") and len(vals) == 1:
+        if name in _ABS_CALLS and len(vals) == 1:
             return np.abs(vals[0][0]), vals[0][1], vals[0][2] if vals[0][1] != "f" else None
-        if name in ("__mul24", "__umul24") and len(vals) == 2:
+        if name in _MUL24_CALLS and len(vals) == 2:
             res, bound = _exact("*", vals[0][0], vals[1][0], name, self.exact, vals[0][2], vals[1][2])
             return res, "i32", bound
         raise Unknown(fn)

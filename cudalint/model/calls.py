@@ -10,7 +10,7 @@ from ..index import ir
 from ..index.parse import ExprSyntaxError
 from ..preprocess.macros import MacroError
 from ..source.cufile import FunctionDef, enclosing_class_template, node_text
-from ..source.types import split_top_level
+from ..source.types import split_top_level, template_id
 from . import uniform
 from .table import Barrier, short_text as _short
 from .symbols import ADDRESS_VIEW, UNKNOWN_VIEW, Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
@@ -86,13 +86,21 @@ class Calls:
                 self.env[name] = self.rvalue(self._parse(t), None, None)
             except (ExprSyntaxError, MacroError, Unfollowable):
                 pass
-        for tp, text in zip(fn.template_params, targs):
+        self._bind_template_args(fn.template_params, targs)
+
+    def _bind_template_args(self, params, texts) -> None:
+        """Template parameters at the texts of their arguments (None: not given): a type parameter
+        names its type in the body, a value is read as an expression, or stays a parameter of the
+        program where it does not read."""
+        for tp, text in zip(params, texts):
+            if text is None:
+                continue
             if tp.is_type:
                 self.types[tp.name] = text
                 continue
             try:
                 self.env[tp.name] = self.rvalue(self._parse(text), None, None)
-            except (ExprSyntaxError, MacroError):
+            except (ExprSyntaxError, MacroError, Unfollowable):
                 self.env[tp.name] = ir.Sym(tp.name, "param")
 
     def _owner(self, fn: str) -> str | None:
@@ -106,22 +114,11 @@ class Calls:
         return q if q.endswith(">") else None
 
     def _bind_class_template(self, fn: FunctionDef, owner: str) -> None:
-        cls = enclosing_class_template(fn)
-        base, _, rest = owner.partition("<")
-        if cls is None or base.strip().split("::")[-1] != cls[0]:
+        cls, inst = enclosing_class_template(fn), template_id(owner)
+        if cls is None or inst is None or inst[0].split("::")[-1] != cls[0]:
             return
-        targs = split_top_level(rest[:rest.rfind(">")])
-        for tp, text in zip(cls[1], targs + [None] * (len(cls[1]) - len(targs))):
-            text = text if text is not None else tp.default
-            if text is None:
-                continue
-            if tp.is_type:
-                self.types[tp.name] = text
-                continue
-            try:
-                self.env[tp.name] = self.rvalue(self._parse(text), None, None)
-            except (ExprSyntaxError, MacroError, Unfollowable):
-                self.env[tp.name] = ir.Sym(tp.name, "param")
+        params, targs = cls[1], inst[1]
+        self._bind_template_args(params, targs + [tp.default for tp in params[len(targs):]])
 
     def _deduced(self, fn: FunctionDef, targs: tuple[str, ...], vals, args) -> dict[str, str]:
         """The type template parameters a call leaves to deduction, from its arguments as C++
@@ -135,17 +132,16 @@ class Calls:
             return out
         for p, v, a in zip(fn.params, vals, args):
             t = _base_type(p.type_name)
-            if t.endswith(">") and not p.pointers:
+            mine = template_id(t) if not p.pointers else None
+            if mine is not None:
                 # `const Array<T, N>& src` given a local declared `Array<To, 8>`: each argument of the
                 # class template its parameter names (`N` is a value: bound by the caller)
                 got = self._arg_type(a) if isinstance(a, ir.Name) else None
-                if got and got.partition("<")[0].strip() == t.partition("<")[0].strip() and got.endswith(">"):
-                    mine = split_top_level(t[t.index("<") + 1:t.rfind(">")])
-                    theirs = split_top_level(got[got.index("<") + 1:got.rfind(">")])
-                    if len(mine) == len(theirs):
-                        for x, y in zip(mine, theirs):
-                            if x in left and x not in out:
-                                out[x] = y
+                theirs = template_id(got) if got else None
+                if theirs is not None and theirs[0] == mine[0] and len(theirs[1]) == len(mine[1]):
+                    for x, y in zip(mine[1], theirs[1]):
+                        if x in left and x not in out:
+                            out[x] = y
                 continue
             if t not in free or t in out:
                 continue
@@ -694,9 +690,12 @@ class Calls:
     def _instance_name(self, t: str) -> str:
         """`Array<T, N>` with the template arguments the walk binds written in (`Array<unsigned char,
         8>` inside `Store<unsigned char, 8>`): the instance a helper's `sizeof` asks of."""
-        base, _, rest = t.partition("<")
+        got = template_id(t)
+        if got is None:
+            return t
+        base, found = got
         args = []
-        for a in split_top_level(rest[:rest.rfind(">")]):
+        for a in found:
             v = self.env.get(a)
             t = a
             for _ in range(8):          # `T` bound to the caller's `To`, bound in turn by the launch
@@ -704,7 +703,7 @@ class Calls:
                     break
                 t = self.types[t]
             args.append(t if t != a else str(v.value) if isinstance(v, ir.Num) else a)
-        return f"{base.strip()}<{', '.join(args)}>"
+        return f"{base}<{', '.join(args)}>"
 
     def _library_barrier(self, fn: str) -> bool:
         """A CUB block collective (`BlockReduce(temp).Sum(v)`, `BlockScan(temp).ExclusiveSum(a, b)`,

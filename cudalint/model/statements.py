@@ -500,10 +500,12 @@ class Statements:
     def if_statement(self, node) -> str | None:
         cond_node = node.child_by_field_name("condition")
         cond_inner = condition_of(cond_node) if cond_node is not None and cond_node.named_children else cond_node
-        traits = self._type_traits(cond_inner) if any(c.type == "constexpr" for c in node.children) else None
+        constexpr = any(c.type == "constexpr" for c in node.children)
+        traits = self._type_traits(cond_inner) if constexpr else None
         cond = self.condition(cond_inner, node) if traits is None else traits
         if isinstance(cond, ir.Expr) and not isinstance(cond, ir.Num) and not ir.symbols(cond):
-            cond = _folded(cond)    # `8 == sizeof(uint2)` of an instance's sizes: a number
+            value = self.const_int(cond)    # `8 == sizeof(uint2)` of an instance's sizes: a number
+            cond = ir.Num(int(value != 0)) if value is not None else cond
         then = node.child_by_field_name("consequence")
         other = node.child_by_field_name("alternative")
         if other is not None and other.type == "else_clause":
@@ -527,7 +529,7 @@ class Statements:
             self.exits[id(cond)] = Exit(cond, node.start_point[0] + 1, "return")
         # an `if constexpr` on the size of a type cudalint cannot size (`sizeof(Array<T, N>)` with a
         # `T` no launch binds): which arm an instance compiles rests on a width cudalint would choose
-        constexpr = any(c.type == "constexpr" for c in node.children) and isinstance(cond, ir.Expr) and \
+        constexpr = constexpr and isinstance(cond, ir.Expr) and \
             any(x.kind == "data" and x.name in ("sizeof()", "alignof()", "__alignof__()") for x in ir.symbols(cond))
         if constexpr:
             self.table.open_constexpr.append(cond)
@@ -741,13 +743,3 @@ _VIEWS = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "uint2"
 # type traits an `if constexpr` asks of the instance's types
 _TRAIT = re.compile(r"(?:\bstd\s*::\s*)?\b(is_same|is_floating_point|is_integral)"
                     r"(?:_v\s*<([^<>]*)>|\s*<([^<>]*)>\s*::\s*value)")
-
-
-def _folded(e: ir.Expr) -> ir.Expr:
-    """A condition of numbers alone, as the number it is (1 or 0); itself where it is not one."""
-    from ..index.evaluate import Evaluator, Unknown
-    try:
-        v = Evaluator({}).value(e)
-    except (Unknown, ArithmeticError, TypeError, ValueError):
-        return e
-    return ir.Num(int(v != 0)) if getattr(v, "ndim", 0) == 0 else e

@@ -150,6 +150,12 @@ class StructDef:
 _TEMPLATE_ID = re.compile(r"^([\w:]+)\s*<(.*)>$", re.DOTALL)
 
 
+def template_id(text: str) -> tuple[str, list[str]] | None:
+    """(name, arguments) of a class template's instance written `Array<T, 8>`; None for another name."""
+    m = _TEMPLATE_ID.match(text.strip())
+    return None if m is None else (m.group(1), split_top_level(m.group(2)))
+
+
 def split_top_level(text: str) -> list[str]:
     """The items of an argument list (`T, 128, cub::BLOCK_LOAD_VECTORIZE`), split at the commas outside
     brackets, each stripped; a trailing empty item is dropped. A `<` opens a template's arguments where
@@ -270,9 +276,9 @@ class TypeTable:
 
     def _struct(self, name: str) -> tuple[StructDef, dict[str, str]] | None:
         args: list[str] = []
-        m = _TEMPLATE_ID.match(name)
-        if m is not None:
-            name, args = m.group(1), split_top_level(m.group(2))
+        got = template_id(name)
+        if got is not None:
+            name, args = got
         sd = self.structs.get(name) or self.structs.get(self._short.get(name.split("::")[-1], ""))
         if sd is None:
             return None
