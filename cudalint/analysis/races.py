@@ -514,6 +514,15 @@ def _meeting_guards(acc: Access) -> tuple[ir.Expr, ...]:
     return acc.guards + tuple(within)
 
 
+def _pair_cases(sim, barriers, w: Access, r: Access) -> list:
+    """The cases of a pair's search (_cases), less those within one pass where no two threads of a
+    pass can meet: the read takes its own thread's value first, or one thread of the pass runs both."""
+    cases = _cases(barriers, w, r)
+    if _own_value_first(w, r) or _one_thread_in_pass(sim, w, r):
+        cases = [c for c in cases if c[0] is not None]     # no race within one pass
+    return cases
+
+
 def find_races(sim: Simulation, wanted=None) -> list[Race]:
     """Races, each at the read (or later store) `second` of its pair; `wanted(access)`: only those
     reported at such accesses (a pair's search does not depend on the other seconds)."""
@@ -538,9 +547,7 @@ def find_races(sim: Simulation, wanted=None) -> list[Race]:
                 continue   # a store/store pair is reported once, at the later store
             if any(_one_thread(g) and g in second.guards for g in first.guards):
                 continue   # one thread runs both: its own program order
-            cases = _cases(barriers, first, second)
-            if _own_value_first(first, second) or _one_thread_in_pass(sim, first, second):
-                cases = [c for c in cases if c[0] is not None]     # no race within one pass
+            cases = _pair_cases(sim, barriers, first, second)
             if not cases:
                 continue   # a block barrier between them on every path: no simulation needed
             if not simulated:
@@ -738,14 +745,14 @@ def _runs_at(sim, c: _Conditional, fixed: dict, fixed_next: dict) -> bool:
 
 
 def _pair(sim, own, barriers, w: Access, r: Access, cases=None) -> Race | None:
-    """The first race between store `w` and access `r` (`cases`: _cases(barriers, w, r))."""
+    """The first race between store `w` and access `r` (`cases`: _pair_cases(sim, barriers, w, r))."""
     if r.kind == "store" and w.stored is not None and w.stored == r.stored:
         return None     # two stores of one number the program gives: the element holds it either way
     if _exclusive_uniform(sim.table, w, r):
         return None     # tests of one launch-wide value that no value passes both of
     common = _common_loops(w, r)
     if cases is None:
-        cases = _cases(barriers, w, r)
+        cases = _pair_cases(sim, barriers, w, r)
     unit = min(w.width, r.width, w.array.elem_size)
     later, earlier = (w, r) if w.seq > r.seq else (r, w)
     blocks = own.blocks if _block_dependent(w) or _block_dependent(r) else own.blocks[:1]
