@@ -527,7 +527,8 @@ def _looks_like_a_command(word: str) -> bool:
     """`cudalint chek x.cu`: a word near a command's name that names no file and no option is a
     misspelt command, not a path (which would only be reported as missing)."""
     from .didyoumean import closest
-    return (not word.startswith("-") and "/" not in word and not word.endswith((".cu", ".cuh"))
+    from .lint import EXTENSIONS
+    return (not word.startswith("-") and "/" not in word and not word.endswith(EXTENSIONS)
             and not os.path.exists(word) and closest(word, COMMANDS, cutoff=0.6) is not None)
 
 

@@ -2,6 +2,7 @@
 table, simulate, and run the rules; then inline suppressions and rule selection."""
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import math
@@ -23,7 +24,9 @@ from .rules.base import Context, Options
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
 from .source.project import Project, is_member
 
-EXTENSIONS = (".cu", ".cuh")
+# `name.cu.cc`: a C++ file its build compiles as CUDA (`nvcc -x cu`), the convention of TensorFlow's
+# custom ops and of Bazel's CUDA rules
+EXTENSIONS = (".cu", ".cuh", ".cu.cc", ".cu.cpp", ".cu.cxx")
 
 
 class UsageError(Exception):
@@ -959,7 +962,7 @@ def _findings_at(fn, table, template, src: SourceFile, project: Project, fcfg: C
             lc.host_checks = common
         runs.append((combo, found, sim))
     found = _program_findings(runs, table.launch)
-    found = _hold_for_element_sizes(fn, table.launch, template, src, project, fcfg, table, runs[0][2], found)
+    found = _hold_for_element_sizes(fn, table.launch, template, src, project, fcfg, table, runs, found)
     found = _one_arm(found, table, fcfg)
     return _running(found, table, [sim for _, _, sim in runs]), runs[0][2]
 
@@ -1063,6 +1066,7 @@ def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg
         seen.add(key)
         others.append((key, launch, tmpl, assumptions, launches[i]))
     others.sort(key=lambda o: -(o[0][0][0] * o[0][0][1] * o[0][0][2]))
+    others = _covering(others, first, MAX_OTHER_LAUNCHES)
     have = {_finding_key(d) for d in found}
     out: list[Diagnostic] = []
     readings = []           # each other launch read: its words, and its findings by key
@@ -1105,6 +1109,29 @@ def _other_launches(fn, table, template, src: SourceFile, project: Project, fcfg
             d.metrics = {**d.metrics, "launch": words}
             out.append(d)
     return out
+
+
+def _covering(others: list, first, count: int) -> list:
+    """The other launches read, in the order given, but the last of the `count` read: the one of the
+    rest that adds the most template argument values (each argument of an instance's class template
+    counted by its place: `Traits<T, false, true>`) and block shapes the others read lack, where one
+    adds any. With more instances than are read (eight `segmentedScan4<T, Traits<..., full, multi,
+    sm12>>` launches), an argument's value the first few share (`sm12` false) is not the only one read."""
+    from .source.types import template_id
+
+    def features(key) -> set:
+        out: set = {("block", key[0])}
+        for name, v in key[1]:
+            tid = template_id(v)
+            out |= {(name, i, a) for i, a in enumerate(tid[1])} if tid is not None else {(name, v)}
+        return out
+    if len(others) <= count:
+        return others
+    head, rest = others[:count - 1], others[count - 1:]
+    seen = set().union(*(features(o[0]) for o in head), features(first) if first is not None else set())
+    gains = [len(features(o[0]) - seen) for o in rest]
+    best = max(range(len(rest)), key=lambda i: (gains[i], -i))      # the first where none adds any
+    return head + [rest[best]]
 
 
 def _launch_words(fn, tmpl, site, key, src: SourceFile) -> str:
@@ -1302,13 +1329,15 @@ def _build_table(fn, launch, template, src: SourceFile, project: Project, unsize
                          unsized_width).build()
 
 
-def _hold_for_element_sizes(fn, launch, template, src, project, fcfg: Config, table, sim,
+def _hold_for_element_sizes(fn, launch, template, src, project, fcfg: Config, table, runs,
                             found: list[Diagnostic]) -> list[Diagnostic]:
     """A kernel whose element types are template parameters no launch binds (`T* in` of a kernel
     launched from another language), or types its units do not lay out (`at::Float8_e8m0fnu` of a
     header not read), runs at each width the program may give them: a finding made of bytes
     (sectors, banks) stands only if the kernel read with 2-byte ones makes it too; else it rests on
-    a value cudalint chose and is an info (`--show-uncertain`)."""
+    a value cudalint chose and is an info (`--show-uncertain`). Each finding is asked again at the
+    program's values of a run that made it (`runs`: each combination's values, findings and
+    simulation)."""
     unbound = [tp.name for tp in fn.template_params if tp.is_type and tp.name in table.unbound_types]
     if not (unbound or table.unsized_types) or not any(d.code in _BYTE_RULES and d.severity != "info" for d in found):
         return found
@@ -1325,16 +1354,25 @@ def _hold_for_element_sizes(fn, launch, template, src, project, fcfg: Config, ta
     asked = {id(d) for d in found if d.code in _BYTE_RULES and d.severity != "info" and (unbound or unsized(d))}
     if not asked:
         return found
+    # the run each asked finding is asked again at: the first that made it
+    made_in = {}
+    for i, (_, made, _) in enumerate(runs):
+        for d in made:
+            made_in.setdefault(_finding_key(d), i)
+    wanted = sorted({made_in.get(_finding_key(d), 0) for d in found if id(d) in asked})
+    got: dict[int, set] = {}
     try:
         other = _build_table(fn, launch, {**(template or {}), **{n: width for n in unbound}}, src, project,
                              unsized_width=2 if any(unsized(d) for d in found if id(d) in asked) else 4)
-        osim = Simulation(other, sim.params, sim.trial, sim.family)
-        got = {_finding_key(d) for d in _check(other, osim, fcfg, set(_BYTE_RULES))}
+        for i in wanted:
+            sim = runs[i][2]
+            osim = Simulation(other, sim.params, sim.trial, sim.family)
+            got[i] = {_finding_key(d) for d in _check(other, osim, fcfg, set(_BYTE_RULES))}
     except (AnalysisLimit, RecursionError):
         return found
     out = []
     for d in found:
-        if id(d) in asked and _finding_key(d) not in got:
+        if id(d) in asked and _finding_key(d) not in got[made_in.get(_finding_key(d), 0)]:
             if not fcfg.show_uncertain:
                 continue
             own = unsized(d)
@@ -1680,10 +1718,52 @@ def program_combinations(launch, given: dict[str, int]) -> list[dict[str, int]]:
     if len(calls) * math.prod(len(vs) for _, vs in free) <= MAX_PROGRAM_RUNS:
         return [{**dict(c), **dict(zip([n for n, _ in free], vs))}
                 for c in calls for vs in itertools.product(*[vs for _, vs in free])]
-    # more than are run: each call and each free name's values taken in turn, so that every value is
-    # met while there are runs (`WIDTH` 16, 32, 64, 128 with `INFERENCE` false, true, false, true)
-    return [{**dict(calls[i % len(calls)]), **{n: vs[i % len(vs)] for n, vs in free}}
-            for i in range(MAX_PROGRAM_RUNS)]
+    # more than are run: the runs are chosen to meet every value of every name, then as many pairs of
+    # values as they can (three flags in four runs: 000, 011, 101, 110, not 000, 111, 000, 111), so
+    # that a finding only some runs make names the values it rests on, not every value that moved with them
+    names = [n for n, _ in free]
+    # each call and each name's values taken in turn first (`WIDTH` 16, 32, 64, 128 with `INFERENCE`
+    # 0, 1, 0, 1): where other runs meet no more values, these are the runs
+    in_turn = [{**dict(calls[i % len(calls)]), **{n: vs[i % len(vs)] for n, vs in free}}
+               for i in range(MAX_PROGRAM_RUNS)]
+    product = [{**dict(c), **dict(zip(names, vs))}
+               for c in calls for vs in itertools.islice(itertools.product(*[vs for _, vs in free]), 4096)]
+    candidates = list({tuple(sorted(c.items())): c for c in in_turn + product}.values())
+    return _covering_runs(candidates, MAX_PROGRAM_RUNS)
+
+
+def _covering_runs(candidates: list[dict], count: int) -> list[dict]:
+    """`count` of the combinations, the first kept first, that meet the most values of one name, then
+    the most pairs of two names' values, then take each name's values most evenly (every set of them
+    where there are few, ties to the earliest; else each next the one that adds the most)."""
+    def pairs(c):
+        items = sorted(c.items())
+        return {(a, b) for i, a in enumerate(items) for b in items[i + 1:]}
+    rest = range(1, len(candidates))
+    if math.comb(len(rest), min(count - 1, len(rest))) <= 20000:
+        ones = [set(c.items()) for c in candidates]
+        twos = [pairs(c) for c in candidates]
+
+        def score(pick):
+            got = (0,) + pick
+            # then the values of each name as even as they can be (`INFERENCE` 0, 1, 0, 1 beside
+            # `WIDTH` 16, 32, 64, 128, not 0, 0, 0, 1): no value of one name rides on one of another
+            seen = collections.Counter(v for i in got for v in ones[i])
+            return (len(set().union(*(ones[i] for i in got))), len(set().union(*(twos[i] for i in got))),
+                    -sum(n * n for n in seen.values()))
+        picked = max(itertools.combinations(rest, min(count - 1, len(rest))), key=score)    # the earliest of the best
+        return [candidates[0]] + [candidates[i] for i in picked]
+    chosen = [candidates[0]]
+    singles, doubles = set(candidates[0].items()), pairs(candidates[0])
+    left = candidates[1:]
+    while left and len(chosen) < count:
+        best = max(range(len(left)), key=lambda i: (len(set(left[i].items()) - singles),
+                                                    len(pairs(left[i]) - doubles), -i))
+        c = left.pop(best)
+        chosen.append(c)
+        singles |= set(c.items())
+        doubles |= pairs(c)
+    return chosen
 
 
 def _program_findings(runs, launch) -> list[Diagnostic]:
@@ -1701,6 +1781,12 @@ def _program_findings(runs, launch) -> list[Diagnostic]:
     for combo, found, _ in runs:
         for d in found:
             made.setdefault(key(d), (d, []))[1].append(combo)
+    # the values of the program no run took (more combinations than MAX_PROGRAM_RUNS): said, not implied
+    unrun = {n: sorted(set(vs) - {c[n] for c, _, _ in runs if n in c}) for n, vs in launch.values.items()
+             if any(n in c for c, _, _ in runs)}
+    unrun = {n: vs for n, vs in unrun.items() if vs}
+    untried = [f"{n} = {', '.join(map(str, vs))} not analysed (at most {MAX_PROGRAM_RUNS} combinations of the "
+               f"program's values are)" for n, vs in sorted(unrun.items())]
     out = []
     for d, combos in made.values():
         if len(combos) < len(runs) and d.severity != "info":
@@ -1708,11 +1794,14 @@ def _program_findings(runs, launch) -> list[Diagnostic]:
             parts = []
             for n in names:
                 words = launch.provenance.get(n, "")
+                if n in unrun:
+                    words += ("; " if words else "") + f"{', '.join(map(str, unrun[n]))} not analysed"
                 vals = " or ".join(str(v) for v in sorted({c[n] for c in combos}))
                 parts.append(f"{n} = {vals}" + (f" ({words})" if words else ""))
             if parts:
                 d.message += f" (when {'; '.join(parts)})"
                 d.metrics = {**d.metrics, "when": "; ".join(parts)}
+        d.assumptions = d.assumptions + [u for u in untried if u not in d.assumptions]
         out.append(d)
     return out
 
@@ -1735,7 +1824,7 @@ def _uncertain(d: Diagnostic, trials, family, acc=None) -> Diagnostic:
         yes = sorted({t.size(name) for t in trials})
         no = sorted({t.size(name) for t in rest} - set(yes))
         if no and not set(yes) & {t.size(name) for t in rest}:
-            parts.append(f"{name} = {' or '.join(map(str, yes))}, not {' or '.join(map(str, no))}")
+            parts.append(f"{name} = {' or '.join(map(str, yes))}, not {' or '.join(family.shown(name, v) for v in no)}")
     if keep_block:
         yes_b = {t.block for t in trials}
         no_b = {t.block for t in rest} - yes_b

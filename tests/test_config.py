@@ -106,6 +106,14 @@ def test_extend_include_lints_more_extensions_in_a_folder(tmp_path):
     assert {p for p, _, _ in codes(cudalint(tmp_path, ".")[1])} == {"./vecadd.cu", "./kernels/v.hxx"}
 
 
+def test_a_folder_walk_lints_cpp_files_named_for_the_cuda_compiler(tmp_path):
+    """`kernel.cu.cc`: a C++ file its build compiles as CUDA (TensorFlow's custom ops): a folder's
+    walk lints it as a `.cu`, while a plain `.cc` beside it stays host context."""
+    files = {"ops/add_gpu.cu.cc": VECADD, "ops/add.cc": "int main() { return 0; }\n"}
+    project(tmp_path, '[tool.cudalint]\n', files=files)
+    assert {p for p, _, _ in codes(cudalint(tmp_path, ".")[1])} == {"./ops/add_gpu.cu.cc"}
+
+
 def test_define_params_launch_min_ratio(tmp_path):
     project(tmp_path, "[tool.cudalint]\ndefine = { TILE = 32 }\n", files={"k.cu": TILE_KERNEL})
     assert "CL201" in cudalint(tmp_path, ".")[1]

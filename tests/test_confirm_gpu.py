@@ -108,6 +108,10 @@ GAPS = {
                                 "the next outer iteration's store are not both recorded",
     "ptx_shared_store_bad.cu": "the run logs the accesses it rewrites: the racing store is inline PTX, which it "
                                "does not rewrite, so the log has no store to pair with the read",
+    "traits_from_host_template_bad.cu": "the launch's type argument holds the launcher's template value "
+                                        "(`ScanTraits<doShift, false>`, 0 at one instantiation, 1 at another): the "
+                                        "run compiles the instance as the launch writes it, where that name is "
+                                        "not declared",
 }
 
 

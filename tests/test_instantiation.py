@@ -222,3 +222,36 @@ def test_an_if_constexpr_no_launch_decides_makes_its_arms_findings_conditional(t
                                             "{ fill<float, 2><<<(n + 255) / 256, 256>>>(o, x, n); }"))
     found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
     assert [(d.line, d.severity) for d in found] == [(10, "warning")]
+
+
+EIGHT_INSTANCES = """template <bool full, bool multi, bool wide>
+struct Traits {
+    static __device__ bool isWide() { return wide; }
+};
+template <class traits>
+__global__ void copy(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = traits::isWide() ? in[i * 4] : in[i];
+}
+void run(const float* in, float* out, int n, unsigned code) {
+  dim3 grid((n + 255) / 256);
+  switch (code) {
+  case 0: copy<Traits<false, false, false>><<<grid, 256>>>(in, out, n); break;
+  case 1: copy<Traits<false, true, false>><<<grid, 256>>>(in, out, n); break;
+  case 2: copy<Traits<true, false, false>><<<grid, 256>>>(in, out, n); break;
+  case 3: copy<Traits<true, true, false>><<<grid, 256>>>(in, out, n); break;
+  case 4: copy<Traits<false, false, true>><<<grid, 256>>>(in, out, n); break;
+  case 5: copy<Traits<false, true, true>><<<grid, 256>>>(in, out, n); break;
+  case 6: copy<Traits<true, false, true>><<<grid, 256>>>(in, out, n); break;
+  case 7: copy<Traits<true, true, true>><<<grid, 256>>>(in, out, n); break;
+  }
+}
+"""
+
+
+def test_the_other_launches_read_take_each_value_of_each_template_argument(tmp_path):
+    # eight instances, four read: those read are chosen to meet each argument's values, so the one
+    # pattern the first instances share (`wide` false in the first four) does not hide the others
+    diags = lint(tmp_path, {"k.cu": EIGHT_INSTANCES})
+    [d] = [d for d in diags if d.severity == "warning"]
+    assert d.code == "CL101" and "in[i * 4]" in d.message and ", true>>`" in d.message

@@ -471,3 +471,140 @@ def test_an_arm_not_taken_gives_its_type_and_nothing_else():
     # a test that differs between lanes still needs both arms
     with pytest.raises(Unknown):
         Evaluator({**env, "flag": np.array([0, 1, 0, 1])}).value(ir.Cond(flag, wide, i))
+
+
+MASK_ROWS = """namespace at { namespace cuda { int ATenCeilDiv(int a, int b); } }
+__global__ void mask_rows(int n, const float* boxes, unsigned long long* mask) {
+  int row = blockIdx.y * 64 + threadIdx.x;
+  if (row < n) {
+    const int blocks = at::cuda::ATenCeilDiv(n, 64);
+    mask[row * blocks + blockIdx.x] = boxes[row] > 0.5f;
+  }
+}
+void launch(int n, const float* boxes, unsigned long long* mask) {
+  dim3 grid((n + 63) / 64, (n + 63) / 64);
+  mask_rows<<<grid, 64>>>(n, boxes, mask);
+}
+"""
+
+
+def test_a_library_division_rounded_up_is_read_as_one(tmp_path):
+    # ATen's ceil-division has no body in the files read: it is (n + 63) / 64, so the store's lanes
+    # are 8 * ceil(n / 64) bytes apart, with its figure as that expression, not an unfollowed call
+    diags = lint(tmp_path, MASK_ROWS)
+    store = [d for d in diags if d.array == "mask"]
+    assert [d.code for d in store] == ["CL101"]
+    assert "(n + 63) / 64" in store[0].message and "not simulated" not in store[0].message
+
+
+HEAD_DIMS = """template <int D>
+__global__ void rows(float* out, const float* in) {
+  __shared__ float tile[128 * (D + 1)];
+  int r = threadIdx.x;
+  for (int i = 0; i < D; ++i) tile[r * D + i] = in[blockIdx.x * 128 * D + r * D + i];
+  __syncthreads();
+  out[blockIdx.x * 128 + r] = tile[r * D];
+}
+template <int D> void launch(float* out, const float* in, int n) { rows<D><<<n, 128>>>(out, in); }
+void run(float* out, const float* in, int n, int d) {
+  switch (d) {
+  case 1: launch<1>(out, in, n); break;
+  case 2: launch<2>(out, in, n); break;
+  case 3: launch<3>(out, in, n); break;
+  case 5: launch<5>(out, in, n); break;
+  case 64: launch<64>(out, in, n); break;
+  }
+}
+"""
+
+
+def test_values_of_the_program_no_run_took_are_said(tmp_path):
+    # five instances, four runs: a finding made by some runs names the values it was made at and
+    # the one no run took, and every finding of the kernel says that value was not analysed
+    diags = [d for d in lint(tmp_path, HEAD_DIMS) if d.severity in ("warning", "error")]
+    assert diags
+    assert all("D = 64 not analysed" in " ".join(d.assumptions) for d in diags)
+    when = [d for d in diags if "(when D = " in d.message]
+    assert when and all("64 not analysed" in d.message for d in when)
+
+
+FLAGS3 = """template <bool Wide, bool Neg, bool Acc>
+__global__ void scale(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = Wide ? in[i * 4] : in[i];
+    v = Neg ? -v : v;
+    out[i] = Acc ? out[i] + v : v;
+  }
+}
+template <bool Wide, bool Neg, bool Acc>
+void run(const float* in, float* out, int n) { scale<Wide, Neg, Acc><<<(n + 255) / 256, 256>>>(in, out, n); }
+void all(const float* in, float* out, int n) {
+  run<false, false, false>(in, out, n);
+  run<true, true, true>(in, out, n);
+  run<false, true, true>(in, out, n);
+  run<true, false, false>(in, out, n);
+}
+"""
+
+
+def test_a_finding_of_some_runs_names_only_the_value_it_rests_on(tmp_path):
+    # three flags, eight combinations, four runs: the runs are chosen so that no two flags always
+    # move together, and the strided load is said to rest on `Wide` alone
+    (d,) = warnings(lint(tmp_path, FLAGS3))
+    assert "(when Wide = 1" in d.message and "Neg =" not in d.message and "Acc =" not in d.message
+
+
+UNBOUND_WIDE = """template <typename T, bool Wide>
+__global__ void pick(const unsigned* flags, T* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Wide ? (T)flags[i * 4] : (T)flags[i];
+}
+template <typename T, bool Wide>
+void run(const unsigned* flags, T* out, int n) { pick<T, Wide><<<(n + 255) / 256, 256>>>(flags, out, n); }
+template <typename T>
+void both(const unsigned* flags, T* out, int n) {
+  run<T, false>(flags, out, n);
+  run<T, true>(flags, out, n);
+}
+"""
+
+
+def test_a_finding_of_a_later_run_is_asked_at_other_widths_at_that_runs_values(tmp_path):
+    # `T` is bound by no launch, so byte findings are asked again with a 2-byte T; the strided load
+    # of the 4-byte flags runs only where Wide = 1, and is asked there, not at the first run's Wide = 0
+    (d,) = warnings(lint(tmp_path, UNBOUND_WIDE))
+    assert d.code == "CL101" and "flags[i * 4]" in d.message and "(when Wide = 1" in d.message
+
+
+POINTER_PASSED = """#include <string>
+template <int PAD>
+__global__ void k(float* c, int M, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < M) c[i * (N + PAD)] = 1.0f;
+}
+template <int PAD>
+void launch(float* a, float* c, int M, int N) { dim3 grid((M + 255) / 256); k<PAD><<<grid, 256>>>(c, M, N); }
+template <typename T>
+float perf(void (*fn)(T*, T*, int, int), int M, int N, int warmup) {
+  T *a, *c;
+  cudaMalloc(&c, M * N * sizeof(T));
+  for (int i = 0; i < warmup; ++i) fn(a, c, M, N);
+  return 0.f;
+}
+int main(int argc, char** argv) {
+  int M = 4096, N = 4096, W = 7;
+  if (argc > 1) M = std::stoi(argv[1]);
+  if (argc > 2) N = std::stoi(argv[2]);
+  if (argc > 3) W = std::stoi(argv[3]);
+  perf<float>(launch<0>, M, N, W);
+  return 0;
+}
+"""
+
+
+def test_a_function_passed_as_a_pointer_is_not_called_with_the_callers_arguments(tmp_path):
+    # `perf<float>(launch<0>, M, N, W)` passes a pointer to `launch`: its arguments are `perf`'s, not
+    # `launch`'s, so `launch`'s N is not read as the 7 of the warm-up count W
+    diags = lint(tmp_path, POINTER_PASSED, show_uncertain=True)
+    assert diags and not any("7" in d.message for d in diags if d.code == "CL101")

@@ -56,6 +56,12 @@ class Family:
     block_reason: str = ""          # why the block is tried: the launch is not found, an edge is a host value
     block_names: tuple[str, ...] = ()   # the launch's block edges given nowhere (`dim3 block(bs, bs)`)
     roles: dict[str, str] = field(default_factory=dict)   # each open value's role (open_roles)
+    # the program's own values of those the command line may set (LaunchConfig.defaults), among the sizes
+    defaults: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def shown(self, name: str, value: int) -> str:
+        """A value tried for `name`, said with where it comes from where the program gives it."""
+        return f"{value} (the program's default)" if value in self.defaults.get(name, ()) else str(value)
 
     @property
     def primary(self) -> Trial:
@@ -75,7 +81,7 @@ class Family:
         names = [n for n in sorted(names) if n in self.sizes]
         if not names:
             return None
-        vals = "; ".join(f"{n} = {' and '.join(map(str, self.sizes[n]))}" for n in names)
+        vals = "; ".join(f"{n} = {' and '.join(self.shown(n, v) for v in self.sizes[n])}" for n in names)
         hint = " ".join(f"--param {n}=VALUE" for n in names[:3])
         return f"sizes not given, checked with {vals} (give {hint})"
 
@@ -95,7 +101,8 @@ def derive(table: TwoTreeTable, given: dict[str, int]) -> Family:
         # the values each size takes, as the trials take them (`n % blockDim.x == 0` moves 1000 to 1024)
         sizes = {n: tuple(dict.fromkeys(v for t in trials if (v := t.size(n)) is not None)) for n in sizes}
     names = tuple(n for n, _ in blocks[0][1]) if blocks and edges else ()
-    return Family(trials, [b for b, _ in blocks], sizes, reason, names, roles)
+    defaults = {n: vs for n, vs in (getattr(table.launch, "defaults", None) or {}).items() if n in sizes}
+    return Family(trials, [b for b, _ in blocks], sizes, reason, names, roles, defaults)
 
 
 def block_checks(launch) -> list[ir.Expr]:
@@ -489,6 +496,10 @@ def _sizes(table: TwoTreeTable, given: dict[str, int],
         # value derived from it takes the trial sizes (1000 blocks, not 1)
         if n in out and roles.get(n) == "size":
             out[n] = tuple(v * k for v in out[n])
+    for n, vs in (getattr(lc, "defaults", None) or {}).items():
+        if n in out:
+            # the program's own value where the command line sets none: a warning holds there too
+            out[n] = out[n] + tuple(v for v in vs if v not in out[n])
     checks = param_checks(lc, table)
     if checks:
         for n in names:

@@ -119,6 +119,14 @@ class KernelBuilder(Statements, Declarations, Loops, DefUse, Calls, Accesses):
 
     # ---- set-up ----------------------------------------------------------------------------
     def _bind_template(self) -> None:
+        # a value of the launching host template written into a type argument the kernel binds
+        # (`Traits<doShift>` with `doShift` 0 at one instantiation, 1 at another): a value of the
+        # program, each run of its values takes one
+        own = {p.name for p in self.fn.params} | {tp.name for tp in self.fn.template_params}
+        for name in getattr(self.table.launch, "values", {}):
+            if name.isidentifier() and name not in own and name not in self.env:
+                self.env[name] = ir.Sym(name, "param")
+                self.table.params.setdefault(name, "int")
         for tp in self.fn.template_params:
             val = self.template_values.get(tp.name, tp.default)
             if isinstance(val, str) and val.strip() == tp.name and not tp.is_type:

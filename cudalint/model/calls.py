@@ -12,6 +12,7 @@ from ..preprocess.macros import MacroError
 from ..source.cufile import FunctionDef, enclosing_class_template, node_text
 from ..source.types import split_top_level, template_id
 from . import uniform
+from .host import CEIL_DIV
 from .table import Barrier, short_text as _short
 from .symbols import ADDRESS_VIEW, UNKNOWN_VIEW, Ptr, Unfollowable, _BUILTINS, _MAX_INLINE_DEPTH, _data, _is_barrier, group_scope
 
@@ -92,6 +93,9 @@ class Calls:
         """Template parameters at the texts of their arguments (None: not given): a type parameter
         names its type in the body, a value is read as an expression, or stays a parameter of the
         program where it does not read."""
+        # a type argument is written in the caller's names (`load<traits>(...)` in a kernel whose
+        # `traits` is bound): read them all before the callee's names are bound
+        texts = [self._caller_type(t) if tp.is_type and t is not None else t for tp, t in zip(params, texts)]
         for tp, text in zip(params, texts):
             if text is None:
                 continue
@@ -102,6 +106,19 @@ class Calls:
                 self.env[tp.name] = self.rvalue(self._parse(text), None, None)
             except (ExprSyntaxError, MacroError, Unfollowable):
                 self.env[tp.name] = ir.Sym(tp.name, "param")
+
+    def _caller_type(self, text: str, depth: int = 0) -> str:
+        """A type argument with the caller's bound names written in: its template type parameters
+        (`traits`, `T` inside `Traits<T, N>`) at the types they are bound to, and its value
+        parameters inside a class template's arguments at the numbers they hold."""
+        t = text.strip()
+        if t in self.type_names and self.types.get(t) and self.types[t] != t:
+            return self.types[t]
+        tid = template_id(t) if depth < 4 else None
+        if tid is None:
+            v = self.env.get(t) if depth and t.isidentifier() else None
+            return str(v.value) if isinstance(v, ir.Num) else text
+        return f"{tid[0]}<{', '.join(self._caller_type(a, depth + 1) for a in tid[1])}>"
 
     def _owner(self, fn: str) -> str | None:
         """The class template instance a qualified call names (`Traits<false>` of
@@ -420,6 +437,9 @@ class Calls:
                     for s in ir.symbols(v):
                         if s.kind == "data" and not s.name.endswith("()"):
                             return s
+        if name in CEIL_DIV and len(vals) == 2 and all(isinstance(v, ir.Expr) for v in vals):
+            # a library's division rounded up whose body no file read shows (`at::cuda::ATenCeilDiv(n, 64)`)
+            return ir.Bin("/", ir.add(vals[0], ir.add(vals[1], ir.Num(-1))), vals[1])
         got = self._parameter_query(fn, vals)
         if got is not None:
             return got

@@ -23,7 +23,7 @@ from ..preprocess.macros import MacroError
 from ..source.cufile import (INT_WORDS, FunctionDef, LaunchSite, Param, condition_of, expansion_statements,
                              kernel_operand, node_text)
 from ..source.project import member_class
-from ..source.types import split_top_level
+from ..source.types import split_top_level, template_id
 from . import dispatch
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
                    variadic_pack, with_edge)
@@ -851,8 +851,7 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
     if host is None or not host.template_params:
         return {}
     out: dict = {}
-    name = re.sub(r"<[^<>]*>", "", host.name).split("::")[-1].strip()
-    texts = None
+    name = _short_name(host)
     # the host template's type arguments the analysis is bound to (`launch<__half, 16>` beside
     # `launch<float, 32>`, analysed with T = __half): an instantiation is one tuple, and only those
     # with these types give the values
@@ -862,52 +861,136 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
         bound = template.get(tp.name)
         if tp.is_type and j is not None and isinstance(bound, str) and bound.strip() != arg.strip():
             pins[j] = _plain_type(bound)
-    for tp, arg in zip(kernel.template_params, site.template_args):
-        if tp.is_type or isinstance(template.get(tp.name), ir.Num):
-            continue
-        k = next((i for i, h in enumerate(host.template_params) if h.name == arg.strip() and not h.is_type), None)
-        if k is None:
-            continue
-        if texts is None:
-            texts = _instance_texts(host, site, project)
-        found: list[int] = []
-        partial = False         # an instantiation passes a name there (`launch<D, parallel_blocks>`)
-        use = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*)>")
-        for text in texts:
-            for m in use.finditer(text):
-                args = [a.strip() for a in m.group(1).decode("utf-8", "replace").split(",")]
-                if len(args) <= k or any(j < len(args) and _plain_type(args[j]) != t for j, t in pins.items()):
-                    continue
-                v = _template_number(args[k], resolver)
-                if v is None:
-                    partial = True
-                else:
-                    found.append(v)
-        if partial:
-            continue            # the values seen are some of those the program passes: left open
+
+    def values_of(k: int) -> tuple[tuple[int, ...], str] | None:
+        """The values the host template's instantiations pass as its `k`th parameter."""
+        found = _passed_values(host, k, site, project, resolver, pins)
+        if found is None:
+            return None     # an instantiation passes a name not followed (`launch<D, parallel_blocks>`): open
         if resolver is not None and found:
             found = [v for v in found if _launched_at(site, host.template_params[k].name, v, resolver)]
         values = tuple(sorted(set(found)))
         default = host.template_params[k].default
         if values:
-            out[tp.name] = (values, f"the instantiations of `{name}` pass {', '.join(map(str, values))}")
-        elif default is not None and (v := _template_number(default, None)) is not None:
-            out[tp.name] = ((v,), f"`{name}`'s default template argument")
+            return values, f"the instantiations of `{name}` pass {', '.join(map(str, values))}"
+        if default is not None and (v := _template_number(default, None)) is not None:
+            return (v,), f"`{name}`'s default template argument"
+        return None
+
+    def value_param(text: str) -> int | None:
+        return next((i for i, h in enumerate(host.template_params) if h.name == text.strip() and not h.is_type), None)
+
+    for tp, arg in zip(kernel.template_params, site.template_args):
+        if tp.is_type:
+            # a class template's instance naming the host's value parameters (`Traits<T, doShift>`):
+            # each the instantiations give one value is written in, as nvcc's instance has it
+            bound = template.get(tp.name)
+            tid = template_id(bound) if isinstance(bound, str) else None
+            if tid is None or not any(value_param(a) is not None for a in tid[1]):
+                continue
+            args = []
+            for a in tid[1]:
+                k = value_param(a)
+                got = values_of(k) if k is not None else None
+                args.append(str(got[0][0]) if got is not None and len(got[0]) == 1 else a)
+                if got is not None and len(got[0]) > 1:
+                    # several: the name stays in the instance, a value of the program each run takes
+                    out.setdefault(a.strip(), got)
+            template[tp.name] = f"{tid[0]}<{', '.join(args)}>"
+            continue
+        if isinstance(template.get(tp.name), ir.Num):
+            continue
+        k = value_param(arg)
+        if k is not None and (got := values_of(k)) is not None:
+            out[tp.name] = got
     return out
+
+
+def _short_name(fn: FunctionDef) -> str:
+    return re.sub(r"<[^<>]*>", "", fn.name).split("::")[-1].strip()
+
+
+MAX_PASSED_ON = 4   # host templates a template value is followed through (`Dispatch<isBackward>` -> `Run<..., isBackward>`)
+
+
+def _passed_values(host: FunctionDef, k: int, site: LaunchSite, project, resolver, pins: dict,
+                   depth: int = 0, memo: dict | None = None) -> list[int] | None:
+    """The numbers the instantiations of host template `host` in the launch's unit pass as its `k`th
+    parameter; an instantiation that passes a value parameter of the host template it is written
+    in (`run<T, Op, isBackward>` in `template <bool isBackward> void dispatch(...)`) gives the values
+    that template's instantiations pass, followed up to MAX_PASSED_ON templates (a recursion's own
+    parameter passed on in its place adds none). None where one passes a name not followed."""
+    memo = {} if memo is None else memo
+    key = (id(host), k, tuple(sorted(pins.items())))
+    if key in memo:
+        return memo[key]
+    memo[key] = None        # a template reached again through its own uses: not followed
+    name = _short_name(host)
+    found: list[int] = []
+    for f, text in _instance_texts(host, site, project):
+        for args, at in _template_uses(text, name):
+            if len(args) <= k or any(j < len(args) and _plain_type(args[j]) != t for j, t in pins.items()):
+                continue
+            v = _template_number(args[k], resolver)
+            if v is not None:
+                found.append(v)
+                continue
+            outer = _enclosing_function(f, at) if f is not None else None
+            j = next((i for i, h in enumerate(outer.template_params) if not h.is_type and h.name == args[k].strip()),
+                     None) if outer is not None else None
+            if j is None:
+                return None
+            if outer is host and j == k:
+                continue        # the recursion passes its own value on: no other
+            if depth >= MAX_PASSED_ON:
+                return None
+            got = _passed_values(outer, j, site, project, resolver, {}, depth + 1, memo)
+            if got is None:
+                return None
+            found += got
+    memo[key] = found = sorted(set(found))
+    return found
+
+
+def _enclosing_function(f, at: int) -> FunctionDef | None:
+    """The innermost function of file `f` whose definition holds byte `at`."""
+    best = None
+    for fn in f.functions:
+        node = fn.node
+        if node is not None and node.start_byte <= at < node.end_byte and \
+                (best is None or node.start_byte >= best.node.start_byte):
+            best = fn
+    return best
+
+
+def _template_uses(text: bytes, name: str):
+    """The argument lists of the uses `name<...>` in `text`, each split at its top-level commas
+    (`run<T, OperatorAdd<T>, false>`: three), with the byte where each starts; a use whose `<` is
+    no template's (a `;`, `{` or `}` before its `>`) is left out."""
+    for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*<", text):
+        depth, i, n = 1, m.end(), len(text)
+        while i < n and depth:
+            c = text[i:i + 1]
+            if c in (b";", b"{", b"}"):
+                break
+            depth += (c == b"<") - (c == b">")
+            i += 1
+        if depth == 0:
+            yield split_top_level(text[m.end():i - 1].decode("utf-8", "replace")), m.start()
 
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 
 
-def _instance_texts(host: FunctionDef, site: LaunchSite, project) -> list[bytes]:
+def _instance_texts(host: FunctionDef, site: LaunchSite, project) -> list[tuple]:
     """The code of the launch's unit where the host template's instantiations are looked for: a
     macro's definition is no code until it is used (`#define BN(N) ... run<T, N, 64>(...)`), so
     the definitions are left out and the uses' expansions put in (those in host functions that call
     the template, and the file-scope ones that instantiate templates); comments are no code either."""
     files = [f for f in project.unit_files(site.file) if f.tree is not None]
-    texts = [_code_text(f) for f in files]
-    texts += [node_text(call).encode("utf-8", "surrogateescape") for _, call, _, _, _ in _macro_calls(host, project)]
-    texts += [t.encode("utf-8", "surrogateescape") for t in instantiating_macros(files)]
+    texts: list[tuple] = [(f, _code_text(f)) for f in files]
+    texts += [(None, node_text(call).encode("utf-8", "surrogateescape")) for _, call, _, _, _ in _macro_calls(host, project)]
+    texts += [(None, t.encode("utf-8", "surrogateescape")) for t in instantiating_macros(files)]
     return texts
 
 
@@ -1101,10 +1184,12 @@ _COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.
 
 @functools.lru_cache(maxsize=64)
 def _code_only(text: str) -> str:
-    """The text with its comments blanked (a name a comment mentions is no use of it); line breaks kept."""
+    """The text with its comments blanked (a name a comment mentions is no use of it); line breaks,
+    and the bytes each character takes in UTF-8, kept (a place in it is one in the file)."""
     def blank(m):
         t = m.group(0)
-        return t if t[0] in "\"'" else re.sub(r"[^\n]", " ", t)
+        return t if t[0] in "\"'" else re.sub(
+            r"[^\n]", lambda c: " " * len(c.group(0).encode("utf-8", "surrogateescape")), t)
     return _COMMENT.sub(blank, text)
 
 
@@ -1896,6 +1981,7 @@ class _SiteValues:
         # each call's values, read off the launch as the host function reads it without a kernel's
         # names (a walk every kernel launched there shares), the call's values put in its parameters
         self.raw = HostResolver(site, None, constants, project, budget=budget) if self.contexts else self.base
+        self._plain = (constants, project, budget)     # a reading without the kernel's names, made where asked
         self.readers: list[tuple[HostResolver, CallContext | None]] = \
             [(self.raw, ctx) for ctx in self.contexts] or [(self.base, None)]
 
@@ -2031,6 +2117,30 @@ class _SiteValues:
             return [None]
         return [fold(v) for v in self._per_reader(raw)]
 
+    def default(self, index: int) -> list:
+        """The value each reading gives argument `index` where the command line may set it and the
+        program gives its own otherwise (`argc > 2 ? atoi(argv[2]) : 8`, `N = 8; if (argc > 2) N =
+        ...`): that number, or None."""
+        if self.raw is self.base:
+            # the launch's own reading names the kernel's parameters (`N` for the `N` it passes): the
+            # host's value is read without them
+            if isinstance(self._plain, tuple):
+                constants, project, budget = self._plain
+                self._plain = HostResolver(self.site, None, constants, project, budget=budget)
+            plain = self._plain
+        else:
+            plain = self.raw
+        try:
+            raw = plain.value(plain._parse(self.site.args[index]))
+        except (ExprSyntaxError, MacroError, OutOfBudget):
+            return [None]
+        out = []
+        for v in ([raw] if plain is not self.raw else self._per_reader(raw)):
+            taken: list[str] = []
+            d = fold(program_value(v, taken)) if isinstance(v, ir.Expr) else None
+            out.append(d if taken else None)
+        return out
+
 
 def _reaches(ctx: CallContext, r: HostResolver) -> bool:
     """Whether the launch can run at this call: no condition that holds at the launch (its branch,
@@ -2082,10 +2192,10 @@ def _needs_callers(site: LaunchSite, kernel: FunctionDef, r: HostResolver) -> bo
     return bool(words & names)
 
 
-def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dict, list]:
-    """The values every launch (and every call of a wrapper) gives each integer parameter, and
-    those of each launch or call together."""
-    values, provenance = {}, {}
+def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dict, list, dict]:
+    """The values every launch (and every call of a wrapper) gives each integer parameter, those of
+    each launch or call together, and the program's defaults of those the command line may set."""
+    values, provenance, defaults = {}, {}, {}
     calls: list[dict] = [{} for s in readings for _ in s.readers]
     for i, p in enumerate(kernel.params):
         if p.pointers or p.reference or not readings or any(len(s.site.args) <= i for s in readings) or \
@@ -2094,6 +2204,12 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
         got: list = []
         for s in readings:
             got += s.argument(i, kernel)
+        if got and any(v is None for v in got):
+            # a value the command line may set: each launch's default where every one has one (tried
+            # beside the values its role gives: a warning holds at the program's own too)
+            dflt = [d for s in readings for d in s.default(i)]
+            if all(d is not None or v is not None for d, v in zip(dflt, got)):
+                defaults[p.name] = tuple(sorted({d if v is None else v for d, v in zip(dflt, got)}))
         if not got or any(v is None for v in got):
             continue
         vals = tuple(sorted(set(got)))
@@ -2111,7 +2227,7 @@ def _values(kernel: FunctionDef, readings: list[_SiteValues]) -> tuple[dict, dic
             provenance[p.name] = f"every {'call of ' + names if through else 'launch'} passes {shown}"
         else:
             provenance[p.name] = f"the {'calls of ' + names if through else 'launches'} pass {shown}"
-    return values, provenance, calls
+    return values, provenance, calls, defaults
 
 
 def _read_words(r: HostResolver, text: str) -> str:
@@ -2503,7 +2619,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     else:
         cfg = LaunchConfig(None, None, None, "assumed")
     if readings:
-        values, words, calls = _values(kernel, readings)
+        values, words, calls, cfg.defaults = _values(kernel, readings)
         cfg.values = values
         cfg.value_calls = calls
         for k, v in values.items():

@@ -53,6 +53,9 @@ class LaunchConfig:
     # a pointer parameter's extent in bytes, from the allocation the launch passes
     # (`cudaMalloc(&p, n * sizeof(float))`): an expression over the kernel's parameters, or a number
     extents: dict[str, ir.Expr] = field(default_factory=dict)
+    # a parameter the command line may set, with the program's own value where it sets none
+    # (`N = argc > 2 ? atoi(argv[2]) : 8`): those values, tried beside the ones its role gives
+    defaults: dict[str, tuple[int, ...]] = field(default_factory=dict)
     # the blocks a launch may run where its block is one of a few shapes as the host's branches go
     # (`dim3 threads(32, threadsY)` with `threadsY` 4 or 8): a verdict holds at each
     block_choices: tuple[tuple[int, int, int], ...] = ()

@@ -65,8 +65,13 @@ def _point_to_first(diags: list[Diagnostic], rules) -> list[Diagnostic]:
 
 
 def _rendered(d: Diagnostic, rules) -> str:
-    """The rule's message from the finding's facts, with the words the engine added after the rule
-    on where its values come from (`metrics["values"]`)."""
-    text = rules[d.code].message(d)
-    values = d.metrics.get("values")
-    return text + (f" ({'; '.join(values)})" if values else "")
+    return rendered(d, rules[d.code].message)
+
+
+def rendered(d: Diagnostic, message) -> str:
+    """A rule's message (`message(d)`) from the finding's facts, with the words the engine added
+    after the rule: the program's values it holds at (`metrics["when"]`), where its values come
+    from (`metrics["values"]`)."""
+    text = message(d)
+    when, values = d.metrics.get("when"), d.metrics.get("values")
+    return text + (f" (when {when})" if when else "") + (f" ({'; '.join(values)})" if values else "")

@@ -31,6 +31,7 @@ import sys
 from ..index import ir
 from ..analysis.results import SECTOR, WARP
 from .base import Context, figure, internal, invented, open_names, scaled_text, short, written
+from .causes import rendered
 
 CODE = "CL101"
 NAME = "uncoalesced-global-access"
@@ -377,7 +378,7 @@ def one_per_record(diags: list, every: list | None = None) -> list:
         else:
             head.metrics["record_fields"] = len(offsets)
         head.facts["record_lines"] = others
-        head.message = message(head)
+        head.message = rendered(head, message)
         drop |= {id(d) for d in ds if d is not head}
     return [d for d in diags if id(d) not in drop]
 

@@ -291,7 +291,12 @@ def _call_at(src: SourceFile, start: int, end: int):
         if node is None:
             return None
         if node.type == "call_expression":
-            return node if not any(c.type == "kernel_call_syntax" for c in node.children) else None
+            if any(c.type == "kernel_call_syntax" for c in node.children):
+                return None
+            # the name is the called function's, not an argument's (`perf<half>(launch<0>, M, N)` is
+            # no call of `launch`: it passes a pointer to it)
+            callee = node.child_by_field_name("function")
+            return node if callee is not None and callee.start_byte <= start and end <= callee.end_byte else None
         node = node.parent
     return None
 
