@@ -229,3 +229,30 @@ void run(const float4 *p, float4 *v, int n) { body<<<(n + 127) / 128, 128>>>(p, 
     found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL101"]
     assert [(d.line, d.access) for d in found] == [(5, "store")]
     assert "16 sectors/request, ideal 8" in found[0].message
+
+
+WORDS_OF_A_GROUP = """
+__global__ void k(const float4* __restrict__ in, float* __restrict__ out) {
+  __shared__ float w[1024];
+  const int t = threadIdx.x << 2;
+  ((float4*)w)[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  float s = 0.f;
+%s  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+void launch(const float4* in, float* out) { k<<<64, 256>>>(in, out); }
+"""
+
+
+# the loads nvcc 13 makes of a thread's words w[t + j] of an aligned 16-byte group, read off the sm_80
+# and sm_90 SASS: any three are one LDS.128 (no conflict); an aligned pair is one LDS.64 (2-way at
+# lanes 16 B apart); two others are two LDS (4-way each)
+@pytest.mark.parametrize("words, conflicts", [((0, 1, 2), 0), ((0, 1, 3), 0), ((0, 2, 3), 0), ((1, 2, 3), 0),
+                                              ((0, 1, 2, 3), 0), ((0, 1), 1), ((2, 3), 1), ((0, 2), 2),
+                                              ((1, 2), 2)])
+def test_three_of_the_four_words_of_a_group_are_one_16_byte_load(tmp_path, words, conflicts):
+    body = "".join(f"  s += w[t + {j}] * {j + 3}.f;\n" for j in words)
+    path = tmp_path / "k.cu"
+    path.write_text(WORDS_OF_A_GROUP % body)
+    found = [d for d in lint_paths([str(path)], Config()).diagnostics if d.code == "CL401"]
+    assert len(found) == conflicts, [d.message for d in found]

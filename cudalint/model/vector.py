@@ -218,11 +218,25 @@ def _sibling_merges(table: TwoTreeTable, out: dict) -> None:
                 continue
             k = MAX_REQUEST // width
             while k > 1:
+                base = off
                 run = [at.get(off + j * step) for j in range(k)]
-                if (min(align, alignment(ir.Num(off))) * elem % (k * width) == 0
+                if k == 4 and width == elem == 4 and members[0][1].kind == "load":
+                    # loads of three of the four words of an aligned 16-byte group (`w[t]`, `w[t + 1]`,
+                    # `w[t + 2]` with t a multiple of 4; any three): one 16-byte request, the fourth
+                    # word read unused (LDS.128 in the SASS for sm_80 and sm_90, CUDA 13), as a load of
+                    # x, y, z of a float4; two of four stay two loads. The request is counted at the
+                    # first load's addresses: a whole warp's shift by a word changes no bank count
+                    base = next((off - r for r in range(4) if (r == 0 or off - r not in at)
+                                 and min(align, alignment(ir.Num(off - r))) * elem % 16 == 0), off)
+                    group = [at.get(base + j) for j in range(4)]
+                    if group.count(None) == 1 and next(a for a in group if a is not None) is at[off]:
+                        run = [a for a in group if a is not None]
+                    else:
+                        base = off
+                if (min(align, alignment(ir.Num(base))) * elem % (k * width) == 0
                         and all(a is not None and a not in out for a in run)
                         and _side_by_side(table, run, crossing=members[0][1].array.extern)):
-                    merge = Merge(k * width, k, run[0], tuple(run))
+                    merge = Merge(k * width, len(run), run[0], tuple(run))
                     for a in run:
                         out[a] = merge
                     break
