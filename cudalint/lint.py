@@ -22,7 +22,7 @@ from .rules import BY_CODE, CHECKS
 from .rules.causes import merge_root_causes
 from .rules.base import Context, Options
 from .source.cufile import SourceError, SourceFile, decode_source, source_from_bytes
-from .source.project import Project, is_member
+from .source.project import Project, call_name, is_member
 
 # `name.cu.cc`: a C++ file its build compiles as CUDA (`nvcc -x cu`), the convention of TensorFlow's
 # custom ops and of Bazel's CUDA rules
@@ -431,12 +431,12 @@ def host_kind(path: str, cfg: Config) -> str | None:
 def _wrapper_names(files: list[SourceFile]) -> set[str]:
     """The free host functions whose launch takes its grid or block from their parameters
     (_shape_from_params), and the free functions that call them: the names a C++ caller would use."""
-    names = {_short(s.host.name) for f in files for s in f.launches
+    names = {call_name(s.host.name) for f in files for s in f.launches
              if s.host is not None and _shape_from_params(s) and not is_member(s.host.node)}
     if not names:
         return names
     # the names each host function with parameters calls, read once
-    called = [(_short(fn.name), set(_CALLED.findall(getattr(fn.body, "text", b""))))
+    called = [(call_name(fn.name), set(_CALLED.findall(getattr(fn.body, "text", b""))))
               for f in files for fn in f.functions
               if fn.body is not None and fn.params and not fn.is_kernel and not is_member(fn.node)]
     for _ in range(MAX_HOST_ROUNDS):
@@ -461,11 +461,6 @@ def _shape_from_params(site) -> bool:
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
-
-
-def _short(name: str) -> str:
-    """`CuMatrixBase<Real>::Set` -> `Set`: the name a call spells."""
-    return re.sub(r"<[^<>]*>", "", name).split("::")[-1].strip()
 
 
 def _calls_of(names: set[str]) -> re.Pattern:
@@ -507,7 +502,7 @@ def _header_wrappers(data: bytes, calls: re.Pattern) -> set[str]:
             name = decl.child_by_field_name("declarator") if decl is not None else None
             if body is not None and name is not None and params is not None and params.named_children and \
                     calls.search(body.text):
-                out.add(_short(name.text.decode("utf-8", errors="replace")))
+                out.add(call_name(name.text.decode("utf-8", errors="replace")))
             continue
         stack.extend(node.children)
     return out
@@ -1310,7 +1305,7 @@ def _dispatched_with_float(site) -> bool:
     if host is None or site.file is None or site.file.tree is None:
         return False
     text = site.file.tree.root_node.text
-    calls = re.compile(rb"\b" + re.escape(_short(host.name).encode()) + rb"\s*(?:<[^;{}()]*>)?\s*\(")
+    calls = re.compile(rb"\b" + re.escape(call_name(host.name).encode()) + rb"\s*(?:<[^;{}()]*>)?\s*\(")
     seen = False
     for d in dispatch.calls(text):
         if calls.search(text, d.start, d.end) is not None:
@@ -1715,13 +1710,12 @@ def program_combinations(launch, given: dict[str, int]) -> list[dict[str, int]]:
     together = {n for n, _ in many if launch.value_calls and all(n in c for c in launch.value_calls)}
     calls = list({tuple(sorted((n, c[n]) for n in together)): None for c in launch.value_calls}) if together else [()]
     free = [(n, vs) for n, vs in many if n not in together]
+    names = [n for n, _ in free]
     if len(calls) * math.prod(len(vs) for _, vs in free) <= MAX_PROGRAM_RUNS:
-        return [{**dict(c), **dict(zip([n for n, _ in free], vs))}
-                for c in calls for vs in itertools.product(*[vs for _, vs in free])]
+        return [{**dict(c), **dict(zip(names, vs))} for c in calls for vs in itertools.product(*[vs for _, vs in free])]
     # more than are run: the runs are chosen to meet every value of every name, then as many pairs of
     # values as they can (three flags in four runs: 000, 011, 101, 110, not 000, 111, 000, 111), so
     # that a finding only some runs make names the values it rests on, not every value that moved with them
-    names = [n for n, _ in free]
     # each call and each name's values taken in turn first (`WIDTH` 16, 32, 64, 128 with `INFERENCE`
     # 0, 1, 0, 1): where other runs meet no more values, these are the runs
     in_turn = [{**dict(calls[i % len(calls)]), **{n: vs[i % len(vs)] for n, vs in free}}

@@ -22,7 +22,7 @@ from ..index.parse import ExprSyntaxError, balanced
 from ..preprocess.macros import MacroError
 from ..source.cufile import (INT_WORDS, FunctionDef, LaunchSite, Param, condition_of, expansion_statements,
                              kernel_operand, node_text)
-from ..source.project import member_class
+from ..source.project import call_name, enclosing_host, member_class
 from ..source.types import split_top_level, template_id
 from . import dispatch
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
@@ -851,7 +851,7 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
     if host is None or not host.template_params:
         return {}
     out: dict = {}
-    name = _short_name(host)
+    name = call_name(host.name)
     # the host template's type arguments the analysis is bound to (`launch<__half, 16>` beside
     # `launch<float, 32>`, analysed with T = __half): an instantiation is one tuple, and only those
     # with these types give the values
@@ -906,10 +906,6 @@ def _host_template_values(kernel: FunctionDef, site: LaunchSite, template: dict,
     return out
 
 
-def _short_name(fn: FunctionDef) -> str:
-    return re.sub(r"<[^<>]*>", "", fn.name).split("::")[-1].strip()
-
-
 MAX_PASSED_ON = 4   # host templates a template value is followed through (`Dispatch<isBackward>` -> `Run<..., isBackward>`)
 
 
@@ -925,7 +921,7 @@ def _passed_values(host: FunctionDef, k: int, site: LaunchSite, project, resolve
     if key in memo:
         return memo[key]
     memo[key] = None        # a template reached again through its own uses: not followed
-    name = _short_name(host)
+    name = call_name(host.name)
     found: list[int] = []
     for f, text in _instance_texts(host, site, project):
         for args, at in _template_uses(text, name):
@@ -935,7 +931,7 @@ def _passed_values(host: FunctionDef, k: int, site: LaunchSite, project, resolve
             if v is not None:
                 found.append(v)
                 continue
-            outer = _enclosing_function(f, at) if f is not None else None
+            outer = _written_in(f, at) if f is not None else None
             j = next((i for i, h in enumerate(outer.template_params) if not h.is_type and h.name == args[k].strip()),
                      None) if outer is not None else None
             if j is None:
@@ -952,15 +948,11 @@ def _passed_values(host: FunctionDef, k: int, site: LaunchSite, project, resolve
     return found
 
 
-def _enclosing_function(f, at: int) -> FunctionDef | None:
-    """The innermost function of file `f` whose definition holds byte `at`."""
-    best = None
-    for fn in f.functions:
-        node = fn.node
-        if node is not None and node.start_byte <= at < node.end_byte and \
-                (best is None or node.start_byte >= best.node.start_byte):
-            best = fn
-    return best
+def _written_in(f, at: int) -> FunctionDef | None:
+    """The host function of file `f` that holds byte `at` of its code text (`_code_text`, which
+    starts where the syntax tree's root does)."""
+    root = f.tree.root_node
+    return enclosing_host(f, root.descendant_for_byte_range(root.start_byte + at, root.start_byte + at))
 
 
 def _template_uses(text: bytes, name: str):
@@ -1408,7 +1400,7 @@ def _host_instance_types(kernel: FunctionDef, site: LaunchSite, template: dict, 
         template[name] = first.get(template[name].strip(), template[name])
     if len(instances) == 1:
         return []
-    hname = re.sub(r"<[^<>]*>", "", host.name).split("::")[-1].strip()
+    hname = call_name(host.name)
     shown = ", ".join(f"<{', '.join(b.values())}>" for b in instances[:4])
     return [f"`{hname}` is instantiated as {shown}{' ...' if len(instances) > 4 else ''}; analysed with the "
             f"first: {', '.join(f'{n} = {template[n]}' for n in open_)}"]
@@ -1500,7 +1492,7 @@ _MACRO_LINE = re.compile(r"([A-Z_][A-Z0-9_]*)\s*\(.*\)\s*;?\s*$")
 
 
 def _type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[str, str]] | None:
-    name = re.sub(r"<[^<>]*>", "", host.name).split("::")[-1].strip()
+    name = call_name(host.name)
     params = [tp for tp in host.template_params]
     use = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*)>\s*\(")
     out: list[dict[str, str]] = []
@@ -1773,7 +1765,7 @@ def _macro_calls(fn: FunctionDef, project) -> list[tuple]:
     if key in cache:
         return cache[key][0]
     out: list[tuple] = []
-    name = re.sub(r"<[^<>]*>", "", fn.name).split("::")[-1].strip()
+    name = call_name(fn.name)
     for src, g, table, written, use, start, end in _macro_uses(project):
         if g is fn or len(out) >= MAX_CALLS or name not in written:
             continue
@@ -1980,8 +1972,8 @@ class _SiteValues:
             self.unreached = every and not self.contexts
         # each call's values, read off the launch as the host function reads it without a kernel's
         # names (a walk every kernel launched there shares), the call's values put in its parameters
-        self.raw = HostResolver(site, None, constants, project, budget=budget) if self.contexts else self.base
-        self._plain = (constants, project, budget)     # a reading without the kernel's names, made where asked
+        self._reading = (constants, project, budget)
+        self.raw = self.plain if self.contexts else self.base
         self.readers: list[tuple[HostResolver, CallContext | None]] = \
             [(self.raw, ctx) for ctx in self.contexts] or [(self.base, None)]
 
@@ -2117,25 +2109,23 @@ class _SiteValues:
             return [None]
         return [fold(v) for v in self._per_reader(raw)]
 
+    @functools.cached_property
+    def plain(self) -> HostResolver:
+        """The launch read as its host function reads it, without the kernel's names (`N` for the `N`
+        it passes is the host's value): made where asked."""
+        constants, project, budget = self._reading
+        return HostResolver(self.site, None, constants, project, budget=budget)
+
     def default(self, index: int) -> list:
         """The value each reading gives argument `index` where the command line may set it and the
         program gives its own otherwise (`argc > 2 ? atoi(argv[2]) : 8`, `N = 8; if (argc > 2) N =
         ...`): that number, or None."""
-        if self.raw is self.base:
-            # the launch's own reading names the kernel's parameters (`N` for the `N` it passes): the
-            # host's value is read without them
-            if isinstance(self._plain, tuple):
-                constants, project, budget = self._plain
-                self._plain = HostResolver(self.site, None, constants, project, budget=budget)
-            plain = self._plain
-        else:
-            plain = self.raw
         try:
-            raw = plain.value(plain._parse(self.site.args[index]))
+            raw = self.plain.value(self.plain._parse(self.site.args[index]))
         except (ExprSyntaxError, MacroError, OutOfBudget):
             return [None]
         out = []
-        for v in ([raw] if plain is not self.raw else self._per_reader(raw)):
+        for v in (self._per_reader(raw) if self.contexts else [raw]):
             taken: list[str] = []
             d = fold(program_value(v, taken)) if isinstance(v, ir.Expr) else None
             out.append(d if taken else None)

@@ -199,7 +199,7 @@ class Project:
                 if not self.call_reaches(src, fn):
                     continue
                 call = _call_at(src, start, end)
-                host = _enclosing_host(src, call) if call is not None else None
+                host = enclosing_host(src, call) if call is not None else None
                 if host is not None and host is not fn:
                     out.append((host, call))
                     if len(out) >= limit:
@@ -236,6 +236,11 @@ class Project:
 # character or a space, after which no `(` or `<` can come): a word that is no call is passed
 # over at once, not tried again at each shorter length
 _CALL_NAME = re.compile(rb"\b([A-Za-z_]\w*+)\s*+[(<]")
+
+
+def call_name(name: str) -> str:
+    """`CuMatrixBase<Real>::Set` -> `Set`: the name a call spells."""
+    return re.sub(r"<[^<>]*>", "", name).split("::")[-1].strip()
 
 
 def is_member(node) -> bool:
@@ -301,7 +306,9 @@ def _call_at(src: SourceFile, start: int, end: int):
     return None
 
 
-def _enclosing_host(src: SourceFile, node):
+def enclosing_host(src: SourceFile, node):
+    """The host function of `src` whose definition holds syntax node `node`, None for one outside
+    any, or in a kernel or a device function."""
     while node is not None and node.type != "function_definition":
         node = node.parent
     if node is None:
