@@ -32,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cudalint.index import ir                                  # noqa: E402
 from cudalint.config import Resolver                          # noqa: E402
 from cudalint.lint import collect_paths, context_paths, read_project   # noqa: E402
-from cudalint.model.launch import resolve_launch               # noqa: E402
+from cudalint.model.host import substitute                    # noqa: E402
+from cudalint.model.launch import _over_params, resolve_launch  # noqa: E402
 from cudalint.source.project import Project                    # noqa: E402
 
 
@@ -72,12 +73,16 @@ def _walk(e):
     return (x for x in e.walk() if isinstance(x, (ir.Sym, ir.Name)))
 
 
-def computed(dims, params: set[str]) -> bool:
-    """Every edge a number or an expression of the kernel's own parameters."""
+def computed(dims, kernel, values=()) -> bool:
+    """Every edge a number or an expression of the kernel's own parameters, a member of a structure
+    the kernel takes by value among them (`dA.rows` of `MatrixDim dA`), as the launch reads them,
+    and of the names whose values the program gives (`values`: a template value each element of a
+    compile-time list gives)."""
     if dims is None:
         return False
-    return all(isinstance(s, ir.Sym) and s.kind == "param" and s.name in params
-               for d in dims for s in _walk(d))
+    sub = {x: ir.Num(1) for d in dims for x in _walk(d) if isinstance(x, ir.Sym) and x.name in values}
+    return all(not any(isinstance(x, ir.Name) for x in _walk(d)) and _over_params(substitute(d, sub), kernel)
+               for d in dims)
 
 
 def measure(paths: list[str]) -> dict:
@@ -105,11 +110,14 @@ def measure(paths: list[str]) -> dict:
                 out["unresolved"].append(f"{src.path}:{fn.line} {fn.name}: {type(exc).__name__}: {exc}")
                 continue
             names = {p.name for p in fn.params if not p.pointers}
-            ok = computed(cfg_.grid, names) and computed(cfg_.block, names)
-            out["forwarded"] += not ok and forwarded(cfg_, names, [s for s in sites if s.kernel == fn.name], project)
+            given = getattr(cfg_, "values", {}) or {}
+            ok = computed(cfg_.grid, fn, given) and computed(cfg_.block, fn, given)
+            fwd = not ok and forwarded(cfg_, names, [s for s in sites if s.kernel == fn.name], project)
+            out["forwarded"] += fwd
             out["resolved"] += ok
-            out["block_known"] += computed(cfg_.block, names)
-            out["shape"] += computed(cfg_.block, names) and cfg_.grid is not None
+            out["block_known"] += computed(cfg_.block, fn, given)
+            # of the launches computed in the linted files
+            out["shape"] += not fwd and computed(cfg_.block, fn, given) and cfg_.grid is not None
             if not ok:
                 out["unresolved"].append(f"{src.path}:{fn.line} {fn.name}: grid {_show(cfg_.grid)} "
                                          f"block {_show(cfg_.block)}")

@@ -255,3 +255,50 @@ def test_the_other_launches_read_take_each_value_of_each_template_argument(tmp_p
     diags = lint(tmp_path, {"k.cu": EIGHT_INSTANCES})
     [d] = [d for d in diags if d.severity == "warning"]
     assert d.code == "CL101" and "in[i * 4]" in d.message and ", true>>`" in d.message
+
+
+OVERLOADS = """
+template <typename T>
+__global__ void pad(T* dst, const T* src, int w, int h) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h) dst[x * h + y] = src[y * w + x];
+}
+template <typename T>
+__global__ void pad(T* dst, const SOURCE* src, int w, int h) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < w && y < h) dst[y * w + x] = T(src[y * w + x]);
+}
+template <typename T>
+void pad_from(T* dst, const ARG* src, int w, int h) {
+  pad<<<dim3((w + 31) / 32, (h + 7) / 8), dim3(32, 8)>>>(dst, src, w, h);
+}
+template void pad_from(float* dst, const ARG* src, int w, int h);
+"""
+
+
+def overloads(source: str, arg: str) -> str:
+    return "#include <cstdint>\n" + OVERLOADS.replace("SOURCE", source).replace("ARG", arg)
+
+
+def test_a_launch_runs_the_overload_its_argument_types_match(tmp_path):
+    # `pad(float*, const unsigned char*)`: the first template would deduce T as float and as
+    # unsigned char; the second is the one launched, and the first is not analysed
+    diags = lint(tmp_path, {"k.cu": overloads("unsigned char", "unsigned char")})
+    assert codes(diags) == []
+    [note] = [d for d in diags if d.code == "CL901"]
+    assert note.line == 3 and "calls another kernel template of the name" in note.message
+
+
+def test_a_source_of_the_target_type_runs_the_first_overload(tmp_path):
+    diags = lint(tmp_path, {"k.cu": overloads("unsigned char", "T")})
+    assert [(d.line, d.code) for d in diags if d.severity == "warning"] == [(6, "CL102")]
+    assert any(d.code == "CL901" and d.line == 8 and "another kernel template" in d.message for d in diags)
+
+
+def test_a_typedef_is_not_read_as_another_type(tmp_path):
+    # `const uint8_t*` beside `const unsigned char*`: a typedef may name either, so the second
+    # overload keeps the launch (the first is still ruled out by its two deductions)
+    diags = lint(tmp_path, {"k.cu": overloads("uint8_t", "unsigned char")})
+    assert codes(diags) == []
+    assert any(d.code == "CL901" and d.line == 3 for d in diags)
+    assert not any(d.code == "CL901" and d.line == 8 for d in diags)

@@ -552,3 +552,21 @@ void launch(int m, int c, const float *in, float *out) {
     assert "CL502" not in {c for _, c in found}
     found, _ = lint(tmp_path, src.replace("SIZE", "m + c"))
     assert (6, "CL502") in found
+
+
+def test_a_block_written_with_warp_size_in_host_code_is_that_block(tmp_path):
+    # `dim3 threads(warpSize, 8)` on the host: 32 x 8, as on every device; the rows the y lanes take
+    # are `ld` apart, so each warp's load spans four rows
+    got, diags = lint(tmp_path, """__global__ void k(const float* in, float* out, int ld, int n) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x, r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (c < n && r < n) out[r * ld + c] = in[c * ld + r];
+}
+void run(const float* in, float* out, int ld, int n) {
+  dim3 threads(warpSize, 8);
+  dim3 blocks((n + threads.x - 1) / threads.x, (n + threads.y - 1) / threads.y);
+  k<<<blocks, threads>>>(in, out, ld, n);
+}
+""")
+    [load] = [d for d in diags if d.code in ("CL101", "CL102") and d.access == "load"]
+    assert "blockDim" not in " ".join(load.assumptions)
+    assert not any("block size" in a for d in diags for a in d.assumptions)

@@ -97,6 +97,24 @@ def _truth(env: dict, c: ir.Expr):
         return got
 
 
+_LANES = frozenset({"threadIdx.x", "threadIdx.y", "threadIdx.z"})
+_BLOCK_WIDE = frozenset({"param", "uniform", "block", "blockdim", "griddim"})
+
+
+def _one_lane(c: ir.Expr, uniform_data: frozenset[str]) -> ir.Expr | None:
+    """`threadIdx.x == v` (either way round) with `v` read from `__shared__` variables every thread
+    reads alike (`uniform_data`) and the launch's values: as `threadIdx.x == 0`; None otherwise."""
+    if c.__class__ is not ir.Bin or c.op != "==":
+        return None
+    for lane, v in ((c.left, c.right), (c.right, c.left)):
+        if lane.__class__ is ir.Sym and lane.kind == "thread" and lane.name in _LANES:
+            syms = ir.symbols(v)
+            if any(x.kind == "data" for x in syms) and all(
+                    x.kind in _BLOCK_WIDE or (x.kind == "data" and x.name in uniform_data) for x in syms):
+                return ir.Bin("==", lane, ir.Num(0))
+    return None
+
+
 def guard_value(env: dict, g: ir.Expr, shape) -> np.ndarray | None:
     """Where a guard holds, from the parts of it the model follows: in `p != NULL && tid == 0` the
     pointer test (data to the model) may pass, the thread test decides. None: nothing followed."""
@@ -151,6 +169,8 @@ def _full(v, shape: tuple) -> np.ndarray:
 
 class Instances:
     """The instances an access is simulated at, their environments and the lanes that run them."""
+    _picks: dict[int, tuple]
+    _uniform_names: frozenset[str] | None
 
     def _block_samples(self, mode: str) -> list[tuple[int, int, int]]:
         got = self._blocks.get(mode)
@@ -331,7 +351,7 @@ class Instances:
                 for g in acc.guards:
                     if any(g is c for c in settled):
                         continue
-                    v = self._guard_value(env, g, key)
+                    v = self._guard_value(env, g, key, pick=True)
                     if v is not None:
                         got &= v
                 got.flags.writeable = False
@@ -371,7 +391,7 @@ class Instances:
         for g in acc.guards:
             if any(g is c for c in settled) or any(s.name in names for s in ir.symbols(g)):
                 continue
-            v = self._guard_value(env, g, key)
+            v = self._guard_value(env, g, key, pick=True)
             if v is not None:
                 got &= v
         return got
@@ -388,12 +408,16 @@ class Instances:
             got = self._settled_loops[id(it)] = (settled, it)
         return got[0]
 
-    def _guard_value(self, env: dict, g: ir.Expr, key) -> np.ndarray | None:
+    def _guard_value(self, env: dict, g: ir.Expr, key, pick: bool = False) -> np.ndarray | None:
         """guard_value over the rows `key` names, each part of the guard evaluated once for them: its
         value depends on the rows and on which of its names the access's environment binds. Not
-        broadcast: the caller ANDs it into a mask of the instances' shape."""
+        broadcast: the caller ANDs it into a mask of the instances' shape. `pick`: a test of the
+        thread index against a value every thread of the block reads alike passes one lane
+        (_picked), for the counts of lanes (requests, sectors), not for naming threads."""
         out = None
         for c in conjuncts(g):
+            if pick:
+                c = self._picked(c)
             ck = (id(c), key, tuple(s.name in env for s in ir.symbols(c)))
             got = self._conjuncts.get(ck)
             if got is None:
@@ -406,6 +430,25 @@ class Instances:
                 continue
             out = got[0] if out is None else out & got[0]
         return out
+
+    def _picked(self, c: ir.Expr) -> ir.Expr:
+        """`threadIdx.x == first` with `first` a `__shared__` variable (data to the model) that every
+        thread of the block reads alike: one x passes, which one the data decides; the test as
+        `threadIdx.x == 0`, the lanes a request has where one does. Kept, so that a conjunct's
+        stand-in is one object (its value is cached by id)."""
+        got = self._picks.get(id(c))
+        if got is None:
+            got = self._picks[id(c)] = (_one_lane(c, self._uniform_data()) or c, c)
+        return got[0]
+
+    def _uniform_data(self) -> frozenset[str]:
+        """The names the model gives the loads of `__shared__` variables: one value in every thread
+        of a block at one point of the kernel (where no barrier is missing, which CL501 reports)."""
+        got = self._uniform_names
+        if got is None:
+            got = frozenset(a.name for a in self.table.arrays.values() if a.space == "shared" and a.scalar)
+            self._uniform_names = got
+        return got
 
     def _values(self, acc: Access, mode: str, exprs):
         env, n, rows, _ = self._instance_entry(acc, mode)

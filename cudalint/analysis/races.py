@@ -43,23 +43,41 @@ _BLOCK_WIDE_KINDS = frozenset({"param", "uniform", "blockdim", "griddim", "block
 
 def _one_thread_in_pass(sim, w: Access, r: Access) -> bool:
     """Both accesses stand under one test `threadIdx.x == v` of a value the whole block shares (a
-    parameter, a block's number, what `__syncthreads_count` returns) in a block of one row: one
-    thread of the block runs both, and in one pass of the test it meets no other thread there."""
+    parameter, a block's number, what `__syncthreads_count` returns, a `__shared__` variable every
+    thread reads alike) in a block of one row: one thread of the block runs both, and in one pass
+    of the test it meets no other thread there. Two `if`s of the same test are one where no store
+    to the shared variables it reads comes between them."""
     if sim.block[1] != 1 or sim.block[2] != 1:
         return False
+    shared = sim._uniform_data()
     mine = {id(g) for g in r.guards}
     for g in w.guards:
-        if id(g) not in mine:
+        same = id(g) in mine
+        if not same and g not in r.guards:
             continue
         for c in ir.conjuncts(g):
             if c.__class__ is not ir.Bin or c.op != "==":
                 continue
             for lane, v in ((c.left, c.right), (c.right, c.left)):
-                if lane.__class__ is ir.Sym and lane.name == "threadIdx.x" and \
-                        all(x.kind in _BLOCK_WIDE_KINDS or (x.kind == "data" and x.name in BLOCK_UNIFORM)
-                            for x in ir.symbols(v)):
+                if lane.__class__ is not ir.Sym or lane.name != "threadIdx.x":
+                    continue
+                read = {x.name for x in ir.symbols(v) if x.kind == "data" and x.name in shared}
+                if all(x.kind in _BLOCK_WIDE_KINDS or (x.kind == "data" and (x.name in BLOCK_UNIFORM or x.name in read))
+                       for x in ir.symbols(v)) and (same or not _stored_between(sim, read, w, r)):
                     return True
     return False
+
+
+def _stored_between(sim, names: set[str], w: Access, r: Access) -> bool:
+    """A store to one of the `__shared__` variables `names` comes between the two accesses, or in a
+    loop around either (its next iteration comes between them)."""
+    if not names:
+        return False
+    lo, hi = sorted((w.seq, r.seq))
+    loops = {id(it) for it in w.loops} | {id(it) for it in r.loops}
+    return any(a.kind == "store" and a.array.name in names and
+               (lo < a.seq < hi or any(id(it) in loops for it in a.loops))
+               for a in sim.table.accesses)
 
 
 def _is_loop_cond(g: ir.Expr, b: Barrier) -> bool:

@@ -75,6 +75,8 @@ class Simulation(Instances, TripCounts, CoalescingAnalysis, RangeAnalysis, Overl
         self._settled_loops: dict[int, tuple[bool, Iterator]] = {}
         self._kept = KeptValues()
         self._conjuncts: dict[tuple, tuple] = {}
+        self._picks: dict[int, tuple] = {}           # a thread test against a shared value: its one-lane stand-in
+        self._uniform_names: frozenset[str] | None = None
         self._masks: dict[tuple[int, str], np.ndarray] = {}
         self._expr_params: dict[int, tuple[dict, ir.Expr]] = {}
         self._blocks: dict[str, list] = {}

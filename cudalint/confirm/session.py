@@ -11,7 +11,7 @@ from ..diagnostic import Diagnostic
 from ..engine import Workspace
 from ..lint import UsageError, _with_build
 from ..model import dispatch
-from ..model.launch import instantiating_macros
+from ..model.launch import deduced_instantiations, instantiating_macros
 from ..preprocess import file_key
 from ..rules import BY_CODE
 from ..source.cufile import SourceError, SourceFile
@@ -176,9 +176,15 @@ def host_instantiations(files) -> dict[str, str]:
                                     r"<\s*([^<>;{}]*?)\s*>\s*::\s*" + name + r"\s*\(")
                       for m in re.finditer(pat, text)     # not the definition's own `ReLULayer<Dtype>::`
                       if not {a.strip() for a in m.group(1).split(",")} <= own), None)
-            if m is None:
-                continue
-            for tp, arg in zip(fn.template_params, m.group(1).split(",")):
+            if m is not None:
+                args = m.group(1).split(",")
+            else:
+                # `template void pad_from(float* dst, ...);`: the arguments its parameter types give
+                args = next((a for _, a in deduced_instantiations(fn, fn.name, text.encode("utf-8", "surrogateescape"))),
+                            None)
+                if args is None:
+                    continue
+            for tp, arg in zip(fn.template_params, args):
                 out.setdefault(tp.name, arg.strip())
     return out
 

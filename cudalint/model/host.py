@@ -247,6 +247,8 @@ class HostScope:
                         pass
                     finally:
                         self._resolving.discard(n)
+                if n in ir.STD_CONSTANTS:          # `dim3 threads(warpSize, 16)`, `INT_MAX` in host code
+                    return ir.Num(ir.STD_CONSTANTS[n])
                 return self.free_name(n)
             case ir.Call(fn="dim3", args=args):
                 return _dim3([self.value(a) for a in args])

@@ -11,6 +11,7 @@ sites (in any linted file), with what the host program gives them, each value wi
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from dataclasses import dataclass, replace
@@ -24,7 +25,7 @@ from ..source.cufile import (INT_WORDS, FunctionDef, LaunchSite, Param, conditio
                              kernel_operand, node_text)
 from ..source.project import call_name, enclosing_host, member_class
 from ..source.types import split_top_level, template_id
-from . import dispatch
+from . import dispatch, lists
 from .host import (Budget, HostScope, OutOfBudget, _arity_fits, fold, is_open, program_value, substitute, unknown,
                    variadic_pack, with_edge)
 from .host import lookup_constant  # noqa: F401 (model/defuse.py imports it from here)
@@ -1106,6 +1107,12 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
                 if t.kernel == kernel.name:
                     own.append(replace(s, kernel=t.kernel, template_args=list(t.template_args) or s.template_args))
     assumptions: list[str] = []
+    if project is not None and any(tp.is_type for tp in kernel.template_params):
+        kept = [s for s in own if not _other_overload(kernel, s, project)]
+        if own and not kept:
+            return [], [f"{_UNREACHED}: the launch at {own[0].file.path}:{own[0].line} calls another kernel "
+                        f"template of the name, the one its arguments' types match"]
+        own = kept
     if project is not None and (kernel.template_params or _specialized(kernel)):
         kept = [s for s in own if _instances_launched(kernel, s, project)]
         if own and not kept:
@@ -1120,6 +1127,59 @@ def _kernel_sites(kernel: FunctionDef, sites: list[LaunchSite], project=None) ->
                 assumptions.append(f"launch through the function pointer `{var}` at line {s.line}: "
                                    f"its configuration assumed for this kernel")
     return sorted(own, key=lambda s: _site_rank(kernel, s)), assumptions[:1]
+
+
+def _other_overload(kernel: FunctionDef, site: LaunchSite, project) -> bool:
+    """The launch calls another kernel template of the name: at every instance its host template is
+    made for, the arguments' pointer types rule this one out, by deducing one of its type parameters
+    as two types (`pad(T* dst, const T* src)` called with a `float*` and a `const unsigned char*`) or
+    by pointing to another type than a parameter it writes (`const unsigned char* src` given a
+    `const float*`), and another of the name's overloads is there. Only the arithmetic types are
+    compared: a typedef (`uint8_t`) may be either."""
+    if site.host is None or not any(f is not kernel and f.is_kernel and f.name == kernel.name
+                                    for u in project.unit_files(site.file) for f in u.functions):
+        return False
+    want = {tp.name for tp in kernel.template_params[len(site.template_args):] if tp.is_type}
+    given = {tp.name for tp in kernel.template_params[:len(site.template_args)]}
+    host = {hp.name: hp for hp in site.host.params if hp.name}
+    host.update({n: d for n, d in _host_locals(site.host).items() if n not in host})
+    deduced: dict[str, set[str]] = {}
+    fixed: list[tuple[str, str]] = []
+    for kp, text in zip(kernel.params, site.args):
+        hp = host.get(text.strip())
+        if hp is None or not kp.pointers or hp.pointers != kp.pointers:
+            continue
+        if kp.type_name in want:
+            deduced.setdefault(kp.type_name, set()).add(_plain_type(hp.type_name))
+        elif kp.type_name not in given:
+            fixed.append((_plain_type(kp.type_name), _plain_type(hp.type_name)))
+    twice = [types for types in deduced.values() if len(types) > 1]
+    if not twice and not fixed:
+        return False
+    own = {tp.name for tp in site.host.template_params if tp.is_type}
+    instances: list[dict[str, str]] | None = [{}]
+    if any(t in own for types in twice for t in types) or any(t in own for _, t in fixed):
+        instances = _host_type_instances(site.host, site, project)
+    if not instances:
+        return False        # the host's types are not known: the call may match at one of them
+
+    def differ(types) -> bool:
+        named = {_ARITHMETIC.get(t) for t in types}
+        return None not in named and len(named) > 1
+
+    return all(any(differ({_plain_type(b.get(t, t)) for t in types}) for types in twice) or
+               any(differ({a, _plain_type(b.get(t, t))}) for a, t in fixed) for b in instances)
+
+
+# the arithmetic types by what they are (`unsigned` is `unsigned int`)
+_ARITHMETIC = {
+    **{t: t for t in ("float", "double", "char", "signed char", "unsigned char", "short", "unsigned short", "int",
+                      "unsigned int", "long", "unsigned long", "long long", "unsigned long long", "bool",
+                      "__half", "__nv_bfloat16", "__half2")},
+    "unsigned": "unsigned int", "signed": "int", "signed int": "int", "short int": "short",
+    "unsigned short int": "unsigned short", "long int": "long", "unsigned long int": "unsigned long",
+    "long long int": "long long", "unsigned long long int": "unsigned long long", "signed short": "short",
+}
 
 
 def _never_instantiated(kernel: FunctionDef, project) -> str | None:
@@ -1462,6 +1522,37 @@ def _host_type_instances(host: FunctionDef, site: LaunchSite, project) -> list[d
     return cache[key][0]
 
 
+_TYPE_WORDS = frozenset({"int", "char", "short", "long", "unsigned", "signed", "float", "double", "bool"})
+
+
+def deduced_instantiations(host: FunctionDef, name: str, text: bytes) -> list[tuple[int, list[str]]]:
+    """The explicit instantiations of host template `name` that leave its arguments to deduction
+    (`template void padRgb(float* dst, const unsigned char* src, int w);`), each as the template
+    arguments its parameter types give (a parameter written `T*` and instantiated `float*`: float),
+    with where it starts; one whose types do not give every parameter of the template is left out."""
+    if b"template" not in text:
+        return []
+    out = []
+    pattern = rb"\btemplate\s+(?!<)[^;{}()]*?\b" + re.escape(name.encode()) + rb"\s*\(([^;{}]*)\)\s*;"
+    for m in re.finditer(pattern, text):
+        written = split_top_level(m.group(1).decode("utf-8", "replace"))
+        if len(written) != len(host.params):
+            continue
+        binding: dict[str, str] = {}
+        for hp, w in zip(host.params, written):
+            words = re.sub(r"[*&]", " ", w.split("=", 1)[0]).split()
+            words = [x for x in words if x not in ("const", "volatile", "__restrict__", "__restrict")]
+            if len(words) > 1 and words[-1] not in _TYPE_WORDS:
+                words = words[:-1]      # the parameter's name
+            if any(tp.is_type and tp.name == hp.type_name for tp in host.template_params) and \
+                    w.count("*") == hp.pointers and words:
+                binding.setdefault(hp.type_name, " ".join(words))
+        args = [binding.get(tp.name) for tp in host.template_params]
+        if all(a is not None for a in args):
+            out.append((m.start(), [a for a in args if a is not None]))
+    return out
+
+
 def instantiating_macros(files) -> list[str]:
     """The expansions of the statement macros at file scope that instantiate templates
     (`INSTANTIATE_LAYER_GPU_FUNCS(ReLULayer);` writing `template void ReLULayer<float>::Forward_gpu(...)`)."""
@@ -1520,6 +1611,7 @@ def _type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[s
         calls = [(m.start(), split_top_level(m.group(1).decode("utf-8", "replace"))) for m in use.finditer(text)]
         if dispatches:          # `run(x.data_ptr<scalar_t>(), n)` in a dispatch's lambda: its types deduced
             calls += _deduced_calls(host, name, f, text, dispatches)
+        calls += deduced_instantiations(host, name, text)
         for start, args in calls:
             if len(args) != len(params):
                 continue
@@ -2463,7 +2555,7 @@ def kernel_launches(kernel: FunctionDef, sites: list[LaunchSite], project=None) 
     return _kernel_sites(kernel, sites, project)[0]
 
 
-def _deduced_types(kernel: FunctionDef, site: LaunchSite) -> dict[str, str]:
+def _deduced_types(kernel: FunctionDef, site: LaunchSite, project=None) -> dict[str, str]:
     """Type template arguments the launch leaves to deduction (`count<128><<<g, b>>>(keys, hits)`
     with `template <unsigned B, typename T> __global__ void count(const int*, T* hits)`): where a
     kernel parameter is written `T` or `T*` and the launch passes a parameter of the host function
@@ -2474,14 +2566,23 @@ def _deduced_types(kernel: FunctionDef, site: LaunchSite) -> dict[str, str]:
     host = {hp.name: hp for hp in site.host.params if hp.name}
     host.update({n: d for n, d in _host_locals(site.host).items() if n not in host})
     names = {n: d.read_as for n, d in dispatch.at_site(site).items() if d.read_as}
-    return _deduced(kernel.params, site.args, want, host, names)
+    # the host's own type parameters whose instantiations the unit gives (read at those): one whose
+    # instances are not found leaves the kernel's parameter as it was (its default, or open)
+    instances = _host_type_instances(site.host, site, project) if project is not None and \
+        site.host.template_params else None
+    own = {tp.name for tp in site.host.template_params if tp.is_type
+           and instances and all(tp.name in b for b in instances)}
+    return _deduced(kernel.params, site.args, want, host, names, own)
 
 
-def _deduced(params, args, want: set[str], host: dict, names: dict[str, str] | None = None) -> dict[str, str]:
+def _deduced(params, args, want: set[str], host: dict, names: dict[str, str] | None = None,
+             own: set[str] = frozenset()) -> dict[str, str]:
     """Template argument deduction from a call's arguments: where a parameter is written `T` or `T*`
     and the argument is a name of the caller's of as many pointers, or an expression whose pointer
     type it writes (`x.data_ptr<float>()`, `(float*)p + k`, `static_cast<float*>(p)`), T is that type
-    (`names`: what the caller's type names stand for, `scalar_t` in a dispatch's lambda)."""
+    (`names`: what the caller's type names stand for, `scalar_t` in a dispatch's lambda; `own`: the
+    caller's type template parameters, a `T` of the caller's own being another than the kernel's `T`,
+    whose instances the caller's instantiations give)."""
     names = names or {}
     out: dict[str, str] = {}
     for kp, text in zip(params, args):
@@ -2493,7 +2594,7 @@ def _deduced(params, args, want: set[str], host: dict, names: dict[str, str] | N
         else:
             t = written_pointer_type(text) if kp.pointers == 1 else None
             t = names.get(t, t) if t is not None else None
-        if t is not None and t not in want:
+        if t is not None and (t not in want or t in own):
             out.setdefault(kp.type_name, t)
     return out
 
@@ -2558,7 +2659,7 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         params = {**_constant_arguments(kernel, site, resolver), **resolver.facts, **params}
         for tp, arg in zip(kernel.template_params, site.template_args):
             template[tp.name] = arg if tp.is_type else _fold_host(resolver, arg)
-        template.update({k: v for k, v in _deduced_types(kernel, site).items() if k not in template})
+        template.update({k: v for k, v in _deduced_types(kernel, site, project).items() if k not in template})
         assumptions += _dispatched_types(kernel, site, template, project)
         assumptions += _host_instance_types(kernel, site, template, project)
         instantiated = _host_template_values(kernel, site, template, project, resolver)
@@ -2632,6 +2733,8 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
         elif k not in cfg.values:
             cfg.values[k] = vs
         provenance.setdefault(k, words)
+    if kernel_sites and resolver is not None and kernel_sites[0].node is not None:
+        _listed(kernel, kernel_sites[0], resolver, template, cfg, provenance, params)
     if kernel_sites and instantiated and site_cfg is not None and cfg is site_cfg:
         # `dim3 block(kW, kY); k<kY, kK, kW><<<m, block>>>` in `template <int kY, int kK, int kW> void
         # launch(...)`: the host template's parameters the launch passes to the kernel's are those
@@ -2656,6 +2759,76 @@ def resolve_launch(kernel: FunctionDef, sites: list[LaunchSite], cli: dict[str, 
     cfg.params = params
     assumptions.extend(_incomplete(kernel, project))
     return cfg, template, assumptions
+
+
+MAX_LISTED_RUNS = 64     # combinations of list elements read at one launch
+
+
+def _listed(kernel: FunctionDef, site: LaunchSite, resolver: HostResolver, template: dict, cfg: LaunchConfig,
+            provenance: dict, params: dict) -> None:
+    """The values a generic lambda's parameter gives the launch in its body where a runner calls the
+    lambda with each element of a compile-time list (`mp_for_each<mp_list_c<int, 64, 32, 16>>([&](auto
+    NumTLP) { k<int(NumTLP), NumTLP / 4><<<...>>>(...); })`, model/lists.py): the kernel's template
+    values, integer arguments, grid and block at each element, the values one element gives going
+    together as one call's do."""
+    listed = lists.listed_values(site.node, lambda t: _template_number(t, resolver))
+    if not listed:
+        return
+    names = list(listed)
+    syms = {n: resolver.free_name(n) for n in names}
+    combos = [dict(zip(names, vs)) for vs in itertools.islice(
+        itertools.product(*(listed[n][0] for n in names)), MAX_LISTED_RUNS)]
+    runs: list[dict[str, int]] = [{} for _ in combos]
+    words: dict[str, str] = {}
+    rename: dict = {}
+
+    def read(key: str, text: str) -> None:
+        try:
+            v = resolver.value(resolver._parse(text))
+        except (ExprSyntaxError, MacroError):
+            return
+        if not isinstance(v, ir.Expr):
+            return
+        used = [n for n in names if syms[n] in ir.symbols(v)]
+        got = [fold(substitute(v, {syms[n]: ir.Num(c[n]) for n in used})) for c in combos]
+        if not used or any(g is None for g in got):
+            return
+        for r, g in zip(runs, got):
+            r[key] = g
+        words[key] = "; ".join(listed[n][1] for n in used)
+        if isinstance(v, ir.Sym):
+            rename.setdefault(v, ir.Sym(key, "param"))
+
+    for tp, arg in zip(kernel.template_params, site.template_args):
+        if not tp.is_type and not isinstance(template.get(tp.name), ir.Num) and tp.name not in cfg.values:
+            read(tp.name, arg)
+    for p, arg in zip(kernel.params, site.args):
+        if not p.pointers and p.name not in cfg.values and p.name not in params and arg.strip():
+            read(p.name, arg)
+    dims = [d for d in (cfg.grid or ()) + (cfg.block or ())]
+    for n in names:
+        # the lambda's parameter in the grid or the block where no kernel name takes its value
+        if syms[n] not in rename and any(syms[n] in ir.symbols(d) for d in dims):
+            for r, c in zip(runs, combos):
+                r[syms[n].name] = c[n]
+            words[syms[n].name] = listed[n][1]
+    if not words:
+        return
+    if rename:
+        cfg.grid = tuple(substitute(g, rename) for g in cfg.grid) if cfg.grid is not None else None
+        cfg.block = tuple(substitute(b, rename) for b in cfg.block) if cfg.block is not None else None
+        # `if (numPlanes % NumTLP == 0)` around the launch: a check on the element's value
+        cfg.host_checks = [substitute(c, rename) for c in cfg.host_checks]
+    for k in words:
+        values = tuple(sorted({r[k] for r in runs}))
+        if k in {tp.name for tp in kernel.template_params}:
+            template[k] = ir.Num(values[0]) if len(values) == 1 else ir.Sym(k, "param")
+        elif len(values) == 1:
+            params.setdefault(k, values[0])
+        cfg.values[k] = values
+        provenance.setdefault(k, words[k])
+    calls = cfg.value_calls or [{}]
+    cfg.value_calls = list({tuple(sorted({**c, **r}.items())): {**c, **r} for c in calls for r in runs}.values())
 
 
 def _instance_checks(kernel: FunctionDef, site: LaunchSite, s: _SiteValues, instantiated: dict) -> dict:

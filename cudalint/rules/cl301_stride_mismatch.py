@@ -14,7 +14,9 @@ Problem sizes given with `--param` are compared by value, so `i * height` steps 
 `width` when the two are equal. A loop that starts a few elements into each row and runs to its
 end (`for (j = 1; j < N; j++)` over rows of N, or an interior `1 .. N - 2`) leaves a boundary,
 not a hole; two leading dimensions on the two arms of a branch on a kernel argument
-(`if (transposed)`) are the two layouts the argument chooses between.
+(`if (transposed)`) are the two layouts the argument chooses between. A shared-memory row padded
+against bank conflicts (`[TILE][TILE + 1]`: up to 4 elements, or one 16-byte vector of a byte
+array, `256 + 16`) is padding, not a hole.
 
 ## Why is this bad?
 A stride larger than the level below leaves holes (elements no thread ever touches, and an
@@ -66,6 +68,7 @@ $CODE
 void run(float* out) { example<<<1, dim3(8, 8)>>>(out); }
 """
 PAD_ALLOWANCE = 4       # `[TILE][TILE + 1]`-style padding is intended, not a mismatch
+PAD_BYTES = 16          # ... and in bytes: a row of a byte array padded by one 16-byte vector, kept aligned for them
 LARGE = 1 << 30         # a problem size past every index of the sampled blocks, within 32 bits
 
 
@@ -361,7 +364,7 @@ def _group_mismatch(sim, acc, key, ts, offsets):
             mixed = any(_level(b.coord) != _level(t.coord) for b in below)
             if c > span and mixed:
                 holes = _uncovered(starts, span, c)
-                if holes > (PAD_ALLOWANCE if acc.space == "shared" else 0):
+                if holes > (max(PAD_ALLOWANCE, PAD_BYTES // max(acc.array.elem_size, 1)) if acc.space == "shared" else 0):
                     return ("gap", t, below, c, span, holes, len(starts) > 1)
                 if len(starts) > 1:
                     starts = [0]   # the offsets filled this level; above it the range is contiguous
