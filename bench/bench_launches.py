@@ -7,7 +7,9 @@ For each repository of part 1 (the folders of /tmp/realcode, linted together as 
 folder) and each repository of part 2 (linted from its own root, as `cudalint .` there): the kernels
 defined in the linted files; those with a launch site in the linted files; of those, the ones whose
 launch is resolved (grid and block computed from the program: numbers, or expressions of the
-kernel's own parameters; nothing assumed or left to an unknown host value); those whose block is
+kernel's own parameters, members of a structure it takes by value among them, and of names whose
+values the program gives, such as the elements of a compile-time list a lambda is run over;
+nothing assumed or left to an unknown host value); those whose block is
 resolved and whose grid is computed as an expression of host values the program does not give
 (`min((ious.numel() + 511) / 512, 4096)`: "shape"); those whose grid and block are taken whole from
 the parameters of the launching function, passed on by every call in the linted files up to a
