@@ -96,8 +96,6 @@ NOT_LAUNCHED = {
 }
 # where the run does not measure what the static verdict rests on (known gaps of confirm mode)
 GAPS = {
-    "template_overload_arity_bad.cu": "two kernel templates of one name: the run launches the program's first "
-                                      "launch, the other template's",
     "layout_flag_good.cu": "the run takes the flag's other arm: the strided column read does not run",
     "min_data_bound_bad.cu": "the counts the run reads are its own zeroed data: no segment is longer than CAP",
     "range_first_element_bad.cu": "the run's offsets are its own data: no range it reads is empty, the case the "
@@ -112,11 +110,6 @@ GAPS = {
                                 "the next outer iteration's store are not both recorded",
     "ptx_shared_store_bad.cu": "the run logs the accesses it rewrites: the racing store is inline PTX, which it "
                                "does not rewrite, so the log has no store to pair with the read",
-    "type_dispatch_bad.cu": "the explicit specialization for __half is named `axpy8` by its run, which NVRTC cannot "
-                            "instantiate without the type argument: that run is not made (the generic instance's "
-                            "findings are confirmed)",
-    "type_dispatch_good.cu": "the explicit specialization for __half is named `axpy8` by its run, which NVRTC cannot "
-                             "instantiate without the type argument: that run is not made",
     "traits_from_host_template_bad.cu": "the launch's type argument holds the launcher's template value "
                                         "(`ScanTraits<doShift, false>`, 0 at one instantiation, 1 at another): the "
                                         "run compiles the instance as the launch writes it, where that name is "

@@ -302,3 +302,22 @@ def test_a_typedef_is_not_read_as_another_type(tmp_path):
     assert codes(diags) == []
     assert any(d.code == "CL901" and d.line == 3 for d in diags)
     assert not any(d.code == "CL901" and d.line == 8 for d in diags)
+
+
+def test_a_host_template_instantiated_with_a_nested_template_argument_binds_the_kernel_type(tmp_path):
+    # `scale<Pair<float>, 64>(...)`: the instance's first argument holds its own `<>`; the kernel's
+    # element is the 8-byte `Pair<float>`, so a warp's loads of `v[i].a` span 8-byte records
+    src = """
+template <typename T> struct Pair { T a, b; };
+template <typename P>
+__global__ void first_of(const P* v, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = v[i].a;
+}
+template <typename P, int B>
+void scale(const P* v, float* out, int n) { first_of<<<(n + B - 1) / B, B>>>(v, out, n); }
+void run(const Pair<float>* v, float* out, int n) { scale<Pair<float>, 64>(v, out, n); }
+"""
+    diags = lint(tmp_path, {"k.cu": src})
+    [d] = [d for d in diags if d.code == "CL101"]
+    assert "v[i].a" in d.message and d.line == 6

@@ -394,8 +394,10 @@ def confirm_diagnostics(diags: list[Diagnostic], table, sites: list[Site], measu
 
 
 def sites_of(d: Diagnostic, table, sites: list[Site]) -> list[Site]:
-    """The instrumented sites a finding speaks of: its access, else the accesses of its line."""
-    return [s for s in sites if any(_same(d, a, table) for a in s.accesses)] or \
+    """The instrumented sites a finding speaks of: its access, else the accesses of its line; of this
+    kernel's table alone (the sites of a unit are its kernels' together, and two kernels may share
+    a name: a template and its explicit specialization)."""
+    return [s for s in sites if any(_same(d, a, table) and a in table.accesses for a in s.accesses)] or \
         [s for s in sites if s.line == d.line and s.path == d.path and
          any(a in table.accesses for a in s.accesses) and (s.array is None or s.array.name == d.array)]
 

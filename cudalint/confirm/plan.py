@@ -129,8 +129,11 @@ def deduced_templates(fn: FunctionDef, table, files) -> dict[str, str]:
 
 
 def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = frozenset(),
-                    host_values: dict[str, str] | None = None, deduced: dict[str, str] | None = None) -> str:
-    """`ns::sgemm<64, 64, 8>`: the kernel as NVRTC names it, with the launch's template arguments."""
+                    host_values: dict[str, str] | None = None, deduced: dict[str, str] | None = None,
+                    specialized: list[str] | None = None) -> str:
+    """`ns::sgemm<64, 64, 8>`: the kernel as NVRTC names it, with the launch's template arguments;
+    an explicit specialization (`template <> __global__ void k(__half* ...)`) with the arguments it
+    is for (`specialized`: `k<__half>`), which its name does not write."""
     scope = ""
     node = fn.node.parent
     while node is not None:
@@ -140,7 +143,7 @@ def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = fro
                 scope = node_text(name) + "::" + scope
         node = node.parent
     if not fn.template_params:
-        return scope + fn.name
+        return scope + fn.name + (f"<{', '.join(specialized)}>" if specialized else "")
     args = []
     for tp in fn.template_params:
         v = table.template_bindings.get(tp.name) or (deduced or {}).get(tp.name) or tp.default
@@ -157,7 +160,8 @@ def name_expression(fn: FunctionDef, table, host_templates: frozenset[str] = fro
 
 def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int | None = None,
          host_templates: frozenset[str] = frozenset(), host_values: dict[str, str] | None = None,
-         typedefs: dict[str, str] | None = None, deduced: dict[str, str] | None = None) -> Job:
+         typedefs: dict[str, str] | None = None, deduced: dict[str, str] | None = None,
+         specialized: list[str] | None = None) -> Job:
     """The run of one kernel. `host_values`: the host template's arguments where the launch sits in a
     host template (`reduce<T>` instantiated `reduce<int>`); `typedefs`: the unit's type names."""
     if not sim.launch_known and not sim.block_chosen and sim.block not in table.launch.block_choices:
@@ -169,7 +173,7 @@ def plan(fn: FunctionDef, table, sim: Simulation, nsites: int, smem_given: int |
     bindings = {**(deduced or {}),
                 **{k: (host_values or {}).get(str(v).strip(), v) for k, v in table.template_bindings.items()}}
     # a parameter typed by a template parameter no launch binds is that argument's question, not its type's
-    expr = name_expression(fn, table, host_templates, host_values, deduced)
+    expr = name_expression(fn, table, host_templates, host_values, deduced, specialized)
     types = run_types(table, typedefs)
     smem, smem_origin = dynamic_shared(table, sim, smem_given, bindings)
     sizes = logical_sizes(table, sim)

@@ -11,7 +11,7 @@ from ..diagnostic import Diagnostic
 from ..engine import Workspace
 from ..lint import UsageError, _with_build
 from ..model import dispatch
-from ..model.launch import deduced_instantiations, instantiating_macros
+from ..model.launch import deduced_instantiations, instantiating_macros, specialization_args
 from ..preprocess import file_key
 from ..rules import BY_CODE
 from ..source.cufile import SourceError, SourceFile
@@ -81,10 +81,11 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
                 params = program_params(table, cfg.for_file(table.path).params)
                 sim = _running_trial(table, sim, params, result.diagnostics)
                 deduced = deduced_templates(fn, table, files)
+                specialized = specialization_args(fn, files)
                 chosen = dispatched(dispatches, table)
                 values = {**host_values, **{k: v for k, (v, _) in chosen.items()}}
                 job = plan(fn, table, sim, len(item.unit.sites), (smem or {}).get(table.kernel), host_templates,
-                           values, typedefs, deduced)
+                           values, typedefs, deduced, specialized)
                 # the dispatch's type as the model bound it (`k<scalar_t>` read at float) or left it
                 job.values += [f"{k}={v} ({why})" for k, (v, why) in chosen.items()
                                if any(str(b).strip() in (k, v) for b in table.template_bindings.values())]
@@ -96,7 +97,7 @@ def prepare(result, cfg, smem: dict[str, int] | None = None) -> tuple[list[Kerne
             for side in (s for c in conds for s in c.sides):
                 try:
                     side.job = plan(fn, table, side.sim, len(item.unit.sites), (smem or {}).get(table.kernel),
-                                    host_templates, values, typedefs, deduced)
+                                    host_templates, values, typedefs, deduced, specialized)
                 except (NotRunnable, AnalysisLimit) as exc:
                     side.reason = str(exc)
             item.conditions.extend(conds)

@@ -925,7 +925,7 @@ def _passed_values(host: FunctionDef, k: int, site: LaunchSite, project, resolve
     name = call_name(host.name)
     found: list[int] = []
     for f, text in _instance_texts(host, site, project):
-        for args, at in _template_uses(text, name):
+        for args, at, _ in _template_uses(text, name):
             if len(args) <= k or any(j < len(args) and _plain_type(args[j]) != t for j, t in pins.items()):
                 continue
             v = _template_number(args[k], resolver)
@@ -958,8 +958,8 @@ def _written_in(f, at: int) -> FunctionDef | None:
 
 def _template_uses(text: bytes, name: str):
     """The argument lists of the uses `name<...>` in `text`, each split at its top-level commas
-    (`run<T, OperatorAdd<T>, false>`: three), with the byte where each starts; a use whose `<` is
-    no template's (a `;`, `{` or `}` before its `>`) is left out."""
+    (`run<T, OperatorAdd<T>, false>`: three), with the bytes where each starts and where it ends
+    (after its `>`); a use whose `<` is no template's (a `;`, `{` or `}` before its `>`) is left out."""
     for m in re.finditer(rb"\b" + re.escape(name.encode()) + rb"\s*<", text):
         depth, i, n = 1, m.end(), len(text)
         while i < n and depth:
@@ -969,7 +969,7 @@ def _template_uses(text: bytes, name: str):
             depth += (c == b"<") - (c == b">")
             i += 1
         if depth == 0:
-            yield split_top_level(text[m.end():i - 1].decode("utf-8", "replace")), m.start()
+            yield split_top_level(text[m.end():i - 1].decode("utf-8", "replace")), m.start(), i
 
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
@@ -1374,6 +1374,18 @@ def _specialized(fn: FunctionDef) -> bool | None:
     return True if params is not None and not params.named_children else None
 
 
+def specialization_args(fn: FunctionDef, files) -> list[str] | None:
+    """The template arguments of an explicit specialization whose name does not write them
+    (`template <> __global__ void axpy8(__half* y, ...)` of `template <typename T> __global__ void
+    axpy8(T* y, ...)`: `__half`), from the primary template of its name among `files`; None for
+    any other kernel."""
+    if "<" in fn.name or _specialized(fn) is None:
+        return None
+    primary = next((f for u in files for f in u.functions
+                    if f.is_kernel and f.name == fn.name and f.template_params), None)
+    return _specialization_types(primary, fn) if primary is not None else None
+
+
 def _specialization_types(primary: FunctionDef, fn: FunctionDef) -> list[str] | None:
     """The types an explicit specialization is for, in the order of the template's type parameters,
     from its name (`k<__half>`) or matched off its parameters (`__half* out` for `T* out`)."""
@@ -1585,7 +1597,6 @@ _MACRO_LINE = re.compile(r"([A-Z_][A-Z0-9_]*)\s*\(.*\)\s*;?\s*$")
 def _type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[str, str]] | None:
     name = call_name(host.name)
     params = [tp for tp in host.template_params]
-    use = re.compile(rb"\b" + re.escape(name.encode()) + rb"\s*<([^<>;{}()]*)>\s*\(")
     out: list[dict[str, str]] = []
     cls = member_class(host.node)
     if cls and cls != "?" and all(tp.is_type for tp in params):
@@ -1608,7 +1619,8 @@ def _type_instances(host: FunctionDef, site: LaunchSite, project) -> list[dict[s
             continue
         text = f.tree.root_node.text
         dispatches = dispatch.calls(text)
-        calls = [(m.start(), split_top_level(m.group(1).decode("utf-8", "replace"))) for m in use.finditer(text)]
+        # `run<float>(...)`, `run<Matrix<float>, 4>(...)`: a call of an instance, nested arguments too
+        calls = [(at, args) for args, at, end in _template_uses(text, name) if text[end:end + 64].lstrip()[:1] == b"("]
         if dispatches:          # `run(x.data_ptr<scalar_t>(), n)` in a dispatch's lambda: its types deduced
             calls += _deduced_calls(host, name, f, text, dispatches)
         calls += deduced_instantiations(host, name, text)
