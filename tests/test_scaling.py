@@ -524,7 +524,8 @@ def test_an_access_runs_where_every_one_of_its_guards_holds_loop_conditions_incl
     """The instances' mask leaves out the condition of a loop whose count is known and which reads
     only its own counter and numbers (it holds at every sampled iteration), and shares one mask
     between the accesses under the same guards: for every access of the samples, in every mode,
-    it is the AND of all its guards evaluated over its own instances."""
+    it is the AND of all its guards evaluated over its own instances (a test of the thread index
+    against a `__shared__` value read as the one lane it picks)."""
     compared = skipped = 0
     for table in _sample_tables():
         sim = simulate.Simulation(table)
@@ -535,7 +536,7 @@ def test_an_access_runs_where_every_one_of_its_guards_holds_loop_conditions_incl
                 env, n = sim.instances(acc, mode)
                 want = np.ones((n, sim.nthreads), dtype=bool)
                 for g in acc.guards:
-                    v = simulate.guard_value(env, g, want.shape)
+                    v = simulate.guard_value(env, g, want.shape, sim.uniform_data())
                     if v is not None:
                         want &= v
                 assert np.array_equal(sim.instance_mask(acc, mode), want), (table.kernel, acc.text, mode)

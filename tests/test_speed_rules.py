@@ -198,7 +198,7 @@ def test_where_an_access_runs_is_taken_from_its_range_rows_as_its_guards_give_it
                 continue
             want = np.ones((n, fresh.nthreads), dtype=bool)
             for g in acc.guards:
-                v = guard_value(env, g, want.shape)
+                v = guard_value(env, g, want.shape, fresh.uniform_data())
                 if v is not None:
                     want &= v
             assert np.array_equal(sim.instance_mask(acc, "coalescing"), want), acc.text

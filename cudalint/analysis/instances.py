@@ -115,11 +115,15 @@ def _one_lane(c: ir.Expr, uniform_data: frozenset[str]) -> ir.Expr | None:
     return None
 
 
-def guard_value(env: dict, g: ir.Expr, shape) -> np.ndarray | None:
+def guard_value(env: dict, g: ir.Expr, shape, uniform_data: frozenset[str] = frozenset()) -> np.ndarray | None:
     """Where a guard holds, from the parts of it the model follows: in `p != NULL && tid == 0` the
-    pointer test (data to the model) may pass, the thread test decides. None: nothing followed."""
+    pointer test (data to the model) may pass, the thread test decides. None: nothing followed.
+    `uniform_data`: the `__shared__` values a test of the thread index picks one lane with
+    (_one_lane), for the lanes of a request."""
     out = None
     for c in conjuncts(g):
+        if uniform_data:
+            c = _one_lane(c, uniform_data) or c
         try:
             v = np.broadcast_to(_truth(env, c), shape)
         except Unknown:
@@ -438,10 +442,10 @@ class Instances:
         stand-in is one object (its value is cached by id)."""
         got = self._picks.get(id(c))
         if got is None:
-            got = self._picks[id(c)] = (_one_lane(c, self._uniform_data()) or c, c)
+            got = self._picks[id(c)] = (_one_lane(c, self.uniform_data()) or c, c)
         return got[0]
 
-    def _uniform_data(self) -> frozenset[str]:
+    def uniform_data(self) -> frozenset[str]:
         """The names the model gives the loads of `__shared__` variables: one value in every thread
         of a block at one point of the kernel (where no barrier is missing, which CL501 reports)."""
         got = self._uniform_names

@@ -49,7 +49,7 @@ def _one_thread_in_pass(sim, w: Access, r: Access) -> bool:
     to the shared variables it reads comes between them."""
     if sim.block[1] != 1 or sim.block[2] != 1:
         return False
-    shared = sim._uniform_data()
+    shared = sim.uniform_data()
     mine = {id(g) for g in r.guards}
     for g in w.guards:
         same = id(g) in mine
