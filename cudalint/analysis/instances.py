@@ -101,17 +101,23 @@ _LANES = frozenset({"threadIdx.x", "threadIdx.y", "threadIdx.z"})
 _BLOCK_WIDE = frozenset({"param", "uniform", "block", "blockdim", "griddim"})
 
 
+def lane_tests(c: ir.Expr):
+    """(lane, value) of a test `threadIdx.x == v` (y, z too; either way round): the thread index
+    and what it is compared with; nothing for another condition."""
+    if c.__class__ is ir.Bin and c.op == "==":
+        for lane, v in ((c.left, c.right), (c.right, c.left)):
+            if lane.__class__ is ir.Sym and lane.name in _LANES:
+                yield lane, v
+
+
 def _one_lane(c: ir.Expr, uniform_data: frozenset[str]) -> ir.Expr | None:
     """`threadIdx.x == v` (either way round) with `v` read from `__shared__` variables every thread
     reads alike (`uniform_data`) and the launch's values: as `threadIdx.x == 0`; None otherwise."""
-    if c.__class__ is not ir.Bin or c.op != "==":
-        return None
-    for lane, v in ((c.left, c.right), (c.right, c.left)):
-        if lane.__class__ is ir.Sym and lane.kind == "thread" and lane.name in _LANES:
-            syms = ir.symbols(v)
-            if any(x.kind == "data" for x in syms) and all(
-                    x.kind in _BLOCK_WIDE or (x.kind == "data" and x.name in uniform_data) for x in syms):
-                return ir.Bin("==", lane, ir.Num(0))
+    for lane, v in lane_tests(c):
+        syms = ir.symbols(v)
+        if any(x.kind == "data" for x in syms) and all(
+                x.kind in _BLOCK_WIDE or (x.kind == "data" and x.name in uniform_data) for x in syms):
+            return ir.Bin("==", lane, ir.Num(0))
     return None
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from ..index import ir
 from ..index.evaluate import Evaluator, Unknown, ValueTooLarge
 from ..model.table import Access, Barrier, Iterator
+from .instances import lane_tests
 from .simulate import WARP, Simulation, capped_product, conjuncts
 
 
@@ -56,10 +57,8 @@ def _one_thread_in_pass(sim, w: Access, r: Access) -> bool:
         if not same and g not in r.guards:
             continue
         for c in ir.conjuncts(g):
-            if c.__class__ is not ir.Bin or c.op != "==":
-                continue
-            for lane, v in ((c.left, c.right), (c.right, c.left)):
-                if lane.__class__ is not ir.Sym or lane.name != "threadIdx.x":
+            for lane, v in lane_tests(c):
+                if lane.name != "threadIdx.x":
                     continue
                 read = {x.name for x in ir.symbols(v) if x.kind == "data" and x.name in shared}
                 if all(x.kind in _BLOCK_WIDE_KINDS or (x.kind == "data" and (x.name in BLOCK_UNIFORM or x.name in read))

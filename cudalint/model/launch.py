@@ -1141,8 +1141,7 @@ def _other_overload(kernel: FunctionDef, site: LaunchSite, project) -> bool:
         return False
     want = {tp.name for tp in kernel.template_params[len(site.template_args):] if tp.is_type}
     given = {tp.name for tp in kernel.template_params[:len(site.template_args)]}
-    host = {hp.name: hp for hp in site.host.params if hp.name}
-    host.update({n: d for n, d in _host_locals(site.host).items() if n not in host})
+    host = _caller_names(site.host)
     deduced: dict[str, set[str]] = {}
     fixed: list[tuple[str, str]] = []
     for kp, text in zip(kernel.params, site.args):
@@ -1482,8 +1481,7 @@ def _kernel_types_written(kernel: FunctionDef, site: LaunchSite) -> list[str] | 
     """The kernel's template arguments as the launch writes them, leaves them to deduction (a type,
     in the host function's names: `T`) or to their defaults (a value), None where one is not known."""
     out = []
-    host = {hp.name: hp for hp in site.host.params if hp.name} if site.host is not None else {}
-    host.update({n: d for n, d in _host_locals(site.host).items() if n not in host})
+    host = _caller_names(site.host) if site.host is not None else {}
     for k, tp in enumerate(kernel.template_params):
         if k < len(site.template_args):
             out.append(site.template_args[k].strip())
@@ -2575,26 +2573,37 @@ def _deduced_types(kernel: FunctionDef, site: LaunchSite, project=None) -> dict[
     want = {tp.name for tp in kernel.template_params[len(site.template_args):] if tp.is_type}
     if not want or site.host is None:
         return {}
-    host = {hp.name: hp for hp in site.host.params if hp.name}
-    host.update({n: d for n, d in _host_locals(site.host).items() if n not in host})
     names = {n: d.read_as for n, d in dispatch.at_site(site).items() if d.read_as}
-    # the host's own type parameters whose instantiations the unit gives (read at those): one whose
-    # instances are not found leaves the kernel's parameter as it was (its default, or open)
-    instances = _host_type_instances(site.host, site, project) if project is not None and \
-        site.host.template_params else None
-    own = {tp.name for tp in site.host.template_params if tp.is_type
-           and instances and all(tp.name in b for b in instances)}
-    return _deduced(kernel.params, site.args, want, host, names, own)
+    owned = {tp.name for tp in site.host.template_params if tp.is_type}
+
+    def own(t: str) -> bool:
+        # a type parameter of the host's own whose instantiations the unit gives (read at those): one
+        # whose instances are not found leaves the kernel's parameter as it was (its default, or
+        # open); the unit is scanned for them only where a deduction meets such a name
+        if t not in owned or project is None:
+            return False
+        instances = _host_type_instances(site.host, site, project) or []
+        return bool(instances) and all(t in b for b in instances)
+
+    return _deduced(kernel.params, site.args, want, _caller_names(site.host), names, own)
+
+
+def _caller_names(host: FunctionDef) -> dict:
+    """The names a launch's arguments may be in its host function: its parameters, and the pointer
+    locals it declares (`T* pout = out.data<T>();`), each with its element type and pointer count."""
+    names = {hp.name: hp for hp in host.params if hp.name}
+    names.update({n: d for n, d in _host_locals(host).items() if n not in names})
+    return names
 
 
 def _deduced(params, args, want: set[str], host: dict, names: dict[str, str] | None = None,
-             own: set[str] = frozenset()) -> dict[str, str]:
+             own=lambda t: False) -> dict[str, str]:
     """Template argument deduction from a call's arguments: where a parameter is written `T` or `T*`
     and the argument is a name of the caller's of as many pointers, or an expression whose pointer
     type it writes (`x.data_ptr<float>()`, `(float*)p + k`, `static_cast<float*>(p)`), T is that type
-    (`names`: what the caller's type names stand for, `scalar_t` in a dispatch's lambda; `own`: the
-    caller's type template parameters, a `T` of the caller's own being another than the kernel's `T`,
-    whose instances the caller's instantiations give)."""
+    (`names`: what the caller's type names stand for, `scalar_t` in a dispatch's lambda; `own(t)`: `t`
+    is one of the caller's type template parameters, a `T` of the caller's own being another than the
+    kernel's `T`, whose instances the caller's instantiations give)."""
     names = names or {}
     out: dict[str, str] = {}
     for kp, text in zip(params, args):
@@ -2606,7 +2615,7 @@ def _deduced(params, args, want: set[str], host: dict, names: dict[str, str] | N
         else:
             t = written_pointer_type(text) if kp.pointers == 1 else None
             t = names.get(t, t) if t is not None else None
-        if t is not None and (t not in want or t in own):
+        if t is not None and (t not in want or own(t)):
             out.setdefault(kp.type_name, t)
     return out
 
@@ -2817,7 +2826,7 @@ def _listed(kernel: FunctionDef, site: LaunchSite, resolver: HostResolver, templ
     for p, arg in zip(kernel.params, site.args):
         if not p.pointers and p.name not in cfg.values and p.name not in params and arg.strip():
             read(p.name, arg)
-    dims = [d for d in (cfg.grid or ()) + (cfg.block or ())]
+    dims = (cfg.grid or ()) + (cfg.block or ())
     for n in names:
         # the lambda's parameter in the grid or the block where no kernel name takes its value
         if syms[n] not in rename and any(syms[n] in ir.symbols(d) for d in dims):
@@ -2831,9 +2840,10 @@ def _listed(kernel: FunctionDef, site: LaunchSite, resolver: HostResolver, templ
         cfg.block = tuple(substitute(b, rename) for b in cfg.block) if cfg.block is not None else None
         # `if (numPlanes % NumTLP == 0)` around the launch: a check on the element's value
         cfg.host_checks = [substitute(c, rename) for c in cfg.host_checks]
+    templated = {tp.name for tp in kernel.template_params}
     for k in words:
         values = tuple(sorted({r[k] for r in runs}))
-        if k in {tp.name for tp in kernel.template_params}:
+        if k in templated:
             template[k] = ir.Num(values[0]) if len(values) == 1 else ir.Sym(k, "param")
         elif len(values) == 1:
             params.setdefault(k, values[0])

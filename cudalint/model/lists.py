@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..source.cufile import node_text
+from ..source.cufile import _param, node_text
 from ..source.types import template_id
 
 # the callee's own name says it runs the lambda over the list's elements
@@ -76,20 +76,12 @@ def _lambda_values(lam, fold: Fold) -> dict[str, tuple[tuple[int, ...], str]]:
 
 
 def _auto_params(lam) -> list[str]:
-    """The names of the lambda's parameters declared `auto` (a generic lambda's)."""
+    """The names of the lambda's parameters declared `auto` (a generic lambda's), `auto&&` too."""
     decl = lam.child_by_field_name("declarator")
     params = decl.child_by_field_name("parameters") if decl is not None else None
-    out = []
-    for p in (params.named_children if params is not None else ()):
-        if p.type != "parameter_declaration":
-            continue
-        t = p.child_by_field_name("type")
-        d = p.child_by_field_name("declarator")
-        while d is not None and d.type in ("reference_declarator", "rvalue_reference_declarator"):
-            d = next((c for c in d.named_children if c.type == "identifier"), None)
-        if t is not None and t.type == "placeholder_type_specifier" and d is not None and d.type == "identifier":
-            out.append(node_text(d))
-    return out
+    read = [_param(p) for p in (params.named_children if params is not None else ())
+            if p.type == "parameter_declaration"]
+    return [p.name for p in read if p.type_name == "auto" and not p.pointers and p.name]
 
 
 def _list_values(text: str, at, fold: Fold, depth: int) -> tuple[int, ...] | None:
